@@ -1,0 +1,5 @@
+"""Capture: a kernel and a config in, every stage of its compilation out."""
+
+from .pipeline import Captured, Target, capture, capture_many, choose_target
+
+__all__ = ["Captured", "Target", "capture", "capture_many", "choose_target"]

@@ -1,0 +1,259 @@
+"""Compile one variant with Triton and keep everything the compile produced.
+
+Two paths, one result. Ahead of time (any machine): the kernel's example
+arguments go through the JIT's own binder for the chosen target, so the compile
+sees the same specialization (16-byte divisibility, constant 1s, i64 for large
+ints) as a launch would, and yields the same PTX. Through the JIT (on a GPU):
+``fn.run(..., warmup=True)`` on real CUDA tensors, which is exactly what runs.
+
+Either way a stage hook records which stage Triton is in (so a failure names
+it) and keeps ptxas's resource report, which Triton otherwise throws away.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import io
+import re
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..kernel import KernelRef
+from ..types import CaptureError, Config
+from .specialize import specialize
+
+# Largest dynamic shared memory a block may opt into, per SM version (CUDA
+# programming guide, "Technical Specifications per Compute Capability").
+SHARED_MEMORY_LIMIT = {
+    70: 98304, 75: 65536, 80: 166912, 86: 101376, 87: 166912, 89: 101376,
+    90: 232448, 100: 232448, 101: 232448, 103: 232448, 110: 232448, 120: 101376, 121: 101376,
+}
+
+ARCH = re.compile(r"^(?:sm_?|cuda:)?(\d{2,3})a?$")
+
+
+def parse_arch(arch: str | int) -> int:
+    """``"sm_90"``, ``"sm90a"``, ``90`` -> 90."""
+    m = ARCH.match(str(arch).strip().lower())
+    if not m:
+        from ..errors import ParameterError
+
+        raise ParameterError(f"unknown arch {arch!r}; expected sm_80, sm_86, sm_89, sm_90, sm_100, ...")
+    return int(m.group(1))
+
+
+def arch_name(capability: int) -> str:
+    return f"sm_{capability}"
+
+
+@dataclass
+class Compiled:
+    """What one Triton compile left behind (also when it failed part way)."""
+
+    asm: dict[str, Any] = field(default_factory=dict)  # ttir, ttgir, llir, ptx (str), cubin (bytes)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    ptxas_log: str | None = None
+    seconds: float = 0.0
+    error: CaptureError | None = None
+    signature: dict[str, str] = field(default_factory=dict)
+    divisible_by_16: tuple[str, ...] = ()
+    gpu_registers: int | None = None
+    gpu_spills: int | None = None
+
+
+class _StageTracker:
+    """Installed as Triton's stage hook: notes the running stage, keeps ptxas's log."""
+
+    def __init__(self) -> None:
+        self.stage: str | None = None
+        self.ptxas_log: str | None = None
+
+    def __call__(self, backend: Any, stages: dict, options: Any, language: Any, capability: Any) -> None:
+        for name, run in list(stages.items()):
+            stages[name] = functools.partial(self._run, name, run)
+
+    def _run(self, name: str, run: Any, src: Any, metadata: dict) -> Any:
+        self.stage = name
+        if name != "cubin":
+            return run(src, metadata)
+        from triton import knobs
+
+        # Triton prints ptxas's -v report (and, on failure, a reproducer) to stdout
+        # when asked to; catch it there instead of running ptxas a second time.
+        buffer = io.StringIO()
+        with knobs.nvidia.scope(), contextlib.redirect_stdout(buffer):
+            knobs.nvidia.dump_ptxas_log = True
+            try:
+                return run(src, metadata)
+            finally:
+                self.ptxas_log = buffer.getvalue()
+
+
+def compile_aot(ref: KernelRef, config: Config, capability: int) -> Compiled:
+    """Compile for ``sm_<capability>`` without a GPU, specialised like the JIT."""
+    import triton
+    from triton import knobs
+    from triton.backends.compiler import GPUTarget
+
+    result = Compiled()
+    tracker = _StageTracker()
+    start = time.perf_counter()
+    try:
+        src, options, result.signature, result.divisible_by_16 = specialize(ref, config, capability)
+    except Exception as exc:  # a spec whose args do not fit the kernel, say
+        result.error = CaptureError("specialize", _one_line(exc))
+        return result
+    target = GPUTarget("cuda", capability, 32)
+    try:
+        with knobs.runtime.scope():
+            knobs.runtime.add_stages_inspection_hook = tracker
+            kernel = triton.compile(src, target=target, options=options)
+        result.asm = {k: kernel.asm[k] for k in ("ttir", "ttgir", "llir", "ptx", "cubin") if k in kernel.asm}
+        result.metadata = kernel.metadata._asdict()
+    except Exception as exc:
+        result.error = _failure(ref, tracker.stage, exc)
+        result.asm = _partial_stages(src, target, options)
+    result.seconds = time.perf_counter() - start
+    result.ptxas_log = tracker.ptxas_log
+    if result.error is None:
+        limit = SHARED_MEMORY_LIMIT.get(capability)
+        shared = result.metadata.get("shared") or 0
+        if limit is not None and shared > limit:
+            result.error = CaptureError(
+                "resources",
+                f"out of resource: shared memory, Required: {shared}, Hardware limit: {limit} (sm_{capability}). "
+                "Reducing block sizes or `num_stages` may help.",
+            )
+    return result
+
+
+def compile_jit(ref: KernelRef, config: Config) -> Compiled:
+    """Compile through Triton's JIT on the current GPU, for real CUDA tensors."""
+    from triton import knobs
+
+    from ..inputs import example_namespace, launch_arguments
+
+    result = Compiled()
+    tracker = _StageTracker()
+    start = time.perf_counter()
+    ns = example_namespace(ref, config, device="cuda")
+    args, kwargs = launch_arguments(ref, config, ns)
+    from triton.runtime import driver
+
+    capability = driver.active.get_current_target().arch
+    tensors = {name: getattr(ns, name) for name in ref.spec.tensors}
+    src, options, result.signature, result.divisible_by_16 = specialize(ref, config, capability, tensors)
+    try:
+        with knobs.runtime.scope():
+            knobs.runtime.add_stages_inspection_hook = tracker
+            kernel = ref.fn.run(*args, grid=ref.spec.grid(ns), warmup=True, **kwargs)
+        result.asm = {k: kernel.asm[k] for k in ("ttir", "ttgir", "llir", "ptx", "cubin") if k in kernel.asm}
+        result.metadata = kernel.metadata._asdict()
+        kernel._init_handles()  # loads the module: the driver's register and spill counts
+        result.gpu_registers, result.gpu_spills = kernel.n_regs, kernel.n_spills
+    except Exception as exc:
+        result.error = _failure(ref, tracker.stage, exc)
+        if not result.asm:
+            from triton.backends.compiler import GPUTarget
+
+            result.asm = _partial_stages(src, GPUTarget("cuda", capability, 32), options)
+    result.seconds = time.perf_counter() - start
+    result.ptxas_log = tracker.ptxas_log
+    return result
+
+
+_STAGE_NAMES = {None: "ttir (frontend)", "ttir": "ttir", "ttgir": "ttgir", "llir": "llir", "ptx": "ptx", "cubin": "cubin (ptxas)"}
+
+
+def _failure(ref: KernelRef, stage: str | None, exc: Exception) -> CaptureError:
+    from triton.compiler.errors import CompilationError
+
+    if type(exc).__name__ == "OutOfResources":
+        return CaptureError("resources", _one_line(exc))
+    if isinstance(exc, CompilationError):
+        return CaptureError(_STAGE_NAMES[None], _frontend_message(ref, exc))
+    if type(exc).__name__ == "PTXASError":
+        lines = [ln.strip() for ln in str(exc).splitlines() if "error" in ln.lower() and "ptxas" in ln.lower()]
+        return CaptureError(_STAGE_NAMES["cubin"], "; ".join(lines[1:] or lines) or _one_line(exc))
+    return CaptureError(_STAGE_NAMES.get(stage, stage or "compile"), _one_line(exc))
+
+
+def _frontend_message(ref: KernelRef, exc: Any) -> str:
+    """``file:line:col: message`` for Triton's frontend errors (its own lines start at the def)."""
+    inner = exc
+    while getattr(inner, "__cause__", None) is not None and type(inner.__cause__).__name__.endswith("Error"):
+        inner = inner.__cause__
+    message = getattr(exc, "error_message", None) or getattr(inner, "error_message", None) or str(inner)
+    node = getattr(exc, "node", None)
+    if node is not None and hasattr(node, "lineno"):
+        line = ref.def_line() + node.lineno - 1
+        return f"{ref.file}:{line}:{node.col_offset}: {_one_line(message)}"
+    return _one_line(message)
+
+
+def _one_line(value: Any) -> str:
+    text = str(value).strip()
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return " ".join(lines[:1] + [ln for ln in lines[1:3] if len(" ".join(lines[:1])) < 40]) if lines else type(value).__name__
+
+
+def _partial_stages(src: Any, target: Any, options: dict) -> dict[str, Any]:
+    """The stages Triton finished before failing, read back from its cache folder."""
+    try:
+        from triton._C.libtriton import get_cache_invalidating_env_vars
+        from triton.compiler import make_backend
+        from triton.runtime.cache import get_cache_key, get_cache_manager
+
+        backend = make_backend(target)
+        key = get_cache_key(src, backend, backend.parse_options(dict(options)), get_cache_invalidating_env_vars())
+        manager = get_cache_manager(hashlib.sha256(key.encode("utf-8")).hexdigest())
+        out = {}
+        for ext in ("ttir", "ttgir", "llir", "ptx"):
+            path = manager.get_file(f"{src.name[:150]}.{ext}")
+            if path:
+                out[ext] = Path(path).read_text()
+        return out
+    except Exception:  # noqa: BLE001 - partial stages are a bonus; the error itself is what matters
+        return {}
+
+
+# ------------------------------------------------------------------ ptxas resource report
+
+# ptxas info    : Used 22 registers, used 0 barriers, 16 bytes smem
+PTXAS_REGISTERS = re.compile(r"Used (\d+) registers(?:, used (\d+) barriers)?")
+#     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+PTXAS_FRAME = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
+
+
+def parse_ptxas_log(log: str) -> dict[str, int]:
+    out: dict[str, int] = {}
+    m = PTXAS_REGISTERS.search(log)
+    if m:
+        out["registers"] = int(m.group(1))
+        if m.group(2) is not None:
+            out["barriers"] = int(m.group(2))
+    m = PTXAS_FRAME.search(log)
+    if m:
+        out["stack_frame"], out["spill_stores"], out["spill_loads"] = map(int, m.groups())
+    return out
+
+
+def run_ptxas_report(ptx: str, capability: int) -> str:
+    """ptxas -v on ``ptx`` (for variants whose compile we did not watch, e.g. cache hits)."""
+    from triton.backends.nvidia.compiler import get_ptxas, sm_arch_from_capability
+
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "k.ptx"
+        src.write_text(ptx)
+        proc = subprocess.run(
+            [get_ptxas(capability).path, "-v", f"--gpu-name={sm_arch_from_capability(capability)}", str(src),
+             "-o", str(Path(tmp) / "k.cubin")],
+            capture_output=True, text=True, timeout=300,
+        )
+    return proc.stderr + proc.stdout

@@ -1,0 +1,208 @@
+"""Just enough of ELF64 and DWARF .debug_line to read a Triton cubin.
+
+nvdisasm spends ~0.3 s starting up, whatever it disassembles. Disassembling a
+sweep one cubin at a time would cost more than compiling it, so irscope feeds
+nvdisasm the raw code of many cubins at once and puts the line information back
+itself, from each cubin's DWARF line table (the same table ``nvdisasm -g`` reads).
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+_SHT_SYMTAB = 2
+_SHT_RELA = 4
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    type: int
+    offset: int
+    size: int
+    link: int
+    info: int
+
+
+@dataclass(frozen=True)
+class LineRow:
+    """One row of a DWARF line table: code at ``address`` came from ``file:line``."""
+
+    section: str  # the .text section the address is relative to
+    address: int
+    file: str
+    line: int
+    column: int
+
+
+class Cubin:
+    """Sections, code and line table of one CUDA ELF (cubin)."""
+
+    def __init__(self, data: bytes) -> None:
+        if data[:4] != b"\x7fELF" or data[4] != 2:
+            raise ValueError("not a 64-bit ELF file")
+        self.data = data
+        self.flags = struct.unpack_from("<I", data, 0x30)[0]
+        shoff = struct.unpack_from("<Q", data, 0x28)[0]
+        shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+        raw = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+        strtab_off = raw[shstrndx][4]
+        self.sections = [
+            Section(self._cstr(strtab_off + r[0]), r[1], r[4], r[5], r[6], r[7]) for r in raw
+        ]
+
+    @property
+    def sm(self) -> int:
+        """The SM version the code is for (e.g. 90), from the ELF header flags."""
+        # CUDA ELF e_flags: bits 0-7 hold the SM in older toolchains, bits 8-15 in newer.
+        low = self.flags & 0xFF
+        return low if low else (self.flags >> 8) & 0xFF
+
+    def _cstr(self, offset: int) -> str:
+        end = self.data.index(b"\0", offset)
+        return self.data[offset:end].decode("utf-8", "replace")
+
+    def section(self, name: str) -> Section | None:
+        return next((s for s in self.sections if s.name == name), None)
+
+    def body(self, section: Section) -> bytes:
+        return self.data[section.offset : section.offset + section.size]
+
+    def text_sections(self) -> list[Section]:
+        return [s for s in self.sections if s.name.startswith(".text.")]
+
+    def _section_of_symbols(self) -> list[int]:
+        """For each symbol index, the index of the section it is defined in."""
+        symtab = next((s for s in self.sections if s.type == _SHT_SYMTAB), None)
+        if symtab is None:
+            return []
+        return [
+            struct.unpack_from("<IBBHQQ", self.data, symtab.offset + i * 24)[3]
+            for i in range(symtab.size // 24)
+        ]
+
+    def line_table(self) -> list[LineRow]:
+        """The Python line for each code address, from .debug_line (empty if absent)."""
+        debug_line = self.section(".debug_line")
+        if debug_line is None:
+            return []
+        # DW_LNE_set_address operands are relocated against the section symbol of
+        # the function they describe; the relocation tells us which .text section.
+        targets: dict[int, str] = {}
+        rela = self.section(".rela.debug_line")
+        if rela is not None:
+            sym_sections = self._section_of_symbols()
+            for i in range(rela.size // 24):
+                r_offset, r_info, _addend = struct.unpack_from("<QQq", self.data, rela.offset + i * 24)
+                sym = r_info >> 32
+                if sym < len(sym_sections) and sym_sections[sym] < len(self.sections):
+                    targets[r_offset] = self.sections[sym_sections[sym]].name
+        default = self.text_sections()[0].name if self.text_sections() else ""
+        return _parse_line_program(self.body(debug_line), targets, default)
+
+
+def _uleb(data: bytes, pos: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        byte = data[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            return result, pos
+
+
+def _sleb(data: bytes, pos: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        byte = data[pos]
+        pos += 1
+        result |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            if byte & 0x40:
+                result -= 1 << shift
+            return result, pos
+
+
+def _parse_line_program(data: bytes, targets: dict[int, str], default_section: str) -> list[LineRow]:
+    """Run every DWARF (v2-v4) line-number program in ``data``; return the emitted rows."""
+    rows: list[LineRow] = []
+    unit = 0
+    while unit + 4 <= len(data):
+        length = struct.unpack_from("<I", data, unit)[0]
+        end = unit + 4 + length
+        version = struct.unpack_from("<H", data, unit + 4)[0]
+        header_length = struct.unpack_from("<I", data, unit + 6)[0]
+        pos = unit + 10
+        min_inst = data[pos]
+        pos += 1
+        if version >= 4:
+            pos += 1  # maximum_operations_per_instruction
+        pos += 1  # default_is_stmt
+        line_base = struct.unpack_from("<b", data, pos)[0]
+        line_range, opcode_base = data[pos + 1], data[pos + 2]
+        std_lengths = list(data[pos + 3 : pos + 3 + opcode_base - 1])
+        pos += 3 + opcode_base - 1
+        dirs = [""]
+        while data[pos] != 0:
+            end_s = data.index(b"\0", pos)
+            dirs.append(data[pos:end_s].decode("utf-8", "replace"))
+            pos = end_s + 1
+        pos += 1
+        files = [""]
+        while data[pos] != 0:
+            end_s = data.index(b"\0", pos)
+            name = data[pos:end_s].decode("utf-8", "replace")
+            dir_index, pos = _uleb(data, end_s + 1)
+            _, pos = _uleb(data, pos)  # mtime
+            _, pos = _uleb(data, pos)  # length
+            directory = dirs[dir_index] if dir_index < len(dirs) else ""
+            files.append(name if name.startswith("/") or not directory else f"{directory}/{name}")
+        pos = unit + 10 + header_length
+
+        address, file, line, column, section = 0, 1, 1, 0, default_section
+
+        def emit() -> None:
+            rows.append(LineRow(section, address, files[file] if file < len(files) else "", line, column))
+
+        while pos < end:
+            op = data[pos]
+            pos += 1
+            if op >= opcode_base:
+                adjusted = op - opcode_base
+                address += (adjusted // line_range) * min_inst
+                line += line_base + adjusted % line_range
+                emit()
+            elif op == 0:  # extended opcode
+                size, pos = _uleb(data, pos)
+                sub = data[pos]
+                if sub == 1:  # end_sequence
+                    address, file, line, column = 0, 1, 1, 0
+                elif sub == 2:  # set_address
+                    section = targets.get(pos + 1, default_section)
+                    address = int.from_bytes(data[pos + 1 : pos + size], "little")
+                pos += size
+            elif op == 1:  # copy
+                emit()
+            elif op == 2:  # advance_pc
+                delta, pos = _uleb(data, pos)
+                address += delta * min_inst
+            elif op == 3:  # advance_line
+                delta, pos = _sleb(data, pos)
+                line += delta
+            elif op == 4:  # set_file
+                file, pos = _uleb(data, pos)
+            elif op == 5:  # set_column
+                column, pos = _uleb(data, pos)
+            elif op == 8:  # const_add_pc
+                address += ((255 - opcode_base) // line_range) * min_inst
+            elif op == 9:  # fixed_advance_pc
+                address += struct.unpack_from("<H", data, pos)[0]
+                pos += 2
+            else:  # negate_stmt, basic_block, and any opcode we do not use: skip its operands
+                for _ in range(std_lengths[op - 1] if op - 1 < len(std_lengths) else 0):
+                    _, pos = _uleb(data, pos)
+        unit = end
+    return rows

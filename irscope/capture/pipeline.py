@@ -1,0 +1,193 @@
+"""Capture variants: resolve the target, consult the cache, compile, disassemble.
+
+``capture_many`` is a generator that yields each variant as soon as it is
+complete, so a CLI progress bar and a TUI worker consume it the same way, and a
+caller that stops iterating (Ctrl-C, Escape) keeps everything already yielded.
+Compiles run in worker processes when there is more than one to do and more
+than one core; SASS is disassembled in batches (see ``sass.py`` for why).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as futures
+import os
+import threading
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Iterable, Iterator, Mapping, Sequence
+
+from ..device import gpu_capability
+from ..kernel import KernelRef, resolve_config, resolve_kernel
+from ..types import CaptureError, CaptureMode, CompileInfo, Config, Resources, Stage, Status, Variant
+from .cache import CaptureCache
+from .compile import Compiled, arch_name, compile_aot, compile_jit, parse_arch, parse_ptxas_log, run_ptxas_report
+from .sass import disassemble
+
+DEFAULT_ARCH = 90  # what a machine without a GPU compiles for
+SASS_BATCH = 6  # variants per nvdisasm run while compiles are still going
+
+
+@dataclass(frozen=True)
+class Target:
+    capability: int
+    mode: CaptureMode
+
+    @property
+    def arch(self) -> str:
+        return arch_name(self.capability)
+
+
+def choose_target(arch: str | int | None) -> Target:
+    """``--arch`` given: ahead of time for it. Otherwise the GPU's JIT, or sm_90 without one."""
+    if arch is not None:
+        return Target(parse_arch(arch), CaptureMode.AOT)
+    capability = gpu_capability()
+    if capability is not None:
+        return Target(capability, CaptureMode.JIT)
+    return Target(DEFAULT_ARCH, CaptureMode.AOT)
+
+
+@dataclass(frozen=True)
+class Captured:
+    """One finished variant from ``capture_many``."""
+
+    index: int  # position in the configs given
+    variant: Variant
+    cached: bool
+
+
+def capture(kernel: str | KernelRef, overrides: Mapping[str, object] | None = None, arch: str | int | None = None,
+            *, config: Config | None = None, signature: str | None = None, use_cache: bool = True) -> Variant:
+    """Capture one variant: ``capture("square_kernel", {"BLOCK_SIZE": 256}, arch="sm_90")``."""
+    ref = kernel if isinstance(kernel, KernelRef) else resolve_kernel(kernel, signature)
+    config = config or resolve_config(ref, overrides or {})
+    return next(iter(capture_many(ref, [config], arch, use_cache=use_cache))).variant
+
+
+def capture_many(ref: KernelRef, configs: Sequence[Config], arch: str | int | None = None, *,
+                 jobs: int | None = None, use_cache: bool = True, cache: CaptureCache | None = None,
+                 cancel: threading.Event | None = None) -> Iterator[Captured]:
+    """Yield every config of ``ref`` captured, in completion order."""
+    target = choose_target(arch)
+    cache = cache or CaptureCache()
+    kernel_id = ref.identity()
+    python = Path(ref.file).read_text(encoding="utf-8")
+    pending: list[int] = []
+    keys: dict[int, str] = {}
+    for i, config in enumerate(configs):
+        keys[i] = cache.key(ref, config, target.arch, target.mode)
+        hit = cache.get(keys[i]) if use_cache else None
+        if hit is not None and hit.kernel == kernel_id:
+            yield Captured(i, replace(hit, listings={**hit.listings, Stage.PYTHON: python}), True)
+        else:
+            pending.append(i)
+    if not pending:
+        return
+
+    def finish(done: list[tuple[int, Variant]]) -> Iterator[Captured]:
+        for i, variant in done:
+            cache.put(keys[i], variant)
+            yield Captured(i, variant, False)
+
+    workers = _worker_count(jobs, len(pending), target)
+    if workers <= 1:
+        batch: list[tuple[int, Variant]] = []
+        for n, i in enumerate(pending):
+            if cancel is not None and cancel.is_set():
+                break
+            compiled = compile_jit(ref, configs[i]) if target.mode is CaptureMode.JIT else compile_aot(ref, configs[i], target.capability)
+            batch.append((i, build_variant(ref, kernel_id, configs[i], target, compiled, python)))
+            if len(batch) >= SASS_BATCH or n == len(pending) - 1:
+                yield from finish(_with_sass(batch))
+                batch = []
+        return
+    yield from _parallel(ref, configs, pending, target, workers, kernel_id, python, finish, cancel)
+
+
+def _worker_count(jobs: int | None, n: int, target: Target) -> int:
+    if target.mode is CaptureMode.JIT or n < 2:
+        return 1  # one GPU, one process: the JIT compiles where it runs
+    if jobs is not None:
+        return max(1, min(jobs, n))
+    return max(1, min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, n))
+
+
+def _parallel(ref, configs, pending, target, workers, kernel_id, python, finish, cancel) -> Iterator[Captured]:
+    from .worker import WorkerPool
+
+    pool = WorkerPool(workers)
+    # nvdisasm runs on a thread (it is a subprocess: no GIL held) while the
+    # workers keep compiling; its batches are yielded in the order they finish.
+    sass = futures.ThreadPoolExecutor(max_workers=1)
+    disassembling: list[futures.Future] = []
+    batch: list[tuple[int, Variant]] = []
+    try:
+        for i in pending:
+            pool.submit(i, (ref.file, ref.name, ref.signature, configs[i], target.capability))
+        while pool.outstanding or batch or disassembling:
+            if cancel is not None and cancel.is_set():
+                return
+            for i, compiled in pool.results(timeout=0.02 if disassembling else 0.2):
+                batch.append((i, build_variant(ref, kernel_id, configs[i], target, compiled, python)))
+            if batch and (len(batch) >= SASS_BATCH or not pool.outstanding):
+                disassembling.append(sass.submit(_with_sass, batch))
+                batch = []
+            while disassembling and disassembling[0].done():
+                yield from finish(disassembling.pop(0).result())
+    finally:
+        pool.close()
+        sass.shutdown(wait=True, cancel_futures=True)
+
+
+def build_variant(ref: KernelRef, kernel_id, config: Config, target: Target, compiled: Compiled, python: str) -> Variant:
+    """Turn what a compile left behind into a Variant (without SASS, which comes in batches)."""
+    names = {"ttir": Stage.TTIR, "ttgir": Stage.TTGIR, "llir": Stage.LLIR, "ptx": Stage.PTX}
+    listings = {Stage.PYTHON: python, **{names[k]: v for k, v in compiled.asm.items() if k in names}}
+    missing = [s for s in names.values() if s not in listings]
+    where = compiled.error.stage if compiled.error else None
+    stage_errors = {s: f"not produced: compile failed at {where}" for s in missing}
+    meta = compiled.metadata
+    resources = info = None
+    if meta:
+        log = compiled.ptxas_log
+        if not log and "ptx" in compiled.asm:
+            log = run_ptxas_report(compiled.asm["ptx"], target.capability)
+        resources = Resources(
+            shared=int(meta.get("shared") or 0),
+            gpu_registers=compiled.gpu_registers,
+            gpu_spills=compiled.gpu_spills,
+            **parse_ptxas_log(log or ""),
+        )
+        info = CompileInfo(
+            mode=target.mode, arch=target.arch, num_warps=int(meta["num_warps"]), num_stages=int(meta["num_stages"]),
+            num_ctas=int(meta.get("num_ctas", 1)), triton_version=str(meta.get("triton_version", "")),
+            compile_seconds=round(compiled.seconds, 4), signature=compiled.signature,
+            divisible_by_16=compiled.divisible_by_16,
+        )
+    return Variant(
+        kernel=kernel_id, config=config, arch=target.arch,
+        status=Status.FAILED if compiled.error else Status.OK,
+        listings=listings, stage_errors=stage_errors, cubin=compiled.asm.get("cubin"),
+        resources=resources, compile_info=info, error=compiled.error,
+    )
+
+
+def _with_sass(batch: list[tuple[int, Variant]]) -> list[tuple[int, Variant]]:
+    """Add SASS to every variant that has a cubin, with one nvdisasm run per arch."""
+    todo = [(n, v) for n, (_, v) in enumerate(batch) if v.cubin]
+    results = disassemble([v.cubin for _, v in todo], [v.listings.get(Stage.PTX) for _, v in todo])
+    out = list(batch)
+    for (n, v), result in zip(todo, results):
+        if result.text is not None:
+            v = replace(v, listings={**v.listings, Stage.SASS: result.text})
+        else:
+            v = replace(v, stage_errors={**v.stage_errors, Stage.SASS: result.error or "unavailable"})
+        out[n] = (batch[n][0], v)
+    for n, (i, v) in enumerate(out):
+        if not v.cubin and Stage.SASS not in v.stage_errors:
+            out[n] = (i, replace(v, stage_errors={**v.stage_errors, Stage.SASS: "not produced: no cubin"}))
+    return out
+
+
+def configs_from(ref: KernelRef, grid: Iterable[Mapping[str, object]]) -> list[Config]:
+    return [resolve_config(ref, dict(values)) for values in grid]

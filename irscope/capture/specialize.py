@@ -1,0 +1,180 @@
+"""The JIT's argument specialization, computed without launching (and without torch).
+
+Triton's JIT compiles a different kernel depending on its arguments: a pointer
+whose address is a multiple of 16 gets ``tt.divisibility = 16``, so does an int
+that is a multiple of 16; an int equal to 1 becomes a constant; an int beyond 32
+bits becomes i64. An ahead-of-time compile must apply the same rules or its PTX
+differs (no ``ld.global.v4``). The rules below mirror Triton 3.6's native
+``specialize_impl``; a GPU test checks the resulting PTX against the JIT's.
+
+Tensors are stood in for by ``ExampleTensor``: only dtype, address alignment,
+shape and strides matter here, and importing torch would cost a second.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from ..kernel import KernelRef
+from ..spec import DTYPE_BYTES
+from ..types import Config
+
+# Addresses of fresh allocations: torch's CUDA caching allocator hands out blocks
+# aligned to 512 bytes, its CPU allocator to 64; both are multiples of 16.
+_BASE_ADDRESS = 0x7F00_0000_0000
+_ALLOCATION_STRIDE = 1 << 32
+
+
+class ExampleTensor:
+    """A stand-in for a torch tensor: dtype, shape, contiguous strides and an address."""
+
+    def __init__(self, dtype: str, shape: Sequence[int], address: int) -> None:
+        self.dtype = dtype  # Triton canonicalises str(dtype).split(".")[-1]
+        self.shape = tuple(shape)
+        self._address = address
+        strides, acc = [], 1
+        for dim in reversed(self.shape):
+            strides.append(acc)
+            acc *= dim
+        self._strides = tuple(reversed(strides))
+
+    def data_ptr(self) -> int:
+        return self._address
+
+    def stride(self, dim: int | None = None) -> Any:
+        return self._strides if dim is None else self._strides[dim]
+
+    def size(self, dim: int | None = None) -> Any:
+        return self.shape if dim is None else self.shape[dim]
+
+    def dim(self) -> int:
+        return len(self.shape)
+
+    ndim = property(dim)
+
+    def numel(self) -> int:
+        return math.prod(self.shape)
+
+    def element_size(self) -> int:
+        return DTYPE_BYTES[self.dtype]
+
+    def is_contiguous(self) -> bool:
+        return True
+
+
+def example_tensors(ref: KernelRef, config: Config) -> dict[str, ExampleTensor]:
+    sizes = dict(config.sizes)
+    out = {}
+    for i, (name, decl) in enumerate(ref.spec.tensors.items()):
+        address = _BASE_ADDRESS + i * _ALLOCATION_STRIDE + decl.offset_in(sizes) * DTYPE_BYTES[decl.dtype]
+        out[name] = ExampleTensor(decl.dtype, decl.dims(sizes), address)
+    return out
+
+
+def specialize_arg(arg: Any, is_const: bool, specialize: bool, align: bool) -> tuple[Any, Any]:
+    """``(type, key)`` for one argument, as triton 3.6's ``native_specialize_impl``."""
+    from triton._utils import canonicalize_ptr_dtype
+    from triton.language import constexpr
+    from triton.runtime.jit import JITCallable
+
+    if isinstance(arg, bool):
+        return "u1", None
+    if isinstance(arg, int):
+        if specialize and arg == 1:
+            return "constexpr", arg
+        if -(2**31) <= arg <= 2**31 - 1:
+            kind = "i32"
+        elif -(2**63) <= arg <= 2**63 - 1:
+            kind = "i64"
+        elif arg < 2**64:
+            kind = "u64"
+        else:
+            raise OverflowError("integer to be specialized too large to represent")
+        return kind, (("D" if align and arg % 16 == 0 else "") if specialize else None)
+    if isinstance(arg, float):
+        return "fp32", None
+    if arg is None:
+        return "constexpr", None
+    if isinstance(arg, constexpr):
+        return "constexpr", arg
+    if isinstance(arg, JITCallable):
+        return "constexpr", arg.cache_key
+    if isinstance(arg, tuple):
+        pairs = [specialize_arg(item, False, True, True) for item in arg]
+        return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
+    if hasattr(arg, "data_ptr"):
+        kind = canonicalize_ptr_dtype(arg.dtype, is_const)
+        if not specialize:
+            return kind, None
+        return kind, "D" if align and arg.data_ptr() % 16 == 0 else ""
+    raise TypeError(f"cannot specialize argument of type {type(arg).__name__}")
+
+
+def bind_specialization(fn: Any, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[dict, list]:
+    """Bind ``args``/``kwargs`` to ``fn``'s parameters and specialise each, like the JIT's binder."""
+    params = {k: v for k, v in kwargs.items() if k in fn.signature.parameters}
+    bound = fn.signature.bind(*args, **params)
+    bound.apply_defaults()
+    specialization = []
+    for kp, value in zip(fn.params, bound.arguments.values()):
+        if kp.is_constexpr:
+            specialization.append(("constexpr", value))
+            continue
+        specialize = not kp.do_not_specialize
+        align = not kp.do_not_specialize_on_alignment
+        annotation = kp.annotation_type
+        if annotation:
+            if annotation == "u1" or annotation[:2] in ("fp", "bf"):
+                specialize = False
+            if specialize:
+                specialization.append((annotation, specialize_arg(value, kp.is_const, True, align)[1]))
+            else:
+                specialization.append((annotation, None))
+        else:
+            specialization.append(specialize_arg(value, kp.is_const, specialize, align))
+    return dict(bound.arguments), specialization
+
+
+def specialize(ref: KernelRef, config: Config, capability: int, tensors: dict[str, Any] | None = None):
+    """``(ASTSource, options, signature, divisible_by_16)`` as the JIT would build them.
+
+    ``tensors`` replaces the stand-ins with real ones (on a GPU).
+    """
+    from triton import knobs
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource, make_backend
+
+    backend = make_backend(GPUTarget("cuda", capability, 32))
+    kwargs: dict[str, Any] = {**config.constexprs, **config.options}
+    kwargs["debug"] = kwargs.get("debug", ref.fn.debug) or knobs.runtime.debug
+    kwargs["instrumentation_mode"] = knobs.compilation.instrumentation_mode
+    if ref.spec is not None:
+        ns = ref.spec.namespace(config.values(), tensors or example_tensors(ref, config))
+        args = tuple(ref.spec.args(ns))
+        bound, specialization = bind_specialization(ref.fn, args, kwargs)
+        options = {k: v for k, v in kwargs.items() if k not in ref.fn.signature.parameters}
+        options, signature, constexprs, attrs = ref.fn._pack_args(backend, kwargs, bound, specialization, options)
+    else:
+        signature, constexprs, attrs = _from_signature(ref, config)
+        options = backend.parse_options(kwargs)
+    divisible = tuple(
+        ref.fn.arg_names[key[0]] for key, value in attrs.items()
+        if len(key) == 1 and ["tt.divisibility", 16] in [list(a) for a in value]
+    )
+    return ASTSource(ref.fn, signature, constexprs, attrs), options.__dict__, dict(signature), divisible
+
+
+def _from_signature(ref: KernelRef, config: Config):
+    signature, constexprs, attrs = {}, {}, {}
+    for param, arg in zip(ref.fn.params, ref.signature or ()):
+        if param.is_constexpr:
+            signature[param.name] = "constexpr"
+            constexprs[(param.num,)] = config.constexprs[param.name]
+        elif arg.hint == 1:  # the JIT turns an integer equal to 1 into a constant
+            signature[param.name] = "constexpr"
+            constexprs[(param.num,)] = 1
+        else:
+            signature[param.name] = arg.type
+            attrs[(param.num,)] = [["tt.divisibility", 16]] if arg.hint == 16 else []
+    return signature, constexprs, attrs

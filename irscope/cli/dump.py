@@ -1,0 +1,100 @@
+"""``irscope dump``: every stage of one variant, as text, JSON or files."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from .options import STAGE_CHOICES, kernel_options, resolve
+
+
+@click.command()
+@kernel_options
+@click.option("--stage", "stage_name", type=click.Choice([*STAGE_CHOICES, "all"]), default="ptx",
+              show_default=True, help="Which stage to print.")
+@click.option("--source", is_flag=True, help="Interleave the Python source lines as comments.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: metadata, listing(s), source map.")
+@click.option("-o", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write one file per stage plus the metadata into this directory.")
+@click.option("--no-cache", is_flag=True, help="Compile even if this variant is cached.")
+def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_dir, no_cache) -> None:
+    """Compile KERNEL for one configuration and print a stage of it.
+
+    \b
+    Examples:
+      irscope dump square_kernel -c BLOCK_SIZE=1024 -c num_warps=8
+      irscope dump square_kernel --stage sass --source
+      irscope dump add_kernel -c offset=1 --stage ptx      # misaligned: no ld.global.v4
+      irscope dump my_kernels.py:my_kernel -S "*fp32:16, *fp32:16, i32, 256"
+    """
+    from ..capture import capture
+    from ..errors import CompileFailed
+    from ..types import Stage
+
+    ref, config = resolve(kernel, assignments, signature)
+    variant = capture(ref, config=config, arch=arch, use_cache=not no_cache)
+    stages = list(Stage.compiled()) if stage_name == "all" else [Stage(stage_name)]
+    if out_dir is not None:
+        _write_dir(out_dir, variant)
+    click.echo(_summary(variant), err=True)
+    if not variant.ok:
+        raise CompileFailed(f"{ref.name} {config.label()}: failed at {variant.error}")
+    if as_json:
+        click.echo(json.dumps(_as_json(variant, stages), indent=1))
+        return
+    if out_dir is not None and stage_name == "all":
+        return
+    for stage in stages:
+        if stage not in variant.listings:
+            click.echo(f"irscope: warning: {stage.value} unavailable: {variant.stage_errors.get(stage)}", err=True)
+            continue
+        if len(stages) > 1:
+            click.echo(f"// ===== {stage.value} =====")
+        if source:
+            from ..ir.interleave import interleave_source
+
+            click.echo(interleave_source(variant, stage), nl=False)
+        else:
+            click.echo(variant.listings[stage], nl=not variant.listings[stage].endswith("\n"))
+
+
+def _summary(variant) -> str:
+    parts = [variant.kernel.name, variant.config.label(), variant.arch]
+    if variant.compile_info:
+        parts[-1] += f" ({variant.compile_info.mode.value})"
+    r = variant.resources
+    if r is not None:
+        spills = (r.spill_stores or 0) + (r.spill_loads or 0)
+        parts += [f"{r.registers} registers", f"{spills} B spilled", f"{r.shared} B shared"]
+    if variant.compile_info:
+        parts.append(f"compiled in {variant.compile_info.compile_seconds:.2f} s")
+    return " · ".join(p for p in parts if p)
+
+
+def _as_json(variant, stages) -> dict:
+    from ..ir.sourcemap import SourceMap
+    from ..store import variant_to_json
+
+    source_map = SourceMap(variant)
+    data = variant_to_json(variant)
+    data.pop("format")
+    data["listings"] = {s.value: variant.listings[s] for s in stages if s in variant.listings}
+    data["source_map"] = {
+        s.value: [source_map.python_line(s, i) for i in range(len(variant.listings[s].splitlines()))]
+        for s in stages if s in variant.listings
+    }
+    return data
+
+
+def _write_dir(out_dir: Path, variant) -> None:
+    from ..store import atomic_write, variant_to_json
+
+    name = variant.kernel.name
+    for stage, text in variant.listings.items():
+        atomic_write(out_dir / f"{name}.{stage.extension}", text)
+    if variant.cubin is not None:
+        atomic_write(out_dir / f"{name}.cubin", variant.cubin)
+    atomic_write(out_dir / f"{name}.json", json.dumps(variant_to_json(variant), indent=1))
+    click.echo(f"wrote {len(variant.listings) + 1} files to {out_dir}", err=True)

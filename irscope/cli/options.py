@@ -1,0 +1,36 @@
+"""Options shared by the commands that take a KERNEL."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import click
+
+STAGE_CHOICES = ["ttir", "ttgir", "llir", "ptx", "sass"]
+
+
+def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """KERNEL argument with -c, --arch and --signature."""
+    fn = click.option(
+        "--signature", "-S", metavar="TYPES",
+        help='Argument types for a kernel file without a KernelSpec, in Triton\'s AOT syntax: '
+             '"*fp32:16, *fp32:16, i32, i32:16, 1024" (:16 = divisible by 16, a bare value = a constexpr).',
+    )(fn)
+    fn = click.option(
+        "--arch", metavar="SM",
+        help="Compile ahead of time for this GPU architecture (sm_80, sm_86, sm_89, sm_90, sm_100, ...). "
+             "Default: the GPU's own (through the JIT), or sm_90 without a GPU.",
+    )(fn)
+    fn = click.option(
+        "-c", "assignments", multiple=True, metavar="NAME=VALUE",
+        help="Set a constexpr, a launch option (num_warps, num_stages) or an input size. Repeatable.",
+    )(fn)
+    return click.argument("kernel")(fn)
+
+
+def resolve(kernel: str, assignments: tuple[str, ...], signature: str | None):
+    """``(KernelRef, Config)`` from the command line."""
+    from ..kernel import parse_assignments, resolve_config, resolve_kernel
+
+    ref = resolve_kernel(kernel, signature)
+    return ref, resolve_config(ref, parse_assignments(assignments))

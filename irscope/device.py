@@ -1,0 +1,44 @@
+"""Is there a CUDA GPU, and what is it? Answered through the driver, without torch.
+
+Importing torch to ask costs a second; libcuda answers in milliseconds, and its
+absence is the answer on a machine without a GPU.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import functools
+import os
+
+_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
+_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
+
+
+@functools.lru_cache(maxsize=1)
+def gpu_capability() -> int | None:
+    """Compute capability of CUDA device 0 as an int (90 for sm_90), or None without a GPU."""
+    if os.environ.get("IRSCOPE_NO_GPU"):
+        return None
+    try:
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return None
+    try:
+        if cuda.cuInit(0) != 0:
+            return None
+        count = ctypes.c_int(0)
+        if cuda.cuDeviceGetCount(ctypes.byref(count)) != 0 or count.value < 1:
+            return None
+        device = ctypes.c_int(0)
+        if cuda.cuDeviceGet(ctypes.byref(device), 0) != 0:
+            return None
+        major, minor = ctypes.c_int(0), ctypes.c_int(0)
+        cuda.cuDeviceGetAttribute(ctypes.byref(major), _CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device)
+        cuda.cuDeviceGetAttribute(ctypes.byref(minor), _CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device)
+        return major.value * 10 + minor.value
+    except (AttributeError, OSError):
+        return None
+
+
+def has_gpu() -> bool:
+    return gpu_capability() is not None

@@ -1,0 +1,291 @@
+"""Which Python line each line of each stage came from.
+
+Every stage records source positions its own way: MLIR ``loc(...)`` references
+into a ``#loc`` table (named, callsite and fused forms), LLVM ``!dbg`` metadata
+chains, PTX ``.loc`` directives with an inlining comment, and SASS line comments.
+Each parser here turns a listing into one ``SourceLoc | None`` per line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Callable
+
+from ..types import SourceLoc, Stage
+
+LineLocs = list["SourceLoc | None"]
+
+# ---------------------------------------------------------------- MLIR (TTIR/TTGIR)
+
+# #loc12 = loc("/work/kernels/square.py":14:26)
+MLIR_LOC_DEF = re.compile(r"^(#loc\d*)\s*=\s*loc\((.*)\)\s*$")
+# %x = arith.mulf %a, %b : tensor<1024xf32> loc(#loc26)
+MLIR_TRAILING_LOC = re.compile(r"\sloc\((.*)\)\s*$")
+# "/work/kernels/square.py":14:26   (optionally followed by " to 14:30")
+MLIR_FILE_LOC = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
+
+
+class _MlirLocParser:
+    """Resolves MLIR location expressions against the module's #loc table."""
+
+    def __init__(self, defs: dict[str, str]) -> None:
+        self.defs = defs
+        self.cache: dict[str, SourceLoc | None] = {}
+
+    def alias(self, name: str, depth: int = 0) -> SourceLoc | None:
+        if name not in self.cache:
+            self.cache[name] = None  # breaks accidental cycles
+            body = self.defs.get(name)
+            self.cache[name] = self.expr(body, depth + 1)[0] if body is not None and depth < 64 else None
+        return self.cache[name]
+
+    def expr(self, text: str, depth: int = 0) -> tuple[SourceLoc | None, str]:
+        """Parse one location expression at the start of ``text``; return it and the rest."""
+        text = text.lstrip()
+        if text.startswith("#loc"):
+            m = re.match(r"#loc\d*", text)
+            return self.alias(m.group(0), depth), text[m.end():]
+        if text.startswith("unknown"):
+            return None, text[len("unknown"):]
+        if text.startswith("callsite("):
+            callee, rest = self.expr(text[len("callsite("):], depth)
+            rest = rest.lstrip()
+            if rest.startswith("at "):
+                rest = rest[3:]
+            caller, rest = self.expr(rest, depth)
+            rest = rest.lstrip()[1:]  # ")"
+            if callee is None:
+                return caller, rest
+            if caller is None:
+                return callee, rest
+            return SourceLoc(callee.file, callee.line, callee.column, (*callee.callers, caller, *caller.callers)), rest
+        if text.startswith("fused"):
+            rest = text[len("fused"):]
+            if rest.startswith("<"):
+                rest = rest[_balanced_end(rest, "<", ">"):]
+            rest = rest.lstrip()[1:]  # "["
+            found: SourceLoc | None = None
+            while rest and not rest.lstrip().startswith("]"):
+                loc, rest = self.expr(rest, depth)
+                found = found or loc
+                rest = rest.lstrip()
+                if rest.startswith(","):
+                    rest = rest[1:]
+            return found, rest.lstrip()[1:]
+        if text.startswith('"'):
+            m = MLIR_FILE_LOC.match(text)
+            if m:
+                rest = text[m.end():]
+                rest = re.sub(r"^\s*to\s*\d+:\d+", "", rest)
+                return SourceLoc(m.group(1), int(m.group(2)), int(m.group(3))), rest
+            # a named location: "name"(child) or a bare "name"
+            end = _string_end(text)
+            rest = text[end:]
+            if rest.startswith("("):
+                child, rest = self.expr(rest[1:], depth)
+                return child, rest.lstrip()[1:]
+            return None, rest
+        # Something this parser does not know: skip to the end of the expression.
+        return None, ""
+
+
+def _string_end(text: str) -> int:
+    i = 1
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == '"':
+            return i + 1
+        i += 1
+    return len(text)
+
+
+def _balanced_end(text: str, open_: str, close: str) -> int:
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch == open_:
+            depth += 1
+        elif ch == close:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return len(text)
+
+
+def _trailing_loc(line: str) -> str | None:
+    """The expression inside the ``loc(...)`` that ends ``line``, if any."""
+    if not line.rstrip().endswith(")"):
+        return None
+    idx = line.rfind(" loc(")
+    while idx != -1:
+        inner = line[idx + 5:].rstrip()
+        if _balanced_end("(" + inner, "(", ")") == len(inner) + 1:
+            return inner[:-1]
+        idx = line.rfind(" loc(", 0, idx)
+    return None
+
+
+def mlir_locations(text: str) -> LineLocs:
+    lines = text.splitlines()
+    defs = {}
+    for line in lines:
+        if line.startswith("#loc"):
+            m = MLIR_LOC_DEF.match(line)
+            if m:
+                defs[m.group(1)] = m.group(2)
+    parser = _MlirLocParser(defs)
+    out: LineLocs = []
+    for line in lines:
+        expr = None if line.startswith("#") else _trailing_loc(line)
+        out.append(parser.expr(expr)[0] if expr else None)
+    return out
+
+
+# ---------------------------------------------------------------- LLVM IR
+
+# %9 = mul i32 %2, %8, !dbg !8
+LLVM_DBG_REF = re.compile(r"!dbg !(\d+)")
+# !8 = !DILocation(line: 16, column: 42, scope: !4)      (also: inlinedAt: !17)
+LLVM_META_DEF = re.compile(r"^!(\d+) = (?:distinct )?!(\w+)\((.*)\)\s*$")
+LLVM_FIELD = re.compile(r'(\w+): (!\d+|"(?:[^"\\]|\\.)*"|-?\d+)')
+
+
+def llvm_locations(text: str) -> LineLocs:
+    lines = text.splitlines()
+    meta: dict[str, tuple[str, dict[str, str]]] = {}
+    for line in lines:
+        if line.startswith("!"):
+            m = LLVM_META_DEF.match(line)
+            if m:
+                meta["!" + m.group(1)] = (m.group(2), dict(LLVM_FIELD.findall(m.group(3))))
+
+    def file_of(ref: str | None, depth: int = 0) -> str:
+        kind, fields = meta.get(ref or "", ("", {}))
+        if kind == "DIFile":
+            name = fields.get("filename", '""').strip('"')
+            directory = fields.get("directory", '""').strip('"')
+            return name if name.startswith("/") or not directory else f"{directory}/{name}"
+        if "file" in fields and depth < 32:
+            return file_of(fields["file"], depth + 1)
+        if "scope" in fields and depth < 32:
+            return file_of(fields["scope"], depth + 1)
+        return ""
+
+    cache: dict[str, SourceLoc | None] = {}
+
+    def resolve(ref: str, depth: int = 0) -> SourceLoc | None:
+        if ref in cache:
+            return cache[ref]
+        cache[ref] = None
+        kind, fields = meta.get(ref, ("", {}))
+        loc = None
+        if kind == "DILocation":
+            callers: tuple[SourceLoc, ...] = ()
+            if "inlinedAt" in fields and depth < 32:
+                caller = resolve(fields["inlinedAt"], depth + 1)
+                if caller is not None:
+                    callers = (caller, *caller.callers)
+            loc = SourceLoc(file_of(fields.get("scope")), int(fields.get("line", 0)), int(fields.get("column", 0)), callers)
+        elif kind == "DISubprogram":
+            loc = SourceLoc(file_of(ref), int(fields.get("line", 0)), 0)
+        cache[ref] = loc
+        return loc
+
+    out: LineLocs = []
+    for line in lines:
+        m = None if line.startswith("!") else LLVM_DBG_REF.search(line)
+        out.append(resolve("!" + m.group(1)) if m else None)
+    return out
+
+
+# ---------------------------------------------------------------- PTX
+
+# .file	1 "/work/main/kernels/softmax.py"     (LLVM may also split it: .file 1 "/dir" "name.py")
+PTX_FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s*,\s*\d+\s*,\s*\d+)?(?:\s+"([^"]*)")?')
+# .loc	2 170 27   // standard.py:170:27 @[ standard.py:191:40 @[ softmax.py:21:33 ] ]
+PTX_LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)\s+(\d+)(?:.*?inlined_at\s+(\d+)\s+(\d+)\s+(\d+))?[^/]*(?://\s*(.*))?$")
+# one frame of that comment: standard.py:191:40
+PTX_COMMENT_FRAME = re.compile(r"([^\s@\[\]]+):(\d+):(\d+)")
+
+
+def ptx_locations(text: str) -> LineLocs:
+    lines = text.splitlines()
+    files: dict[str, str] = {}
+    for line in lines:
+        if ".file" in line:
+            m = PTX_FILE.match(line)
+            if m:
+                files[m.group(1)] = os.path.join(m.group(2), m.group(3)) if m.group(3) else m.group(2)
+    by_basename: dict[str, str] = {}
+    for path in files.values():
+        by_basename.setdefault(os.path.basename(path), path)
+
+    out: LineLocs = []
+    current: SourceLoc | None = None
+    for line in lines:
+        stripped = line.strip()
+        if stripped.startswith(".loc"):
+            m = PTX_LOC.match(line)
+            if m:
+                current = _ptx_loc(m, files, by_basename)
+        elif line.startswith("}") or stripped.startswith(".section"):
+            out.append(None)  # end of the function body: what follows is the debug tables
+            current = None
+            continue
+        out.append(current if stripped else None)
+    return out
+
+
+def _ptx_loc(m: re.Match, files: dict[str, str], by_basename: dict[str, str]) -> SourceLoc:
+    file = files.get(m.group(1), m.group(1))
+    callers: list[SourceLoc] = []
+    if m.group(4):
+        callers.append(SourceLoc(files.get(m.group(4), m.group(4)), int(m.group(5)), int(m.group(6))))
+    elif m.group(7) and "@[" in m.group(7):
+        # The comment spells the whole inlining chain; its first frame is the .loc itself.
+        frames = PTX_COMMENT_FRAME.findall(m.group(7))[1:]
+        callers = [SourceLoc(by_basename.get(name, name), int(ln), int(col)) for name, ln, col in frames]
+    return SourceLoc(file, int(m.group(2)), int(m.group(3)), tuple(callers))
+
+
+# ---------------------------------------------------------------- SASS
+
+# 	//## File "/work/main/kernels/square.py", line 10 inlined at "/work/main/kernels/square.py", line 20
+SASS_LINE_INFO = re.compile(r'^\s*//## File "([^"]*)", line (\d+)(.*)$')
+SASS_INLINED_AT = re.compile(r'inlined at "([^"]*)", line (\d+)')
+
+
+def sass_locations(text: str) -> LineLocs:
+    out: LineLocs = []
+    current: SourceLoc | None = None
+    for line in text.splitlines():
+        m = SASS_LINE_INFO.match(line)
+        if m:
+            callers = tuple(SourceLoc(f, int(n)) for f, n in SASS_INLINED_AT.findall(m.group(3)))
+            current = SourceLoc(m.group(1), int(m.group(2)), 0, callers)
+        elif line.startswith("//----") or line.startswith("\t.section"):
+            current = None
+        out.append(current if line.strip() else None)
+    return out
+
+
+def python_locations(text: str, file: str) -> LineLocs:
+    return [SourceLoc(file, i + 1, 0) for i in range(len(text.splitlines()))]
+
+
+PARSERS: dict[Stage, Callable[[str], LineLocs]] = {
+    Stage.TTIR: mlir_locations,
+    Stage.TTGIR: mlir_locations,
+    Stage.LLIR: llvm_locations,
+    Stage.PTX: ptx_locations,
+    Stage.SASS: sass_locations,
+}
+
+
+def locations(stage: Stage, text: str, python_file: str = "") -> LineLocs:
+    """One source location (or None) per line of ``text``."""
+    if stage is Stage.PYTHON:
+        return python_locations(text, python_file)
+    return PARSERS[stage](text)

@@ -1,0 +1,68 @@
+"""The map between a kernel's Python lines and the lines of every stage, both ways.
+
+Built lazily per stage from the listings themselves (their own location records),
+so a variant read back from a session or sample maps exactly as a fresh one.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ..types import SourceLoc, Stage, Variant
+from .locations import LineLocs, locations
+
+
+class SourceMap:
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.file = variant.kernel.file
+        self._locs: dict[Stage, LineLocs] = {}
+        self._reverse: dict[Stage, dict[tuple[str, int], list[int]]] = {}
+
+    def locs(self, stage: Stage) -> LineLocs:
+        """One location (or None) per line of ``stage``'s listing."""
+        if stage not in self._locs:
+            text = self.variant.listings.get(stage, "")
+            self._locs[stage] = locations(stage, text, self.file)
+        return self._locs[stage]
+
+    def loc(self, stage: Stage, index: int) -> SourceLoc | None:
+        """Where line ``index`` (0-based) of ``stage`` came from, innermost frame first."""
+        locs = self.locs(stage)
+        return locs[index] if 0 <= index < len(locs) else None
+
+    def python_line(self, stage: Stage, index: int) -> int | None:
+        """The line of the kernel's own file that line ``index`` of ``stage`` belongs to.
+
+        Code inlined from a library function (``tl.max``) belongs to the kernel line
+        that called it.
+        """
+        loc = self.loc(stage, index)
+        if loc is None:
+            return None
+        own = loc.in_file(self.file)
+        return own.line if own is not None else None
+
+    def lines_for(self, stage: Stage, line: int, file: str | None = None) -> list[int]:
+        """Every line (0-based) of ``stage`` that came from ``file:line`` (default: the kernel file),
+        directly or through a call made on that line."""
+        return self._reverse_index(stage).get((file or self.file, line), [])
+
+    def python_lines(self, stage: Stage) -> dict[int, list[int]]:
+        """Kernel-file line -> lines of ``stage`` it became."""
+        return {line: idx for (file, line), idx in self._reverse_index(stage).items() if file == self.file}
+
+    def _reverse_index(self, stage: Stage) -> dict[tuple[str, int], list[int]]:
+        if stage not in self._reverse:
+            index: dict[tuple[str, int], list[int]] = defaultdict(list)
+            for i, loc in enumerate(self.locs(stage)):
+                if loc is None:
+                    continue
+                seen = set()
+                for frame in (loc, *loc.callers):
+                    key = (frame.file, frame.line)
+                    if key not in seen:
+                        seen.add(key)
+                        index[key].append(i)
+            self._reverse[stage] = dict(index)
+        return self._reverse[stage]

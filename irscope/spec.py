@@ -1,0 +1,168 @@
+"""How a kernel file tells irscope what it needs to compile and run a kernel.
+
+A kernel file keeps its ``@triton.jit`` function as it is and adds one
+``KernelSpec`` beside it::
+
+    square = KernelSpec(
+        square_kernel,
+        sizes=dict(n_rows=4096, n_cols=781),
+        tensors=dict(x=Tensor("float32", "n_rows, n_cols"),
+                     y=Tensor("float32", "n_rows, n_cols", output=True)),
+        args=lambda k: (k.y, k.x, k.x.stride(0), k.y.stride(0), k.n_cols),
+        grid=lambda k: (k.n_rows,),
+        constexprs=dict(BLOCK_SIZE=Tunable(1024, pow2(128, 8192))),
+        num_warps=Tunable(4, (1, 4, 8)),
+        reference=lambda k: k.x * k.x,
+        flops=lambda k: k.n_rows * k.n_cols,
+    )
+
+Every callable takes one namespace ``k`` holding the sizes, the config (constexprs
+and launch options) and, where they exist, the tensors. This module must not
+import torch: specs are read by commands that never run a kernel.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from .errors import ParameterError
+
+# Launch options irscope passes to Triton next to the constexprs. Anything else
+# named with -c must be a constexpr or a size of the kernel's spec.
+LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg")
+TRITON_DEFAULT_OPTIONS = {"num_warps": 4, "num_stages": 3, "num_ctas": 1}
+
+DTYPE_BYTES = {
+    "float64": 8, "float32": 4, "float16": 2, "bfloat16": 2,
+    "int64": 8, "int32": 4, "int16": 2, "int8": 1, "uint8": 1, "bool": 1,
+    "float8_e4m3fn": 1, "float8_e5m2": 1,
+}
+
+# Default correctness tolerances (atol, rtol) per output dtype.
+DEFAULT_TOLERANCE = {
+    "float64": (1e-9, 1e-7), "float32": (1e-5, 1e-5), "float16": (1e-2, 1e-2),
+    "bfloat16": (2e-2, 2e-2), "float8_e4m3fn": (1e-1, 1e-1), "float8_e5m2": (2e-1, 2e-1),
+}
+
+
+def pow2(lo: int, hi: int) -> tuple[int, ...]:
+    """Every power of two from ``lo`` to ``hi`` inclusive."""
+    return tuple(2**e for e in range(int(math.log2(lo)), int(math.log2(hi)) + 1))
+
+
+@dataclass(frozen=True)
+class Tunable:
+    """A setting with a default and the values a sweep tries."""
+
+    default: Any
+    sweep: Sequence[Any] = ()
+
+    def values(self) -> tuple[Any, ...]:
+        return tuple(self.sweep) or (self.default,)
+
+
+@dataclass(frozen=True)
+class Tensor:
+    """An example tensor: dtype, shape in terms of sizes, and how to fill it.
+
+    ``shape`` is a comma-separated list of size names or integers ("n_rows, 64").
+    ``init`` is "randn", "rand", "zeros", "ones" or "arange"; outputs are allocated
+    empty and poisoned before a correctness check, so ``init`` does not apply.
+    ``offset`` (elements, or a size name) starts the tensor that far past an
+    aligned allocation, to show what misalignment does to the generated code.
+    """
+
+    dtype: str
+    shape: str
+    output: bool = False
+    init: str = "randn"
+    offset: int | str = 0
+
+    def __post_init__(self) -> None:
+        if self.dtype not in DTYPE_BYTES:
+            raise ParameterError(f"unknown dtype {self.dtype!r}; known: {', '.join(DTYPE_BYTES)}")
+
+    def dims(self, sizes: Mapping[str, int]) -> tuple[int, ...]:
+        out = []
+        for part in (p.strip() for p in self.shape.split(",") if p.strip()):
+            if part.lstrip("-").isdigit():
+                out.append(int(part))
+            elif part in sizes:
+                out.append(int(sizes[part]))
+            else:
+                raise ParameterError(f"tensor shape names unknown size {part!r}")
+        return tuple(out)
+
+    def offset_in(self, sizes: Mapping[str, int]) -> int:
+        return int(sizes[self.offset]) if isinstance(self.offset, str) else int(self.offset)
+
+    def nbytes(self, sizes: Mapping[str, int]) -> int:
+        return math.prod(self.dims(sizes)) * DTYPE_BYTES[self.dtype]
+
+
+@dataclass(frozen=True)
+class KernelSpec:
+    """Everything irscope needs to compile, check and time one Triton kernel.
+
+    ``args`` returns the kernel's non-constexpr arguments in order; constexprs are
+    passed by name from the config, as in ``kernel[grid](*args, BLOCK_SIZE=...)``.
+    ``reference`` returns what the output tensors should hold (one tensor, or a
+    tuple in the order the outputs are declared). ``bytes_moved`` defaults to every
+    tensor read or written once.
+    """
+
+    kernel: Any  # a triton JITFunction
+    args: Callable[[SimpleNamespace], Sequence[Any]]
+    grid: Callable[[SimpleNamespace], tuple[int, ...]]
+    sizes: Mapping[str, int] = field(default_factory=dict)
+    tensors: Mapping[str, Tensor] = field(default_factory=dict)
+    constexprs: Mapping[str, Tunable] = field(default_factory=dict)
+    num_warps: Tunable = Tunable(4, (1, 2, 4, 8))
+    num_stages: Tunable = Tunable(3)
+    reference: Callable[[SimpleNamespace], Any] | None = None
+    flops: Callable[[SimpleNamespace], float] | None = None
+    bytes_moved: Callable[[SimpleNamespace], float] | None = None
+    tolerance: tuple[float, float] | None = None  # (atol, rtol); default by output dtype
+    description: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.kernel.fn.__name__
+
+    def options(self) -> dict[str, Tunable]:
+        return {"num_warps": self.num_warps, "num_stages": self.num_stages}
+
+    def parameters(self) -> dict[str, Tunable]:
+        """Every name -c accepts for this kernel, with its default and sweep."""
+        sizes = {k: Tunable(v) for k, v in self.sizes.items()}
+        return {**self.constexprs, **self.options(), **sizes}
+
+    def namespace(self, values: Mapping[str, Any], tensors: Mapping[str, Any] | None = None) -> SimpleNamespace:
+        return SimpleNamespace(**values, **(tensors or {}))
+
+    def outputs(self) -> list[str]:
+        return [name for name, t in self.tensors.items() if t.output]
+
+    def bytes_for(self, values: Mapping[str, Any]) -> float:
+        if self.bytes_moved is not None:
+            return float(self.bytes_moved(self.namespace(values)))
+        sizes = {k: values[k] for k in self.sizes}
+        return float(sum(t.nbytes(sizes) for t in self.tensors.values()))
+
+    def flops_for(self, values: Mapping[str, Any]) -> float | None:
+        return None if self.flops is None else float(self.flops(self.namespace(values)))
+
+    def tolerance_for(self, dtype: str) -> tuple[float, float]:
+        return self.tolerance or DEFAULT_TOLERANCE.get(dtype, (1e-5, 1e-5))
+
+    def sweep_grid(self) -> dict[str, tuple[Any, ...]]:
+        """The sweep ranges the kernel declares, constexprs first."""
+        return {name: t.values() for name, t in {**self.constexprs, **self.options()}.items()}
+
+
+def kernel_specs(namespace: Mapping[str, Any]) -> Iterable[KernelSpec]:
+    """The specs declared in a module's globals."""
+    return (v for v in namespace.values() if isinstance(v, KernelSpec))

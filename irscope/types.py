@@ -1,0 +1,224 @@
+"""The data that flows through irscope: a captured variant and its parts.
+
+Every step of the pipeline (capture, ir, diff, annotate, measure, session) reads
+and writes these types, so they live in one place. They are frozen: a captured
+variant is a fact about one compile and never changes after the fact.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+class Stage(str, enum.Enum):
+    """A step of Triton's lowering pipeline, in pipeline order."""
+
+    PYTHON = "python"
+    TTIR = "ttir"
+    TTGIR = "ttgir"
+    LLIR = "llir"
+    PTX = "ptx"
+    SASS = "sass"
+
+    @property
+    def extension(self) -> str:
+        """File extension used when a listing is written to disk."""
+        return _EXTENSIONS[self]
+
+    @classmethod
+    def compiled(cls) -> tuple["Stage", ...]:
+        """The stages the compiler produces (everything but the Python source)."""
+        return (cls.TTIR, cls.TTGIR, cls.LLIR, cls.PTX, cls.SASS)
+
+
+_EXTENSIONS = {
+    Stage.PYTHON: "py",
+    Stage.TTIR: "ttir",
+    Stage.TTGIR: "ttgir",
+    Stage.LLIR: "ll",
+    Stage.PTX: "ptx",
+    Stage.SASS: "sass",
+}
+
+
+class Status(str, enum.Enum):
+    """Outcome of capturing (and later measuring) one variant."""
+
+    OK = "ok"
+    FAILED = "failed"  # did not compile; Variant.error says at which stage and why
+    WRONG = "wrong"  # ran, but the output did not match the torch reference
+    CRASHED = "crashed"  # faulted on the GPU (illegal address, ...)
+    TIMEOUT = "timeout"  # did not finish in time on the GPU
+
+
+class CaptureMode(str, enum.Enum):
+    """How the IR was produced."""
+
+    JIT = "jit"  # by Triton's JIT on a GPU, for real tensors: exactly what runs
+    AOT = "aot"  # ahead of time for a named arch, with the JIT's specialization
+
+
+@dataclass(frozen=True)
+class SourceLoc:
+    """A position in Python source, as the compiler recorded it.
+
+    ``callers`` holds the call sites, innermost first, when the code was inlined
+    from a function called by the kernel (``tl.max`` inside a softmax, say).
+    """
+
+    file: str
+    line: int
+    column: int = 0
+    callers: tuple["SourceLoc", ...] = ()
+
+    def in_file(self, path: str) -> "SourceLoc | None":
+        """This location, or the first call site, that lies in ``path``."""
+        for loc in (self, *self.callers):
+            if loc.file == path:
+                return loc
+        return None
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}"
+
+
+@dataclass(frozen=True)
+class KernelId:
+    """Which kernel a variant was compiled from.
+
+    ``source_hash`` changes whenever the kernel or anything it calls changes
+    (Triton's own dependency hash), so stale captures are never mistaken for new.
+    """
+
+    name: str
+    file: str
+    source_hash: str
+
+
+@dataclass(frozen=True)
+class Config:
+    """One point of a kernel's configuration space.
+
+    ``constexprs`` are the kernel's ``tl.constexpr`` parameters, ``options`` the
+    launch options Triton takes beside them (num_warps, num_stages, ...), and
+    ``sizes`` the input sizes the example tensors are built from: all three change
+    the generated code, so all three name a variant.
+    """
+
+    constexprs: Mapping[str, Any] = field(default_factory=dict)
+    options: Mapping[str, Any] = field(default_factory=dict)
+    sizes: Mapping[str, Any] = field(default_factory=dict)
+
+    def values(self) -> dict[str, Any]:
+        """Every setting by name, constexprs first."""
+        return {**self.constexprs, **self.options, **self.sizes}
+
+    def label(self) -> str:
+        """Short human label, e.g. ``BLOCK_SIZE=1024 num_warps=4``."""
+        return " ".join(f"{k}={v}" for k, v in {**self.constexprs, **self.options}.items())
+
+    def key(self) -> str:
+        """Canonical identity string: equal configs give equal keys."""
+        parts = [f"{k}={self.constexprs[k]!r}" for k in sorted(self.constexprs)]
+        parts += [f"{k}={self.options[k]!r}" for k in sorted(self.options)]
+        parts += [f"{k}={self.sizes[k]!r}" for k in sorted(self.sizes)]
+        return ",".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"constexprs": dict(self.constexprs), "options": dict(self.options), "sizes": dict(self.sizes)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Config":
+        return cls(dict(data.get("constexprs", {})), dict(data.get("options", {})), dict(data.get("sizes", {})))
+
+
+@dataclass(frozen=True)
+class Resources:
+    """What the compiled kernel asks of the GPU.
+
+    The ptxas figures (registers, spills, stack) come from ptxas's own report and
+    need no GPU; ``gpu_registers``/``gpu_spills`` are what the driver reported on
+    loading the module, when it was captured on a GPU. ``shared`` is the dynamic
+    shared memory Triton requests at launch (ptxas does not see it).
+    """
+
+    shared: int = 0
+    registers: int | None = None
+    spill_stores: int | None = None
+    spill_loads: int | None = None
+    stack_frame: int | None = None
+    barriers: int | None = None
+    gpu_registers: int | None = None
+    gpu_spills: int | None = None
+
+
+@dataclass(frozen=True)
+class CompileInfo:
+    """How a variant was compiled."""
+
+    mode: CaptureMode
+    arch: str  # e.g. "sm_90"
+    num_warps: int
+    num_stages: int
+    num_ctas: int
+    triton_version: str
+    compile_seconds: float
+    signature: Mapping[str, str] = field(default_factory=dict)  # arg -> specialised type, e.g. "*fp32"
+    divisible_by_16: tuple[str, ...] = ()  # args the compiler may assume are multiples of 16
+
+
+@dataclass(frozen=True)
+class CaptureError:
+    """Why a variant could not be produced.
+
+    ``stage`` names the step that failed: a compiler stage ("ttir (frontend)",
+    "ttgir", "llir", "ptx", "cubin (ptxas)"), or "resources" when the kernel
+    compiled but cannot launch (too much shared memory), or "compile" when the
+    compiler process itself died.
+    """
+
+    stage: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.stage}: " if self.stage else ""
+        return f"{where}{self.message}"
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One kernel compiled with one config for one arch: every stage and its metadata.
+
+    ``listings`` holds the text of each stage that was produced; a stage that is
+    missing has its reason in ``stage_errors``. A variant that failed to compile
+    has ``status`` FAILED and ``error`` set, and keeps the stages that did finish.
+    """
+
+    kernel: KernelId
+    config: Config
+    arch: str
+    status: Status
+    listings: Mapping[Stage, str] = field(default_factory=dict)
+    stage_errors: Mapping[Stage, str] = field(default_factory=dict)
+    cubin: bytes | None = None
+    resources: Resources | None = None
+    compile_info: CompileInfo | None = None
+    error: CaptureError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status is Status.OK
+
+    def listing(self, stage: Stage) -> str:
+        """The text of ``stage``; raises KeyError with the reason when it is missing."""
+        try:
+            return self.listings[stage]
+        except KeyError:
+            reason = self.stage_errors.get(stage) or (str(self.error) if self.error else "not captured")
+            raise KeyError(f"{stage.value} was not captured: {reason}") from None
+
+    def identity(self) -> str:
+        """Stable identity within a kernel: config and arch."""
+        return f"{self.config.key()}@{self.arch}"

@@ -1,0 +1,53 @@
+"""Shared fixtures: a private irscope cache per test session, and a CLI runner.
+
+Tests compile real kernels with the real Triton; the cache keeps a session's
+repeated captures of one variant from compiling twice.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _private_cache(tmp_path_factory):
+    root = tmp_path_factory.mktemp("irscope-cache")
+    old = os.environ.get("IRSCOPE_CACHE_DIR")
+    os.environ["IRSCOPE_CACHE_DIR"] = str(root)
+    yield root
+    if old is None:
+        os.environ.pop("IRSCOPE_CACHE_DIR", None)
+    else:
+        os.environ["IRSCOPE_CACHE_DIR"] = old
+
+
+@pytest.fixture
+def cli():
+    """Invoke the click app in-process: ``cli("dump", "square_kernel")`` -> Result."""
+    from irscope.cli import main
+
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(main, list(args), catch_exceptions=False)
+
+    return invoke
+
+
+@pytest.fixture
+def run_irscope():
+    """Run the real console entry point in a subprocess: ``run_irscope("dump", ...)``."""
+
+    def run(*args: str, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "irscope", *args], capture_output=True, text=True,
+                              cwd=cwd or REPO, timeout=timeout)
+
+    return run

@@ -1,0 +1,145 @@
+"""``irscope list`` and ``irscope dump``: output and every kind of bad input."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+
+def test_list_shows_each_builtin_kernel_with_defaults_and_sweeps(cli):
+    result = cli("list", "--json")
+    assert result.exit_code == 0
+    kernels = {k["name"]: k for k in json.loads(result.stdout)}
+    square = kernels["square_kernel"]["parameters"]
+    assert square["BLOCK_SIZE"] == {"default": 1024, "sweep": [128, 256, 512, 1024, 2048, 4096, 8192]}
+    assert square["num_warps"]["sweep"] == [1, 4, 8]
+    assert square["n_cols"]["default"] == 781
+    assert set(kernels) == {"square_kernel", "add_kernel", "gelu_kernel", "softmax_kernel", "matmul_kernel"}
+
+
+def test_dump_prints_ptx_by_default_and_a_summary_on_stderr(cli):
+    result = cli("dump", "square_kernel", "-c", "BLOCK_SIZE=256", "-c", "num_warps=8")
+    assert result.exit_code == 0
+    assert ".visible .entry square_kernel(" in result.stdout
+    assert ".reqntid 256" in result.stdout
+    assert "square_kernel" in result.stderr and "sm_90" in result.stderr and "registers" in result.stderr
+
+
+def test_dump_source_interleaves_python_lines_as_comments(cli):
+    result = cli("dump", "square_kernel", "--stage", "ttir", "--source")
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    i = next(n for n, line in enumerate(lines) if "// square.py:" in line and "row * row" in line)
+    assert "arith.mulf" in lines[i + 1]
+
+
+def test_dump_json_is_one_object_with_listing_and_source_map(cli):
+    result = cli("dump", "add_kernel", "--stage", "sass", "--json")
+    data = json.loads(result.stdout)
+    assert data["kernel"]["name"] == "add_kernel" and data["arch"] == "sm_90"
+    assert "LDG.E.128" in data["listings"]["sass"]
+    assert len(data["source_map"]["sass"]) == len(data["listings"]["sass"].splitlines())
+    assert data["resources"]["registers"] > 0 and data["compile_info"]["num_warps"] == 4
+
+
+def test_dump_to_a_directory_writes_every_stage_and_the_metadata(cli, tmp_path):
+    result = cli("dump", "softmax_kernel", "--arch", "sm_80", "--stage", "all", "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0
+    names = {p.name for p in (tmp_path / "out").iterdir()}
+    assert {f"softmax_kernel.{ext}" for ext in ("py", "ttir", "ttgir", "ll", "ptx", "sass", "cubin", "json")} <= names
+    meta = json.loads((tmp_path / "out" / "softmax_kernel.json").read_text())
+    assert meta["arch"] == "sm_80" and meta["status"] == "ok"
+
+
+def test_a_kernel_file_without_a_spec_compiles_from_a_signature(cli, tmp_path):
+    path = tmp_path / "copy.py"
+    path.write_text(textwrap.dedent('''
+        import triton
+        import triton.language as tl
+
+        @triton.jit
+        def copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+    '''))
+    aligned = cli("dump", f"{path}:copy_kernel", "-S", "*fp32:16, *fp32:16, i32:16", "-c", "BLOCK=1024")
+    assert aligned.exit_code == 0, aligned.stderr
+    assert "ld.global.v4.b32" in aligned.stdout
+    plain = cli("dump", f"{path}:copy_kernel", "-S", "*fp32, *fp32, i32, 1024")
+    assert plain.exit_code == 0 and "ld.global.v4" not in plain.stdout
+
+
+# ---------------------------------------------------------------- bad input: one line, non-zero, no traceback
+
+
+def _one_line_error(result, code: int, *fragments: str) -> None:
+    assert result.exit_code == code, (result.exit_code, result.stderr)
+    lines = [line for line in result.stderr.splitlines() if line.startswith("irscope: error:")]
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], lines[0]
+
+
+def test_unknown_kernel_lists_the_known_ones(cli):
+    _one_line_error(cli("dump", "cube_kernel"), 2, "unknown kernel 'cube_kernel'", "square_kernel", "matmul_kernel")
+
+
+def test_unknown_parameter_lists_the_kernels_parameters(cli):
+    _one_line_error(cli("dump", "square_kernel", "-c", "BLOCK=64"), 2, "unknown parameter 'BLOCK'", "BLOCK_SIZE, num_warps")
+
+
+@pytest.mark.parametrize("assignment, fragment", [
+    ("BLOCK_SIZE=big", "BLOCK_SIZE expects an integer, got 'big'"),
+    ("BLOCK_SIZE", "expected NAME=VALUE"),
+    ("num_warps=3", "num_warps must be a power of two"),
+    ("n_cols=-5", "n_cols must be a non-negative integer"),
+])
+def test_malformed_values_are_rejected_before_compiling(cli, assignment, fragment):
+    _one_line_error(cli("dump", "square_kernel", "-c", assignment), 2, fragment)
+
+
+def test_missing_kernel_file(cli, tmp_path):
+    _one_line_error(cli("dump", f"{tmp_path}/nope.py:k"), 2, "no such kernel file")
+
+
+def test_syntax_error_in_kernel_file_names_file_and_line(cli, tmp_path):
+    path = tmp_path / "broken.py"
+    path.write_text("import triton\n\n@triton.jit\ndef k(x):\n    y = (1 +\n")
+    _one_line_error(cli("dump", f"{path}:k"), 2, f"{path}:5", "syntax error")
+
+
+def test_kernel_file_that_raises_on_import_names_the_line(cli, tmp_path):
+    path = tmp_path / "raises.py"
+    path.write_text("import triton\n\nvalue = 1 / 0\n")
+    _one_line_error(cli("dump", f"{path}:k"), 2, f"{path}:3", "ZeroDivisionError")
+
+
+def test_block_size_not_a_power_of_two_names_the_stage_and_tritons_message(cli):
+    _one_line_error(cli("dump", "square_kernel", "-c", "BLOCK_SIZE=1000"), 3, "ttir (frontend)",
+                    "arange's range must be a power of 2", "square.py:")
+
+
+def test_out_of_shared_memory_is_a_compile_failure(cli):
+    _one_line_error(cli("dump", "matmul_kernel", "-c", "BLOCK_SIZE_M=256", "-c", "BLOCK_SIZE_N=256", "-c", "num_stages=5"),
+                    3, "shared memory", "Hardware limit: 232448")
+
+
+def test_unknown_arch(cli):
+    _one_line_error(cli("dump", "square_kernel", "--arch", "sm_xx"), 2, "unknown arch 'sm_xx'")
+
+
+def test_file_kernel_without_spec_or_signature_says_how_to_give_one(cli, tmp_path):
+    path = tmp_path / "bare.py"
+    path.write_text("import triton\n\n@triton.jit\ndef bare(x):\n    pass\n")
+    _one_line_error(cli("dump", f"{path}:bare"), 2, "declares no KernelSpec", "--signature")
+
+
+def test_the_real_console_script_prints_no_traceback_and_debug_shows_one(run_irscope):
+    plain = run_irscope("dump", "nope_kernel")
+    assert plain.returncode == 2 and "Traceback" not in plain.stderr
+    assert plain.stderr.strip().startswith("irscope: error: unknown kernel")
+    debug = run_irscope("--debug", "dump", "nope_kernel")
+    assert debug.returncode != 0 and "Traceback" in debug.stderr

@@ -1,0 +1,33 @@
+"""The core stays headless and light: no textual, and no torch unless a function needs it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+CORE_MODULES = [
+    "irscope", "irscope.types", "irscope.errors", "irscope.spec", "irscope.kernel", "irscope.store",
+    "irscope.device", "irscope.capture", "irscope.capture.sass", "irscope.capture.elf",
+    "irscope.capture.specialize", "irscope.capture.cache", "irscope.capture.worker",
+    "irscope.ir.locations", "irscope.ir.sourcemap", "irscope.ir.interleave", "irscope.cli",
+]
+
+
+@pytest.mark.parametrize("module", CORE_MODULES)
+def test_core_module_imports_neither_textual_nor_torch(module):
+    code = f"import sys, {module}; print('textual' in sys.modules, 'torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "False"], out
+
+
+def test_capturing_a_builtin_kernel_ahead_of_time_does_not_import_torch(tmp_path):
+    code = (
+        "import sys\nfrom irscope.capture import capture\n"
+        "v = capture('add_kernel', arch='sm_90', use_cache=False)\n"
+        "print(v.ok, 'torch' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**__import__("os").environ, "IRSCOPE_CACHE_DIR": str(tmp_path)}).stdout
+    assert out.split() == ["True", "False"]

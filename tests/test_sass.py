@@ -1,0 +1,64 @@
+"""Batched SASS equals what ``nvdisasm -c -g`` prints for each cubin on its own."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+
+from irscope.capture import capture
+from irscope.capture.elf import Cubin
+from irscope.capture.sass import disassemble, nvdisasm_path
+from irscope.types import Stage
+
+
+def _elf_listing(cubin: bytes) -> list[str]:
+    with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
+        f.write(cubin)
+        f.flush()
+        out = subprocess.run([nvdisasm_path(), "-c", "-g", f.name], capture_output=True, text=True, check=True).stdout
+    keep = []
+    for line in out.splitlines():
+        if re.match(r"^\s*/\*[0-9a-f]{4}\*/", line) or "//## File" in line:
+            keep.append(re.sub(r"\.L_x_\d+", "L", line.rstrip()))
+    return keep
+
+
+def _ours(text: str) -> list[str]:
+    """Our listing as nvdisasm -g would print it: without the inlining chains (nvdisasm has no
+    PTX to take them from), so a comment that only changed its chain is not repeated."""
+    out: list[str] = []
+    last = None
+    for line in text.splitlines():
+        if "//## File" in line:
+            line = re.sub(r" inlined at .*", "", line.rstrip())
+            if line == last:
+                continue
+            last = line
+        elif not re.match(r"^\s*/\*[0-9a-f]{4}\*/", line):
+            continue
+        out.append(re.sub(r"\.L_x_\d+", "L", line.rstrip()))
+    return out
+
+
+def test_batched_sass_matches_nvdisasm_per_cubin_for_several_kernels_and_archs():
+    variants = [capture(name, arch=arch) for name in ("softmax_kernel", "matmul_kernel", "square_kernel")
+                for arch in ("sm_80", "sm_90")]
+    results = disassemble([v.cubin for v in variants], [v.listings[Stage.PTX] for v in variants])
+    for v, result in zip(variants, results):
+        assert result.error is None
+        assert _ours(result.text) == _elf_listing(v.cubin), (v.kernel.name, v.arch)
+
+
+def test_line_table_reads_the_kernel_file_lines():
+    v = capture("square_kernel", arch="sm_90")
+    rows = Cubin(v.cubin).line_table()
+    assert rows and {r.file for r in rows} == {v.kernel.file}
+    assert {r.section for r in rows} == {".text.square_kernel"}
+
+
+def test_unreadable_cubin_is_an_error_for_that_cubin_only():
+    good = capture("add_kernel", arch="sm_90")
+    results = disassemble([b"not an elf", good.cubin])
+    assert results[0].text is None and "cubin" in results[0].error
+    assert results[1].text and "LDG" in results[1].text
