@@ -60,15 +60,26 @@ class KernelRef:
 
     def parameters(self) -> dict[str, Any]:
         """Every name -c accepts, with its default (None: must be given)."""
+        return {name: p["default"] for name, p in self.parameter_table().items()}
+
+    def parameter_table(self) -> dict[str, dict[str, Any]]:
+        """name -> {"default", "sweep", "kind"} with kind constexpr, option or size."""
         if self.spec is not None:
-            return {name: t.default for name, t in self.spec.parameters().items()}
-        params: dict[str, Any] = {}
+            table = {n: {"default": t.default, "sweep": list(t.values()), "kind": "constexpr"}
+                     for n, t in self.spec.constexprs.items()}
+            table.update({n: {"default": t.default, "sweep": list(t.values()), "kind": "option"}
+                          for n, t in self.spec.options().items()})
+            table.update({n: {"default": v, "sweep": [v], "kind": "size"} for n, v in self.spec.sizes.items()})
+            return table
+        table = {}
         sig = self.signature or ()
         for p in self.fn.params:
             if p.is_constexpr:
                 given = sig[p.num].value if p.num < len(sig) and sig[p.num].type is None else None
-                params[p.name] = given if given is not None else (p.default if p.has_default else None)
-        return {**params, **TRITON_DEFAULT_OPTIONS}
+                default = given if given is not None else (p.default if p.has_default else None)
+                table[p.name] = {"default": default, "sweep": [default], "kind": "constexpr"}
+        table.update({n: {"default": v, "sweep": [v], "kind": "option"} for n, v in TRITON_DEFAULT_OPTIONS.items()})
+        return table
 
     def default_config(self) -> Config:
         return resolve_config(self, {})
@@ -249,30 +260,33 @@ def parse_assignments(pairs: Iterable[str]) -> dict[str, str]:
 
 def resolve_config(ref: KernelRef, overrides: Mapping[str, Any]) -> Config:
     """Defaults of ``ref`` with ``overrides`` applied; strings are parsed and checked."""
-    defaults = ref.parameters()
-    unknown = [n for n in overrides if n not in defaults and n not in LAUNCH_OPTIONS]
+    return config_from_table(ref.parameter_table(), overrides, ref.name)
+
+
+def config_from_table(table: Mapping[str, Mapping[str, Any]], overrides: Mapping[str, Any], kernel: str) -> Config:
+    """A Config from a parameter table (see ``KernelRef.parameter_table``) and ``-c`` overrides.
+
+    Sessions store the table, so their variants can be named without importing the kernel.
+    """
+    unknown = [n for n in overrides if n not in table and n not in LAUNCH_OPTIONS]
     if unknown:
-        raise ParameterError(
-            f"unknown parameter {unknown[0]!r} for {ref.name}; parameters: {', '.join(defaults)}"
-        )
-    values = dict(defaults)
+        raise ParameterError(f"unknown parameter {unknown[0]!r} for {kernel}; parameters: {', '.join(table)}")
+    values = {n: p["default"] for n, p in table.items()}
     for name, raw in overrides.items():
-        values[name] = parse_value(name, raw, defaults.get(name)) if isinstance(raw, str) else raw
-    constexpr_names = list(ref.spec.constexprs) if ref.spec else ref.constexpr_names()
-    size_names = list(ref.spec.sizes) if ref.spec else []
+        default = table[name]["default"] if name in table else None
+        values[name] = parse_value(name, raw, default) if isinstance(raw, str) else raw
+    kinds = {n: p["kind"] for n, p in table.items()}
+    constexpr_names = [n for n, k in kinds.items() if k == "constexpr"]
+    size_names = [n for n, k in kinds.items() if k == "size"]
     missing = [n for n in constexpr_names if values.get(n) is None]
     if missing:
-        raise ParameterError(f"constexpr {missing[0]!r} of {ref.name} has no value; set it with -c {missing[0]}=VALUE")
+        raise ParameterError(f"constexpr {missing[0]!r} of {kernel} has no value; set it with -c {missing[0]}=VALUE")
     options = {n: values[n] for n in LAUNCH_OPTIONS if values.get(n) is not None}
     _check_options(options)
     for name in size_names:
         if not isinstance(values[name], int) or values[name] < 0:
             raise ParameterError(f"size {name} must be a non-negative integer, got {values[name]!r}")
-    return Config(
-        {n: values[n] for n in constexpr_names},
-        options,
-        {n: values[n] for n in size_names},
-    )
+    return Config({n: values[n] for n in constexpr_names}, options, {n: values[n] for n in size_names})
 
 
 def _check_options(options: Mapping[str, Any]) -> None:

@@ -86,7 +86,8 @@ def capture_many(ref: KernelRef, configs: Sequence[Config], arch: str | int | No
 
     def finish(done: list[tuple[int, Variant]]) -> Iterator[Captured]:
         for i, variant in done:
-            cache.put(keys[i], variant)
+            if variant.error is None or variant.error.stage not in ("compile", "specialize"):
+                cache.put(keys[i], variant)  # a crashed compiler process is not a fact about the kernel
             yield Captured(i, variant, False)
 
     workers = _worker_count(jobs, len(pending), target)

@@ -8,6 +8,7 @@ happen inside the commands that need them, so ``irscope --help`` stays instant.
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -18,6 +19,8 @@ from ..errors import ExitCode, IrscopeError
 COMMANDS = {
     "list": ("irscope.cli.list_cmd", "list_kernels"),
     "dump": ("irscope.cli.dump", "dump"),
+    "sweep": ("irscope.cli.sweep", "sweep"),
+    "diff": ("irscope.cli.diff", "diff"),
 }
 
 
@@ -47,6 +50,11 @@ class LazyGroup(click.Group):
             ctx.exit(int(ExitCode.INTERRUPTED))
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
+        except BrokenPipeError:
+            # The reader went away (`irscope dump ... | head`): stop quietly, as cat would.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            ctx.exit(0)
         except Exception as exc:
             if ctx.obj and ctx.obj.get("debug"):
                 raise

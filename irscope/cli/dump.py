@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .options import STAGE_CHOICES, kernel_options, resolve
+from .options import STAGE_CHOICES, kernel_options
 
 
 @click.command()
@@ -22,6 +22,8 @@ from .options import STAGE_CHOICES, kernel_options, resolve
 def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_dir, no_cache) -> None:
     """Compile KERNEL for one configuration and print a stage of it.
 
+    KERNEL may also be a session directory: the variant is then read from it.
+
     \b
     Examples:
       irscope dump square_kernel -c BLOCK_SIZE=1024 -c num_warps=8
@@ -29,18 +31,19 @@ def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_
       irscope dump add_kernel -c offset=1 --stage ptx      # misaligned: no ld.global.v4
       irscope dump my_kernels.py:my_kernel -S "*fp32:16, *fp32:16, i32, 256"
     """
-    from ..capture import capture
     from ..errors import CompileFailed
     from ..types import Stage
+    from .target import open_target, overrides
 
-    ref, config = resolve(kernel, assignments, signature)
-    variant = capture(ref, config=config, arch=arch, use_cache=not no_cache)
+    target = open_target(kernel, signature)
+    variant = target.variant(overrides(assignments), arch, use_cache=not no_cache)
+    config = variant.config
     stages = list(Stage.compiled()) if stage_name == "all" else [Stage(stage_name)]
     if out_dir is not None:
         _write_dir(out_dir, variant)
     click.echo(_summary(variant), err=True)
     if not variant.ok:
-        raise CompileFailed(f"{ref.name} {config.label()}: failed at {variant.error}")
+        raise CompileFailed(f"{target.name} {config.label()}: failed at {variant.error}")
     if as_json:
         click.echo(json.dumps(_as_json(variant, stages), indent=1))
         return

@@ -26,11 +26,3 @@ def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         help="Set a constexpr, a launch option (num_warps, num_stages) or an input size. Repeatable.",
     )(fn)
     return click.argument("kernel")(fn)
-
-
-def resolve(kernel: str, assignments: tuple[str, ...], signature: str | None):
-    """``(KernelRef, Config)`` from the command line."""
-    from ..kernel import parse_assignments, resolve_config, resolve_kernel
-
-    ref = resolve_kernel(kernel, signature)
-    return ref, resolve_config(ref, parse_assignments(assignments))

@@ -224,12 +224,15 @@ def ptx_locations(text: str) -> LineLocs:
 
     out: LineLocs = []
     current: SourceLoc | None = None
+    seen: dict[str, SourceLoc] = {}  # the same .loc recurs many times in unrolled code
     for line in lines:
         stripped = line.strip()
         if stripped.startswith(".loc"):
-            m = PTX_LOC.match(line)
-            if m:
-                current = _ptx_loc(m, files, by_basename)
+            current = seen.get(stripped)
+            if current is None:
+                m = PTX_LOC.match(line)
+                if m:
+                    current = seen[stripped] = _ptx_loc(m, files, by_basename)
         elif line.startswith("}") or stripped.startswith(".section"):
             out.append(None)  # end of the function body: what follows is the debug tables
             current = None

@@ -18,6 +18,7 @@ class SourceMap:
         self.file = variant.kernel.file
         self._locs: dict[Stage, LineLocs] = {}
         self._reverse: dict[Stage, dict[tuple[str, int], list[int]]] = {}
+        self._own: dict[Stage, list[int | None]] = {}
 
     def locs(self, stage: Stage) -> LineLocs:
         """One location (or None) per line of ``stage``'s listing."""
@@ -37,11 +38,25 @@ class SourceMap:
         Code inlined from a library function (``tl.max``) belongs to the kernel line
         that called it.
         """
-        loc = self.loc(stage, index)
-        if loc is None:
-            return None
-        own = loc.in_file(self.file)
-        return own.line if own is not None else None
+        own = self.own_lines(stage)
+        return own[index] if 0 <= index < len(own) else None
+
+    def own_lines(self, stage: Stage) -> list[int | None]:
+        """``python_line`` for every line of ``stage`` at once."""
+        if stage not in self._own:
+            cache: dict[SourceLoc, int | None] = {}
+            out: list[int | None] = []
+            for loc in self.locs(stage):
+                if loc is None:
+                    out.append(None)
+                    continue
+                line = cache.get(loc, -1)
+                if line == -1:
+                    own = loc.in_file(self.file)
+                    line = cache[loc] = own.line if own is not None else None
+                out.append(line)
+            self._own[stage] = out
+        return self._own[stage]
 
     def lines_for(self, stage: Stage, line: int, file: str | None = None) -> list[int]:
         """Every line (0-based) of ``stage`` that came from ``file:line`` (default: the kernel file),

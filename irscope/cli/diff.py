@@ -1,0 +1,89 @@
+"""``irscope diff``: what changed in the IR between two variants, and in numbers."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from .options import STAGE_CHOICES
+
+
+@click.command()
+@click.argument("kernel")
+@click.option("-a", "a_values", multiple=True, metavar="NAME=VALUE",
+              help="Variant A: parameters, and optionally arch=SM or session=DIR. Repeatable.")
+@click.option("-b", "b_values", multiple=True, metavar="NAME=VALUE", help="Variant B, likewise.")
+@click.option("-c", "common", multiple=True, metavar="NAME=VALUE", help="Set for both A and B.")
+@click.option("--arch", metavar="SM", help="Compile both for this arch (unless -a/-b arch= says otherwise).")
+@click.option("--signature", "-S", metavar="TYPES", help="Argument types for a kernel without a KernelSpec.")
+@click.option("--stage", "stage_name", type=click.Choice(STAGE_CHOICES), default="ptx", show_default=True)
+@click.option("--raw", is_flag=True, help="Diff the listings as they are, without normalising.")
+@click.option("--side-by-side", "-y", "side_by_side", is_flag=True, help="Two columns instead of a unified diff.")
+@click.option("--context", "-U", default=3, show_default=True, help="Unchanged lines around each change.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def diff(kernel, a_values, b_values, common, arch, signature, stage_name, raw, side_by_side, context, as_json) -> None:
+    """Diff one stage of two variants of KERNEL (a kernel or a session directory).
+
+    Listings are normalised (locations and debug info dropped, SSA values, registers
+    and labels renumbered) so only real changes show; a structural summary comes first.
+
+    \b
+    Examples:
+      irscope diff square_kernel -a BLOCK_SIZE=128 -b BLOCK_SIZE=1024 -c n_cols=1024
+      irscope diff matmul_kernel -a arch=sm_80 -b arch=sm_90 --stage ttgir
+      irscope diff runs/square -a num_warps=4 -b num_warps=8 --side-by-side
+      irscope diff square_kernel -a session=runs/square -a BLOCK_SIZE=128 -b BLOCK_SIZE=128
+    """
+    from ..diff import diff_variants
+    from ..diff.render import side_by_side_lines, summary_lines, to_json, unified_lines
+    from ..errors import UsageError
+    from ..types import Stage
+    from .target import open_target, overrides
+
+    shared = overrides(common)
+    sides = []
+    for label, values in (("A", a_values), ("B", b_values)):
+        given = overrides(values)
+        side_arch = given.pop("arch", arch)
+        session_dir = given.pop("session", None)
+        target = open_target(session_dir or kernel, signature)
+        if session_dir is not None and target.name != _kernel_name(kernel, target.name):
+            raise UsageError(f"session {session_dir} holds {target.name}, not {kernel}")
+        variant = target.variant({**shared, **given}, side_arch)
+        if not variant.ok and Stage(stage_name) not in variant.listings:
+            raise UsageError(f"variant {label} ({variant.config.label()}) did not compile: {variant.error}")
+        sides.append((target, variant))
+    (ta, a), (tb, b) = sides
+    stage = Stage(stage_name)
+    for label, v in (("A", a), ("B", b)):
+        if stage not in v.listings:
+            raise UsageError(f"{stage.value} of variant {label} was not captured: {v.stage_errors.get(stage, 'missing')}")
+    result = diff_variants(a, b, stage, raw=raw)
+    result.runtimes = (_runtime(ta, a), _runtime(tb, b))
+    if as_json:
+        click.echo(json.dumps(to_json(result), indent=1))
+        return
+    click.echo("\n".join(summary_lines(result)))
+    click.echo("")
+    if not result.changed:
+        click.echo(f"no differences in {stage.value} ({'raw' if raw else 'normalised'})")
+        return
+    width = click.get_terminal_size()[0] if hasattr(click, "get_terminal_size") else 160
+    lines = side_by_side_lines(result, max(width, 120), context) if side_by_side else unified_lines(result, context)
+    click.echo("\n".join(lines))
+
+
+def _kernel_name(kernel: str, fallback: str) -> str:
+    from pathlib import Path
+
+    if Path(kernel).is_dir():
+        return fallback
+    return kernel.rpartition(":")[2] if ":" in kernel else kernel
+
+
+def _runtime(target, variant):
+    """The measured runtime of ``variant``, if its session (or the samples) has one."""
+    from ..measure.results import runtime_for
+
+    return runtime_for(variant, target.session)

@@ -1,0 +1,105 @@
+"""``irscope sweep``: capture every configuration of a sweep, into a session if asked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from .options import kernel_options
+
+
+@click.command()
+@kernel_options
+@click.option("-s", "sweeps", multiple=True, metavar="NAME=V1,V2,...",
+              help="Values to sweep for NAME (repeatable). Default: the sweep ranges the kernel declares.")
+@click.option("-o", "out", type=click.Path(file_okay=False, path_type=Path),
+              help="Session directory to write (or resume).")
+@click.option("--jobs", "-j", type=int, help="Compile processes (default: one per core).")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as JSON lines instead.")
+def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json) -> None:
+    """Capture the cartesian product of -s values of KERNEL and print a table.
+
+    KERNEL may also be a session directory: the sweep that made it is resumed
+    (or, with -s/-c, a new one is added to it).
+
+    \b
+    Examples:
+      irscope sweep square_kernel -o runs/square
+      irscope sweep square_kernel -s BLOCK_SIZE=256,1024 -s num_warps=4,8 -c n_cols=1024
+    """
+    from ..session import Session, parse_sweep, run_sweep, sweep_configs
+    from .target import open_target, overrides
+
+    target = open_target(kernel, signature, need_kernel=True)
+    ref = target.ref
+    session = target.session
+    request = {"sweep": parse_sweep(sweeps), "fixed": overrides(assignments), "arch": arch}
+    if session is not None and not sweeps and not assignments and session.data.get("request"):
+        request = session.data["request"]  # `irscope sweep SESSION`: resume the sweep that made it
+        arch = arch or request.get("arch")
+    configs = sweep_configs(target.table, target.name, request["sweep"], request["fixed"])
+    if out is not None:
+        session = Session.create(out, ref.identity(), Path(ref.file).read_text(encoding="utf-8"), target.table)
+    if session is not None:
+        session.data["request"] = request
+        session.save()
+    results = []
+    try:
+        for result in _with_progress(run_sweep(ref, configs, arch, session, jobs=jobs), len(configs), as_json):
+            results.append(result)
+    except KeyboardInterrupt:
+        where = f"; saved in {session.path}, run again to resume" if session else ""
+        click.echo(f"irscope: interrupted after {len(results)} of {len(configs)} variants{where}", err=True)
+        raise SystemExit(130) from None
+    _print_table(sorted(results, key=lambda r: r.index), as_json)
+    failed = sum(not r.variant.ok for r in results)
+    where = f" into {session.path}" if session else ""
+    click.echo(f"{len(results)} variants{where}: {len(results) - failed} ok, {failed} failed, "
+               f"{sum(r.reused for r in results)} reused", err=True)
+
+
+def _with_progress(results, total, quiet):
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    if quiet or not console.is_terminal:
+        yield from results
+        return
+    with Progress(TextColumn("capturing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  console=console, transient=True) as progress:
+        task = progress.add_task("sweep", total=total)
+        for result in results:
+            progress.advance(task)
+            yield result
+
+
+def _print_table(results, as_json: bool) -> None:
+    from ..session.store import Entry, variant_facts
+    from ..session.table import FACT_COLUMNS, cell, note, text, varying
+
+    entries = [r.entry or Entry("", r.variant.config, r.variant.arch, r.variant.status,
+                                None if r.variant.error is None else str(r.variant.error),
+                                variant_facts(r.variant)) for r in results]
+    names = varying(entries)
+    if as_json:
+        for e in entries:
+            click.echo(json.dumps({**{n: cell(e, n) for n in names}, **{c.key: cell(e, c.key) for c in FACT_COLUMNS},
+                                   "arch": e.arch, "note": note(e)}))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for name in names:
+        table.add_column(name, justify="right")
+    for column in FACT_COLUMNS:
+        table.add_column(column.title, justify="right" if column.numeric else "left")
+    table.add_column("note", overflow="fold")
+    for e in entries:
+        style = None if e.status.value == "ok" else "red"
+        table.add_row(*[text(cell(e, n)) for n in names], *[text(cell(e, c.key)) for c in FACT_COLUMNS],
+                      note(e), style=style)
+    Console(width=max(120, Console().width)).print(table)

@@ -1,0 +1,87 @@
+"""KERNEL on the command line: a kernel to compile, or a session directory to read from."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from ..errors import SessionError
+from ..kernel import KernelRef, config_from_table, parse_assignments, resolve_kernel
+from ..session import Session
+from ..types import Config, Variant
+
+
+@dataclass
+class Target:
+    """What KERNEL named: a kernel (``ref``), a session, or a session with its kernel."""
+
+    name: str
+    table: dict[str, Any]
+    ref: KernelRef | None = None
+    session: Session | None = None
+
+    def config(self, overrides: Mapping[str, Any]) -> Config:
+        return config_from_table(self.table, overrides, self.name)
+
+    def variant(self, overrides: Mapping[str, Any], arch: str | None = None, use_cache: bool = True) -> Variant:
+        """The variant for ``overrides``: read from the session, or captured."""
+        config = self.config(overrides)
+        if self.session is not None:
+            entry = self._find(config, overrides, _arch_name(arch))
+            if entry is None:
+                have = "; ".join(e.config.label() + f" @{e.arch}" for e in self.session.entries[:6])
+                more = f" (+{len(self.session.entries) - 6} more)" if len(self.session.entries) > 6 else ""
+                raise SessionError(
+                    f"session {self.session.path} has no variant {config.label()}"
+                    f"{' @' + _arch_name(arch) if arch else ''}; it has: {have or 'none'}{more}"
+                )
+            return self.session.variant(entry)
+        from ..capture import capture
+
+        return capture(self.ref, config=config, arch=arch, use_cache=use_cache)
+
+
+    def _find(self, config: Config, overrides: Mapping[str, Any], arch: str | None):
+        """The session entry for ``overrides``: the exact config if present, else the one entry
+        that agrees on every value given (unspecified values need not be the defaults)."""
+        exact = self.session.find(config, arch)
+        if exact is not None:
+            return exact
+        given = {k: v for k, v in config.values().items() if k in overrides}
+        matches = [e for e in self.session.entries
+                   if all(e.config.values().get(k) == v for k, v in given.items()) and (arch is None or e.arch == arch)]
+        if len(matches) > 1:
+            varying = sorted({k for e in matches for k, v in e.config.values().items() if v != matches[0].value(k)})
+            raise SessionError(f"{len(matches)} variants of session {self.session.path} match; "
+                               f"say which with -c for: {', '.join(varying) or 'arch'}")
+        return matches[0] if matches else None
+
+
+def _arch_name(arch: str | None) -> str | None:
+    if arch is None:
+        return None
+    from ..capture.compile import arch_name, parse_arch
+
+    return arch_name(parse_arch(arch))
+
+
+def open_target(kernel: str, signature: str | None = None, need_kernel: bool = False) -> Target:
+    """Resolve KERNEL; with ``need_kernel`` a session also imports the kernel it was recorded from."""
+    if Path(kernel).is_dir():
+        if not Session.is_session(kernel):
+            raise SessionError(f"{kernel} is a directory but not an irscope session (no session.json)")
+        session = Session.open(kernel)
+        ref = None
+        if need_kernel:
+            k = session.kernel
+            if not Path(k.file).is_file():
+                raise SessionError(f"the kernel this session was recorded from is gone: {k.file}")
+            ref = resolve_kernel(f"{k.file}:{k.name}", signature)
+        return Target(session.kernel.name, session.parameters, ref, session)
+    ref = resolve_kernel(kernel, signature)
+    return Target(ref.name, ref.parameter_table(), ref)
+
+
+def overrides(assignments: tuple[str, ...]) -> dict[str, str]:
+    return parse_assignments(assignments)

@@ -1,0 +1,152 @@
+"""PTX instructions, parsed: guard predicate, opcode with its modifiers, operands.
+
+Shared by the structural summary (opcode mix, vector widths, predicated memory
+operations) and the annotator (which explains each part in words).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+# @%p2 ld.global.v4.b32 { %r10, %r11, %r12, %r13 }, [ %rd5 + 0 ];
+PTX_INSTRUCTION = re.compile(r"(?:@(?P<guard>!?%\w+)\s+)?(?P<opcode>[a-z_][\w.:]*)(?:\s+(?P<operands>[^;]*))?")
+# $L__BB0_2:     (also "$L__tmp0:" and "$L__func_begin0:")
+PTX_LABEL = re.compile(r"^\s*[$\w]+:\s*(?://.*)?$")
+# ld.global.v4.b32 -> ("ld", ("global", "v4", "b32"))
+VECTOR = re.compile(r"^v(\d+)$")
+TYPE_BITS = re.compile(r"^[bsuf](\d+)$")
+STATE_SPACES = ("global", "shared", "local", "param", "const", "generic")
+
+
+def opcode_base(opcode: str) -> str:
+    """``ld.global.v4.b32`` -> ``ld`` (SASS alike: ``LDG.E.128`` -> ``LDG``)."""
+    return opcode.split(".", 1)[0]
+
+
+def opcode_modifiers(opcode: str) -> tuple[str, ...]:
+    return tuple(opcode.split(".")[1:])
+
+
+class PtxInstruction(NamedTuple):
+    index: int  # 0-based line in the listing
+    opcode: str  # full, with modifiers: "ld.global.v4.b32"
+    operand_text: str = ""  # split on demand: most users only need the opcode
+    guard: str | None = None  # "%p1" or "!%p1"
+
+    @property
+    def operands(self) -> tuple[str, ...]:
+        return split_operands(self.operand_text)
+
+    base = property(lambda self: opcode_base(self.opcode), doc="The opcode without modifiers: ld, LDG.")
+    modifiers = property(lambda self: opcode_modifiers(self.opcode), doc="The modifiers, in order.")
+
+    @property
+    def space(self) -> str | None:
+        """State space of a memory instruction (global, shared, local, ...)."""
+        mods = self.modifiers
+        for space in STATE_SPACES:
+            if space in mods or any(m.startswith(space + ":") for m in mods):
+                return space
+        return None
+
+    @property
+    def vector(self) -> int:
+        """Elements per access: 4 for .v4, 1 when not vectorised."""
+        for mod in self.modifiers:
+            m = VECTOR.match(mod)
+            if m:
+                return int(m.group(1))
+        return 1
+
+    @property
+    def type_bits(self) -> int | None:
+        for mod in reversed(self.modifiers):
+            m = TYPE_BITS.match(mod)
+            if m:
+                return int(m.group(1))
+        return None
+
+    @property
+    def access_bytes(self) -> int | None:
+        """Bytes moved by one thread's access (16 for ld.global.v4.b32)."""
+        bits = self.type_bits
+        return None if bits is None else self.vector * bits // 8
+
+    @property
+    def is_memory(self) -> bool:
+        return self.base in ("ld", "st", "ldu", "atom", "red", "cp", "prefetch") and self.space is not None
+
+
+def split_operands(text: str) -> tuple[str, ...]:
+    """Split at top-level commas (not inside {} or [])."""
+    out, depth, current = [], 0, []
+    for ch in text:
+        if ch in "{[(":
+            depth += 1
+        elif ch in "}])":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+    if "".join(current).strip():
+        out.append("".join(current).strip())
+    return tuple(out)
+
+
+def parse_line(line: str, index: int = 0) -> list[PtxInstruction]:
+    """The instructions on one PTX line (usually one; none for directives, labels, comments)."""
+    code = line.strip()
+    if not code or code[0] in "./$}" or code == "{":
+        return []  # directive, comment, label, brace: the common non-instruction lines, rejected cheaply
+    if "//" in code:
+        code = code.split("//", 1)[0].strip()
+    if not code or code.endswith(":") and PTX_LABEL.match(code):
+        return []
+    if code.count(";") <= 1:  # the usual case: one instruction on the line
+        m = PTX_INSTRUCTION.match(code)
+        return [PtxInstruction(index, m.group("opcode"), (m.group("operands") or "").strip(), m.group("guard"))] if m else []
+    out = []
+    for statement in code.split(";"):
+        statement = statement.strip()
+        if statement.startswith("{"):  # an inline-asm scope opening on the same line
+            statement = statement[1:].strip()
+        if statement.endswith("}") and statement.count("}") > statement.count("{"):
+            statement = statement[:-1].strip()
+        if not statement or statement.startswith("."):
+            continue
+        m = PTX_INSTRUCTION.match(statement)
+        if m:
+            out.append(PtxInstruction(index, m.group("opcode"), (m.group("operands") or "").strip(), m.group("guard")))
+    return out
+
+
+# One instruction at the start of a line (after an optional guard), across the whole text.
+PTX_LINE_INSTRUCTION = re.compile(
+    r"^[ \t]*(?:@(?P<guard>!?%\w+)[ \t]+)?(?P<opcode>[a-z_][\w.:]*)(?:[ \t]+(?P<operands>[^;\n]*))?;(?P<rest>[^\n]*)",
+    re.MULTILINE,
+)
+
+
+def instructions(text: str) -> list[PtxInstruction]:
+    """Every instruction in a PTX listing, in order (the debug sections after the body are skipped).
+
+    One regex scan over the text rather than a loop over lines: listings run to
+    tens of thousands of lines and the diff summary parses two of them.
+    """
+    end = text.find("\n\t.section")
+    body = text if end == -1 else text[:end]
+    out: list[PtxInstruction] = []
+    line, last = 0, 0
+    count = body.count
+    for m in PTX_LINE_INSTRUCTION.finditer(body):
+        start = m.start()
+        line += count("\n", last, start)
+        last = start
+        guard, opcode, operands, rest = m.groups()
+        out.append(PtxInstruction(line, opcode, operands.strip() if operands else "", guard))
+        if ";" in rest:  # more statements on the same line (inline asm)
+            out.extend(parse_line(rest, line))
+    return out

@@ -1,0 +1,83 @@
+"""Structural facts about one listing: its instructions, opcode mix, global memory accesses.
+
+One vocabulary for every stage: an "instruction" is a PTX or SASS instruction, an
+MLIR op (TTIR/TTGIR) or an LLVM instruction, named by its full opcode (PTX with
+modifiers, e.g. ``ld.global.v4.b32``).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from ..types import Stage
+from . import mlir, ptx, sass
+
+
+class MemoryAccess(NamedTuple):
+    index: int
+    opcode: str
+    kind: str  # "load" or "store"
+    bytes: int | None  # per thread and access
+    predicated: bool
+
+
+@dataclass(frozen=True)
+class StageStats:
+    stage: Stage
+    instructions: list[tuple[int, str]] = field(default_factory=list)  # (line index, opcode)
+    global_accesses: list[MemoryAccess] = field(default_factory=list)
+    layouts: list[mlir.Layout] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.instructions)
+
+    def opcode_counts(self) -> Counter:
+        return Counter(op for _, op in self.instructions)
+
+    def access_counts(self, kind: str) -> Counter:
+        return Counter(a.opcode for a in self.global_accesses if a.kind == kind)
+
+    def widest(self, kind: str) -> int | None:
+        """Widest global access of ``kind`` in bytes per thread (16 = 128-bit vector)."""
+        widths = [a.bytes for a in self.global_accesses if a.kind == kind and a.bytes]
+        return max(widths) if widths else None
+
+    def predicated_accesses(self) -> int:
+        return sum(a.predicated for a in self.global_accesses)
+
+
+_PTX_LOADS = ("ld", "ldu", "cp")  # cp.async.* global -> shared is a global load
+
+
+def stage_stats(stage: Stage, text: str) -> StageStats:
+    if stage is Stage.PTX:
+        ins = ptx.instructions(text)
+        accesses = [
+            MemoryAccess(i.index, i.opcode, "load" if i.base in _PTX_LOADS else "store",
+                         _cp_async_bytes(i) if i.base == "cp" else i.access_bytes, i.guard is not None)
+            for i in ins if "global" in i.opcode and i.base in ("ld", "ldu", "st", "cp", "atom", "red")
+        ]
+        return StageStats(stage, [(i.index, i.opcode) for i in ins], accesses)
+    if stage is Stage.SASS:
+        ins = sass.instructions(text)
+        accesses = [
+            MemoryAccess(i.index, i.opcode, "load" if i.base in ("LDG", "LDGSTS") else "store",
+                         (i.access_bits or 32) // 8, i.guard is not None)
+            for i in ins if i.base in ("LDG", "STG", "LDGSTS", "ATOMG", "REDG", "RED")
+        ]
+        return StageStats(stage, [(i.index, i.opcode) for i in ins], accesses)
+    if stage in (Stage.TTIR, Stage.TTGIR):
+        return StageStats(stage, mlir.mlir_ops(text), [], mlir.layouts(text) if stage is Stage.TTGIR else [])
+    if stage is Stage.LLIR:
+        return StageStats(stage, mlir.llvm_instructions(text))
+    return StageStats(stage)
+
+
+def _cp_async_bytes(i: ptx.PtxInstruction) -> int | None:
+    # cp.async.cg.shared.global [dst], [src], 16, ...;  the third operand is the copy size
+    if len(i.operands) >= 3 and i.operands[2].isdigit():
+        return int(i.operands[2])
+    return None

@@ -1,0 +1,1 @@
+"""Measure: correctness against the torch reference, then timing, on a GPU."""

@@ -1,0 +1,85 @@
+"""Diff and session speed (issue 3).
+
+1. A normalised diff with its structural summary of two ~10,000-line PTX listings
+   (softmax_kernel, BLOCK_SIZE=16384 on one warp against 32768 on two: 512 elements
+   per thread either way, plus a cross-warp reduction in B), target <= 100 ms.
+2. Opening a 21-variant session and reading every variant in it, target <= 0.2 s.
+
+Listings are captured (or taken from the cache) first; only the diff and the load are timed.
+Median of --repeat runs.
+
+    python tests/perf/bench_diff.py [--repeat 15]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=15)
+    args = parser.parse_args()
+
+    from irscope.capture import capture
+    from irscope.diff import diff_variants
+    from irscope.diff.render import summary_lines, unified_lines
+    from irscope.kernel import resolve_kernel
+    from irscope.session import Session, run_sweep, sweep_configs
+    from irscope.types import Stage
+
+    a = capture("softmax_kernel", {"BLOCK_SIZE": 16384, "num_warps": 1}, arch="sm_90")
+    b = capture("softmax_kernel", {"BLOCK_SIZE": 32768, "num_warps": 2}, arch="sm_90")
+    lines = [len(v.listings[Stage.PTX].splitlines()) for v in (a, b)]
+
+    def ptx_diff():
+        d = diff_variants(a, b, Stage.PTX, summary_stages=(Stage.PTX,))
+        return summary_lines(d) + unified_lines(d)
+
+    def full_diff():
+        d = diff_variants(a, b, Stage.PTX)
+        return summary_lines(d) + unified_lines(d)
+
+    def timed(fn):
+        times = []
+        for _ in range(args.repeat):
+            start = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - start)
+        return statistics.median(times), min(times)
+
+    ptx_median, ptx_min = timed(ptx_diff)
+    full_median, _ = timed(full_diff)
+    removed, added = diff_variants(a, b, Stage.PTX, summary_stages=()).counts()
+
+    ref = resolve_kernel("square_kernel")
+    configs = sweep_configs(ref.parameter_table(), ref.name, {}, {})
+    with tempfile.TemporaryDirectory() as tmp:
+        session = Session.create(Path(tmp) / "s", ref.identity(), Path(ref.file).read_text(), ref.parameter_table())
+        list(run_sweep(ref, configs, "sm_90", session))
+
+        def load():
+            s = Session.open(Path(tmp) / "s")
+            return [s.variant(e) for e in s.entries]
+
+        assert len(load()) == 21
+        load_median, load_min = timed(load)
+        size = sum(f.stat().st_size for f in (Path(tmp) / "s").rglob("*") if f.is_file())
+
+    print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}")
+    print(f"PTX listings: {lines[0]} and {lines[1]} lines; normalised diff: -{removed} +{added}")
+    print(f"normalised PTX diff + summary + unified text: median {ptx_median * 1e3:.1f} ms, min {ptx_min * 1e3:.1f} ms"
+          "   (target <= 100 ms)")
+    print(f"  with the summary of all five stages:       median {full_median * 1e3:.1f} ms")
+    print(f"open a 21-variant session, read every variant: median {load_median * 1e3:.1f} ms, min {load_min * 1e3:.1f} ms"
+          f"   (target <= 200 ms; session is {size / 1e6:.1f} MB)")
+
+
+if __name__ == "__main__":
+    main()

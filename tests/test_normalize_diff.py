@@ -1,0 +1,106 @@
+"""Normalising listings and diffing variants."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from irscope.capture import capture
+from irscope.diff import diff_variants
+from irscope.ir.normalize import normalize
+from irscope.types import Stage
+
+KERNELS = [("square_kernel", {}), ("softmax_kernel", {}), ("matmul_kernel", {})]
+
+
+def _variant(name, overrides, arch="sm_90"):
+    return capture(name, overrides, arch=arch)
+
+
+def _renumber(stage: Stage, text: str) -> str:
+    """A copy of ``text`` with every SSA value, register and label renamed and every location moved."""
+    if stage is Stage.PTX:
+        text = re.sub(r"%(r|rd|p|f|rs|fd)(\d+)\b", lambda m: f"%{m[1]}{int(m[2]) * 3 + 7}", text)
+        text = re.sub(r"\$L__BB0_(\d+)", lambda m: f"$L__BB0_{int(m[1]) + 40}", text)
+        return re.sub(r"\.loc\t(\d+) (\d+) (\d+)", lambda m: f".loc\t{m[1]} {int(m[2]) + 5} {m[3]}", text)
+    if stage in (Stage.TTIR, Stage.TTGIR):
+        text = re.sub(r"%(\d+)\b", lambda m: f"%{int(m[1]) + 100}", text)
+        text = re.sub(r"%([a-z_]+)_(\d+)\b", lambda m: f"%{m[1]}_{int(m[2]) + 9}", text)
+        return re.sub(r'":(\d+):(\d+)\)', lambda m: f'":{int(m[1]) + 3}:{m[2]})', text)
+    if stage is Stage.LLIR:
+        text = re.sub(r"%(\d+)\b", lambda m: f"%{int(m[1]) + 1000}", text)
+        text = re.sub(r"^(\d+):", lambda m: f"{int(m[1]) + 1000}:", text, flags=re.M)
+        return re.sub(r"!dbg !(\d+)", lambda m: f"!dbg !{int(m[1]) + 50}", text)
+    if stage is Stage.SASS:
+        text = re.sub(r"\bR(\d+)\b", lambda m: f"R{(int(m[1]) + 17) % 256}", text)
+        text = re.sub(r"\.L_x_(\d+)", lambda m: f".L_x_{int(m[1]) + 11}", text)
+        return re.sub(r'line (\d+)', lambda m: f"line {int(m[1]) + 2}", text)
+    raise AssertionError(stage)
+
+
+@pytest.mark.parametrize("name, overrides", KERNELS)
+@pytest.mark.parametrize("stage", list(Stage.compiled()))
+def test_normalising_is_idempotent(name, overrides, stage):
+    text = _variant(name, overrides).listings[stage]
+    once = "\n".join(line.text for line in normalize(stage, text))
+    twice = "\n".join(line.text for line in normalize(stage, once))
+    assert once == twice
+
+
+@pytest.mark.parametrize("name, overrides", KERNELS)
+@pytest.mark.parametrize("stage", list(Stage.compiled()))
+def test_a_listing_diffed_against_a_renumbered_copy_of_itself_is_empty(name, overrides, stage):
+    from dataclasses import replace
+
+    v = _variant(name, overrides)
+    copy = replace(v, listings={**v.listings, stage: _renumber(stage, v.listings[stage])})
+    assert copy.listings[stage] != v.listings[stage]
+    assert not diff_variants(v, copy, stage, summary_stages=()).changed
+    assert diff_variants(v, copy, stage, raw=True, summary_stages=()).changed
+
+
+def test_normalising_drops_locations_and_debug_tables_but_keeps_instructions():
+    v = _variant("softmax_kernel", {})
+    ptx = [line.text for line in normalize(Stage.PTX, v.listings[Stage.PTX])]
+    assert not any(t.startswith((".loc", ".file", ".section")) or "//" in t for t in ptx)
+    assert any(t.startswith("ld.global") or "ld.global" in t for t in ptx)
+    ttgir = [line.text for line in normalize(Stage.TTGIR, v.listings[Stage.TTGIR])]
+    assert not any("loc(" in t or t.startswith("#loc") for t in ttgir)
+    llir = [line.text for line in normalize(Stage.LLIR, v.listings[Stage.LLIR])]
+    assert not any("!dbg" in t or t.startswith("!") for t in llir)
+
+
+def test_block_size_changes_vector_width_in_the_summary():
+    a = _variant("square_kernel", {"BLOCK_SIZE": 128, "n_cols": 1024})
+    b = _variant("square_kernel", {"BLOCK_SIZE": 1024, "n_cols": 1024})
+    d = diff_variants(a, b, Stage.PTX)
+    sa, sb = d.stats[Stage.PTX]
+    assert sa.access_counts("load") == {"ld.global.b32": 1}
+    assert sb.access_counts("load") == {"ld.global.v4.b32": 2}
+    assert (sa.widest("load"), sb.widest("load")) == (4, 16)
+    la, lb = d.stats[Stage.TTGIR][0].layouts, d.stats[Stage.TTGIR][1].layouts
+    assert la[0].params["sizePerThread"] == "[1]" and lb[0].params["sizePerThread"] == "[4]"
+    line = next(c for c in d.by_line if "tl.load" in c.source)
+    assert line.b > line.a
+
+
+def test_num_warps_changes_vector_width_too():
+    a = _variant("square_kernel", {"BLOCK_SIZE": 1024, "num_warps": 8, "n_cols": 1024})
+    b = _variant("square_kernel", {"BLOCK_SIZE": 1024, "num_warps": 1, "n_cols": 1024})
+    sa, sb = diff_variants(a, b, Stage.PTX).stats[Stage.PTX]
+    assert sa.access_counts("load") == {"ld.global.v4.b32": 1}
+    assert sb.access_counts("load") == {"ld.global.v4.b32": 8}
+    ta, tb = diff_variants(a, b, Stage.TTGIR).stats[Stage.TTGIR]
+    assert ta.layouts[0].params["warpsPerCTA"] == "[8]" and tb.layouts[0].params["warpsPerCTA"] == "[1]"
+
+
+def test_diff_across_archs_shows_mma_becoming_wgmma():
+    a = _variant("matmul_kernel", {}, arch="sm_80")
+    b = _variant("matmul_kernel", {}, arch="sm_90")
+    d = diff_variants(a, b, Stage.PTX)
+    ca, cb = d.stats[Stage.PTX][0].opcode_counts(), d.stats[Stage.PTX][1].opcode_counts()
+    assert any(op.startswith("mma.sync") for op in ca) and not any(op.startswith("mma.sync") for op in cb)
+    assert any(op.startswith("wgmma.mma_async") for op in cb)
+    kinds_b = {x.kind for x in d.stats[Stage.TTGIR][1].layouts}
+    assert "nvidia_mma" in kinds_b

@@ -1,0 +1,190 @@
+"""Sweeps into sessions: the table, resuming after an interrupt, and every bad input."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from irscope.kernel import resolve_kernel
+from irscope.session import Session, parse_sweep, run_sweep, sweep_configs
+from irscope.types import Stage, Status
+
+
+def _sweep(tmp_path, name, sweep, fixed=None, arch="sm_90"):
+    ref = resolve_kernel(name)
+    configs = sweep_configs(ref.parameter_table(), ref.name, parse_sweep(sweep), fixed or {})
+    session = Session.create(tmp_path / "session", ref.identity(), open(ref.file).read(), ref.parameter_table())
+    results = sorted(run_sweep(ref, configs, arch, session), key=lambda r: r.index)
+    return ref, configs, session, results
+
+
+def test_default_sweep_is_the_declared_ranges():
+    ref = resolve_kernel("square_kernel")
+    configs = sweep_configs(ref.parameter_table(), ref.name, {}, {})
+    assert len(configs) == 21
+    assert {c.constexprs["BLOCK_SIZE"] for c in configs} == {128, 256, 512, 1024, 2048, 4096, 8192}
+    assert {c.options["num_warps"] for c in configs} == {1, 4, 8}
+
+
+def test_matmul_shared_memory_grows_with_num_stages(tmp_path):
+    _, _, session, results = _sweep(tmp_path, "matmul_kernel", ["num_stages=2,3,4"])
+    shared = [r.entry.facts["shared"] for r in results]
+    assert shared == sorted(shared) and shared[0] < shared[1] < shared[2]
+    reopened = Session.open(session.path)
+    assert [e.facts["shared"] for e in sorted(reopened.entries, key=lambda e: e.config.options["num_stages"])] == shared
+
+
+def test_a_failing_variant_is_a_failed_row_and_the_sweep_goes_on(tmp_path):
+    _, configs, session, results = _sweep(tmp_path, "square_kernel", ["BLOCK_SIZE=256,1000,512"])
+    assert [r.variant.status for r in results] == [Status.OK, Status.FAILED, Status.OK]
+    failed = Session.open(session.path).find(configs[1])
+    assert failed.status is Status.FAILED and "power of 2" in failed.error
+    assert len(Session.open(session.path).entries) == 3
+
+
+def test_session_variants_read_back_equal_what_was_captured(tmp_path):
+    _, _, session, results = _sweep(tmp_path, "add_kernel", ["BLOCK_SIZE=256,512"])
+    for r in results:
+        back = Session.open(session.path).variant(r.entry.id)
+        assert back.listings == r.variant.listings
+        assert back.resources == r.variant.resources and back.config == r.variant.config
+
+
+def test_resuming_a_sweep_compiles_only_what_is_missing(tmp_path):
+    ref, configs, session, results = _sweep(tmp_path, "gelu_kernel", ["BLOCK_SIZE=256,512"])
+    more = sweep_configs(ref.parameter_table(), ref.name, parse_sweep(["BLOCK_SIZE=256,512,1024"]), {})
+    again = list(run_sweep(ref, more, "sm_90", Session.open(session.path)))
+    assert sum(r.reused for r in again) >= 2
+    assert {r.variant.config.constexprs["BLOCK_SIZE"] for r in again if not r.reused} <= {1024}
+    assert len(Session.open(session.path).entries) == 3
+
+
+def test_an_interrupted_sweep_keeps_finished_variants_and_running_again_resumes(tmp_path):
+    out = tmp_path / "interrupted"
+    env = {**os.environ, "IRSCOPE_CACHE_DIR": str(tmp_path / "cache"), "TRITON_CACHE_DIR": str(tmp_path / "triton")}
+    cmd = [sys.executable, "-m", "irscope", "sweep", "square_kernel", "-o", str(out), "--jobs", "1"]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 240
+    saved = 0
+    while time.time() < deadline and proc.poll() is None:
+        try:
+            saved = len(json.loads((out / "session.json").read_text())["variants"])
+        except (OSError, ValueError, KeyError):
+            saved = 0
+        if saved >= 2:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, "the sweep finished before it could be interrupted"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "run again to resume" in err and "Traceback" not in err
+    kept = Session.open(out)
+    assert 2 <= len(kept.entries) < 21
+    for entry in kept.entries:  # every saved variant is complete on disk
+        assert Stage.SASS in kept.variant(entry).listings
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert f"{len(kept.entries)} reused" in done.stderr
+    assert len(Session.open(out).entries) == 21
+
+
+# ---------------------------------------------------------------- CLI and bad input
+
+
+def _one_line_error(result, code, *fragments):
+    assert result.exit_code == code, (result.exit_code, result.stderr)
+    errors = [line for line in result.stderr.splitlines() if line.startswith("irscope: error:")]
+    assert len(errors) == 1 and "Traceback" not in result.stderr, result.stderr
+    for fragment in fragments:
+        assert fragment in errors[0], errors[0]
+
+
+@pytest.fixture
+def session_dir(cli, tmp_path):
+    out = tmp_path / "s"
+    result = cli("sweep", "square_kernel", "-s", "BLOCK_SIZE=128,1024", "-c", "n_cols=1024", "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    return out
+
+
+def test_sweep_prints_a_row_per_variant(cli, session_dir):
+    result = cli("sweep", str(session_dir), "--json")
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["BLOCK_SIZE"] for r in rows] == [128, 1024]
+    assert [r["ldst"] for r in rows] == ["4/4", "16/16"]
+    assert all(r["status"] == "ok" and r["registers"] > 0 for r in rows)
+    assert "2 reused" in result.stderr
+
+
+def test_commands_take_a_session_directory(cli, session_dir):
+    dumped = cli("dump", str(session_dir), "-c", "BLOCK_SIZE=1024", "--stage", "ptx")
+    assert dumped.exit_code == 0 and "ld.global.v4.b32" in dumped.stdout
+    diffed = cli("diff", str(session_dir), "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=1024")
+    assert diffed.exit_code == 0
+    assert "ld.global.b32 x1  ->  ld.global.v4.b32 x2" in diffed.stdout
+
+
+def test_diff_mixes_a_session_variant_with_a_fresh_compile(cli, session_dir):
+    result = cli("diff", "square_kernel", "-a", f"session={session_dir}", "-a", "BLOCK_SIZE=1024",
+                 "-b", "BLOCK_SIZE=1024", "-c", "n_cols=1024")
+    assert result.exit_code == 0 and "no differences in ptx" in result.stdout
+
+
+def test_diff_json(cli):
+    result = cli("diff", "square_kernel", "-a", "num_warps=4", "-b", "num_warps=8", "--json")
+    data = json.loads(result.stdout)
+    assert data["changed"] and data["stage"] == "ptx" and data["normalised"]
+    assert data["stats"]["ptx"]["instructions"][0] > 0 and data["hunks"]
+
+
+def test_unknown_sweep_parameter(cli):
+    _one_line_error(cli("sweep", "square_kernel", "-s", "BLOCK=1,2"), 2, "unknown parameter 'BLOCK'")
+
+
+def test_session_without_the_requested_variant(cli, session_dir):
+    _one_line_error(cli("diff", str(session_dir), "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=512"), 5,
+                    "has no variant BLOCK_SIZE=512", "it has: BLOCK_SIZE=128")
+
+
+def test_stage_that_was_not_captured(cli, tmp_path):
+    out = tmp_path / "f"
+    assert cli("sweep", "square_kernel", "-s", "BLOCK_SIZE=1000,128", "-o", str(out)).exit_code == 0
+    _one_line_error(cli("diff", str(out), "-a", "BLOCK_SIZE=1000", "-b", "BLOCK_SIZE=128", "--stage", "sass"), 2,
+                    "variant A", "did not compile")
+
+
+@pytest.mark.parametrize("content, fragment", [
+    ("{not json", "is corrupted"),
+    (json.dumps({"format": "something-else/2", "variants": []}), "not an irscope session file"),
+    (json.dumps([1, 2, 3]), "not an irscope session file"),
+])
+def test_corrupted_or_foreign_session_file_is_refused_and_left_alone(cli, session_dir, content, fragment):
+    index = session_dir / "session.json"
+    index.write_text(content)
+    for args in (("diff", str(session_dir), "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=1024"),
+                 ("sweep", "square_kernel", "-s", "BLOCK_SIZE=256", "-o", str(session_dir)),
+                 ("dump", str(session_dir))):
+        _one_line_error(cli(*args), 5, fragment)
+        assert index.read_text() == content
+
+
+def test_corrupted_variant_file(cli, session_dir):
+    session = Session.open(session_dir)
+    entry = session.find(session.entries[0].config)
+    (session_dir / "variants" / entry.id / "variant.json").write_text("garbage")
+    _one_line_error(cli("dump", str(session_dir), "-c", f"BLOCK_SIZE={entry.config.constexprs['BLOCK_SIZE']}"), 5,
+                    "is corrupted")
+
+
+def test_sweeping_another_kernel_into_a_session_is_refused(cli, session_dir):
+    before = (session_dir / "session.json").read_text()
+    _one_line_error(cli("sweep", "add_kernel", "-s", "BLOCK_SIZE=256", "-o", str(session_dir)), 5,
+                    "holds a session of square_kernel")
+    assert (session_dir / "session.json").read_text() == before
