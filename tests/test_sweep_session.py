@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -91,7 +92,8 @@ def test_an_interrupted_sweep_keeps_finished_variants_and_running_again_resumes(
         assert Stage.SASS in kept.variant(entry).listings
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
-    assert f"{len(kept.entries)} reused" in done.stderr
+    reused = int(re.search(r"(\d+) reused", done.stderr).group(1))
+    assert reused >= len(kept.entries)  # plus any the cache finished before the interrupt
     assert len(Session.open(out).entries) == 21
 
 

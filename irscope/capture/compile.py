@@ -111,14 +111,14 @@ def compile_aot(ref: KernelRef, config: Config, capability: int) -> Compiled:
         return result
     target = GPUTarget("cuda", capability, 32)
     try:
-        with knobs.runtime.scope():
+        with _triton_cache_for(ref), knobs.runtime.scope():
             knobs.runtime.add_stages_inspection_hook = tracker
             kernel = triton.compile(src, target=target, options=options)
         result.asm = {k: kernel.asm[k] for k in ("ttir", "ttgir", "llir", "ptx", "cubin") if k in kernel.asm}
         result.metadata = kernel.metadata._asdict()
     except Exception as exc:
         result.error = _failure(ref, tracker.stage, exc)
-        result.asm = _partial_stages(src, target, options)
+        result.asm = _partial_stages(ref, src, target, options)
     result.seconds = time.perf_counter() - start
     result.ptxas_log = tracker.ptxas_log
     if result.error is None:
@@ -150,7 +150,7 @@ def compile_jit(ref: KernelRef, config: Config) -> Compiled:
     tensors = {name: getattr(ns, name) for name in ref.spec.tensors}
     src, options, result.signature, result.divisible_by_16 = specialize(ref, config, capability, tensors)
     try:
-        with knobs.runtime.scope():
+        with _triton_cache_for(ref), knobs.runtime.scope():
             knobs.runtime.add_stages_inspection_hook = tracker
             kernel = ref.fn.run(*args, grid=ref.spec.grid(ns), warmup=True, **kwargs)
         result.asm = {k: kernel.asm[k] for k in ("ttir", "ttgir", "llir", "ptx", "cubin") if k in kernel.asm}
@@ -162,10 +162,27 @@ def compile_jit(ref: KernelRef, config: Config) -> Compiled:
         if not result.asm:
             from triton.backends.compiler import GPUTarget
 
-            result.asm = _partial_stages(src, GPUTarget("cuda", capability, 32), options)
+            result.asm = _partial_stages(ref, src, GPUTarget("cuda", capability, 32), options)
     result.seconds = time.perf_counter() - start
     result.ptxas_log = tracker.ptxas_log
     return result
+
+
+@contextlib.contextmanager
+def _triton_cache_for(ref: KernelRef):
+    """Triton's cache, in a folder of its own for the kernel file's path.
+
+    Triton keys its cache on the kernel's source and line, not its path, but the
+    IR it caches names the path in every location: the same kernel file in two
+    checkouts would get each other's IR, with source maps pointing at the wrong
+    file. One cache folder per path keeps every location true.
+    """
+    from triton import knobs
+
+    digest = hashlib.sha256(ref.file.encode()).hexdigest()[:16]
+    with knobs.cache.scope():
+        knobs.cache.dir = str(Path(knobs.cache.dir) / "irscope" / digest)
+        yield
 
 
 _STAGE_NAMES = {None: "ttir (frontend)", "ttir": "ttir", "ttgir": "ttgir", "llir": "llir", "ptx": "ptx", "cubin": "cubin (ptxas)"}
@@ -203,24 +220,29 @@ def _one_line(value: Any) -> str:
     return " ".join(lines[:1] + [ln for ln in lines[1:3] if len(" ".join(lines[:1])) < 40]) if lines else type(value).__name__
 
 
-def _partial_stages(src: Any, target: Any, options: dict) -> dict[str, Any]:
+def _partial_stages(ref: KernelRef, src: Any, target: Any, options: dict) -> dict[str, Any]:
     """The stages Triton finished before failing, read back from its cache folder."""
     try:
-        from triton._C.libtriton import get_cache_invalidating_env_vars
-        from triton.compiler import make_backend
-        from triton.runtime.cache import get_cache_key, get_cache_manager
-
-        backend = make_backend(target)
-        key = get_cache_key(src, backend, backend.parse_options(dict(options)), get_cache_invalidating_env_vars())
-        manager = get_cache_manager(hashlib.sha256(key.encode("utf-8")).hexdigest())
-        out = {}
-        for ext in ("ttir", "ttgir", "llir", "ptx"):
-            path = manager.get_file(f"{src.name[:150]}.{ext}")
-            if path:
-                out[ext] = Path(path).read_text()
-        return out
+        with _triton_cache_for(ref):
+            return _read_partial_stages(src, target, options)
     except Exception:  # noqa: BLE001 - partial stages are a bonus; the error itself is what matters
         return {}
+
+
+def _read_partial_stages(src: Any, target: Any, options: dict) -> dict[str, Any]:
+    from triton._C.libtriton import get_cache_invalidating_env_vars
+    from triton.compiler import make_backend
+    from triton.runtime.cache import get_cache_key, get_cache_manager
+
+    backend = make_backend(target)
+    key = get_cache_key(src, backend, backend.parse_options(dict(options)), get_cache_invalidating_env_vars())
+    manager = get_cache_manager(hashlib.sha256(key.encode("utf-8")).hexdigest())
+    out = {}
+    for ext in ("ttir", "ttgir", "llir", "ptx"):
+        path = manager.get_file(f"{src.name[:150]}.{ext}")
+        if path:
+            out[ext] = Path(path).read_text()
+    return out
 
 
 # ------------------------------------------------------------------ ptxas resource report

@@ -9,7 +9,7 @@ from .ptx import opcode_base, opcode_modifiers
 
 #         /*0220*/              @!P6 LDG.E.128 R16, desc[UR8][R4.64] ;
 SASS_INSTRUCTION = re.compile(
-    r"^\s*/\*(?P<address>[0-9a-f]+)\*/\s+(?:@(?P<guard>!?U?P\w+)\s+)?(?P<opcode>[A-Z][A-Z0-9_.]*)(?:\s+(?P<operands>.*?))?\s*;\s*$"
+    r"^\s*/\*(?P<address>[0-9a-f]+)\*/\s+(?:@(?P<guard>!?U?P\w+)\s+)?(?P<opcode>[A-Z][A-Za-z0-9_.]*)(?:\s+(?P<operands>.*?))?\s*;\s*$"
 )
 
 

@@ -77,7 +77,10 @@ def stage_stats(stage: Stage, text: str) -> StageStats:
 
 
 def _cp_async_bytes(i: ptx.PtxInstruction) -> int | None:
-    # cp.async.cg.shared.global [dst], [src], 16, ...;  the third operand is the copy size
-    if len(i.operands) >= 3 and i.operands[2].isdigit():
-        return int(i.operands[2])
+    # cp.async.cg.shared.global [dst], [src], 0x10, ...;  the third operand is the copy size in bytes
+    if len(i.operands) >= 3:
+        try:
+            return int(i.operands[2], 0)
+        except ValueError:
+            return None
     return None
