@@ -21,6 +21,7 @@ COMMANDS = {
     "dump": ("irscope.cli.dump", "dump"),
     "sweep": ("irscope.cli.sweep", "sweep"),
     "diff": ("irscope.cli.diff", "diff"),
+    "annotate": ("irscope.cli.annotate", "annotate"),
 }
 
 

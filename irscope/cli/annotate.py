@@ -1,0 +1,91 @@
+"""``irscope annotate``: every PTX or SASS line explained, tied to its Python line, with findings."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import click
+
+from .options import kernel_options
+
+
+@click.command()
+@kernel_options
+@click.option("--stage", "stage_name", type=click.Choice(["ptx", "sass"]), default="ptx", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object: findings and every line decoded.")
+@click.option("--findings", "findings_only", is_flag=True, help="Print the findings only.")
+def annotate(kernel, assignments, arch, signature, stage_name, as_json, findings_only) -> None:
+    """Explain every instruction of KERNEL's PTX (or SASS) in plain words.
+
+    Each line comes with the Python line it came from and the instruction decoded
+    in full: opcode, each modifier, operands, predicate guards, immediates (with
+    float bit patterns decoded) and directives. Findings about the kernel come first.
+
+    \b
+    Examples:
+      irscope annotate square_kernel
+      irscope annotate add_kernel -c offset=1 --findings
+      irscope annotate matmul_kernel --stage sass --json
+    """
+    from ..annotate import annotate as run_annotate
+    from ..errors import CompileFailed
+    from ..types import Stage
+    from .target import open_target, overrides
+
+    target = open_target(kernel, signature)
+    variant = target.variant(overrides(assignments), arch)
+    stage = Stage(stage_name)
+    if stage not in variant.listings:
+        raise CompileFailed(f"{target.name} {variant.config.label()}: no {stage.value} to annotate: "
+                            f"{variant.stage_errors.get(stage) or variant.error}")
+    result = run_annotate(variant, stage)
+    if as_json:
+        click.echo(json.dumps(_as_json(result), indent=1))
+        return
+    title = f"{variant.kernel.name} {variant.config.label()} · {variant.arch}"
+    click.echo(f"findings for {title}")
+    for f in result.findings:
+        mark = "!" if f.severity == "warn" else "·"
+        click.echo(f"  {mark} {f.title}")
+        click.echo(_wrap(f.detail, "      "))
+        if f.lines:
+            shown = ", ".join(str(i + 1) for i in f.lines[:12]) + (" ..." if len(f.lines) > 12 else "")
+            click.echo(f"      {stage.value} lines {shown}")
+    if findings_only:
+        return
+    click.echo("")
+    python = variant.listings.get(Stage.PYTHON, "").splitlines()
+    name = os.path.basename(variant.kernel.file)
+    last = None
+    for line in result.lines:
+        e = line.explanation
+        if line.python_line and line.python_line != last and 0 < line.python_line <= len(python):
+            click.echo(f"      // {name}:{line.python_line}: {python[line.python_line - 1].strip()}")
+            last = line.python_line
+        click.echo(f"{line.index + 1:5} {line.text.rstrip()}")
+        if e.kind in ("instruction", "directive") and e.summary:
+            click.echo(_wrap(e.describe(), "        = "))
+
+
+def _wrap(text: str, prefix: str, width: int = 120) -> str:
+    import textwrap
+
+    return textwrap.fill(text, width=width, initial_indent=prefix, subsequent_indent=" " * len(prefix))
+
+
+def _as_json(result) -> dict:
+    v = result.variant
+    return {
+        "kernel": v.kernel.name, "config": v.config.to_json(), "arch": v.arch, "stage": result.stage.value,
+        "findings": [{"kind": f.kind, "severity": f.severity, "title": f.title, "detail": f.detail,
+                      "lines": [i + 1 for i in f.lines]} for f in result.findings],
+        "lines": [
+            {"line": line.index + 1, "text": line.text, "python_line": line.python_line,
+             "kind": line.explanation.kind, "summary": line.explanation.summary, "known": line.explanation.known,
+             "category": line.explanation.category, "detail": line.explanation.detail,
+             "parts": [{"token": p.token, "role": p.role, "text": p.text, "section": p.section}
+                       for p in line.explanation.parts]}
+            for line in result.lines
+        ],
+    }
