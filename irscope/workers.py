@@ -1,11 +1,11 @@
-"""Compile workers: separate Python processes, each compiling one config at a time.
+"""Worker processes: compile workers and GPU measurement workers, one job at a time each.
 
 Plain subprocesses talking pickles over pipes, rather than multiprocessing: a
 multiprocessing pool re-imports the caller's ``__main__`` (breaking scripts
 without a ``__main__`` guard) or forks a process that may hold threads (the
-TUI's). A worker that crashes (a segfault in the compiler) loses only the
-config it was compiling, which comes back as a failed variant; a fresh worker
-takes its place.
+TUI's). A worker that crashes (a segfault in the compiler, an illegal address
+on the GPU) or runs past its time loses only the job it was running, which comes
+back as a failure; a fresh worker takes its place for the next job.
 """
 
 from __future__ import annotations
@@ -13,21 +13,28 @@ from __future__ import annotations
 import os
 import pickle
 import queue
+import select
 import subprocess
 import sys
 import tempfile
 import threading
-from pathlib import Path
-from typing import Any, Iterator
-
-from ..types import CaptureError
-from .compile import Compiled
+from typing import Any, Callable, Iterator
 
 
 class WorkerPool:
-    """``n`` compile processes fed from one queue; results come back through ``results()``."""
+    """``n`` worker processes fed from one queue; results come back through ``results()``.
 
-    def __init__(self, n: int) -> None:
+    ``serve`` names the worker's main loop (``"module:function"``); ``failure(kind,
+    message)`` makes the result of a job whose worker died (kind "crashed") or ran
+    past ``timeout`` seconds (kind "timeout").
+    """
+
+    def __init__(self, n: int, serve: str, failure: Callable[[str, str], Any], timeout: float | None = None,
+                 env: dict[str, str] | None = None) -> None:
+        self._serve = serve
+        self._failure = failure
+        self._timeout = timeout
+        self._env = env or {}
         self._jobs: queue.Queue = queue.Queue()
         self._results: queue.Queue = queue.Queue()
         self._outstanding = 0
@@ -75,10 +82,11 @@ class WorkerPool:
 
     def _spawn(self) -> tuple[subprocess.Popen, Any]:
         errors = tempfile.TemporaryFile()
+        module, function = self._serve.split(":")
         proc = subprocess.Popen(
-            [sys.executable, "-c", "from irscope.capture.worker import serve; serve()"],
+            [sys.executable, "-c", f"from {module} import {function}; {function}()"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)},
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p), **self._env},
         )
         self._processes.append(proc)
         return proc, errors
@@ -96,55 +104,47 @@ class WorkerPool:
                 try:
                     pickle.dump(job, proc.stdin)
                     proc.stdin.flush()
-                    result = pickle.load(proc.stdout)
+                    if self._timeout is not None and not select.select([proc.stdout], [], [], self._timeout)[0]:
+                        proc.kill()
+                        proc.wait()
+                        result = self._failure("timeout", f"no result after {self._timeout:.0f} s; the worker was killed")
+                        proc = None
+                    else:
+                        result = pickle.load(proc.stdout)
                 except (EOFError, OSError, pickle.UnpicklingError) as exc:
                     if self._closed.is_set():
                         return
-                    result = Compiled(error=CaptureError("compile", _crash_reason(proc, errors, exc)))
+                    result = self._failure("crashed", _crash_reason(proc, errors, exc))
                     proc.kill()
                     proc = None
                 self._results.put((tag, result))
         finally:
             if proc is not None and proc.poll() is None:
-                proc.stdin.close()
-                proc.wait(timeout=5)
+                try:
+                    proc.stdin.close()
+                    proc.wait(timeout=5)
+                except (OSError, subprocess.TimeoutExpired):
+                    proc.kill()
 
 
 def _crash_reason(proc: subprocess.Popen, errors: Any, exc: Exception) -> str:
-    code = proc.wait(timeout=5) if proc.poll() is None else proc.returncode
+    try:
+        code = proc.wait(timeout=5) if proc.poll() is None else proc.returncode
+    except subprocess.TimeoutExpired:
+        code = None
     errors.seek(0)
     tail = [ln for ln in errors.read().decode("utf-8", "replace").splitlines() if ln.strip()][-1:]
     signal = f" (signal {-code})" if code is not None and code < 0 else f" (exit {code})"
-    return f"compiler process died{signal}" + (f": {tail[0]}" if tail else f": {type(exc).__name__}")
+    return f"worker process died{signal}" + (f": {tail[0][:300]}" if tail else f": {type(exc).__name__}")
 
 
-def serve() -> None:
-    """Worker main loop: read ``(file, name, signature, config, capability)``, answer ``Compiled``."""
-    # The protocol owns the real stdout; anything Triton, LLVM or ptxas writes to
-    # fd 1 is sent to stderr instead of corrupting the pickle stream.
+def protocol_channel():
+    """For a worker's main loop: (requests, results) streams; stray writes to fd 1 go to stderr.
+
+    The protocol owns the real stdout; anything Triton, LLVM, ptxas or CUDA writes
+    to fd 1 is sent to stderr instead of corrupting the pickle stream.
+    """
     channel = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    requests = sys.stdin.buffer
-    import triton  # noqa: F401  - import before the first job, not inside it
-
-    from ..kernel import KernelRef, _kernel_in_file
-    from .compile import compile_aot
-
-    while True:
-        try:
-            file, name, signature, config, capability = pickle.load(requests)
-        except EOFError:
-            return
-        try:
-            ref = _kernel_in_file(Path(file), name, None) if signature is None else None
-            if ref is None:
-                from ..kernel import load_module
-
-                fn = getattr(load_module(Path(file)), name)
-                ref = KernelRef(fn, file, None, signature)
-            result = compile_aot(ref, config, capability)
-        except Exception as exc:  # noqa: BLE001 - reported as this config's failure
-            result = Compiled(error=CaptureError("compile", f"{type(exc).__name__}: {exc}"))
-        pickle.dump(result, channel)
-        channel.flush()
+    return sys.stdin.buffer, channel

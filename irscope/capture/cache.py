@@ -2,8 +2,10 @@
 
 The key covers the kernel file's text and Triton's dependency hash of the kernel
 (so an edited helper in another file still invalidates), the config, the target,
-the capture mode, Triton's version and the environment variables that steer code
-generation. A hit is read straight from disk: no Triton compile, no torch.
+Triton's version and the environment variables that steer code generation. Not
+the capture mode: ahead of time and through the JIT, the IR is the same (a GPU
+test holds irscope to that). A hit is read straight from disk: no Triton compile,
+no torch.
 """
 
 from __future__ import annotations
@@ -16,9 +18,9 @@ from pathlib import Path
 from ..errors import SessionError
 from ..kernel import KernelRef
 from ..store import read_variant, write_variant
-from ..types import CaptureMode, Config, Variant
+from ..types import Config, Variant
 
-CACHE_VERSION = 3  # bump when what a capture stores changes
+CACHE_VERSION = 4  # bump when what a capture stores changes
 
 # Environment variables that change what Triton generates (see triton/knobs.py).
 CODEGEN_ENV = (
@@ -41,7 +43,7 @@ class CaptureCache:
     def __init__(self, root: Path | None = None) -> None:
         self.root = Path(root) if root is not None else default_cache_dir()
 
-    def key(self, ref: KernelRef, config: Config, arch: str, mode: CaptureMode) -> str:
+    def key(self, ref: KernelRef, config: Config, arch: str) -> str:
         import triton
         from triton._C.libtriton import get_cache_invalidating_env_vars
 
@@ -56,7 +58,6 @@ class CaptureCache:
             "signature": None if ref.signature is None else [vars(a) for a in ref.signature],
             "config": config.key(),
             "arch": arch,
-            "mode": mode.value,
             "triton": triton.__version__,
             "env": sorted(env.items()),
         }

@@ -75,7 +75,7 @@ def capture_many(ref: KernelRef, configs: Sequence[Config], arch: str | int | No
     pending: list[int] = []
     keys: dict[int, str] = {}
     for i, config in enumerate(configs):
-        keys[i] = cache.key(ref, config, target.arch, target.mode)
+        keys[i] = cache.key(ref, config, target.arch)
         hit = cache.get(keys[i]) if use_cache else None
         if hit is not None and hit.kernel == kernel_id:
             yield Captured(i, replace(hit, listings={**hit.listings, Stage.PYTHON: python}), True)
@@ -91,6 +91,11 @@ def capture_many(ref: KernelRef, configs: Sequence[Config], arch: str | int | No
             yield Captured(i, variant, False)
 
     workers = _worker_count(jobs, len(pending), target)
+    if workers > 1 and target.mode is CaptureMode.JIT:
+        # Many variants on a GPU machine: compile them ahead of time for the GPU's own arch, in
+        # parallel. The IR is the JIT's (tests/gpu/test_jit_equals_aot.py), and the GPU still runs
+        # each through the JIT when it is measured, from the same Triton cache.
+        target = Target(target.capability, CaptureMode.AOT)
     if workers <= 1:
         batch: list[tuple[int, Variant]] = []
         for n, i in enumerate(pending):
@@ -106,17 +111,18 @@ def capture_many(ref: KernelRef, configs: Sequence[Config], arch: str | int | No
 
 
 def _worker_count(jobs: int | None, n: int, target: Target) -> int:
-    if target.mode is CaptureMode.JIT or n < 2:
-        return 1  # one GPU, one process: the JIT compiles where it runs
+    if n < 2:
+        return 1
     if jobs is not None:
         return max(1, min(jobs, n))
     return max(1, min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, n))
 
 
 def _parallel(ref, configs, pending, target, workers, kernel_id, python, finish, cancel) -> Iterator[Captured]:
-    from .worker import WorkerPool
+    from ..workers import WorkerPool
+    from .worker import failure
 
-    pool = WorkerPool(workers)
+    pool = WorkerPool(workers, "irscope.capture.worker:serve", failure)
     # nvdisasm runs on a thread (it is a subprocess: no GIL held) while the
     # workers keep compiling; its batches are yielded in the order they finish.
     sass = futures.ThreadPoolExecutor(max_workers=1)

@@ -22,6 +22,7 @@ COMMANDS = {
     "sweep": ("irscope.cli.sweep", "sweep"),
     "diff": ("irscope.cli.diff", "diff"),
     "annotate": ("irscope.cli.annotate", "annotate"),
+    "bench": ("irscope.cli.bench", "bench"),
 }
 
 

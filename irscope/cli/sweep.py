@@ -18,7 +18,9 @@ from .options import kernel_options
               help="Session directory to write (or resume).")
 @click.option("--jobs", "-j", type=int, help="Compile processes (default: one per core).")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON lines instead.")
-def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json) -> None:
+@click.option("--bench", "with_bench", is_flag=True, help="Also check and time every variant on this GPU (see irscope bench).")
+@click.option("--ncu", "with_ncu", is_flag=True, help="With --bench: also profile with Nsight Compute.")
+def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with_bench, with_ncu) -> None:
     """Capture the cartesian product of -s values of KERNEL and print a table.
 
     KERNEL may also be a session directory: the sweep that made it is resumed
@@ -45,6 +47,18 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json) -> N
     if session is not None:
         session.data["request"] = request
         session.save()
+    if with_bench:
+        from ..errors import UsageError
+        from .bench import print_bench_table
+        from ..measure.bench import bench as run_bench
+
+        if arch is not None:
+            raise UsageError("--bench runs on this machine's GPU; --arch does not apply")
+        latest = {}
+        for result in _with_progress(run_bench(ref, configs, session, ncu=with_ncu, jobs=jobs), len(configs), as_json):
+            latest[result.index] = result
+        print_bench_table([latest[i] for i in sorted(latest)])
+        return
     results = []
     try:
         for result in _with_progress(run_sweep(ref, configs, arch, session, jobs=jobs), len(configs), as_json):
@@ -78,15 +92,23 @@ def _with_progress(results, total, quiet):
 
 def _print_table(results, as_json: bool) -> None:
     from ..session.store import Entry, variant_facts
-    from ..session.table import FACT_COLUMNS, cell, note, text, varying
+    from ..session.table import FACT_COLUMNS, RUNTIME_COLUMNS, cell, note, text, varying
+
+    from ..measure.samples import sample_measurement
 
     entries = [r.entry or Entry("", r.variant.config, r.variant.arch, r.variant.status,
                                 None if r.variant.error is None else str(r.variant.error),
                                 variant_facts(r.variant)) for r in results]
+    for r, e in zip(results, entries):
+        if not e.measurement:  # show what a real GPU measured for this exact variant, labelled as such
+            sample = sample_measurement(r.variant.kernel, r.variant.config, r.variant.arch)
+            if sample is not None:
+                e.measurement = sample.to_json()
+    columns = FACT_COLUMNS + (RUNTIME_COLUMNS if any(e.measurement for e in entries) else [])
     names = varying(entries)
     if as_json:
         for e in entries:
-            click.echo(json.dumps({**{n: cell(e, n) for n in names}, **{c.key: cell(e, c.key) for c in FACT_COLUMNS},
+            click.echo(json.dumps({**{n: cell(e, n) for n in names}, **{c.key: cell(e, c.key) for c in columns},
                                    "arch": e.arch, "note": note(e)}))
         return
     from rich.console import Console
@@ -95,11 +117,11 @@ def _print_table(results, as_json: bool) -> None:
     table = Table(box=None, pad_edge=False, header_style="bold")
     for name in names:
         table.add_column(name, justify="right")
-    for column in FACT_COLUMNS:
+    for column in columns:
         table.add_column(column.title, justify="right" if column.numeric else "left")
-    table.add_column("note", overflow="fold")
+    table.add_column("note", no_wrap=True, overflow="ellipsis")
     for e in entries:
         style = None if e.status.value == "ok" else "red"
-        table.add_row(*[text(cell(e, n)) for n in names], *[text(cell(e, c.key)) for c in FACT_COLUMNS],
+        table.add_row(*[text(cell(e, n)) for n in names], *[text(cell(e, c.key)) for c in columns],
                       note(e), style=style)
-    Console(width=max(120, Console().width)).print(table)
+    Console(width=max(160, Console().width)).print(table)

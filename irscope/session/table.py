@@ -28,7 +28,7 @@ FACT_COLUMNS = [
 RUNTIME_COLUMNS = [
     Column("median_us", "median us"),
     Column("gbps", "GB/s"),
-    Column("pct_peak", "% copy"),
+    Column("pct_copy", "% copy"),
 ]
 
 
@@ -60,7 +60,7 @@ def cell(entry: Entry, key: str) -> Any:
         if f.get("load_bytes") is None and f.get("store_bytes") is None:
             return None
         return f"{f.get('load_bytes') or '-'}/{f.get('store_bytes') or '-'}"
-    if key in ("median_us", "gbps", "pct_peak", "p20_us", "p80_us", "min_us", "tflops"):
+    if key in ("median_us", "gbps", "pct_copy", "pct_datasheet", "p20_us", "p80_us", "min_us", "tflops"):
         return m.get(key)
     if key in f:
         return f[key]

@@ -1,0 +1,108 @@
+"""``irscope bench``: check and time each variant on the GPU, and show how close it runs to the hardware."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from .options import kernel_options
+
+
+@click.command()
+@kernel_options
+@click.option("-s", "sweeps", multiple=True, metavar="NAME=V1,V2,...", help="Values to sweep (default: -c values only).")
+@click.option("-o", "out", type=click.Path(file_okay=False, path_type=Path), help="Session directory to write (or resume).")
+@click.option("--ncu", "with_ncu", is_flag=True, help="Also profile each variant with Nsight Compute (--clock-control none).")
+@click.option("--graph", is_flag=True, help="Time CUDA-graph replays: no launch overhead (for tiny kernels); no L2 flush.")
+@click.option("--min-time", "min_time_ms", default=100.0, show_default=True, help="Milliseconds of timed calls per variant.")
+@click.option("--timeout", default=300.0, show_default=True, help="Seconds per variant before it counts as hung.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per variant.")
+def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, graph, min_time_ms, timeout, as_json) -> None:
+    """Check KERNEL's variants against the torch reference, then time them on this GPU.
+
+    Correctness first: a variant whose output does not match is WRONG and never
+    ranked. Timing: CUDA events, warm-up, L2 flushed before each call, enough calls
+    to fill --min-time; median with p20/p80 and min, GB/s and % of the device's
+    measured copy bandwidth. Each variant runs in a worker process: a fault or a
+    hang marks it CRASHED or TIMEOUT and the sweep goes on.
+
+    \b
+    Examples:
+      irscope bench square_kernel -s BLOCK_SIZE=128,1024,8192
+      irscope bench square_kernel -c n_rows=65536 -c n_cols=1024 --ncu -o runs/square-big
+    """
+    from ..errors import UsageError
+    from ..measure.bench import bench as run_bench
+    from ..measure.bench import require_gpu
+    from ..session import Session, parse_sweep, sweep_configs
+    from .target import open_target, overrides
+
+    require_gpu()
+    if arch is not None:
+        raise UsageError("bench runs on this machine's GPU; --arch does not apply")
+    target = open_target(kernel, signature, need_kernel=True)
+    ref = target.ref
+    if ref.spec is None:
+        raise UsageError(f"{ref.name} declares no KernelSpec: bench needs its example inputs and torch reference")
+    if sweeps:
+        configs = sweep_configs(target.table, target.name, parse_sweep(sweeps), overrides(assignments))
+    else:
+        configs = [target.config(overrides(assignments))]
+    session = target.session
+    if out is not None:
+        session = Session.create(out, ref.identity(), Path(ref.file).read_text(encoding="utf-8"), target.table)
+    latest = {}
+    notes = []
+    try:
+        for result in run_bench(ref, configs, session, graph=graph, ncu=with_ncu, min_time_ms=min_time_ms,
+                                timeout=timeout, on_note=notes.append):
+            latest[result.index] = result
+            if not as_json:
+                m = result.measurement
+                click.echo(f"  {result.variant.config.label()}: {m.status.value} {m.label()}", err=True)
+    except KeyboardInterrupt:
+        click.echo(f"irscope: interrupted after {len(latest)} of {len(configs)} variants", err=True)
+        raise SystemExit(130) from None
+    for note in notes:
+        click.echo(f"irscope: note: {note}", err=True)
+    rows = [latest[i] for i in sorted(latest)]
+    if as_json:
+        for r in rows:
+            click.echo(json.dumps({"config": r.variant.config.to_json(), "arch": r.variant.arch,
+                                   **r.measurement.to_json()}))
+        return
+    print_bench_table(rows)
+
+
+def print_bench_table(rows) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..session.store import Entry, variant_facts
+    from ..session.table import text, varying
+
+    entries = [Entry("", r.variant.config, r.variant.arch, r.measurement.status, r.measurement.error,
+                     variant_facts(r.variant), r.measurement.to_json()) for r in rows]
+    names = varying(entries)
+    ranked = [r for r in rows if r.measurement.ranked]
+    best = min(ranked, key=lambda r: r.measurement.median_us) if ranked else None
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for column in [*names, "status", "median us", "p20-p80 us", "min us", "GB/s", "% copy", "TFLOP/s", "regs",
+                   "ncu us", "dram %", "occ %", "note"]:
+        table.add_column(column, justify="left" if column in ("status", "note") else "right")
+    for r, e in zip(rows, entries):
+        m = r.measurement
+        ncu = m.ncu or {}
+        spread = f"{m.p20_us:.1f}-{m.p80_us:.1f}" if m.p20_us is not None else "—"
+        style = "bold green" if r is best else (None if m.status.value == "ok" else "red")
+        table.add_row(*[text(e.value(n) if n != "arch" else e.arch) for n in names], m.status.value,
+                      text(m.median_us), spread, text(m.min_us), text(m.gbps), text(m.pct_copy), text(m.tflops),
+                      text(e.facts.get("registers")), text(ncu.get("gpu_time_us")), text(ncu.get("dram_pct")),
+                      text(ncu.get("occupancy_pct")), (m.error or "")[:80], style=style)
+    console = Console(width=max(140, Console().width))
+    console.print(table)
+    if rows and rows[0].measurement.device:
+        m = rows[0].measurement
+        console.print(f"{m.device} · driver {m.driver} · torch {m.torch} · triton {m.triton} · {m.date} · {m.method}")

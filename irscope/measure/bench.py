@@ -1,0 +1,112 @@
+"""Bench a sweep on the GPU: capture each variant, then check and time it in a worker process.
+
+A generator of results like ``run_sweep``: the CLI and the TUI drive it the same
+way, and every measurement is in the session before it is yielded. Measurements
+run one at a time (one GPU) in a worker process that is replaced after a fault or
+a timeout, so a kernel that faults or hangs costs only its own row.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, replace
+from typing import Any, Iterator, Sequence
+
+from ..device import gpu_capability
+from ..errors import NoGpu
+from ..kernel import KernelRef
+from ..session import Session, run_sweep
+from ..types import Config, Status, Variant
+from .results import Measurement
+
+DEFAULT_TIMEOUT = 300.0  # seconds per variant, compile included
+
+
+@dataclass(frozen=True)
+class BenchResult:
+    index: int
+    variant: Variant
+    measurement: Measurement
+
+
+def require_gpu() -> int:
+    capability = gpu_capability()
+    if capability is None:
+        raise NoGpu("irscope bench needs a CUDA GPU and none was found on this machine; the other commands show "
+                    "runtimes recorded on real GPUs (samples/) where kernel, config and arch match")
+    return capability
+
+
+def bench(ref: KernelRef, configs: Sequence[Config], session: Session | None = None, *, graph: bool = False,
+          ncu: bool = False, min_time_ms: float = 100.0, timeout: float = DEFAULT_TIMEOUT, jobs: int | None = None,
+          cancel: threading.Event | None = None, on_note=None) -> Iterator[BenchResult]:
+    """Capture, check and time every config of ``ref`` on this machine's GPU, in completion order."""
+    from ..workers import WorkerPool
+    from .worker import failure
+
+    require_gpu()
+    options = {"graph": graph, "min_time_ms": min_time_ms}
+    pool = WorkerPool(1, "irscope.measure.worker:serve", failure, timeout=timeout)
+    variants: dict[int, Variant] = {}
+    entries: dict[int, Any] = {}
+    done: list[BenchResult] = []
+    try:
+        for result in run_sweep(ref, configs, None, session, jobs=jobs, cancel=cancel):
+            variants[result.index] = result.variant
+            entries[result.index] = result.entry
+            if result.variant.ok:
+                pool.submit(result.index, (ref.file, ref.name, result.variant.config, options))
+            else:
+                m = Measurement(Status.FAILED, error=str(result.variant.error))
+                done.append(BenchResult(result.index, result.variant, m))
+                yield done[-1]
+            yield from _collect(pool, variants, entries, session, done, wait=0.0)
+            if cancel is not None and cancel.is_set():
+                return
+        while pool.outstanding:
+            if cancel is not None and cancel.is_set():
+                return
+            yield from _collect(pool, variants, entries, session, done, wait=0.2)
+    finally:
+        pool.close()
+    if ncu and not (cancel is not None and cancel.is_set()):
+        yield from _add_ncu(ref, done, entries, session, on_note)
+
+
+def _collect(pool, variants, entries, session, done, wait: float) -> Iterator[BenchResult]:
+    for index, measurement in pool.results(timeout=wait):
+        if session is not None and entries.get(index) is not None:
+            entry = entries[index]
+            entry.measurement = measurement.to_json()
+            session.update(entry)
+        done.append(BenchResult(index, variants[index], measurement))
+        yield done[-1]
+
+
+def _add_ncu(ref: KernelRef, done: list[BenchResult], entries, session, on_note) -> Iterator[BenchResult]:
+    """Results again, now with ncu figures (a caller keeps the latest result per index)."""
+    from .ncu import ncu_path, profile
+
+    runnable = [r for r in done if r.measurement.status in (Status.OK, Status.WRONG)]
+    if not runnable:
+        return
+    if ncu_path() is None:
+        if on_note:
+            on_note("ncu (Nsight Compute) is not installed here: no ncu figures")
+        return
+    try:
+        figures = profile(ref.file, ref.name, [r.variant.config for r in runnable])
+    except Exception as exc:  # noqa: BLE001 - ncu trouble must not lose the measurements
+        if on_note:
+            on_note(f"ncu failed, no ncu figures: {exc}")
+        return
+    for r, ncu_figures in zip(runnable, figures):
+        if ncu_figures is None:
+            continue
+        keep = {k: ncu_figures[k] for k in ("gpu_time_us", "dram_pct", "occupancy_pct", "registers") if k in ncu_figures}
+        updated = replace(r.measurement, ncu=keep)
+        entry = entries.get(r.index)
+        if session is not None and entry is not None:
+            entry.measurement = updated.to_json()
+            session.update(entry)
+        yield BenchResult(r.index, r.variant, updated)

@@ -1,0 +1,121 @@
+"""Nsight Compute figures per variant: kernel duration, DRAM throughput, occupancy, registers.
+
+One ncu run covers a whole sweep: a small target program launches each variant
+twice (the first launch compiles and warms up, the second is profiled), and ncu,
+filtered to the kernel's name, profiles every launch. Clocks are left as they are
+(``--clock-control none``) so the duration compares with irscope's own timing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..types import Config
+
+METRICS = {
+    "gpu__time_duration.sum": "gpu_time_us",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed": "dram_pct",
+    "sm__warps_active.avg.pct_of_peak_sustained_active": "occupancy_pct",
+    "launch__registers_per_thread": "registers",
+}
+_TIME_UNITS = {"ns": 1e-3, "nsecond": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3, "second": 1e6, "s": 1e6}
+
+
+def ncu_path() -> str | None:
+    found = shutil.which("ncu")
+    if found:
+        return found
+    for candidate in ("/usr/local/cuda/bin/ncu", *sorted(Path("/opt/nvidia").glob("nsight-compute/*/ncu"), reverse=True)):
+        if Path(candidate).exists():
+            return str(candidate)
+    return None
+
+
+def parse_csv(text: str) -> list[dict[str, Any]]:
+    """ncu's ``--csv`` output (one row per metric) -> one dict per profiled launch, in launch order."""
+    lines = text.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith('"ID"')), None)
+    if start is None:
+        return []
+    launches: dict[str, dict[str, Any]] = {}
+    for row in csv.DictReader(io.StringIO("\n".join(lines[start:]))):
+        launch = launches.setdefault(row["ID"], {"kernel": row.get("Kernel Name", ""), "grid": row.get("Grid Size", ""),
+                                                  "block": row.get("Block Size", "")})
+        key = METRICS.get(row.get("Metric Name", ""))
+        if key is None:
+            continue
+        value = _number(row.get("Metric Value", ""))
+        if value is not None and key == "gpu_time_us":
+            value *= _TIME_UNITS.get(row.get("Metric Unit", "").strip().lower(), 1e-3)
+        launch[key] = value
+    return [launches[k] for k in sorted(launches, key=lambda x: int(x) if x.isdigit() else 0)]
+
+
+def _number(text: str) -> float | None:
+    try:
+        return float(text.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def profile(file: str, name: str, configs: Sequence[Config], timeout: float = 600) -> list[dict[str, Any] | None]:
+    """ncu figures for each config (None where ncu has no row for it)."""
+    tool = ncu_path()
+    if tool is None:
+        raise FileNotFoundError("ncu (Nsight Compute) not found on PATH")
+    with tempfile.TemporaryDirectory() as tmp:
+        job = Path(tmp) / "job.json"
+        job.write_text(json.dumps({"file": file, "name": name, "configs": [c.to_json() for c in configs]}))
+        cmd = [tool, "--csv", "--clock-control", "none", "--kernel-name", f"regex:^{name}$",
+               "--metrics", ",".join(METRICS), sys.executable, "-c",
+               "from irscope.measure.ncu import target; target()", str(job)]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)})
+        launched_path = Path(tmp) / "launched.json"
+        launched = json.loads(launched_path.read_text()) if launched_path.exists() else [True] * len(configs)
+    launches = parse_csv(proc.stdout)
+    if proc.returncode != 0 and not launches:
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [f"exit {proc.returncode}"]
+        raise RuntimeError(f"ncu failed: {tail[0]}")
+    # two launches per config that ran: the warm-up (which compiled) and the profiled one
+    out: list[dict[str, Any] | None] = []
+    n = 0
+    for ran in launched + [False] * (len(configs) - len(launched)):
+        out.append(launches[n + 1] if ran and n + 1 < len(launches) else None)
+        n += 2 if ran else 0
+    return out
+
+
+def target() -> None:
+    """Run under ncu: launch every config of a job twice."""
+    import torch
+
+    from ..inputs import example_namespace, launch_arguments
+    from ..kernel import _kernel_in_file
+
+    job_path = Path(sys.argv[-1])
+    job = json.loads(job_path.read_text())
+    ref = _kernel_in_file(Path(job["file"]), job["name"], None)
+    launched = []
+    for data in job["configs"]:
+        config = Config.from_json(data)
+        try:
+            ns = example_namespace(ref, config, device="cuda", fill=True)
+            args, kwargs = launch_arguments(ref, config, ns)
+            grid = ref.spec.grid(ns)
+            ref.fn[grid](*args, **kwargs)  # compiles; a compile error launches nothing
+            ref.fn[grid](*args, **kwargs)
+            torch.cuda.synchronize()
+            launched.append(True)
+        except Exception:  # noqa: BLE001 - a config that does not launch gets no ncu row
+            launched.append(False)
+        (job_path.parent / "launched.json").write_text(json.dumps(launched))

@@ -1,0 +1,100 @@
+"""What of measuring works without a GPU: results, derived figures, ncu parsing, samples, the no-GPU path."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from irscope.capture import capture
+from irscope.kernel import resolve_config, resolve_kernel
+from irscope.measure.ncu import parse_csv
+from irscope.measure.results import Measurement, derived, runtime_for, summarize
+from irscope.measure.samples import sample_measurement, write_samples
+from irscope.session import Session
+from irscope.types import Status
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_summary_statistics_of_per_call_times():
+    stats = summarize([0.100, 0.102, 0.098, 0.101, 0.099, 0.5])  # ms; one outlier
+    assert stats["median_us"] == pytest.approx(100.5)
+    assert stats["min_us"] == pytest.approx(98.0)
+    assert stats["p20_us"] <= stats["median_us"] <= stats["p80_us"]
+
+
+def test_derived_bandwidth_and_throughput():
+    d = derived(median_us=125.0, bytes_moved=512e6, flops=64e6, copy_gbps=4100.0, datasheet_gbps=4800.0)
+    assert d["gbps"] == pytest.approx(4096.0)
+    assert d["pct_copy"] == pytest.approx(100 * 4096 / 4100)
+    assert d["pct_datasheet"] == pytest.approx(100 * 4096 / 4800)
+    assert d["tflops"] == pytest.approx(0.512)
+    assert derived(10.0, None, None, None, None) == {"gbps": None, "tflops": None, "pct_copy": None, "pct_datasheet": None}
+
+
+def test_bytes_moved_default_to_every_tensor_once():
+    ref = resolve_kernel("square_kernel")
+    assert ref.spec.bytes_for(resolve_config(ref, {}).values()) == 2 * 4096 * 781 * 4
+    matmul = resolve_kernel("matmul_kernel")
+    assert matmul.spec.flops_for(resolve_config(matmul, {}).values()) == 2 * 4096**3
+
+
+def test_measurement_round_trips_through_json():
+    m = Measurement(Status.WRONG, median_us=12.5, p20_us=12.0, p80_us=13.0, min_us=11.9, repetitions=400,
+                    gbps=800.0, max_abs_error=1.0, error="out: 10 of 100 elements off", device="H100",
+                    ncu={"gpu_time_us": 12.1, "dram_pct": 60.0})
+    back = Measurement.from_json(json.loads(json.dumps(m.to_json())))
+    assert back == m and not back.ranked
+
+
+def test_ncu_csv_recorded_on_a_gpu_parses_into_one_row_per_launch():
+    launches = parse_csv((REPO / "samples/ncu/triton_square_h200.csv").read_text())
+    squares = [x for x in launches if x["kernel"] == "_square"]
+    assert len(squares) == 2
+    assert squares[0]["gpu_time_us"] == pytest.approx(81.344, rel=0.01)  # "81,344" ns
+    assert squares[1]["registers"] == 18 and 0 < squares[1]["dram_pct"] <= 100
+    assert all("occupancy_pct" in x for x in squares)
+
+
+def test_bench_without_a_gpu_says_so_with_its_own_exit_code(cli, monkeypatch):
+    monkeypatch.setenv("IRSCOPE_NO_GPU", "1")
+    from irscope.device import gpu_capability
+
+    gpu_capability.cache_clear()
+    try:
+        result = cli("bench", "square_kernel")
+    finally:
+        gpu_capability.cache_clear()
+    assert result.exit_code == 4
+    assert "needs a CUDA GPU" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_measurements_are_stored_in_the_session_and_shown_in_diff(cli, tmp_path):
+    ref = resolve_kernel("square_kernel")
+    session = Session.create(tmp_path / "s", ref.identity(), Path(ref.file).read_text(), ref.parameter_table())
+    for block, us in ((128, 40.0), (1024, 20.0)):
+        entry = session.add(capture(ref, {"BLOCK_SIZE": block}, arch="sm_90"))
+        entry.measurement = Measurement(Status.OK, median_us=us, device="NVIDIA H100", date="2026-11-21").to_json()
+        session.update(entry)
+    reopened = Session.open(session.path)
+    v = reopened.variant(reopened.entries[0])
+    assert runtime_for(v, reopened).median_us == 40.0
+    result = cli("diff", str(session.path), "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=1024")
+    assert "runtime (median)" in result.stdout and "B/A = 0.50x" in result.stdout
+
+
+def test_samples_give_runtimes_to_matching_variants_only(tmp_path):
+    v = capture("square_kernel", {"BLOCK_SIZE": 256}, arch="sm_90")
+    m = Measurement(Status.OK, median_us=33.3, gbps=777.0, device="H100")
+    write_samples(tmp_path / "square.json", v.kernel, REPO, {"name": "H100 80GB HBM3", "capability": 90},
+                  [(v.config, v.arch, m)])
+    data = json.loads((tmp_path / "square.json").read_text())
+    assert data["file"] == "kernels/square.py" and "/" not in data["file"][:1]
+    assert str(REPO) not in (tmp_path / "square.json").read_text()
+    found = sample_measurement(v.kernel, v.config, v.arch, directory=tmp_path)
+    assert found.median_us == 33.3 and found.source.startswith("H100 80GB HBM3 sample")
+    other = capture("square_kernel", {"BLOCK_SIZE": 512}, arch="sm_90")
+    assert sample_measurement(other.kernel, other.config, other.arch, directory=tmp_path) is None
+    assert sample_measurement(v.kernel, v.config, "sm_80", directory=tmp_path) is None
