@@ -11,7 +11,8 @@ CORE_MODULES = [
     "irscope", "irscope.types", "irscope.errors", "irscope.spec", "irscope.kernel", "irscope.store",
     "irscope.device", "irscope.capture", "irscope.capture.sass", "irscope.capture.elf",
     "irscope.capture.specialize", "irscope.capture.cache", "irscope.capture.worker", "irscope.workers",
-    "irscope.ir.locations", "irscope.ir.sourcemap", "irscope.ir.interleave", "irscope.cli",
+    "irscope.ir.locations", "irscope.ir.sourcemap", "irscope.ir.interleave", "irscope.cli", "irscope.highlight",
+    "irscope.diff", "irscope.annotate", "irscope.session", "irscope.measure.bench", "irscope.measure.samples",
 ]
 
 

@@ -23,6 +23,7 @@ COMMANDS = {
     "diff": ("irscope.cli.diff", "diff"),
     "annotate": ("irscope.cli.annotate", "annotate"),
     "bench": ("irscope.cli.bench", "bench"),
+    "tui": ("irscope.cli.tui", "tui"),
 }
 
 

@@ -1,0 +1,1 @@
+"""The terminal UI (textual). The only part of irscope that imports textual."""

@@ -1,0 +1,435 @@
+"""The irscope TUI: a kernel's variants, each stage of each, linked to the Python source.
+
+The app only shows; the work (capturing variants, measuring them) runs in a
+thread worker over the same generators the CLI drives, posting a message per
+result. The listing switches in constant time whatever its length (see
+widgets/listing.py); findings are computed off the UI thread.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+from textual import events, on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.command import Hit, Hits, Provider
+from textual.containers import Horizontal, Vertical
+from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static, Tab, Tabs
+
+from ..annotate.decode import Explanation, PtxContext, ptx_line, sass_line
+from ..annotate.findings import findings
+from ..annotate.knowledge import load
+from ..measure.results import Runtime
+from ..types import Stage
+from .jobs import Job
+from .messages import BackgroundDone, Measured, Progress, VariantReady
+from .model import Model, Row, python_line_counts
+from .screens.diff import DiffScreen
+from .screens.help import HelpScreen
+from .widgets.chart import RuntimeChart
+from .widgets.listing import ListingView
+from .widgets.side import AnnotationPane
+from .widgets.variants import VariantsTable
+
+STAGE_TABS = [("python", "Source"), ("ttir", "TTIR"), ("ttgir", "TTGIR"), ("llir", "LLIR"), ("ptx", "PTX"),
+              ("sass", "SASS"), ("chart", "Chart")]
+
+
+
+class IrscopeCommands(Provider):
+    """Command palette entries for what the keys do."""
+
+    async def search(self, query: str) -> Hits:
+        app = self.app
+        commands = [(f"Show {label}", lambda key=key: app.switch_stage(key)) for key, label in STAGE_TABS]
+        commands += [("Diff the marked variants", app.action_diff), ("Mark the current variant", app.action_mark),
+                     ("Sort by the next column", app.action_sort), ("Cancel background work", app.action_cancel),
+                     ("Toggle the source pane", app.action_toggle_side), ("Help", app.action_help)]
+        matcher = self.matcher(query)
+        for text, callback in commands:
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), callback)
+
+
+class IrscopeApp(App):
+    CSS_PATH = "app.tcss"
+    TITLE = "irscope"
+    COMMANDS = App.COMMANDS | {IrscopeCommands}
+    BINDINGS = [
+        Binding("q", "quit", "quit"),
+        Binding("question_mark", "help", "help"),
+        *[Binding(str(n), f"stage('{key}')", label, show=False) for n, (key, label) in enumerate(STAGE_TABS, start=1)],
+        Binding("m", "mark", "mark"),
+        Binding("d", "diff", "diff"),
+        Binding("o", "sort", "sort"),
+        Binding("slash", "search", "search"),
+        Binding("n", "next_match(1)", "next", show=False),
+        Binding("N", "next_match(-1)", "previous", show=False),
+        Binding("s", "toggle_side", "source pane"),
+        Binding("g", "chart_metric", "GB/s", show=False),
+        Binding("escape", "cancel", "cancel"),
+    ]
+
+    def __init__(self, model: Model, jobs: list[Job] | None = None, subtitle: str = "",
+                 initial_stage: str = "ptx") -> None:
+        super().__init__()
+        # No animations: a tool's screen should change at once (and animated tabs cost frames).
+        self.animation_level = "none"
+        self.model = model
+        self.jobs = jobs or []
+        self.sub_title = subtitle
+        self.stage_key = initial_stage
+        self.cancel_event = threading.Event()
+        self._lines: dict[tuple[int, str], list[str]] = {}
+        self._contexts: dict[tuple[int, str], PtxContext] = {}
+        self._findings: dict[int, list] = {}
+        self._shown: tuple[int, str] | None = None
+        self.busy = False
+        self.status_text = ""
+        # IRSCOPE_TUI_TRACE=<file>: log key, listing-shown and screen-written times (tests/perf/bench_tui.py)
+        trace = os.environ.get("IRSCOPE_TUI_TRACE")
+        self._trace = open(trace, "a", buffering=1) if trace else None
+
+    # ------------------------------------------------------------ latency trace
+
+    async def on_event(self, event) -> None:
+        if self._trace is not None and isinstance(event, events.Key):
+            self._trace.write(f"key {event.key} {time.perf_counter():.6f}\n")
+        await super().on_event(event)
+
+    def _display(self, screen, renderable) -> None:
+        super()._display(screen, renderable)
+        if self._trace is not None and renderable is not None:
+            self._trace.write(f"display - {time.perf_counter():.6f}\n")
+
+    # ------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield VariantsTable(self.model, id="variants")
+        yield Tabs(*[Tab(label, id=f"tab-{key}") for key, label in STAGE_TABS], active=f"tab-{self.stage_key}",
+                   id="stages")
+        with Horizontal(id="main"):
+            with ContentSwitcher(initial="listing", id="switcher"):
+                yield ListingView(id="listing")
+                yield RuntimeChart(self.model, id="chart")
+            with Vertical(id="side"):
+                yield ListingView(id="source")
+                yield AnnotationPane(id="annotation")
+        yield Input(placeholder="search the listing (enter: find, escape: close)", id="search")
+        yield Static(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = f"irscope · {self.model.title}"
+        self.query_one("#variants", VariantsTable).focus()
+        self.query_one("#search", Input).cursor_blink = False
+        first = next((r for r in self.model.rows if r.ready), None)
+        if first is not None:
+            self.show_row(first)
+        if self.jobs:
+            self.busy = True
+            self.run_jobs()
+        else:
+            self.set_status(self._summary())
+
+    # ------------------------------------------------------------ background work
+
+    @work(thread=True, exclusive=True, group="background", exit_on_error=False)
+    def run_jobs(self) -> None:
+        error = None
+        try:
+            for job in self.jobs:
+                if self.cancel_event.is_set():
+                    break
+                job(self.cancel_event, self.post_message)
+        except Exception as exc:  # noqa: BLE001 - shown in the status line; the UI stays usable
+            error = f"{type(exc).__name__}: {exc}"
+        self.post_message(BackgroundDone(self.cancel_event.is_set(), error))
+
+    def on_variant_ready(self, message: VariantReady) -> None:
+        row = self.model.set_variant(message.index, message.variant, message.entry)
+        if row.measurement is None:
+            from ..measure.samples import sample_measurement
+
+            row.measurement = sample_measurement(message.variant.kernel, message.variant.config, message.variant.arch)
+        table = self.query_one("#variants", VariantsTable)
+        table.update_row(row)
+        if self._shown is None or self.current_row() is row:
+            if self._shown is None:
+                table.select_index(row.index)
+            self.show_row(row)
+        self._refresh_chart()
+
+    def on_measured(self, message: Measured) -> None:
+        row = self.model.rows[message.index]
+        row.measurement = message.measurement
+        self.query_one("#variants", VariantsTable).update_row(row)
+        self._refresh_chart()
+
+    def on_progress(self, message: Progress) -> None:
+        self.set_status(f"{message.phase} {message.done}/{message.total} · escape cancels")
+
+    def on_background_done(self, message: BackgroundDone) -> None:
+        self.busy = False
+        if message.error:
+            self.set_status(f"background work failed: {message.error}")
+        elif message.cancelled:
+            self.set_status(f"cancelled · {self._summary()}")
+        else:
+            self.set_status(self._summary())
+
+    def action_cancel(self) -> None:
+        if self.screen.query("#search.visible"):
+            self._close_search()
+            return
+        if self.busy:
+            self.cancel_event.set()
+            self.set_status("cancelling…")
+
+    # ------------------------------------------------------------ showing a variant
+
+    def current_row(self) -> Row | None:
+        index = self.query_one("#variants", VariantsTable).current_index()
+        return None if index is None else self.model.rows[index]
+
+    @on(DataTable.RowHighlighted, "#variants")
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        row = self.model.rows[int(event.row_key.value)]
+        if row.ready:
+            self.show_row(row)
+
+    @on(Tabs.TabActivated, "#stages")
+    def _tab_activated(self, event: Tabs.TabActivated) -> None:
+        key = event.tab.id.removeprefix("tab-")
+        if key == self.stage_key and self._shown is not None and self._shown[1] == key:
+            return
+        self._show_stage(key)
+
+    def _show_stage(self, key: str) -> None:
+        self.stage_key = key
+        switcher = self.query_one("#switcher", ContentSwitcher)
+        if key == "chart":
+            switcher.current = "chart"
+            self.query_one("#chart", RuntimeChart).redraw()
+            return
+        switcher.current = "listing"
+        row = self.current_row()
+        if row is not None and row.ready:
+            self.show_row(row)
+
+    def switch_stage(self, key: str) -> None:
+        # Show the stage now, in the frame that also moves the tab, rather than a message later.
+        self.query_one("#stages", Tabs).active = f"tab-{key}"
+        if key != self.stage_key or (key != "chart" and (self._shown is None or self._shown[1] != key)):
+            self._show_stage(key)
+
+    def action_stage(self, key: str) -> None:
+        self.switch_stage(key)
+
+    def show_row(self, row: Row) -> None:
+        """Show ``row`` in the current stage: the listing, the source pane, the findings."""
+        if self.stage_key == "chart":
+            return
+        stage = Stage(self.stage_key)
+        listing = self.query_one("#listing", ListingView)
+        key = (row.index, stage.value)
+        keep_cursor = listing.cursor if self._shown is not None and self._shown[1] == stage.value else 0
+        listing.show(self._listing_lines(row, stage), stage, keep_cursor)
+        self._shown = key
+        if self._trace is not None:
+            self._trace.write(f"show {stage.value}:{row.index} {time.perf_counter():.6f}\n")
+        source = self.query_one("#source", ListingView)
+        if source.stage is None:
+            variant = self.model.variant(row)
+            source.show((variant.listings.get(Stage.PYTHON, "") if variant else "").splitlines(), Stage.PYTHON)
+        # The listing paints first; the source link and the explanation follow right after, and
+        # findings only once the user has stayed on a variant (scrolling the table stays instant).
+        self.call_after_refresh(self._explain_cursor, row, stage)
+        if row.index in self._findings:
+            self.query_one("#annotation", AnnotationPane).show_findings(self._findings[row.index])
+        else:
+            self.set_timer(0.15, lambda: self._findings_if_still_shown(row))
+
+    def _explain_cursor(self, row: Row, stage: Stage) -> None:
+        if self._shown == (row.index, stage.value):
+            self._explain(row, stage, self.query_one("#listing", ListingView).cursor)
+
+    def _findings_if_still_shown(self, row: Row) -> None:
+        if self._shown is not None and self._shown[0] == row.index and row.index not in self._findings:
+            self.compute_findings(row)
+
+    def _listing_lines(self, row: Row, stage: Stage) -> list[str]:
+        key = (row.index, stage.value)
+        if key not in self._lines:
+            variant = self.model.variant(row)
+            if variant is None:
+                return ["(still capturing…)"]
+            if stage not in variant.listings:
+                reason = variant.stage_errors.get(stage) or str(variant.error or "not captured")
+                return [f"{stage.value} is not available for this variant: {reason}"]
+            self._lines[key] = variant.listings[stage].splitlines()
+        return self._lines[key]
+
+    @work(thread=True, exclusive=True, group="findings", exit_on_error=False)
+    def compute_findings(self, row: Row) -> None:
+        variant = self.model.variant(row)
+        result = findings(variant) if variant is not None else []
+        self.call_from_thread(self._show_findings, row, result)
+
+    def _show_findings(self, row: Row, result: list) -> None:
+        self._findings[row.index] = result
+        if self.current_row() is row:
+            self.query_one("#annotation", AnnotationPane).show_findings(result)
+
+    # ------------------------------------------------------------ the source link
+
+    @on(ListingView.CursorMoved, "#listing")
+    def _listing_cursor(self, event: ListingView.CursorMoved) -> None:
+        row = self.current_row()
+        if row is None or not row.ready or self._shown is None:
+            return
+        self._explain(row, Stage(self._shown[1]), event.index)
+
+    def _explain(self, row: Row, stage: Stage, index: int) -> None:
+        smap = row.source_map()
+        source = self.query_one("#source", ListingView)
+        pane = self.query_one("#annotation", AnnotationPane)
+        lines = self._listing_lines(row, stage)
+        text = lines[index] if 0 <= index < len(lines) else ""
+        if stage is Stage.PYTHON:
+            source.set_linked({index})
+            counts = python_line_counts(row, index + 1)
+            became = ", ".join(f"{s.value} {n}" for s, n in counts.items())
+            pane.explain(f"line {index + 1}", None, f"became: {became}" if became else "")
+            return
+        py = smap.python_line(stage, index) if smap is not None else None
+        source.set_linked({py - 1} if py else set())
+        loc = smap.loc(stage, index) if smap is not None else None
+        where = ""
+        if loc is not None:
+            chain = " ← ".join(f"{c.file.rsplit('/', 1)[-1]}:{c.line}" for c in loc.callers)
+            where = f"from {loc.file.rsplit('/', 1)[-1]}:{loc.line}:{loc.column}" + (f" (inlined, called at {chain})" if chain else "")
+        pane.explain(f"{stage.value} line {index + 1}" + (f" · Python line {py}" if py else ""),
+                     self._decode(row, stage, text), where)
+
+    def _decode(self, row: Row, stage: Stage, text: str) -> Explanation | None:
+        if stage is Stage.PTX:
+            key = (row.index, "ptx")
+            if key not in self._contexts:
+                ctx = PtxContext(params=[n for n, t in (row.variant.compile_info.signature.items()
+                                                         if row.variant.compile_info else ()) if t != "constexpr"])
+                for line in self._listing_lines(row, stage):
+                    if line.lstrip().startswith((".reg", ".file")):
+                        ptx_line(load("ptx"), line, ctx)
+                self._contexts[key] = ctx
+            return ptx_line(load("ptx"), text, self._contexts[key])
+        if stage is Stage.SASS:
+            return sass_line(load("sass"), text)
+        return None
+
+    @on(ListingView.Selected, "#source")
+    def _source_selected(self, event: ListingView.Selected) -> None:
+        row = self.current_row()
+        if row is None or self._shown is None or self._shown[1] == "python":
+            return
+        smap = row.source_map()
+        if smap is None:
+            return
+        stage = Stage(self._shown[1])
+        lines = smap.lines_for(stage, event.index + 1)
+        listing = self.query_one("#listing", ListingView)
+        listing.set_linked(set(lines))
+        self.set_status(f"Python line {event.index + 1} became {len(lines)} {stage.value} lines")
+
+    @on(ListingView.CursorMoved, "#source")
+    def _source_cursor(self, event: ListingView.CursorMoved) -> None:
+        if self.focused is event.view:
+            self._source_selected(ListingView.Selected(event.view, event.index))
+
+    # ------------------------------------------------------------ actions
+
+    def action_mark(self) -> None:
+        row = self.current_row()
+        if row is None:
+            return
+        self.model.toggle_mark(row)
+        self.query_one("#variants", VariantsTable).rebuild()
+        marked = self.model.marked()
+        self.set_status("marked: " + "; ".join(r.config.label() for r in marked) + (" · d: diff" if marked else ""))
+
+    def action_diff(self) -> None:
+        pair = self.model.diff_pair(self.current_row())
+        if pair is None:
+            self.notify("mark two variants with m (or one, and move to another)", severity="warning")
+            return
+        a, b = (self.model.variant(r) for r in pair)
+        if a is None or b is None:
+            self.notify("both variants must be captured first", severity="warning")
+            return
+        stage = Stage(self.stage_key) if self.stage_key not in ("chart", "python") else Stage.PTX
+        runtimes = tuple(Runtime(r.measurement.median_us, r.measurement.device, r.measurement.source)
+                         if r.measurement and r.measurement.median_us else None for r in pair)
+        self.push_screen(DiffScreen(a, b, stage, runtimes))
+
+    def action_sort(self) -> None:
+        self.set_status(f"sorted by {self.query_one('#variants', VariantsTable).cycle_sort()}")
+
+    def action_toggle_side(self) -> None:
+        self.query_one("#side").toggle_class("hidden")
+
+    def action_chart_metric(self) -> None:
+        self.set_status(f"chart: {self.query_one('#chart', RuntimeChart).toggle_metric()}")
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_search(self) -> None:
+        search = self.query_one("#search", Input)
+        search.add_class("visible")
+        search.focus()
+
+    @on(Input.Submitted, "#search")
+    def _search(self, event: Input.Submitted) -> None:
+        listing = self.query_one("#listing", ListingView)
+        needle = event.value.lower()
+        hits = {i for i, line in enumerate(listing.lines) if needle and needle in line.lower()}
+        listing.set_matches(hits)
+        self._close_search()
+        self.action_next_match(1)
+        self.set_status(f"{len(hits)} lines match {event.value!r} · n / N: next / previous")
+
+    def _close_search(self) -> None:
+        search = self.query_one("#search", Input)
+        search.remove_class("visible")
+        self.query_one("#listing", ListingView).focus()
+
+    def action_next_match(self, direction: int) -> None:
+        listing = self.query_one("#listing", ListingView)
+        if not listing.matches:
+            return
+        ordered = sorted(listing.matches)
+        after = [i for i in ordered if (i > listing.cursor if direction > 0 else i < listing.cursor)]
+        listing.move_to((after[0] if direction > 0 else after[-1]) if after else
+                        (ordered[0] if direction > 0 else ordered[-1]))
+
+    # ------------------------------------------------------------ status
+
+    def set_status(self, text: str) -> None:
+        self.status_text = text
+        self.query_one("#status", Static).update(text)
+
+    def _summary(self) -> str:
+        ready = sum(r.ready for r in self.model.rows)
+        fastest = self.model.fastest()
+        best = f" · fastest: {fastest.config.label()} {fastest.measurement.median_us:.1f} us ({fastest.why() or 'measured'})" \
+            if fastest else ""
+        return f"{ready}/{len(self.model.rows)} variants{best} · ? for help"
+
+    def _refresh_chart(self) -> None:
+        if self.stage_key == "chart":
+            self.query_one("#chart", RuntimeChart).redraw()

@@ -1,0 +1,156 @@
+"""What the TUI shows, without the TUI: rows of variants, their runtimes, order and marks.
+
+Kept free of textual so the logic (which row is fastest, how rows sort, what the
+chart plots) is plain code that tests can call directly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..ir.sourcemap import SourceMap
+from ..measure.results import Measurement
+from ..session.store import Entry, Session, variant_facts
+from ..types import Config, Stage, Status, Variant
+
+
+@dataclass
+class Row:
+    index: int
+    config: Config
+    arch: str = ""
+    status: Status | None = None  # None: still being captured
+    error: str | None = None
+    facts: dict[str, Any] = field(default_factory=dict)
+    measurement: Measurement | None = None
+    variant: Variant | None = None
+    entry: Entry | None = None  # when the row lives in a session
+    marked: bool = False
+    _source_map: SourceMap | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self.status is not None
+
+    @property
+    def runtime_status(self) -> Status | None:
+        """The status the row shows: a measurement's verdict (WRONG, CRASHED ...) wins over capture's OK."""
+        if self.measurement is not None and self.measurement.status is not Status.OK:
+            return self.measurement.status
+        return self.status
+
+    def why(self) -> str:
+        if self.runtime_status not in (None, Status.OK):
+            return (self.measurement.error if self.measurement and self.measurement.error else self.error) or ""
+        if self.measurement is not None and self.measurement.source != "measured":
+            return self.measurement.source
+        return ""
+
+    def source_map(self) -> SourceMap | None:
+        if self.variant is None:
+            return None
+        if self._source_map is None or self._source_map.variant is not self.variant:
+            self._source_map = SourceMap(self.variant)
+        return self._source_map
+
+
+class Model:
+    """All rows of one kernel, plus where they come from (a session, or live captures)."""
+
+    def __init__(self, title: str, configs: list[Config], session: Session | None = None) -> None:
+        self.title = title
+        self.session = session
+        self.rows = [Row(i, c) for i, c in enumerate(configs)]
+        self.mark_order: list[int] = []  # marked row indices, oldest first
+
+    @classmethod
+    def from_session(cls, session: Session) -> "Model":
+        model = cls(session.kernel.name, [e.config for e in session.entries], session)
+        for row, entry in zip(model.rows, session.entries):
+            row.entry, row.arch, row.status, row.error, row.facts = entry, entry.arch, entry.status, entry.error, entry.facts
+            if entry.measurement:
+                row.measurement = Measurement.from_json(entry.measurement)
+        return model
+
+    def set_variant(self, index: int, variant: Variant, entry: Entry | None = None) -> Row:
+        row = self.rows[index]
+        row.variant, row.entry = variant, entry or row.entry
+        row.arch, row.status = variant.arch, variant.status
+        row.error = None if variant.error is None else str(variant.error)
+        row.facts = variant_facts(variant)
+        row._source_map = None
+        return row
+
+    def variant(self, row: Row) -> Variant | None:
+        """The row's variant, read from the session the first time it is needed."""
+        if row.variant is None and self.session is not None and row.entry is not None:
+            row.variant = self.session.variant(row.entry)
+        return row.variant
+
+    # ------------------------------------------------------------ derived views
+
+    def fastest(self) -> Row | None:
+        ranked = [r for r in self.rows if r.measurement is not None and r.measurement.ranked
+                  and r.runtime_status is Status.OK]
+        return min(ranked, key=lambda r: r.measurement.median_us) if ranked else None
+
+    def varying(self) -> list[str]:
+        """Config names that differ between rows (constexprs first)."""
+        if not self.rows:
+            return []
+        names = list(self.rows[0].config.values())
+        if len(self.rows) == 1:
+            return [n for n in names if n in self.rows[0].config.constexprs or n == "num_warps"]
+        return [n for n in names if len({repr(r.config.values().get(n)) for r in self.rows}) > 1]
+
+    def marked(self) -> list[Row]:
+        return [self.rows[i] for i in self.mark_order]
+
+    def toggle_mark(self, row: Row) -> None:
+        """Mark or unmark ``row``; at most two rows stay marked (the oldest mark gives way)."""
+        if row.index in self.mark_order:
+            self.mark_order.remove(row.index)
+            row.marked = False
+            return
+        if len(self.mark_order) >= 2:
+            self.rows[self.mark_order.pop(0)].marked = False
+        self.mark_order.append(row.index)
+        row.marked = True
+
+    def diff_pair(self, current: Row | None) -> tuple[Row, Row] | None:
+        """The two rows to diff: the two marked (A first marked), or the marked one and ``current``."""
+        marked = self.marked()
+        if len(marked) == 2:
+            return marked[0], marked[1]
+        if len(marked) == 1 and current is not None and current is not marked[0]:
+            return marked[0], current
+        return None
+
+    def chart_series(self, metric: str = "median_us") -> tuple[str, dict[str, list[tuple[float, float]]]]:
+        """``(x name, {series label: [(x, y), ...]})``: runtime (or GB/s) against the first swept
+        constexpr, one series per value of the other swept names (num_warps, say)."""
+        names = self.varying()
+        if not names:
+            return "", {}
+        x_name, group = names[0], [n for n in names[1:]]
+        series: dict[str, list[tuple[float, float]]] = {}
+        for row in self.rows:
+            m = row.measurement
+            value = getattr(m, metric, None) if m is not None and m.ranked else None
+            x = row.config.values().get(x_name)
+            if value is None or not isinstance(x, (int, float)):
+                continue
+            label = " ".join(f"{n}={row.config.values().get(n)}" for n in group) or x_name
+            series.setdefault(label, []).append((float(x), float(value)))
+        for points in series.values():
+            points.sort()
+        return x_name, series
+
+
+def python_line_counts(row: Row, line: int) -> dict[Stage, int]:
+    """How many lines of each stage a Python line became (for the annotation pane)."""
+    smap = row.source_map()
+    if smap is None:
+        return {}
+    return {stage: len(smap.lines_for(stage, line)) for stage in Stage.compiled() if stage in row.variant.listings}

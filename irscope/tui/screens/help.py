@@ -1,0 +1,45 @@
+"""The help screen: what every key does."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Markdown
+
+HELP = """\
+# irscope
+
+**Variants** (top): one row per variant. The fastest correct one is green; failed,
+wrong or crashed rows say why in *note*. Runtimes come from this GPU, the session,
+or the samples recorded on real GPUs (the note says which device).
+
+| key | does |
+|---|---|
+| `1`-`6` | stage: Source, TTIR, TTGIR, LLIR, PTX, SASS |
+| `7` | chart of runtime (or GB/s) per variant |
+| `tab` | move between the variants table, the listing and the source pane |
+| `↑` `↓` `pgup` `pgdn` | move the cursor; the source pane follows |
+| `enter` (source pane) | highlight every line that Python line became |
+| `m` | mark the variant for diffing (two at most) |
+| `d` | diff the two marked variants (or the marked one and the current one) |
+| `o` | sort by the next column |
+| `g` | chart: runtime or GB/s |
+| `s` | show or hide the source/annotation pane |
+| `/` | search the listing; `n` / `N` next / previous match |
+| `escape` | cancel the capture or measurement running in the background |
+| `ctrl+p` | command palette |
+| `?` | this help |
+| `q` | quit |
+
+In the diff: `y` side by side or unified, `r` raw or normalised, `escape` back.
+"""
+
+
+class HelpScreen(ModalScreen):
+    BINDINGS = [Binding("escape,q,question_mark", "app.pop_screen", "close")]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Markdown(HELP)

@@ -1,0 +1,182 @@
+"""The TUI driven by Textual's pilot: what the user does, and what the app then shows."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+
+from irscope.session import Session
+from irscope.tui.app import IrscopeApp
+from irscope.tui.model import Model
+from irscope.types import Stage
+
+REPO = Path(__file__).resolve().parent.parent
+SAMPLE = REPO / "samples" / "sessions" / "square_kernel"
+
+
+def session_app() -> IrscopeApp:
+    os.chdir(REPO)  # the sample's paths are relative to the repository
+    return IrscopeApp(Model.from_session(Session.open(SAMPLE)), subtitle="sample session")
+
+
+async def settle(pilot, timeout: float = 60.0) -> None:
+    """Until no worker runs (findings, diffs, sweeps) and the screen has caught up."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while any(w.is_running for w in pilot.app.workers) and loop.time() < deadline:
+        await asyncio.sleep(0.02)
+    await pilot.pause()
+
+
+async def test_selecting_a_variant_shows_its_listing():
+    app = session_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        listing = app.query_one("#listing")
+        first = list(listing.lines)
+        assert listing.stage is Stage.PTX and any(".reqntid" in line for line in first)
+        await pilot.press("down", "down", "down")
+        await settle(pilot)
+        row = app.current_row()
+        assert row.index == 3
+        assert listing.lines != first
+        assert f".reqntid {32 * row.config.options['num_warps']}" in "\n".join(listing.lines)
+
+
+async def test_number_keys_switch_stages():
+    app = session_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        listing = app.query_one("#listing")
+        for key, stage, needle in (("2", Stage.TTIR, "tt.func"), ("3", Stage.TTGIR, "#blocked"),
+                                   ("4", Stage.LLIR, "define"), ("6", Stage.SASS, "LDG"), ("1", Stage.PYTHON, "def square_kernel"),
+                                   ("5", Stage.PTX, "ld.global")):
+            await pilot.press(key)
+            await settle(pilot)
+            assert listing.stage is stage
+            assert any(needle in line for line in listing.lines), stage
+
+
+async def test_the_source_pane_and_annotation_follow_the_cursor():
+    app = session_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        listing = app.query_one("#listing")
+        source = app.query_one("#source")
+        target = next(i for i, line in enumerate(listing.lines) if "ld.global" in line)
+        listing.focus()
+        listing.move_to(target)
+        await settle(pilot)
+        row = app.current_row()
+        py = row.source_map().python_line(Stage.PTX, target)
+        assert "tl.load" in source.lines[py - 1]
+        assert source.linked == {py - 1}
+        explanation = app.query_one("#annotation").text
+        assert "Load from memory" in explanation and f"Python line {py}" in explanation
+
+
+async def test_selecting_a_python_line_highlights_every_line_it_became():
+    app = session_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        source = app.query_one("#source")
+        line = next(i for i, text in enumerate(source.lines) if "square_output = row * row" in text)
+        source.focus()
+        source.move_to(line)
+        await pilot.press("enter")
+        await settle(pilot)
+        listing = app.query_one("#listing")
+        expected = set(app.current_row().source_map().lines_for(Stage.PTX, line + 1))
+        assert expected and listing.linked == expected
+        assert all("mul.f32" in listing.lines[i] or ".loc" in listing.lines[i] or not listing.lines[i].strip()
+                   or "//" in listing.lines[i] for i in expected)
+
+
+async def test_marking_two_variants_opens_their_diff():
+    app = session_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("m", "down", "down", "m", "d")
+        await settle(pilot)
+        from irscope.tui.screens.diff import DiffScreen
+
+        assert isinstance(app.screen, DiffScreen)
+        body = app.screen.query_one("#diff-body")
+        text = "\n".join(body.lines)
+        assert text.startswith("A  square_kernel BLOCK_SIZE=128 num_warps=1")
+        assert "B  square_kernel BLOCK_SIZE=1024 num_warps=1" in text
+        assert "runtime (median)" in text and "B/A =" in text
+        assert "--- A" in text and "+++ B" in text
+        await pilot.press("y")
+        await settle(pilot)
+        assert any(" | " in line or " < " in line or " > " in line for line in app.screen.query_one("#diff-body").lines)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, DiffScreen)
+
+
+async def test_search_finds_lines_and_n_steps_through_them():
+    app = session_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("slash")
+        await pilot.press(*"ld.global")
+        await pilot.press("enter")
+        listing = app.query_one("#listing")
+        assert listing.matches and listing.cursor in listing.matches
+        first = listing.cursor
+        await pilot.press("n")
+        assert listing.cursor > first and listing.cursor in listing.matches
+
+
+async def test_sorting_puts_the_fastest_first_and_it_is_highlighted():
+    app = session_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("o")
+        table = app.query_one("#variants")
+        top = app.model.rows[int(table.coordinate_to_cell_key((0, 0)).row_key.value)]
+        assert top is app.model.fastest()
+
+
+async def test_the_chart_plots_runtime_per_block_size():
+    app = session_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press("7")
+        await settle(pilot)
+        x_name, series = app.model.chart_series()
+        assert x_name == "BLOCK_SIZE" and set(series) == {"num_warps=1", "num_warps=4"}
+        assert app.query_one("#switcher").current == "chart"
+
+
+async def test_escape_cancels_a_running_sweep(tmp_path, monkeypatch):
+    from irscope.kernel import resolve_kernel
+    from irscope.session import sweep_configs
+    from irscope.tui.jobs import capture_job
+
+    monkeypatch.setenv("IRSCOPE_CACHE_DIR", str(tmp_path / "cache"))  # nothing cached: the sweep takes seconds
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "triton"))
+    ref = resolve_kernel("square_kernel")
+    configs = sweep_configs(ref.parameter_table(), ref.name, {}, {})
+    app = IrscopeApp(Model(ref.name, configs), [capture_job(ref, configs, "sm_90", None)], "cancel test")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await pilot.pause(0.3)
+        assert app.busy
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not app.busy
+        assert "cancelled" in app.status_text
+        assert sum(r.ready for r in app.model.rows) < len(configs)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 60)])
+async def test_usable_at_small_and_large_sizes(size):
+    app = session_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        listing = app.query_one("#listing")
+        assert listing.size.height >= 5 and listing.size.width >= 30
+        assert app.query_one("#variants").size.height >= 3
