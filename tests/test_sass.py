@@ -62,3 +62,22 @@ def test_unreadable_cubin_is_an_error_for_that_cubin_only():
     results = disassemble([b"not an elf", good.cubin])
     assert results[0].text is None and "cubin" in results[0].error
     assert results[1].text and "LDG" in results[1].text
+
+
+def test_a_cubin_from_cuda13_ptxas_is_read_and_disassembled(tmp_path):
+    """torch's Inductor points Triton at CUDA 13's ptxas, whose cubins lay out the ELF flags differently."""
+    import glob
+
+    import pytest
+
+    found = sorted(glob.glob("/usr/local/cuda-13*/bin/ptxas"))
+    if not found:
+        pytest.skip("no CUDA 13 ptxas on this machine")
+    v = capture("square_kernel", arch="sm_90")
+    (tmp_path / "k.ptx").write_text(v.listings[Stage.PTX])
+    subprocess.run([found[-1], "-lineinfo", "--gpu-name=sm_90a", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.cubin")],
+                   check=True, capture_output=True)
+    cubin = (tmp_path / "k.cubin").read_bytes()
+    assert Cubin(cubin).sm == 90
+    (result,) = disassemble([cubin], [v.listings[Stage.PTX]])
+    assert result.error is None and "LDG" in result.text and '//## File "' in result.text

@@ -55,9 +55,13 @@ class Cubin:
     @property
     def sm(self) -> int:
         """The SM version the code is for (e.g. 90), from the ELF header flags."""
-        # CUDA ELF e_flags: bits 0-7 hold the SM in older toolchains, bits 8-15 in newer.
-        low = self.flags & 0xFF
-        return low if low else (self.flags >> 8) & 0xFF
+        # CUDA ELF e_flags: CUDA 12 keeps the SM in bits 0-7 (0x5a0d5a for sm_90); CUDA 13 puts an
+        # ABI version there and the SM above it. No SM is below 20, so take the first byte that can be one.
+        for shift in (0, 8, 16):
+            value = (self.flags >> shift) & 0xFF
+            if value >= 20:
+                return value
+        return self.flags & 0xFF
 
     def _cstr(self, offset: int) -> str:
         end = self.data.index(b"\0", offset)

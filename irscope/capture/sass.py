@@ -49,19 +49,25 @@ def nvdisasm_path() -> str | None:
     return shutil.which("nvdisasm")
 
 
-def disassemble(cubins: Sequence[bytes], ptx: Sequence[str | None] | None = None) -> list[SassResult]:
-    """SASS listings for ``cubins`` (in order), batching one nvdisasm run per arch."""
+def disassemble(cubins: Sequence[bytes], ptx: Sequence[str | None] | None = None,
+                sms: Sequence[int | None] | None = None) -> list[SassResult]:
+    """SASS listings for ``cubins`` (in order), batching one nvdisasm run per arch.
+
+    ``sms`` gives each cubin's SM (90 for sm_90) when the caller knows it; otherwise it is read
+    from the ELF header, whose layout differs between CUDA releases.
+    """
     tool = nvdisasm_path()
     if tool is None:
         return [SassResult(None, "nvdisasm not found (neither Triton's bundled copy nor one on PATH)")] * len(cubins)
     ptx = list(ptx) if ptx is not None else [None] * len(cubins)
+    sms = list(sms) if sms is not None else [None] * len(cubins)
     results: list[SassResult | None] = [None] * len(cubins)
     parsed: dict[int, Cubin] = {}
     by_sm: dict[int, list[int]] = {}
     for i, blob in enumerate(cubins):
         try:
             parsed[i] = Cubin(blob)
-            by_sm.setdefault(parsed[i].sm, []).append(i)
+            by_sm.setdefault(sms[i] or parsed[i].sm, []).append(i)
         except (ValueError, IndexError) as exc:
             results[i] = SassResult(None, f"cubin could not be read: {exc}")
     for sm, indices in by_sm.items():
@@ -69,9 +75,24 @@ def disassemble(cubins: Sequence[bytes], ptx: Sequence[str | None] | None = None
             for i, text in zip(indices, _disassemble_batch(tool, sm, [parsed[i] for i in indices], [ptx[i] for i in indices])):
                 results[i] = SassResult(text)
         except (OSError, subprocess.SubprocessError, ValueError) as exc:
-            for i in indices:
-                results[i] = SassResult(None, f"nvdisasm failed for sm_{sm}: {exc}")
+            for i in indices:  # one at a time, the way nvdisasm reads a cubin itself
+                results[i] = _disassemble_elf(tool, cubins[i], f"batched nvdisasm failed for sm_{sm}: {exc}")
     return [r if r is not None else SassResult(None, "not disassembled") for r in results]
+
+
+def _disassemble_elf(tool: str, cubin: bytes, why_batch_failed: str) -> SassResult:
+    with tempfile.NamedTemporaryFile(suffix=".cubin", delete=False) as f:
+        f.write(cubin)
+        path = f.name
+    try:
+        proc = subprocess.run([tool, "-c", "-g", path], capture_output=True, text=True, timeout=120)
+    except (OSError, subprocess.SubprocessError) as exc:
+        return SassResult(None, f"{why_batch_failed}; alone: {exc}")
+    finally:
+        os.unlink(path)
+    if proc.returncode != 0:
+        return SassResult(None, f"{why_batch_failed}; alone: {proc.stderr.strip()[-200:]}")
+    return SassResult(proc.stdout)
 
 
 def _disassemble_batch(tool: str, sm: int, cubins: list[Cubin], ptx: list[str | None]) -> list[str]:
