@@ -33,7 +33,7 @@ from .errors import ParameterError
 # Launch options irscope passes to Triton next to the constexprs. Anything else
 # named with -c must be a constexpr or a size of the kernel's spec.
 LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg")
-TRITON_DEFAULT_OPTIONS = {"num_warps": 4, "num_stages": 3, "num_ctas": 1}
+TRITON_DEFAULT_OPTIONS = {"num_warps": 4, "num_stages": 3}
 
 DTYPE_BYTES = {
     "float64": 8, "float32": 4, "float16": 2, "bfloat16": 2,

@@ -7,6 +7,8 @@ import textwrap
 
 import pytest
 
+from expect import one_line_error
+
 
 def test_list_shows_each_builtin_kernel_with_defaults_and_sweeps(cli):
     result = cli("list", "--json")
@@ -74,21 +76,14 @@ def test_a_kernel_file_without_a_spec_compiles_from_a_signature(cli, tmp_path):
 # ---------------------------------------------------------------- bad input: one line, non-zero, no traceback
 
 
-def _one_line_error(result, code: int, *fragments: str) -> None:
-    assert result.exit_code == code, (result.exit_code, result.stderr)
-    lines = [line for line in result.stderr.splitlines() if line.startswith("irscope: error:")]
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.stderr
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
 
 
 def test_unknown_kernel_lists_the_known_ones(cli):
-    _one_line_error(cli("dump", "cube_kernel"), 2, "unknown kernel 'cube_kernel'", "square_kernel", "matmul_kernel")
+    one_line_error(cli("dump", "cube_kernel"), 2, "unknown kernel 'cube_kernel'", "square_kernel", "matmul_kernel")
 
 
 def test_unknown_parameter_lists_the_kernels_parameters(cli):
-    _one_line_error(cli("dump", "square_kernel", "-c", "BLOCK=64"), 2, "unknown parameter 'BLOCK'", "BLOCK_SIZE, num_warps")
+    one_line_error(cli("dump", "square_kernel", "-c", "BLOCK=64"), 2, "unknown parameter 'BLOCK'", "BLOCK_SIZE, num_warps")
 
 
 @pytest.mark.parametrize("assignment, fragment", [
@@ -98,43 +93,43 @@ def test_unknown_parameter_lists_the_kernels_parameters(cli):
     ("n_cols=-5", "n_cols must be a non-negative integer"),
 ])
 def test_malformed_values_are_rejected_before_compiling(cli, assignment, fragment):
-    _one_line_error(cli("dump", "square_kernel", "-c", assignment), 2, fragment)
+    one_line_error(cli("dump", "square_kernel", "-c", assignment), 2, fragment)
 
 
 def test_missing_kernel_file(cli, tmp_path):
-    _one_line_error(cli("dump", f"{tmp_path}/nope.py:k"), 2, "no such kernel file")
+    one_line_error(cli("dump", f"{tmp_path}/nope.py:k"), 2, "no such kernel file")
 
 
 def test_syntax_error_in_kernel_file_names_file_and_line(cli, tmp_path):
     path = tmp_path / "broken.py"
     path.write_text("import triton\n\n@triton.jit\ndef k(x):\n    y = (1 +\n")
-    _one_line_error(cli("dump", f"{path}:k"), 2, f"{path}:5", "syntax error")
+    one_line_error(cli("dump", f"{path}:k"), 2, f"{path}:5", "syntax error")
 
 
 def test_kernel_file_that_raises_on_import_names_the_line(cli, tmp_path):
     path = tmp_path / "raises.py"
     path.write_text("import triton\n\nvalue = 1 / 0\n")
-    _one_line_error(cli("dump", f"{path}:k"), 2, f"{path}:3", "ZeroDivisionError")
+    one_line_error(cli("dump", f"{path}:k"), 2, f"{path}:3", "ZeroDivisionError")
 
 
 def test_block_size_not_a_power_of_two_names_the_stage_and_tritons_message(cli):
-    _one_line_error(cli("dump", "square_kernel", "-c", "BLOCK_SIZE=1000"), 3, "ttir (frontend)",
+    one_line_error(cli("dump", "square_kernel", "-c", "BLOCK_SIZE=1000"), 3, "ttir (frontend)",
                     "arange's range must be a power of 2", "square.py:")
 
 
 def test_out_of_shared_memory_is_a_compile_failure(cli):
-    _one_line_error(cli("dump", "matmul_kernel", "-c", "BLOCK_SIZE_M=256", "-c", "BLOCK_SIZE_N=256", "-c", "num_stages=5"),
+    one_line_error(cli("dump", "matmul_kernel", "-c", "BLOCK_SIZE_M=256", "-c", "BLOCK_SIZE_N=256", "-c", "num_stages=5"),
                     3, "shared memory", "Hardware limit: 232448")
 
 
 def test_unknown_arch(cli):
-    _one_line_error(cli("dump", "square_kernel", "--arch", "sm_xx"), 2, "unknown arch 'sm_xx'")
+    one_line_error(cli("dump", "square_kernel", "--arch", "sm_xx"), 2, "unknown arch 'sm_xx'")
 
 
 def test_file_kernel_without_spec_or_signature_says_how_to_give_one(cli, tmp_path):
     path = tmp_path / "bare.py"
     path.write_text("import triton\n\n@triton.jit\ndef bare(x):\n    pass\n")
-    _one_line_error(cli("dump", f"{path}:bare"), 2, "declares no KernelSpec", "--signature")
+    one_line_error(cli("dump", f"{path}:bare"), 2, "declares no KernelSpec", "--signature")
 
 
 def test_the_real_console_script_prints_no_traceback_and_debug_shows_one(run_irscope):

@@ -16,6 +16,8 @@ from irscope.kernel import resolve_kernel
 from irscope.session import Session, parse_sweep, run_sweep, sweep_configs
 from irscope.types import Stage, Status
 
+from expect import one_line_error
+
 
 def _sweep(tmp_path, name, sweep, fixed=None, arch="sm_90"):
     ref = resolve_kernel(name)
@@ -100,12 +102,6 @@ def test_an_interrupted_sweep_keeps_finished_variants_and_running_again_resumes(
 # ---------------------------------------------------------------- CLI and bad input
 
 
-def _one_line_error(result, code, *fragments):
-    assert result.exit_code == code, (result.exit_code, result.stderr)
-    errors = [line for line in result.stderr.splitlines() if line.startswith("irscope: error:")]
-    assert len(errors) == 1 and "Traceback" not in result.stderr, result.stderr
-    for fragment in fragments:
-        assert fragment in errors[0], errors[0]
 
 
 @pytest.fixture
@@ -147,18 +143,18 @@ def test_diff_json(cli):
 
 
 def test_unknown_sweep_parameter(cli):
-    _one_line_error(cli("sweep", "square_kernel", "-s", "BLOCK=1,2"), 2, "unknown parameter 'BLOCK'")
+    one_line_error(cli("sweep", "square_kernel", "-s", "BLOCK=1,2"), 2, "unknown parameter 'BLOCK'")
 
 
 def test_session_without_the_requested_variant(cli, session_dir):
-    _one_line_error(cli("diff", str(session_dir), "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=512"), 5,
+    one_line_error(cli("diff", str(session_dir), "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=512"), 5,
                     "has no variant BLOCK_SIZE=512", "it has: BLOCK_SIZE=128")
 
 
 def test_stage_that_was_not_captured(cli, tmp_path):
     out = tmp_path / "f"
     assert cli("sweep", "square_kernel", "-s", "BLOCK_SIZE=1000,128", "-o", str(out)).exit_code == 0
-    _one_line_error(cli("diff", str(out), "-a", "BLOCK_SIZE=1000", "-b", "BLOCK_SIZE=128", "--stage", "sass"), 2,
+    one_line_error(cli("diff", str(out), "-a", "BLOCK_SIZE=1000", "-b", "BLOCK_SIZE=128", "--stage", "sass"), 2,
                     "variant A", "did not compile")
 
 
@@ -173,7 +169,7 @@ def test_corrupted_or_foreign_session_file_is_refused_and_left_alone(cli, sessio
     for args in (("diff", str(session_dir), "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=1024"),
                  ("sweep", "square_kernel", "-s", "BLOCK_SIZE=256", "-o", str(session_dir)),
                  ("dump", str(session_dir))):
-        _one_line_error(cli(*args), 5, fragment)
+        one_line_error(cli(*args), 5, fragment)
         assert index.read_text() == content
 
 
@@ -181,12 +177,12 @@ def test_corrupted_variant_file(cli, session_dir):
     session = Session.open(session_dir)
     entry = session.find(session.entries[0].config)
     (session_dir / "variants" / entry.id / "variant.json").write_text("garbage")
-    _one_line_error(cli("dump", str(session_dir), "-c", f"BLOCK_SIZE={entry.config.constexprs['BLOCK_SIZE']}"), 5,
+    one_line_error(cli("dump", str(session_dir), "-c", f"BLOCK_SIZE={entry.config.constexprs['BLOCK_SIZE']}"), 5,
                     "is corrupted")
 
 
 def test_sweeping_another_kernel_into_a_session_is_refused(cli, session_dir):
     before = (session_dir / "session.json").read_text()
-    _one_line_error(cli("sweep", "add_kernel", "-s", "BLOCK_SIZE=256", "-o", str(session_dir)), 5,
+    one_line_error(cli("sweep", "add_kernel", "-s", "BLOCK_SIZE=256", "-o", str(session_dir)), 5,
                     "holds a session of square_kernel")
     assert (session_dir / "session.json").read_text() == before

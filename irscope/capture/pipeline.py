@@ -69,6 +69,10 @@ def capture_many(ref: KernelRef, configs: Sequence[Config], arch: str | int | No
                  cancel: threading.Event | None = None) -> Iterator[Captured]:
     """Yield every config of ``ref`` captured, in completion order."""
     target = choose_target(arch)
+    if target.mode is CaptureMode.JIT and ref.spec is None:
+        # No example inputs to launch with (a --signature kernel, an Inductor kernel): compile
+        # ahead of time for the GPU's own arch, which gives the JIT's IR for that signature.
+        target = Target(target.capability, CaptureMode.AOT)
     cache = cache or CaptureCache()
     kernel_id = ref.identity()
     python = Path(ref.file).read_text(encoding="utf-8")
@@ -182,7 +186,8 @@ def build_variant(ref: KernelRef, kernel_id, config: Config, target: Target, com
 def _with_sass(batch: list[tuple[int, Variant]]) -> list[tuple[int, Variant]]:
     """Add SASS to every variant that has a cubin, with one nvdisasm run per arch."""
     todo = [(n, v) for n, (_, v) in enumerate(batch) if v.cubin]
-    results = disassemble([v.cubin for _, v in todo], [v.listings.get(Stage.PTX) for _, v in todo])
+    results = disassemble([v.cubin for _, v in todo], [v.listings.get(Stage.PTX) for _, v in todo],
+                          [parse_arch(v.arch) for _, v in todo])
     out = list(batch)
     for (n, v), result in zip(todo, results):
         if result.text is not None:

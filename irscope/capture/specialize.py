@@ -174,6 +174,9 @@ def _from_signature(ref: KernelRef, config: Config):
         elif arg.hint == 1:  # the JIT turns an integer equal to 1 into a constant
             signature[param.name] = "constexpr"
             constexprs[(param.num,)] = 1
+        elif arg.type is None:  # a value fixed at compile time (Inductor's "constants")
+            signature[param.name] = "constexpr"
+            constexprs[(param.num,)] = arg.value
         else:
             signature[param.name] = arg.type
             attrs[(param.num,)] = [["tt.divisibility", 16]] if arg.hint == 16 else []

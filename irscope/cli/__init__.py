@@ -24,6 +24,7 @@ COMMANDS = {
     "annotate": ("irscope.cli.annotate", "annotate"),
     "bench": ("irscope.cli.bench", "bench"),
     "tui": ("irscope.cli.tui", "tui"),
+    "inductor": ("irscope.cli.inductor", "inductor"),
 }
 
 

@@ -12,7 +12,7 @@ from .options import STAGE_CHOICES
 @click.command()
 @click.argument("kernel")
 @click.option("-a", "a_values", multiple=True, metavar="NAME=VALUE",
-              help="Variant A: parameters, and optionally arch=SM or session=DIR. Repeatable.")
+              help="Variant A: parameters, and optionally arch=SM, session=DIR or kernel=NAME (another kernel). Repeatable.")
 @click.option("-b", "b_values", multiple=True, metavar="NAME=VALUE", help="Variant B, likewise.")
 @click.option("-c", "common", multiple=True, metavar="NAME=VALUE", help="Set for both A and B.")
 @click.option("--arch", metavar="SM", help="Compile both for this arch (unless -a/-b arch= says otherwise).")
@@ -34,6 +34,7 @@ def diff(kernel, a_values, b_values, common, arch, signature, stage_name, raw, s
       irscope diff matmul_kernel -a arch=sm_80 -b arch=sm_90 --stage ttgir
       irscope diff runs/square -a num_warps=4 -b num_warps=8 --side-by-side
       irscope diff square_kernel -a session=runs/square -a BLOCK_SIZE=128 -b BLOCK_SIZE=128
+      irscope diff square_kernel -a kernel=runs/inductor/triton_poi_fused_pow_0 -b BLOCK_SIZE=1024
     """
     from ..diff import diff_variants
     from ..diff.render import side_by_side_lines, summary_lines, to_json, unified_lines
@@ -46,11 +47,9 @@ def diff(kernel, a_values, b_values, common, arch, signature, stage_name, raw, s
     for label, values in (("A", a_values), ("B", b_values)):
         given = overrides(values)
         side_arch = given.pop("arch", arch)
-        session_dir = given.pop("session", None)
-        target = open_target(session_dir or kernel, signature)
-        if session_dir is not None and target.name != _kernel_name(kernel, target.name):
-            raise UsageError(f"session {session_dir} holds {target.name}, not {kernel}")
-        variant = target.variant({**shared, **given}, side_arch)
+        source = given.pop("session", None) or given.pop("kernel", None) or kernel
+        target = open_target(source, signature)
+        variant = target.variant({**shared, **given} if source == kernel else given, side_arch)
         if not variant.ok and Stage(stage_name) not in variant.listings:
             raise UsageError(f"variant {label} ({variant.config.label()}) did not compile: {variant.error}")
         sides.append((target, variant))
@@ -72,14 +71,6 @@ def diff(kernel, a_values, b_values, common, arch, signature, stage_name, raw, s
     width = click.get_terminal_size()[0] if hasattr(click, "get_terminal_size") else 160
     lines = side_by_side_lines(result, max(width, 120), context) if side_by_side else unified_lines(result, context)
     click.echo("\n".join(lines))
-
-
-def _kernel_name(kernel: str, fallback: str) -> str:
-    from pathlib import Path
-
-    if Path(kernel).is_dir():
-        return fallback
-    return kernel.rpartition(":")[2] if ":" in kernel else kernel
 
 
 def _runtime(target, variant):

@@ -77,7 +77,13 @@ def open_target(kernel: str, signature: str | None = None, need_kernel: bool = F
             k = session.kernel
             if not Path(k.file).is_file():
                 raise SessionError(f"the kernel this session was recorded from is gone: {k.file}")
-            ref = resolve_kernel(f"{k.file}:{k.name}", signature)
+            if session.signature is not None and signature is None:
+                from ..kernel import KernelRef, SignatureArg, load_module
+
+                fn = getattr(load_module(Path(k.file)), k.name)
+                ref = KernelRef(fn, k.file, None, tuple(SignatureArg(**a) for a in session.signature))
+            else:
+                ref = resolve_kernel(f"{k.file}:{k.name}", signature)
         return Target(session.kernel.name, session.parameters, ref, session)
     ref = resolve_kernel(kernel, signature)
     return Target(ref.name, ref.parameter_table(), ref)

@@ -34,8 +34,21 @@ def tui(kernel, assignments, arch, signature, sweeps, out, stage_name, with_benc
     from ..session import Session, parse_sweep, sweep_configs
     from .target import open_target, overrides
 
-    target = open_target(kernel, signature)
     jobs = []
+    from ..inductor.capture import is_inductor_dir
+
+    if is_inductor_dir(kernel):
+        from ..inductor.capture import read_index
+        from ..tui.model import Model
+
+        index = read_index(kernel)
+        sessions = [Session.open(Path(kernel) / k["session"]) for k in index["kernels"] if k.get("session")]
+        model = Model.from_sessions(f"Inductor: {index['origin'].get('function') or index['origin'].get('log')}", sessions)
+        from ..tui.app import IrscopeApp
+
+        IrscopeApp(model, [], f"{len(sessions)} Inductor kernels", initial_stage=stage_name).run()
+        return
+    target = open_target(kernel, signature)
     if target.session is not None and not sweeps and not assignments:
         from ..tui.model import Model
 

@@ -74,7 +74,8 @@ def diff_variants(a: Variant, b: Variant, stage: Stage = Stage.PTX, raw: bool = 
             stage_stats(s, b.listings[s]) if s in b.listings else None,
         )
     result = VariantDiff(a, b, stage, raw, hunks, stats)
-    if stage in stats and stats[stage][0] is not None and stats[stage][1] is not None:
+    same_source = a.kernel.file == b.kernel.file  # lines of different files do not align
+    if same_source and stage in stats and stats[stage][0] is not None and stats[stage][1] is not None:
         result.by_line = by_python_line(a, b, stage, stats[stage][0], stats[stage][1])
     return result
 

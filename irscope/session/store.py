@@ -109,7 +109,8 @@ class Session:
             raise SessionError(f"{index} is malformed: {type(exc).__name__}: {exc}") from None
 
     @classmethod
-    def create(cls, path: str | Path, kernel: KernelId, python: str, parameters: Mapping[str, Any]) -> "Session":
+    def create(cls, path: str | Path, kernel: KernelId, python: str, parameters: Mapping[str, Any],
+               signature: list[dict[str, Any]] | None = None) -> "Session":
         """A new session, or the existing one at ``path`` if it holds the same kernel source."""
         path = Path(path)
         if path.exists() and not path.is_dir():
@@ -130,7 +131,8 @@ class Session:
         data = {
             "format": SESSION_FORMAT,
             "kernel": {"name": kernel.name, "file": kernel.file, "source_hash": kernel.source_hash,
-                       "source": f"source/{source_name}"},
+                       "source": f"source/{source_name}",
+                       **({"signature": signature} if signature is not None else {})},
             "parameters": dict(parameters),
             "variants": [],
         }
@@ -145,6 +147,11 @@ class Session:
     def kernel(self) -> KernelId:
         k = self.data["kernel"]
         return KernelId(k["name"], k["file"], k["source_hash"])
+
+    @property
+    def signature(self) -> list[dict[str, Any]] | None:
+        """The kernel's argument types, for a kernel that declares no KernelSpec (e.g. Inductor's)."""
+        return self.data["kernel"].get("signature")
 
     @property
     def parameters(self) -> dict[str, Any]:

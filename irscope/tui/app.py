@@ -88,6 +88,7 @@ class IrscopeApp(App):
         self._contexts: dict[tuple[int, str], PtxContext] = {}
         self._findings: dict[int, list] = {}
         self._shown: tuple[int, str] | None = None
+        self._source_file: str | None = None
         self.busy = False
         self.status_text = ""
         # IRSCOPE_TUI_TRACE=<file>: log key, listing-shown and screen-written times (tests/perf/bench_tui.py)
@@ -244,9 +245,10 @@ class IrscopeApp(App):
         if self._trace is not None:
             self._trace.write(f"show {stage.value}:{row.index} {time.perf_counter():.6f}\n")
         source = self.query_one("#source", ListingView)
-        if source.stage is None:
-            variant = self.model.variant(row)
-            source.show((variant.listings.get(Stage.PYTHON, "") if variant else "").splitlines(), Stage.PYTHON)
+        variant = self.model.variant(row)
+        if variant is not None and variant.kernel.file != self._source_file:  # each kernel has its own source
+            self._source_file = variant.kernel.file
+            source.show(variant.listings.get(Stage.PYTHON, "").splitlines(), Stage.PYTHON)
         # The listing paints first; the source link and the explanation follow right after, and
         # findings only once the user has stayed on a variant (scrolling the table stays instant).
         self.call_after_refresh(self._explain_cursor, row, stage)

@@ -26,6 +26,8 @@ class Row:
     measurement: Measurement | None = None
     variant: Variant | None = None
     entry: Entry | None = None  # when the row lives in a session
+    session: Session | None = None  # the row's own session (an Inductor capture has one per kernel)
+    kernel: str = ""
     marked: bool = False
     _source_map: SourceMap | None = None
 
@@ -66,12 +68,23 @@ class Model:
 
     @classmethod
     def from_session(cls, session: Session) -> "Model":
-        model = cls(session.kernel.name, [e.config for e in session.entries], session)
-        for row, entry in zip(model.rows, session.entries):
+        return cls.from_sessions(session.kernel.name, [session])
+
+    @classmethod
+    def from_sessions(cls, title: str, sessions: list[Session]) -> "Model":
+        """Every variant of every session, e.g. the kernels of one Inductor capture."""
+        pairs = [(s, e) for s in sessions for e in s.entries]
+        model = cls(title, [e.config for _, e in pairs], sessions[0] if len(sessions) == 1 else None)
+        for row, (session, entry) in zip(model.rows, pairs):
             row.entry, row.arch, row.status, row.error, row.facts = entry, entry.arch, entry.status, entry.error, entry.facts
+            row.session, row.kernel = session, session.kernel.name
             if entry.measurement:
                 row.measurement = Measurement.from_json(entry.measurement)
         return model
+
+    @property
+    def multi_kernel(self) -> bool:
+        return len({r.kernel for r in self.rows}) > 1
 
     def set_variant(self, index: int, variant: Variant, entry: Entry | None = None) -> Row:
         row = self.rows[index]
@@ -84,8 +97,9 @@ class Model:
 
     def variant(self, row: Row) -> Variant | None:
         """The row's variant, read from the session the first time it is needed."""
-        if row.variant is None and self.session is not None and row.entry is not None:
-            row.variant = self.session.variant(row.entry)
+        session = row.session or self.session
+        if row.variant is None and session is not None and row.entry is not None:
+            row.variant = session.variant(row.entry)
         return row.variant
 
     # ------------------------------------------------------------ derived views
@@ -99,9 +113,9 @@ class Model:
         """Config names that differ between rows (constexprs first)."""
         if not self.rows:
             return []
-        names = list(self.rows[0].config.values())
-        if len(self.rows) == 1:
-            return [n for n in names if n in self.rows[0].config.constexprs or n == "num_warps"]
+        names = list(dict.fromkeys(n for r in self.rows for n in r.config.values()))
+        if len(self.rows) == 1 or self.multi_kernel:  # show each kernel's own launch config
+            return [n for n in names if any(n in r.config.constexprs for r in self.rows) or n == "num_warps"]
         return [n for n in names if len({repr(r.config.values().get(n)) for r in self.rows}) > 1]
 
     def marked(self) -> list[Row]:

@@ -22,6 +22,7 @@ def row_values(model: Model, row: Row) -> dict[str, object]:
         f"{f.get('load_bytes') or '-'}/{f.get('store_bytes') or '-'}"
     status = row.runtime_status
     return {
+        "kernel": row.kernel,
         **{name: row.config.values().get(name) for name in model.varying()},
         "status": "…" if status is None else status.value,
         "median_us": None if m is None else m.median_us,
@@ -49,6 +50,8 @@ class VariantsTable(DataTable):
         current = self.current_index()
         self.clear(columns=True)
         self.add_column(" ", key="mark", width=1)
+        if self.model.multi_kernel:
+            self.add_column("kernel", key="kernel")
         for name in self.model.varying():
             self.add_column(name, key=name)
         for key, title in COLUMNS:
@@ -68,7 +71,8 @@ class VariantsTable(DataTable):
         self._fastest = fastest
 
     def _keys(self) -> list[str]:
-        return ["mark", *self.model.varying(), *(k for k, _ in COLUMNS)]
+        kernel = ["kernel"] if self.model.multi_kernel else []
+        return ["mark", *kernel, *self.model.varying(), *(k for k, _ in COLUMNS)]
 
     def _cells(self, row: Row) -> list[object]:
         values = row_values(self.model, row)
@@ -79,6 +83,8 @@ class VariantsTable(DataTable):
             value = values[key]
             if key == "status":
                 out.append(Text(fmt(value) if value != "…" else "…", style=STATUS_STYLE.get(str(value), "grey50")))
+            elif key == "kernel":
+                out.append(Text(str(value)))
             elif key == "note":
                 out.append(Text(str(value)[:60], style="red" if row.runtime_status not in (None,) and
                                 row.runtime_status.value != "ok" else "grey50"))

@@ -1,0 +1,108 @@
+"""``irscope inductor``: torch.compile's generated Triton kernels, as irscope variants."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.argument("target", required=False)
+@click.option("--input", "inputs", multiple=True, metavar="DTYPE[DIMS]", help="An example input, e.g. f32[4096,4096]. Repeatable.")
+@click.option("--log", "log", type=click.Path(dir_okay=False, path_type=Path),
+              help="What TORCH_LOGS=output_code printed (prefixes and all), or an output-code .py file.")
+@click.option("--mode", help="torch.compile mode (default, reduce-overhead, max-autotune, ...).")
+@click.option("--arch", metavar="SM", help="Compile the kernels for this arch (default: the one Inductor recorded).")
+@click.option("-o", "out", type=click.Path(file_okay=False, path_type=Path),
+              help="Write one session per kernel and inductor.json into this directory.")
+@click.option("--json", "as_json", is_flag=True, help="Print the capture as one JSON object.")
+def inductor(target, inputs, log, mode, arch, out, as_json) -> None:
+    """Capture the Triton kernels torch.compile (Inductor) generates.
+
+    Live, on a GPU: TARGET is path/to/file.py:function, called on --input tensors.
+    From a log, anywhere: --log FILE. Each kernel is compiled (ahead of time, for the
+    arch its DeviceProperties record) with the launch config Inductor chose, and shows
+    its kind, the ATen ops and FX graph it fuses, and every stage; live captures add
+    each kernel's time inside the compiled function and the function's time against eager.
+
+    \b
+    Examples:
+      irscope inductor --log train.log -o runs/inductor
+      irscope inductor model.py:block --input f32[8,512,768] -o runs/block
+      irscope tui runs/inductor                 # every kernel in the TUI
+      irscope sweep runs/inductor/triton_poi_fused_pow_0 -s XBLOCK=256,512,1024 -s num_warps=2,4,8
+    """
+    from ..errors import UsageError
+    from ..inductor.capture import InductorCapture, compile_all, plan, write_sessions
+
+    if (target is None) == (log is None):
+        raise UsageError("give either TARGET (path/to/file.py:function, live on a GPU) or --log FILE")
+    chosen, timing, per_kernel = {}, {}, {}
+    if log is not None:
+        from ..inductor.parse import parse_log
+
+        if not log.is_file():
+            raise UsageError(f"no such log file: {log}")
+        outputs = parse_log(log.read_text(encoding="utf-8", errors="replace"))
+        origin = {"log": str(log)}
+    else:
+        from ..inductor.live import capture_live, load_function, make_inputs, parse_input, require_gpu
+
+        if not inputs:
+            raise UsageError("a live capture needs example inputs: --input f32[4096,4096] (one per argument)")
+        for spec in inputs:  # a typo should not cost a compile
+            parse_input(spec)
+        fn = load_function(target)
+        require_gpu()
+        outputs, chosen, timing, per_kernel = capture_live(fn, make_inputs(inputs), mode=mode)
+        origin = {"function": target, "inputs": list(inputs), "mode": mode}
+        if not any(o.kernels for o in outputs):
+            raise UsageError("torch.compile generated no Triton kernels for this function (only extern calls?)")
+    kernels = plan(outputs, out, chosen)
+    for ck in compile_all(kernels, arch):
+        if ck.kernel.name in per_kernel:
+            ck.runtime_us, ck.calls = per_kernel[ck.kernel.name]
+    capture = InductorCapture(kernels, outputs, origin, timing)
+    if out is not None:
+        write_sessions(capture, out)
+    if as_json:
+        click.echo(json.dumps(capture.to_json(), indent=1, default=str))
+        return
+    _print(capture)
+    if out is not None:
+        click.echo(f"wrote {len(kernels)} kernel sessions and inductor.json to {out}", err=True)
+
+
+def _print(capture) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from ..session.store import variant_facts
+    from ..session.table import text
+
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for column in ("kernel", "kind", "fuses (ATen)", "launch config", "chosen by", "regs", "spill B", "shared B",
+                   "ld/st B", "ptx lines", "us/call", "calls"):
+        numeric = column in ("regs", "spill B", "shared B", "ptx lines", "us/call", "calls")
+        table.add_column(column, justify="right" if numeric else "left",
+                         no_wrap=column in ("kernel", "launch config"), overflow="fold")
+    for ck in capture.kernels:
+        v = ck.variant
+        facts = variant_facts(v) if v is not None else {}
+        spills = (facts.get("spill_stores") or 0) + (facts.get("spill_loads") or 0) if facts.get("spill_stores") is not None else None
+        ldst = f"{facts.get('load_bytes') or '-'}/{facts.get('store_bytes') or '-'}" if facts else "—"
+        table.add_row(ck.kernel.name, ck.kernel.kind, ", ".join(a.removeprefix("aten.") for a in ck.kernel.aten_ops),
+                      ck.chosen.label(), ck.chosen_by, text(facts.get("registers")), text(spills),
+                      text(facts.get("shared")), ldst, text(facts.get("ptx_lines")), text(ck.runtime_us),
+                      text(ck.calls), style=None if v is None or v.ok else "red")
+    console = Console(width=max(200, Console().width))
+    console.print(table)
+    for output in capture.outputs:
+        for call in output.extern_calls:
+            console.print(f"  extern (not Triton) in graph {output.graph}: {call}", style="grey50")
+    t = capture.timing
+    if t.get("compiled_us"):
+        console.print(f"whole function on {t['device']}: eager {t['eager_us']:.1f} us, compiled {t['compiled_us']:.1f} us "
+                      f"({t['speedup']:.2f}x)")

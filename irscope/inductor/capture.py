@@ -1,0 +1,142 @@
+"""From Inductor's output code to irscope variants, sessions and a summary.
+
+Each generated Triton kernel becomes a variant like any other (every stage,
+source map, annotation), compiled for the arch Inductor recorded in its
+DeviceProperties (or --arch), with the launch config Inductor chose: the one
+its autotuner picked when the capture ran live on a GPU, else the one its
+heuristics give (the first, when they give several for the autotuner to try).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from ..capture import capture_many
+from ..kernel import KernelRef, config_from_table
+from ..session import Session
+from ..store import atomic_write
+from ..types import Variant
+from .kernels import (
+    LaunchConfig, config_of, default_directory, kernel_ref, launch_configs, parameter_table, write_kernel_file,
+)
+from .parse import InductorKernel, OutputCode
+
+INDEX = "inductor.json"
+INDEX_FORMAT = "irscope.inductor/1"
+
+
+@dataclass
+class CapturedKernel:
+    kernel: InductorKernel
+    graph: str
+    ref: KernelRef
+    candidates: list[LaunchConfig]
+    chosen: LaunchConfig
+    chosen_by: str  # how the launch config was decided
+    variant: Variant | None = None
+    runtime_us: float | None = None  # per call, from the torch profiler (live captures on a GPU)
+    calls: int | None = None  # launches per call of the compiled function
+    session: str | None = None  # session directory name, when written
+
+    def summary(self) -> dict[str, Any]:
+        k, v, r = self.kernel, self.variant, self.variant.resources if self.variant else None
+        return {
+            "name": k.name, "kind": k.kind, "graph": self.graph, "arch": v.arch if v else k.arch,
+            "aten_ops": list(k.aten_ops), "source_nodes": list(k.source_nodes), "node_map": list(k.node_map),
+            "graph_fragment": list(k.graph_fragment), "user_source": list(k.user_source),
+            "signature": dict(k.signature), "divisible_by_16": list(k.divisible_by_16),
+            "launch_args": list(k.launch_args), "size_hints": k.heuristic_args.get("size_hints"),
+            "chosen": asdict(self.chosen), "chosen_by": self.chosen_by,
+            "candidates": [asdict(c) for c in self.candidates],
+            "status": v.status.value if v else None, "error": str(v.error) if v and v.error else None,
+            "registers": r.registers if r else None, "spills": ((r.spill_stores or 0) + (r.spill_loads or 0)) if r else None,
+            "shared": r.shared if r else None, "runtime_us": self.runtime_us, "calls": self.calls,
+            "session": self.session,
+        }
+
+
+@dataclass
+class InductorCapture:
+    kernels: list[CapturedKernel]
+    outputs: list[OutputCode]
+    origin: dict[str, Any] = field(default_factory=dict)  # log file, or function and inputs
+    timing: dict[str, Any] = field(default_factory=dict)  # eager vs compiled, when live
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": INDEX_FORMAT, "origin": self.origin, "timing": self.timing,
+            "graphs": [{"graph": o.graph, "kernels": [k.name for k in o.kernels], "extern_calls": list(o.extern_calls)}
+                       for o in self.outputs],
+            "kernels": [k.summary() for k in self.kernels],
+        }
+
+
+def plan(outputs: list[OutputCode], directory: Path | None, chosen: dict[str, LaunchConfig] | None = None) -> list[CapturedKernel]:
+    """Write each kernel's file and work out its launch configs (no compile yet)."""
+    chosen = chosen or {}
+    out = []
+    for output in outputs:
+        for kernel in output.kernels:
+            file = write_kernel_file(kernel, (directory / "kernels") if directory else default_directory(kernel))
+            ref = kernel_ref(kernel, file)
+            try:
+                candidates = launch_configs(kernel)
+            except Exception:  # noqa: BLE001 - another torch's heuristics may not take these arguments
+                candidates = []
+            if kernel.name in chosen:
+                pick, how = chosen[kernel.name], "picked by Inductor's autotuner on the GPU"
+            elif len(candidates) == 1:
+                pick, how = candidates[0], "Inductor's heuristics (one config)"
+            elif candidates:
+                pick, how = candidates[0], f"first of {len(candidates)} configs Inductor's autotuner chooses among"
+            else:
+                pick, how = LaunchConfig({}, 4, 1), "default (Inductor's heuristics unavailable)"
+            out.append(CapturedKernel(kernel, output.graph, ref, candidates or [pick], pick, how))
+    return out
+
+
+def compile_all(kernels: list[CapturedKernel], arch: str | None) -> Iterator[CapturedKernel]:
+    """Compile each kernel's chosen config, for ``arch`` or the arch Inductor recorded."""
+    for ck in kernels:
+        config = config_from_table(ck.ref.parameter_table(), {**config_of(ck.chosen).values()}, ck.ref.name)
+        target_arch = arch or ck.kernel.arch or "sm_90"
+        ck.variant = next(iter(capture_many(ck.ref, [config], target_arch))).variant
+        yield ck
+
+
+def write_sessions(capture: InductorCapture, directory: Path) -> None:
+    """``directory/<kernel>/`` sessions (one per kernel) and ``directory/inductor.json``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for ck in capture.kernels:
+        if ck.variant is None:
+            continue
+        table = parameter_table(ck.candidates, ck.chosen)
+        signature = [asdict(a) for a in ck.ref.signature or ()]
+        session = Session.create(directory / ck.kernel.name, ck.ref.identity(), Path(ck.ref.file).read_text(),
+                                 table, signature)
+        entry = session.add(ck.variant)
+        if ck.runtime_us is not None:
+            entry.measurement = {"status": "ok", "median_us": ck.runtime_us, "source": "torch profiler",
+                                 **capture.timing.get("device_info", {})}
+            session.update(entry)
+        ck.session = ck.kernel.name
+    atomic_write(directory / INDEX, json.dumps(capture.to_json(), indent=1, default=str))
+
+
+def is_inductor_dir(path: str | Path) -> bool:
+    return (Path(path) / INDEX).is_file()
+
+
+def read_index(path: str | Path) -> dict[str, Any]:
+    from ..errors import SessionError
+
+    try:
+        data = json.loads((Path(path) / INDEX).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise SessionError(f"{Path(path) / INDEX} is unreadable: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT:
+        raise SessionError(f"{Path(path) / INDEX} is not an irscope Inductor capture")
+    return data

@@ -1,0 +1,117 @@
+"""Inductor's Triton kernels as irscope kernels: a file to compile, a signature, launch configs.
+
+Inductor wraps each kernel in a ``@triton_heuristics.<kind>(...)`` decorator whose
+autotuner picks XBLOCK/R0_BLOCK, num_warps and num_stages at run time. irscope
+strips the decorator (the parser keeps line numbers), writes the kernel to a file
+of its own, and rebuilds the launch configs with Inductor's own heuristics
+(``return_configs=True``), so the variant it compiles is one Inductor would launch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..kernel import KernelRef, SignatureArg, load_module
+from ..store import atomic_write
+from ..types import Config
+from .parse import InductorKernel
+
+# Inductor's kernels call this at import; it needs a GPU and changes nothing the compile sees.
+DRIVER_LINE = "triton_helpers.set_driver_to_gpu()"
+
+
+@dataclass(frozen=True)
+class LaunchConfig:
+    constexprs: dict[str, Any]
+    num_warps: int
+    num_stages: int
+
+    def label(self) -> str:
+        parts = [f"{k}={v}" for k, v in self.constexprs.items()]
+        return " ".join(parts + [f"num_warps={self.num_warps}", f"num_stages={self.num_stages}"])
+
+
+def write_kernel_file(kernel: InductorKernel, directory: Path) -> Path:
+    """The kernel's source, decorator removed, as ``directory/<name>.py`` (same line numbers)."""
+    text = kernel.jit_source.replace(DRIVER_LINE, "pass  # " + DRIVER_LINE + ": not needed to compile")
+    path = Path(directory) / f"{kernel.name}.py"
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        atomic_write(path, text)
+    return path.resolve()
+
+
+def default_directory(kernel: InductorKernel) -> Path:
+    """Where a kernel file goes when no session is asked for: the cache, by content."""
+    from ..capture.cache import default_cache_dir
+
+    digest = hashlib.sha256(kernel.jit_source.encode()).hexdigest()[:16]
+    return default_cache_dir() / "inductor" / digest
+
+
+def signature(kernel: InductorKernel, fn: Any) -> tuple[SignatureArg, ...]:
+    """The JIT specialization Inductor recorded (triton_meta), as irscope's signature."""
+    sig = kernel.signature
+    constants = kernel.constants
+    out = []
+    for param in fn.params:
+        name = param.name
+        if param.is_constexpr:
+            out.append(SignatureArg(None, None, constants.get(name)))
+        elif name in constants:
+            value = constants[name]
+            out.append(SignatureArg("i32", 1) if value == 1 else SignatureArg(None, None, value))
+        else:
+            ty = sig.get(name, "i32")
+            if ty == "constexpr":
+                out.append(SignatureArg(None, None, constants.get(name)))
+            else:
+                out.append(SignatureArg(ty, 16 if name in kernel.divisible_by_16 else None))
+    return tuple(out)
+
+
+def kernel_ref(kernel: InductorKernel, file: Path) -> KernelRef:
+    module = load_module(Path(file))
+    fn = getattr(module, kernel.name)
+    return KernelRef(fn, str(file), None, signature(kernel, fn))
+
+
+def launch_configs(kernel: InductorKernel) -> list[LaunchConfig]:
+    """The configs Inductor's heuristics give this kernel (its autotuner picks among them)."""
+    args = dict(kernel.heuristic_args)
+    if kernel.kind == "template":
+        return [LaunchConfig({}, int(args.get("num_warps", 4)), int(args.get("num_stages", 1)))]
+    from torch._inductor.runtime import triton_heuristics
+    from torch._inductor.runtime.hints import DeviceProperties, ReductionHint, TileHint
+
+    meta = dict(args.get("triton_meta") or {})
+    device = {k: v for k, v in (meta.get("device") or {}).items() if k != "_type"}
+    if device:
+        meta["device"] = DeviceProperties(**device)
+    args["triton_meta"] = meta
+    for key, enum in (("reduction_hint", ReductionHint), ("tile_hint", TileHint)):
+        if isinstance(args.get(key), str):
+            args[key] = enum[args[key]]
+    args.pop("filename", None)
+    heuristic = getattr(triton_heuristics, kernel.kind)
+    configs = heuristic(**args, return_configs=True)
+    return [LaunchConfig(dict(c.kwargs), int(c.num_warps), int(c.num_stages)) for c in configs]
+
+
+def config_of(launch: LaunchConfig) -> Config:
+    return Config(dict(launch.constexprs), {"num_warps": launch.num_warps, "num_stages": launch.num_stages}, {})
+
+
+def parameter_table(candidates: list[LaunchConfig], chosen: LaunchConfig) -> dict[str, dict[str, Any]]:
+    """The session's parameter table: the chosen config as defaults, the candidates as the sweep."""
+    table: dict[str, dict[str, Any]] = {}
+    for name, value in chosen.constexprs.items():
+        values = sorted({c.constexprs.get(name) for c in candidates if name in c.constexprs} | {value})
+        table[name] = {"default": value, "sweep": values, "kind": "constexpr"}
+    for name in ("num_warps", "num_stages"):
+        value = getattr(chosen, name)
+        table[name] = {"default": value, "sweep": sorted({getattr(c, name) for c in candidates} | {value}),
+                       "kind": "option"}
+    return table
