@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 
-from pygments.lexer import RegexLexer, bygroups, inherit
+from pygments.lexer import RegexLexer, inherit
 from pygments.lexers import LlvmLexer, PtxLexer, PythonLexer
 from pygments.token import (
     Comment, Error, Keyword, Name, Number, Operator, Punctuation, String, Text, Token, Whitespace,

@@ -81,9 +81,6 @@ class KernelRef:
         table.update({n: {"default": v, "sweep": [v], "kind": "option"} for n, v in TRITON_DEFAULT_OPTIONS.items()})
         return table
 
-    def default_config(self) -> Config:
-        return resolve_config(self, {})
-
 
 # ------------------------------------------------------------------ finding kernels
 

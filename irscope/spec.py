@@ -158,10 +158,6 @@ class KernelSpec:
     def tolerance_for(self, dtype: str) -> tuple[float, float]:
         return self.tolerance or DEFAULT_TOLERANCE.get(dtype, (1e-5, 1e-5))
 
-    def sweep_grid(self) -> dict[str, tuple[Any, ...]]:
-        """The sweep ranges the kernel declares, constexprs first."""
-        return {name: t.values() for name, t in {**self.constexprs, **self.options()}.items()}
-
 
 def kernel_specs(namespace: Mapping[str, Any]) -> Iterable[KernelSpec]:
     """The specs declared in a module's globals."""

@@ -54,7 +54,7 @@ class WorkerPool:
             self._outstanding += 1
         self._jobs.put((tag, job))
 
-    def results(self, timeout: float) -> Iterator[tuple[Any, Compiled]]:
+    def results(self, timeout: float) -> Iterator[tuple[Any, Any]]:
         """Results that are ready, waiting at most ``timeout`` for the first one."""
         try:
             item = self._results.get(timeout=timeout)

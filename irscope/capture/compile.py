@@ -215,9 +215,13 @@ def _frontend_message(ref: KernelRef, exc: Any) -> str:
 
 
 def _one_line(value: Any) -> str:
-    text = str(value).strip()
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    return " ".join(lines[:1] + [ln for ln in lines[1:3] if len(" ".join(lines[:1])) < 40]) if lines else type(value).__name__
+    """A message on one line: its first line, joined with the next when the first only introduces it."""
+    lines = [ln.strip() for ln in str(value).strip().splitlines() if ln.strip()]
+    if not lines:
+        return type(value).__name__
+    if len(lines) > 1 and (lines[0].endswith(":") or len(lines[0]) < 40):
+        return f"{lines[0]} {lines[1]}"
+    return lines[0]
 
 
 def _partial_stages(ref: KernelRef, src: Any, target: Any, options: dict) -> dict[str, Any]:

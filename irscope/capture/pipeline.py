@@ -14,11 +14,11 @@ import os
 import threading
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable, Iterator, Mapping, Sequence
+from typing import Iterator, Mapping, Sequence
 
 from ..device import gpu_capability
 from ..kernel import KernelRef, resolve_config, resolve_kernel
-from ..types import CaptureError, CaptureMode, CompileInfo, Config, Resources, Stage, Status, Variant
+from ..types import CaptureMode, CompileInfo, Config, Resources, Stage, Status, Variant
 from .cache import CaptureCache
 from .compile import Compiled, arch_name, compile_aot, compile_jit, parse_arch, parse_ptxas_log, run_ptxas_report
 from .sass import disassemble
@@ -199,7 +199,3 @@ def _with_sass(batch: list[tuple[int, Variant]]) -> list[tuple[int, Variant]]:
         if not v.cubin and Stage.SASS not in v.stage_errors:
             out[n] = (i, replace(v, stage_errors={**v.stage_errors, Stage.SASS: "not produced: no cubin"}))
     return out
-
-
-def configs_from(ref: KernelRef, grid: Iterable[Mapping[str, object]]) -> list[Config]:
-    return [resolve_config(ref, dict(values)) for values in grid]

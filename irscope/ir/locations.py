@@ -20,8 +20,6 @@ LineLocs = list["SourceLoc | None"]
 
 # #loc12 = loc("/work/kernels/square.py":14:26)
 MLIR_LOC_DEF = re.compile(r"^(#loc\d*)\s*=\s*loc\((.*)\)\s*$")
-# %x = arith.mulf %a, %b : tensor<1024xf32> loc(#loc26)
-MLIR_TRAILING_LOC = re.compile(r"\sloc\((.*)\)\s*$")
 # "/work/kernels/square.py":14:26   (optionally followed by " to 14:30")
 MLIR_FILE_LOC = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
 

@@ -73,10 +73,6 @@ class PtxInstruction(NamedTuple):
         bits = self.type_bits
         return None if bits is None else self.vector * bits // 8
 
-    @property
-    def is_memory(self) -> bool:
-        return self.base in ("ld", "st", "ldu", "atom", "red", "cp", "prefetch") and self.space is not None
-
 
 def split_operands(text: str) -> tuple[str, ...]:
     """Split at top-level commas (not inside {} or [])."""

@@ -63,10 +63,6 @@ class SourceMap:
         directly or through a call made on that line."""
         return self._reverse_index(stage).get((file or self.file, line), [])
 
-    def python_lines(self, stage: Stage) -> dict[int, list[int]]:
-        """Kernel-file line -> lines of ``stage`` it became."""
-        return {line: idx for (file, line), idx in self._reverse_index(stage).items() if file == self.file}
-
     def _reverse_index(self, stage: Stage) -> dict[tuple[str, int], list[int]]:
         if stage not in self._reverse:
             index: dict[tuple[str, int], list[int]] = defaultdict(list)

@@ -76,14 +76,19 @@ def copy_bandwidth(name: str, measure: bool = True) -> float | None:
 def measure_copy_bandwidth(nbytes: int = 1 << 30) -> float:
     """GB/s of ``y.copy_(x)`` over ``nbytes`` buffers, counting bytes read and written."""
     import torch
+
+    ms = _time_copy(nbytes)
+    torch.cuda.empty_cache()  # the two buffers are gone with _time_copy's frame
+    return 2 * nbytes / (ms * 1e-3) / 1e9
+
+
+def _time_copy(nbytes: int) -> float:
+    import torch
     from triton.testing import do_bench
 
     x = torch.empty(nbytes // 4, dtype=torch.float32, device="cuda").uniform_()
     y = torch.empty_like(x)
-    ms = do_bench(lambda: y.copy_(x), warmup=25, rep=200, return_mode="median")
-    del x, y
-    torch.cuda.empty_cache()
-    return 2 * nbytes / (ms * 1e-3) / 1e9
+    return do_bench(lambda: y.copy_(x), warmup=25, rep=200, return_mode="median")
 
 
 def current_device() -> DeviceInfo:

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Mapping
 
 from ..errors import SessionError
 from ..ir.stats import stage_stats
@@ -199,18 +199,3 @@ class Session:
     def save(self) -> None:
         self.data["variants"] = [e.to_json() for e in self.entries]
         atomic_write(self.path / INDEX, json.dumps(self.data, indent=1, default=str))
-
-
-def with_python(variant: Variant, python: str) -> Variant:
-    return replace(variant, listings={**variant.listings, Stage.PYTHON: python})
-
-
-def parameters_of(spec_parameters: Mapping[str, Any], kinds: Mapping[str, str]) -> dict[str, Any]:
-    """The parameter table a session stores: default, sweep and kind of every name."""
-    return {name: {"default": t.default, "sweep": list(t.values()), "kind": kinds.get(name, "constexpr")}
-            for name, t in spec_parameters.items()}
-
-
-def entries_matching(entries: Iterable[Entry], values: Mapping[str, Any]) -> list[Entry]:
-    return [e for e in entries if all(e.config.values().get(k) == v or (k == "arch" and e.arch == v)
-                                      for k, v in values.items())]
