@@ -69,9 +69,10 @@ def diff_variants(a: Variant, b: Variant, stage: Stage = Stage.PTX, raw: bool = 
         hunks = diff_lines(normalize(stage, text_a), normalize(stage, text_b))
     stats: dict[Stage, tuple[StageStats | None, StageStats | None]] = {}
     for s in summary_stages if summary_stages is not None else Stage.compiled():
+        positions = s is stage  # only the diffed stage needs line positions (for the by-line counts)
         stats[s] = (
-            stage_stats(s, a.listings[s]) if s in a.listings else None,
-            stage_stats(s, b.listings[s]) if s in b.listings else None,
+            stage_stats(s, a.listings[s], positions) if s in a.listings else None,
+            stage_stats(s, b.listings[s], positions) if s in b.listings else None,
         )
     result = VariantDiff(a, b, stage, raw, hunks, stats)
     same_source = a.kernel.file == b.kernel.file  # lines of different files do not align

@@ -30,27 +30,45 @@ class SassInstruction(NamedTuple):
     @property
     def access_bits(self) -> int | None:
         """Width of a memory access (LDG.E.128 -> 128; plain LDG.E -> 32)."""
-        if self.base not in ("LDG", "STG", "LDS", "STS", "LDL", "STL", "LD", "ST", "LDSM", "ATOMG", "RED"):
-            return None
-        for mod in self.modifiers:
-            if mod.isdigit():
-                return int(mod)
-            if mod in ("U8", "S8"):
-                return 8
-            if mod in ("U16", "S16"):
-                return 16
-            if mod == "64":
-                return 64
-        return 32
+        return access_bits(self.opcode)
+
+
+MEMORY_OPCODES = ("LDG", "STG", "LDS", "STS", "LDL", "STL", "LD", "ST", "LDSM", "ATOMG", "RED")
+
+
+def access_bits(opcode: str) -> int | None:
+    """Width of the access ``opcode`` makes, or None for an instruction that is not a load or store."""
+    base, *mods = opcode.split(".")
+    if base not in MEMORY_OPCODES:
+        return None
+    for mod in mods:
+        if mod.isdigit():
+            return int(mod)
+        if mod in ("U8", "S8"):
+            return 8
+        if mod in ("U16", "S16"):
+            return 16
+    return 32
+
+
+# The same, over a whole listing at once (MULTILINE): one scan instead of a loop over lines.
+# (it starts with the literal "/*" so the regex engine can skip ahead to each address)
+SASS_LINE_INSTRUCTION = re.compile(r"/\*([0-9a-f]+)\*/[ \t]+(?:@(!?U?P\w+)[ \t]+)?([A-Z][A-Za-z0-9_.]*)([^;\n]*);")
+
+
+def guards_and_opcodes(text: str) -> list[tuple[str, str]]:
+    """``(guard, opcode)`` of every instruction, without positions: the cheap scan counting needs."""
+    return [(guard, opcode) for _, guard, opcode, _ in SASS_LINE_INSTRUCTION.findall(text)]
 
 
 def instructions(text: str) -> list[SassInstruction]:
     out = []
-    for i, line in enumerate(text.splitlines()):
-        if "/*" not in line:
-            continue
-        m = SASS_INSTRUCTION.match(line)
-        if m:
-            out.append(SassInstruction(i, int(m.group("address"), 16), m.group("opcode"), m.group("operands") or "",
-                                       m.group("guard")))
+    line, last = 0, 0
+    count = text.count
+    for m in SASS_LINE_INSTRUCTION.finditer(text):
+        start = m.start()
+        line += count("\n", last, start)
+        last = start
+        address, guard, opcode, operands = m.groups()
+        out.append(SassInstruction(line, int(address, 16), opcode, operands.strip(), guard))
     return out

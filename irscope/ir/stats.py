@@ -52,7 +52,19 @@ class StageStats:
 _PTX_LOADS = ("ld", "ldu", "cp")  # cp.async.* global -> shared is a global load
 
 
-def stage_stats(stage: Stage, text: str) -> StageStats:
+_SASS_GLOBAL = ("LDG", "STG", "LDGSTS", "ATOMG", "REDG", "RED")
+
+
+def stage_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
+    """Facts about ``text``; without ``positions`` (line indices are -1) SASS is scanned much faster."""
+    if stage is Stage.SASS and not positions:
+        pairs = sass.guards_and_opcodes(text)
+        accesses = [
+            MemoryAccess(-1, op, "load" if op.split(".", 1)[0] in ("LDG", "LDGSTS") else "store",
+                         (sass.access_bits(op) or 32) // 8, bool(guard))
+            for guard, op in pairs if op.split(".", 1)[0] in _SASS_GLOBAL
+        ]
+        return StageStats(stage, [(-1, op) for _, op in pairs], accesses)
     if stage is Stage.PTX:
         ins = ptx.instructions(text)
         accesses = [
@@ -66,7 +78,7 @@ def stage_stats(stage: Stage, text: str) -> StageStats:
         accesses = [
             MemoryAccess(i.index, i.opcode, "load" if i.base in ("LDG", "LDGSTS") else "store",
                          (i.access_bits or 32) // 8, i.guard is not None)
-            for i in ins if i.base in ("LDG", "STG", "LDGSTS", "ATOMG", "REDG", "RED")
+            for i in ins if i.base in _SASS_GLOBAL
         ]
         return StageStats(stage, [(i.index, i.opcode) for i in ins], accesses)
     if stage in (Stage.TTIR, Stage.TTGIR):
