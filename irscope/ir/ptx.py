@@ -126,6 +126,17 @@ PTX_LINE_INSTRUCTION = re.compile(
 )
 
 
+def matches_with_lines(pattern: re.Pattern, text: str):
+    """``(0-based line, match)`` for each match of ``pattern`` in ``text``, in one scan of the text."""
+    line, last = 0, 0
+    count = text.count
+    for m in pattern.finditer(text):
+        start = m.start()
+        line += count("\n", last, start)
+        last = start
+        yield line, m
+
+
 def instructions(text: str) -> list[PtxInstruction]:
     """Every instruction in a PTX listing, in order (the debug sections after the body are skipped).
 
@@ -135,12 +146,7 @@ def instructions(text: str) -> list[PtxInstruction]:
     end = text.find("\n\t.section")
     body = text if end == -1 else text[:end]
     out: list[PtxInstruction] = []
-    line, last = 0, 0
-    count = body.count
-    for m in PTX_LINE_INSTRUCTION.finditer(body):
-        start = m.start()
-        line += count("\n", last, start)
-        last = start
+    for line, m in matches_with_lines(PTX_LINE_INSTRUCTION, body):
         guard, opcode, operands, rest = m.groups()
         out.append(PtxInstruction(line, opcode, operands.strip() if operands else "", guard))
         if ";" in rest:  # more statements on the same line (inline asm)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .ptx import opcode_base, opcode_modifiers
+from .ptx import matches_with_lines, opcode_base, opcode_modifiers
 
 #         /*0220*/              @!P6 LDG.E.128 R16, desc[UR8][R4.64] ;
 SASS_INSTRUCTION = re.compile(
@@ -63,12 +63,7 @@ def guards_and_opcodes(text: str) -> list[tuple[str, str]]:
 
 def instructions(text: str) -> list[SassInstruction]:
     out = []
-    line, last = 0, 0
-    count = text.count
-    for m in SASS_LINE_INSTRUCTION.finditer(text):
-        start = m.start()
-        line += count("\n", last, start)
-        last = start
+    for line, m in matches_with_lines(SASS_LINE_INSTRUCTION, text):
         address, guard, opcode, operands = m.groups()
         out.append(SassInstruction(line, int(address, 16), opcode, operands.strip(), guard))
     return out
