@@ -45,6 +45,18 @@ def atomic_write(path: Path, data: str | bytes) -> None:
         raise
 
 
+def read_json(path: Path) -> Any:
+    """Parse a JSON file irscope wrote; a missing, unreadable or torn file is a SessionError."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SessionError(f"{path} is missing") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise SessionError(f"{path} is corrupted: {exc}") from None
+    except OSError as exc:
+        raise SessionError(f"{path} is unreadable: {exc.strerror or exc}") from None
+
+
 def variant_to_json(v: Variant) -> dict[str, Any]:
     """Everything about ``v`` except the stage texts and the cubin."""
     info = v.compile_info
@@ -126,12 +138,7 @@ def read_variant(directory: Path, python: str | None = None) -> Variant:
     """Read a variant written by ``write_variant``; ``python`` supplies a shared source text."""
     directory = Path(directory)
     meta = directory / "variant.json"
-    try:
-        data = json.loads(meta.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise SessionError(f"{meta} is missing") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SessionError(f"{meta} is corrupted: {exc}") from None
+    data = read_json(meta)
     listings: dict[Stage, str] = {}
     for name in data.get("stages", []) if isinstance(data, dict) else []:
         try:

@@ -17,7 +17,7 @@ from typing import Any, Iterator
 from ..capture import capture_many
 from ..kernel import KernelRef, config_from_table
 from ..session import Session
-from ..store import atomic_write
+from ..store import atomic_write, read_json
 from ..types import Variant
 from .kernels import (
     LaunchConfig, config_of, default_directory, kernel_ref, launch_configs, parameter_table, write_kernel_file,
@@ -133,10 +133,8 @@ def is_inductor_dir(path: str | Path) -> bool:
 def read_index(path: str | Path) -> dict[str, Any]:
     from ..errors import SessionError
 
-    try:
-        data = json.loads((Path(path) / INDEX).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise SessionError(f"{Path(path) / INDEX} is unreadable: {exc}") from None
+    index = Path(path) / INDEX
+    data = read_json(index)
     if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT:
-        raise SessionError(f"{Path(path) / INDEX} is not an irscope Inductor capture")
+        raise SessionError(f"{index} is not an irscope Inductor capture")
     return data

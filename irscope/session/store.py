@@ -23,7 +23,7 @@ from typing import Any, Mapping
 
 from ..errors import SessionError
 from ..ir.stats import stage_stats
-from ..store import atomic_write, read_variant, write_variant
+from ..store import atomic_write, read_json, read_variant, write_variant
 from ..types import Config, KernelId, Stage, Status, Variant
 
 SESSION_FORMAT = "irscope.session/1"
@@ -96,10 +96,7 @@ class Session:
         index = path / INDEX
         if not index.is_file():
             raise SessionError(f"{path} is not an irscope session (no {INDEX})")
-        try:
-            data = json.loads(index.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise SessionError(f"{index} is corrupted: {exc}") from None
+        data = read_json(index)
         if not isinstance(data, dict) or data.get("format") != SESSION_FORMAT:
             found = data.get("format") if isinstance(data, dict) else type(data).__name__
             raise SessionError(f"{index} is not an irscope session file (format {found!r}, expected {SESSION_FORMAT!r})")
