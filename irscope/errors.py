@@ -19,6 +19,12 @@ class ExitCode(enum.IntEnum):
     INTERRUPTED = 130
 
 
+def exception_line(exc: BaseException) -> str:
+    """``Type: first line of the message``: an exception from third-party code, said in one line."""
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    return f"{type(exc).__name__}: {lines[0] if lines else ''}"
+
+
 class IrscopeError(Exception):
     """An error with a message meant for the user and an exit code."""
 

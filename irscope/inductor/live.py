@@ -13,7 +13,7 @@ import os
 import re
 from typing import Any, Callable, Sequence
 
-from ..errors import NoGpu, UsageError
+from ..errors import NoGpu, UsageError, exception_line
 from .kernels import LaunchConfig
 from .parse import OutputCode, parse_output_code
 
@@ -73,8 +73,7 @@ def capture_live(fn: Callable, inputs: list[Any], mode: str | None = None, optio
     try:
         _, sources = run_and_get_code(compiled, *inputs)
     except Exception as exc:  # noqa: BLE001 - dynamo and Inductor raise many kinds; say it in one line
-        lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
-        raise UsageError(f"torch.compile failed: {type(exc).__name__}: {lines[0] if lines else ''}") from exc
+        raise UsageError(f"torch.compile failed: {exception_line(exc)}") from exc
     finally:
         inductor_ptxas = os.environ.get("TRITON_PTXAS_PATH")
         for key in [k for k in os.environ if k.startswith("TRITON_")]:

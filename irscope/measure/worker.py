@@ -23,6 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ..errors import exception_line
 from ..types import Config, Status
 from .results import Measurement, derived, summarize
 
@@ -151,8 +152,7 @@ def _is_cuda_fault(exc: Exception) -> bool:
 
 
 def _one_line(exc: Exception) -> str:
-    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
-    return f"{type(exc).__name__}: {lines[0] if lines else ''}"[:500]
+    return exception_line(exc)[:500]  # a measurement's error is stored in the session
 
 
 def serve() -> None:
