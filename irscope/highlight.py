@@ -11,12 +11,12 @@ from __future__ import annotations
 import functools
 
 from pygments.lexer import RegexLexer, inherit
-from pygments.lexers import LlvmLexer, PtxLexer, PythonLexer
+from pygments.lexers import LlvmLexer, PtxLexer
 from pygments.token import (
     Comment, Error, Keyword, Name, Number, Operator, Punctuation, String, Text, Token, Whitespace,
 )
 
-from .types import Stage
+from .stages import Stage
 
 
 class MlirLexer(RegexLexer):
@@ -98,15 +98,6 @@ class DebugLlvmLexer(LlvmLexer):
     }
 
 
-LEXERS = {
-    Stage.PYTHON: PythonLexer,
-    Stage.TTIR: MlirLexer,
-    Stage.TTGIR: MlirLexer,
-    Stage.LLIR: DebugLlvmLexer,
-    Stage.PTX: GuardedPtxLexer,
-    Stage.SASS: SassLexer,
-}
-
 # Token type -> Rich style: a dark-terminal palette that leaves instructions brightest.
 STYLES = [
     (Comment.Special, "grey42"),
@@ -140,9 +131,9 @@ def _style(token: object) -> str:
     return ""
 
 
-@functools.lru_cache(maxsize=8)
+@functools.lru_cache(maxsize=16)
 def _lexer(stage: Stage):
-    return LEXERS[stage](stripnl=False, ensurenl=False)
+    return stage.spec.behaviour("lexer")(stripnl=False, ensurenl=False)  # which lexer: stages.py
 
 
 def highlight_line(stage: Stage, line: str) -> list[tuple[str, str]]:

@@ -101,16 +101,16 @@ def variant_from_json(data: dict[str, Any], listings: dict[Stage, str], cubin: b
         raise SessionError(f"malformed variant record: {type(exc).__name__}: {exc}") from exc
 
 
-def write_variant(directory: Path, v: Variant, with_python: bool = True, with_cubin: bool = True) -> None:
+def write_variant(directory: Path, v: Variant, with_source: bool = True, with_cubin: bool = True) -> None:
     """Write ``v`` as ``variant.json`` plus one file per stage, replacing any earlier copy atomically."""
     directory = Path(directory)
     directory.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(dir=directory.parent, prefix=f".{directory.name}."))
     try:
         for stage, text in v.listings.items():
-            if stage is Stage.PYTHON and not with_python:
+            if stage is Stage.SOURCE and not with_source:
                 continue
-            (tmp / f"{stage.value}.{stage.extension}").write_text(text, encoding="utf-8")
+            (tmp / stage.file_name(v.kernel.file)).write_text(text, encoding="utf-8")
         if with_cubin and v.cubin is not None:
             (tmp / "kernel.cubin").write_bytes(v.cubin)
         (tmp / "variant.json").write_text(json.dumps(variant_to_json(v), indent=1), encoding="utf-8")
@@ -134,8 +134,13 @@ def _swap_in(tmp: Path, directory: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def read_variant(directory: Path, python: str | None = None) -> Variant:
-    """Read a variant written by ``write_variant``; ``python`` supplies a shared source text."""
+def _kernel_file(data: Any) -> str:
+    kernel = data.get("kernel") if isinstance(data, dict) else None
+    return str(kernel.get("file", "")) if isinstance(kernel, dict) else ""
+
+
+def read_variant(directory: Path, source: str | None = None) -> Variant:
+    """Read a variant written by ``write_variant``; ``source`` supplies a shared source text."""
     directory = Path(directory)
     meta = directory / "variant.json"
     data = read_json(meta)
@@ -145,11 +150,11 @@ def read_variant(directory: Path, python: str | None = None) -> Variant:
             stage = Stage(name)
         except ValueError:
             raise SessionError(f"{meta} names an unknown stage {name!r}") from None
-        path = directory / f"{stage.value}.{stage.extension}"
+        path = directory / stage.file_name(_kernel_file(data))
         if path.exists():
             listings[stage] = path.read_text(encoding="utf-8")
-        elif stage is Stage.PYTHON and python is not None:
-            listings[stage] = python
+        elif stage is Stage.SOURCE and source is not None:
+            listings[stage] = source
         else:
             raise SessionError(f"{path} is missing")
     cubin_path = directory / "kernel.cubin"

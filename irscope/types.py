@@ -11,36 +11,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-
-class Stage(str, enum.Enum):
-    """A step of Triton's lowering pipeline, in pipeline order."""
-
-    PYTHON = "python"
-    TTIR = "ttir"
-    TTGIR = "ttgir"
-    LLIR = "llir"
-    PTX = "ptx"
-    SASS = "sass"
-
-    @property
-    def extension(self) -> str:
-        """File extension used when a listing is written to disk."""
-        return _EXTENSIONS[self]
-
-    @classmethod
-    def compiled(cls) -> tuple["Stage", ...]:
-        """The stages the compiler produces (everything but the Python source)."""
-        return (cls.TTIR, cls.TTGIR, cls.LLIR, cls.PTX, cls.SASS)
-
-
-_EXTENSIONS = {
-    Stage.PYTHON: "py",
-    Stage.TTIR: "ttir",
-    Stage.TTGIR: "ttgir",
-    Stage.LLIR: "ll",
-    Stage.PTX: "ptx",
-    Stage.SASS: "sass",
-}
+from .stages import Stage
 
 
 class Status(str, enum.Enum):

@@ -23,7 +23,7 @@ def test_every_builtin_kernel_is_listed():
 def test_builtin_kernel_compiles_with_every_stage_non_empty(name, arch):
     v = capture(name, arch=arch)
     assert v.status is Status.OK, v.error
-    for stage in Stage:
+    for stage in Stage.all():
         assert v.listings[stage].strip(), f"{stage} is empty"
     assert v.cubin and v.cubin[:4] == b"\x7fELF"
     assert v.compile_info.mode is CaptureMode.AOT and v.arch == arch
@@ -40,7 +40,7 @@ def _line_of(text: str, needle: str) -> int:
 def test_row_times_row_maps_to_mulf_in_ttir_and_mul_f32_in_ptx():
     v = capture("square_kernel", arch="sm_90")
     smap = SourceMap(v)
-    line = _line_of(v.listings[Stage.PYTHON], "square_output = row * row")
+    line = _line_of(v.listings[Stage.SOURCE], "square_output = row * row")
     ttir = [v.listings[Stage.TTIR].splitlines()[i] for i in smap.lines_for(Stage.TTIR, line)]
     ptx = [v.listings[Stage.PTX].splitlines()[i] for i in smap.lines_for(Stage.PTX, line)]
     assert any("arith.mulf" in text for text in ttir), ttir
@@ -48,22 +48,22 @@ def test_row_times_row_maps_to_mulf_in_ttir_and_mul_f32_in_ptx():
     # and back: the mul.f32 lines point at that Python line
     for i, text in enumerate(v.listings[Stage.PTX].splitlines()):
         if re.search(r"\tmul(\.rn)?\.f32\b", text):
-            assert smap.python_line(Stage.PTX, i) == line
+            assert smap.source_line(Stage.PTX, i) == line
 
 
 def test_every_stage_maps_lines_back_to_the_kernel_file():
     v = capture("softmax_kernel", arch="sm_90")
     smap = SourceMap(v)
     for stage in Stage.compiled():
-        mapped = {smap.python_line(stage, i) for i in range(len(v.listings[stage].splitlines()))} - {None, 0}
+        mapped = {smap.source_line(stage, i) for i in range(len(v.listings[stage].splitlines()))} - {None, 0}
         assert mapped, stage
-        assert all(1 <= n <= len(v.listings[Stage.PYTHON].splitlines()) for n in mapped)
+        assert all(1 <= n <= len(v.listings[Stage.SOURCE].splitlines()) for n in mapped)
 
 
 def test_inlined_reductions_map_to_the_calling_line_in_every_stage():
     v = capture("softmax_kernel", arch="sm_90")
     smap = SourceMap(v)
-    line = _line_of(v.listings[Stage.PYTHON], "tl.max(row, axis=0)")
+    line = _line_of(v.listings[Stage.SOURCE], "tl.max(row, axis=0)")
     for stage in (Stage.TTGIR, Stage.LLIR, Stage.PTX, Stage.SASS):
         lines = smap.lines_for(stage, line)
         assert lines, stage
@@ -105,7 +105,7 @@ def test_block_size_that_is_not_a_power_of_two_fails_in_the_frontend_with_the_li
     ref = resolve_kernel("square_kernel")
     line = _line_of(open(ref.file).read(), "tl.arange(0, BLOCK_SIZE)")
     assert f"square.py:{line}:" in v.error.message
-    assert Stage.PTX in v.stage_errors and Stage.PYTHON in v.listings
+    assert Stage.PTX in v.stage_errors and Stage.SOURCE in v.listings
 
 
 def test_too_much_shared_memory_is_a_failed_variant_that_keeps_its_stages():

@@ -35,13 +35,13 @@ def test_every_kernel_of_every_recorded_log_compiles_for_sm90(log, tmp_path):
     for ck in kernels:
         v = ck.variant
         assert v.ok, (ck.kernel.name, v.error)
-        assert v.arch == "sm_90" and all(v.listings[s].strip() for s in Stage)
+        assert v.arch == "sm_90" and all(v.listings[s].strip() for s in Stage.all())
         # the launch config is one Inductor would use, and the compile honours it
         assert f".reqntid {32 * ck.chosen.num_warps}" in v.listings[Stage.PTX]
         for name, value in ck.chosen.constexprs.items():
             assert v.config.constexprs[name] == value
         # the source map points into the kernel's own source, at its real lines
-        kernel_lines = v.listings[Stage.PYTHON].splitlines()
+        kernel_lines = v.listings[Stage.SOURCE].splitlines()
         load = next(i for i, line in enumerate(kernel_lines) if "tl.load(" in line or "tl.dot(" in line) + 1
         from irscope.ir.sourcemap import SourceMap
 

@@ -52,7 +52,7 @@ async def test_number_keys_switch_stages():
         await settle(pilot)
         listing = app.query_one("#listing")
         for key, stage, needle in (("2", Stage.TTIR, "tt.func"), ("3", Stage.TTGIR, "#blocked"),
-                                   ("4", Stage.LLIR, "define"), ("6", Stage.SASS, "LDG"), ("1", Stage.PYTHON, "def square_kernel"),
+                                   ("4", Stage.LLIR, "define"), ("6", Stage.SASS, "LDG"), ("1", Stage.SOURCE, "def square_kernel"),
                                    ("5", Stage.PTX, "ld.global")):
             await pilot.press(key)
             await settle(pilot)
@@ -71,7 +71,7 @@ async def test_the_source_pane_and_annotation_follow_the_cursor():
         listing.move_to(target)
         await settle(pilot)
         row = app.current_row()
-        py = row.source_map().python_line(Stage.PTX, target)
+        py = row.source_map().source_line(Stage.PTX, target)
         assert "tl.load" in source.lines[py - 1]
         assert source.linked == {py - 1}
         explanation = app.query_one("#annotation").text

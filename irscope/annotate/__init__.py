@@ -7,12 +7,9 @@ from dataclasses import dataclass
 
 from ..ir.sourcemap import SourceMap
 from ..types import Stage, Variant
-from .decode import Explanation, PtxContext, ptx_line, sass_line
+from .decode import Explanation
+from .explain import explainer
 from .findings import Finding, findings
-from .knowledge import load
-
-# Where kernel parameters start in constant bank 0, per SM (as cuobjdump shows them).
-SASS_PARAM_BASE = {70: 0x160, 75: 0x160, 80: 0x160, 86: 0x160, 87: 0x160, 89: 0x160, 90: 0x210}
 
 
 @dataclass(frozen=True)
@@ -37,20 +34,10 @@ class Annotation:
 
 def explain_lines(variant: Variant, stage: Stage) -> list[Explanation]:
     """One explanation per line of ``stage`` (PTX or SASS)."""
-    text = variant.listing(stage)
-    if stage is Stage.PTX:
-        kb = load("ptx")
-        params = [n for n, ty in (variant.compile_info.signature.items() if variant.compile_info else ()) if ty != "constexpr"]
-        ctx = PtxContext(params=params)
-        for line in text.splitlines():  # .file comes after the body, .loc before: read the table first
-            if line.lstrip().startswith(".file"):
-                ptx_line(kb, line, ctx)
-        return [ptx_line(kb, line, ctx) for line in text.splitlines()]
-    if stage is Stage.SASS:
-        kb = load("sass")
-        base = SASS_PARAM_BASE.get(int(variant.arch.removeprefix("sm_"))) if variant.arch.startswith("sm_") else None
-        return [sass_line(kb, line, base) for line in text.splitlines()]
-    raise ValueError(f"annotate explains PTX and SASS, not {stage.value}")
+    explain = explainer(variant, stage)
+    if explain is None:
+        raise ValueError(f"annotate explains PTX and SASS, not {stage.value}")
+    return [explain(line) for line in variant.listing(stage).splitlines()]
 
 
 def annotate(variant: Variant, stage: Stage = Stage.PTX) -> Annotation:
@@ -64,4 +51,4 @@ def annotate(variant: Variant, stage: Stage = Stage.PTX) -> Annotation:
     return Annotation(variant, stage, lines, findings(variant, smap))
 
 
-__all__ = ["AnnotatedLine", "Annotation", "Finding", "annotate", "explain_lines", "findings"]
+__all__ = ["AnnotatedLine", "Annotation", "Finding", "annotate", "explain_lines", "explainer", "findings"]

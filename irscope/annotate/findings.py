@@ -258,7 +258,7 @@ def _hot_lines(variant: Variant, stats, smap: SourceMap, top: int = 5) -> list[F
     if not per_line:
         return []
     total = sum(per_line.values())
-    python = variant.listings.get(Stage.PYTHON, "").splitlines()
+    python = variant.listings.get(Stage.SOURCE, "").splitlines()
     rows = []
     for line, count in per_line.most_common(top):
         source = python[line - 1].strip() if 0 < line <= len(python) else ""

@@ -82,7 +82,7 @@ def capture_many(ref: KernelRef, configs: Sequence[Config], arch: str | int | No
         keys[i] = cache.key(ref, config, target.arch)
         hit = cache.get(keys[i]) if use_cache else None
         if hit is not None and hit.kernel == kernel_id:
-            yield Captured(i, replace(hit, listings={**hit.listings, Stage.PYTHON: python}), True)
+            yield Captured(i, replace(hit, listings={**hit.listings, Stage.SOURCE: python}), True)
         else:
             pending.append(i)
     if not pending:
@@ -153,7 +153,7 @@ def _parallel(ref, configs, pending, target, workers, kernel_id, python, finish,
 def build_variant(ref: KernelRef, kernel_id, config: Config, target: Target, compiled: Compiled, python: str) -> Variant:
     """Turn what a compile left behind into a Variant (without SASS, which comes in batches)."""
     names = {"ttir": Stage.TTIR, "ttgir": Stage.TTGIR, "llir": Stage.LLIR, "ptx": Stage.PTX}
-    listings = {Stage.PYTHON: python, **{names[k]: v for k, v in compiled.asm.items() if k in names}}
+    listings = {Stage.SOURCE: python, **{names[k]: v for k, v in compiled.asm.items() if k in names}}
     missing = [s for s in names.values() if s not in listings]
     where = compiled.error.stage if compiled.error else None
     stage_errors = {s: f"not produced: compile failed at {where}" for s in missing}

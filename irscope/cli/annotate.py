@@ -7,12 +7,12 @@ import os
 
 import click
 
-from .options import kernel_options
+from .options import EXPLAINED_STAGES, kernel_options
 
 
 @click.command()
 @kernel_options
-@click.option("--stage", "stage_name", type=click.Choice(["ptx", "sass"]), default="ptx", show_default=True)
+@click.option("--stage", "stage_name", type=click.Choice(EXPLAINED_STAGES), default="ptx", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: findings and every line decoded.")
 @click.option("--findings", "findings_only", is_flag=True, help="Print the findings only.")
 def annotate(kernel, assignments, arch, signature, stage_name, as_json, findings_only) -> None:
@@ -55,7 +55,7 @@ def annotate(kernel, assignments, arch, signature, stage_name, as_json, findings
     if findings_only:
         return
     click.echo("")
-    python = variant.listings.get(Stage.PYTHON, "").splitlines()
+    python = variant.listings.get(Stage.SOURCE, "").splitlines()
     name = os.path.basename(variant.kernel.file)
     last = None
     for line in result.lines:

@@ -14,7 +14,7 @@ from .options import STAGE_CHOICES, kernel_options
 @kernel_options
 @click.option("--stage", "stage_name", type=click.Choice([*STAGE_CHOICES, "all"]), default="ptx",
               show_default=True, help="Which stage to print.")
-@click.option("--source", is_flag=True, help="Interleave the Python source lines as comments.")
+@click.option("--source", is_flag=True, help="Interleave the kernel's source lines as comments.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: metadata, listing(s), source map.")
 @click.option("-o", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               help="Write one file per stage plus the metadata into this directory.")
@@ -38,7 +38,8 @@ def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_
     target = open_target(kernel, signature)
     variant = target.variant(overrides(assignments), arch, use_cache=not no_cache)
     config = variant.config
-    stages = list(Stage.compiled()) if stage_name == "all" else [Stage(stage_name)]
+    stages = [s for s in Stage.compiled() if s in variant.listings or s in variant.stage_errors] \
+        if stage_name == "all" else [Stage(stage_name)]
     if out_dir is not None:
         _write_dir(out_dir, variant)
     click.echo(_summary(variant), err=True)
@@ -85,7 +86,7 @@ def _as_json(variant, stages) -> dict:
     data.pop("format")
     data["listings"] = {s.value: variant.listings[s] for s in stages if s in variant.listings}
     data["source_map"] = {
-        s.value: [source_map.python_line(s, i) for i in range(len(variant.listings[s].splitlines()))]
+        s.value: [source_map.source_line(s, i) for i in range(len(variant.listings[s].splitlines()))]
         for s in stages if s in variant.listings
     }
     return data
@@ -96,7 +97,7 @@ def _write_dir(out_dir: Path, variant) -> None:
 
     name = variant.kernel.name
     for stage, text in variant.listings.items():
-        atomic_write(out_dir / f"{name}.{stage.extension}", text)
+        atomic_write(out_dir / f"{name}.{stage.spec.file_extension(variant.kernel.file)}", text)
     if variant.cubin is not None:
         atomic_write(out_dir / f"{name}.cubin", variant.cubin)
     atomic_write(out_dir / f"{name}.json", json.dumps(variant_to_json(variant), indent=1))

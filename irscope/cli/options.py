@@ -6,7 +6,12 @@ from typing import Any, Callable
 
 import click
 
-STAGE_CHOICES = ["ttir", "ttgir", "llir", "ptx", "sass"]
+from ..stages import Stage, specs
+
+# Derived from the stage registry: every compiled stage, and those annotate can explain.
+STAGE_CHOICES = [s.value for s in Stage.compiled()]
+EXPLAINED_STAGES = [spec.key for spec in specs() if spec.explainer]
+ALL_STAGES = [spec.key for spec in specs()]
 
 
 def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:

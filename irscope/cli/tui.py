@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .options import kernel_options
+from .options import ALL_STAGES, kernel_options
 
 
 @click.command()
@@ -14,7 +14,7 @@ from .options import kernel_options
 @click.option("-s", "sweeps", multiple=True, metavar="NAME=V1,V2,...", help="Values to sweep (default: the declared ranges).")
 @click.option("-o", "out", type=click.Path(file_okay=False, path_type=Path), help="Keep the variants in this session.")
 @click.option("--stage", "stage_name", default="ptx", show_default=True,
-              type=click.Choice(["python", "ttir", "ttgir", "llir", "ptx", "sass"]), help="Stage to open on.")
+              type=click.Choice(ALL_STAGES), help="Stage to open on.")
 @click.option("--bench/--no-bench", "with_bench", default=None,
               help="Measure the variants on this GPU in the background (default: when there is a GPU).")
 def tui(kernel, assignments, arch, signature, sweeps, out, stage_name, with_bench) -> None:

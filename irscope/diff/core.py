@@ -92,7 +92,7 @@ def by_python_line(a: Variant, b: Variant, stage: Stage, stats_a: StageStats, st
             if line:
                 per_line[line] = per_line.get(line, 0) + 1
         counts.append(per_line)
-    source = (a.listings.get(Stage.PYTHON) or b.listings.get(Stage.PYTHON) or "").splitlines()
+    source = (a.listings.get(Stage.SOURCE) or b.listings.get(Stage.SOURCE) or "").splitlines()
     lines = sorted(set(counts[0]) | set(counts[1]))
     return [
         LineChange(n, source[n - 1].strip() if 0 < n <= len(source) else "", counts[0].get(n, 0), counts[1].get(n, 0))

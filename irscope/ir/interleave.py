@@ -7,20 +7,17 @@ import os
 from ..types import Stage, Variant
 from .sourcemap import SourceMap
 
-COMMENT = {Stage.TTIR: "//", Stage.TTGIR: "//", Stage.LLIR: ";", Stage.PTX: "//", Stage.SASS: "//"}
-
-
 def interleave_source(variant: Variant, stage: Stage, source_map: SourceMap | None = None) -> str:
     """``stage``'s listing with ``// square.py:22: row = tl.load(...)`` before each run of
     lines that came from one Python line."""
     source_map = source_map or SourceMap(variant)
-    python = variant.listings.get(Stage.PYTHON, "").splitlines()
+    python = variant.listings.get(Stage.SOURCE, "").splitlines()
     name = os.path.basename(variant.kernel.file)
-    mark = COMMENT[stage]
+    mark = stage.spec.comment
     out: list[str] = []
     last = None
     for i, line in enumerate(variant.listing(stage).splitlines()):
-        py = source_map.python_line(stage, i)
+        py = source_map.source_line(stage, i)
         if py is not None and py != last and 0 < py <= len(python):
             indent = line[: len(line) - len(line.lstrip())]
             out.append(f"{indent}{mark} {name}:{py}: {python[py - 1].strip()}")

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Callable
-
 from ..types import SourceLoc, Stage
 
 LineLocs = list["SourceLoc | None"]
@@ -125,7 +123,7 @@ def _trailing_loc(line: str) -> str | None:
     return None
 
 
-def mlir_locations(text: str) -> LineLocs:
+def mlir_locations(text: str, file: str = "") -> LineLocs:
     lines = text.splitlines()
     defs = {}
     for line in lines:
@@ -150,7 +148,7 @@ LLVM_META_DEF = re.compile(r"^!(\d+) = (?:distinct )?!(\w+)\((.*)\)\s*$")
 LLVM_FIELD = re.compile(r'(\w+): (!\d+|"(?:[^"\\]|\\.)*"|-?\d+)')
 
 
-def llvm_locations(text: str) -> LineLocs:
+def llvm_locations(text: str, file: str = "") -> LineLocs:
     lines = text.splitlines()
     meta: dict[str, tuple[str, dict[str, str]]] = {}
     for line in lines:
@@ -208,7 +206,7 @@ PTX_LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)\s+(\d+)(?:.*?inlined_at\s+(\d+)
 PTX_COMMENT_FRAME = re.compile(r"([^\s@\[\]]+):(\d+):(\d+)")
 
 
-def ptx_locations(text: str) -> LineLocs:
+def ptx_locations(text: str, file: str = "") -> LineLocs:
     lines = text.splitlines()
     files: dict[str, str] = {}
     for line in lines:
@@ -258,7 +256,7 @@ SASS_LINE_INFO = re.compile(r'^\s*//## File "([^"]*)", line (\d+)(.*)$')
 SASS_INLINED_AT = re.compile(r'inlined at "([^"]*)", line (\d+)')
 
 
-def sass_locations(text: str) -> LineLocs:
+def sass_locations(text: str, file: str = "") -> LineLocs:
     out: LineLocs = []
     current: SourceLoc | None = None
     for line in text.splitlines():
@@ -272,21 +270,11 @@ def sass_locations(text: str) -> LineLocs:
     return out
 
 
-def python_locations(text: str, file: str) -> LineLocs:
+def source_locations(text: str, file: str = "") -> LineLocs:
+    """The source stage maps to itself: line i is line i + 1 of the kernel file."""
     return [SourceLoc(file, i + 1, 0) for i in range(len(text.splitlines()))]
 
 
-PARSERS: dict[Stage, Callable[[str], LineLocs]] = {
-    Stage.TTIR: mlir_locations,
-    Stage.TTGIR: mlir_locations,
-    Stage.LLIR: llvm_locations,
-    Stage.PTX: ptx_locations,
-    Stage.SASS: sass_locations,
-}
-
-
-def locations(stage: Stage, text: str, python_file: str = "") -> LineLocs:
-    """One source location (or None) per line of ``text``."""
-    if stage is Stage.PYTHON:
-        return python_locations(text, python_file)
-    return PARSERS[stage](text)
+def locations(stage: Stage, text: str, source_file: str = "") -> LineLocs:
+    """One source location (or None) per line of ``text``, by the stage's own parser (see stages.py)."""
+    return stage.spec.behaviour("locations")(text, source_file)

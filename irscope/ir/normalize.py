@@ -186,19 +186,13 @@ def normalize_sass(text: str) -> list[NormalizedLine]:
     return out
 
 
-NORMALIZERS: dict[Stage, Callable[[str], list[NormalizedLine]]] = {
-    Stage.TTIR: normalize_mlir,
-    Stage.TTGIR: normalize_mlir,
-    Stage.LLIR: normalize_llvm,
-    Stage.PTX: normalize_ptx,
-    Stage.SASS: normalize_sass,
-}
+def normalize_source(text: str) -> list[NormalizedLine]:
+    return [NormalizedLine(i, line.rstrip()) for i, line in enumerate(text.splitlines())]
 
 
 def normalize(stage: Stage, text: str) -> list[NormalizedLine]:
-    if stage is Stage.PYTHON:
-        return [NormalizedLine(i, line.rstrip()) for i, line in enumerate(text.splitlines())]
-    return NORMALIZERS[stage](text)
+    """``text`` normalised by the stage's own normaliser (see stages.py)."""
+    return stage.spec.behaviour("normalise")(text)
 
 
 def raw_lines(text: str) -> list[NormalizedLine]:

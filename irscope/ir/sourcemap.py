@@ -1,4 +1,4 @@
-"""The map between a kernel's Python lines and the lines of every stage, both ways.
+"""The map between a kernel's source lines and the lines of every stage, both ways.
 
 Built lazily per stage from the listings themselves (their own location records),
 so a variant read back from a session or sample maps exactly as a fresh one.
@@ -32,7 +32,7 @@ class SourceMap:
         locs = self.locs(stage)
         return locs[index] if 0 <= index < len(locs) else None
 
-    def python_line(self, stage: Stage, index: int) -> int | None:
+    def source_line(self, stage: Stage, index: int) -> int | None:
         """The line of the kernel's own file that line ``index`` of ``stage`` belongs to.
 
         Code inlined from a library function (``tl.max``) belongs to the kernel line
@@ -42,7 +42,7 @@ class SourceMap:
         return own[index] if 0 <= index < len(own) else None
 
     def own_lines(self, stage: Stage) -> list[int | None]:
-        """``python_line`` for every line of ``stage`` at once."""
+        """``source_line`` for every line of ``stage`` at once."""
         if stage not in self._own:
             cache: dict[SourceLoc, int | None] = {}
             out: list[int | None] = []

@@ -56,8 +56,23 @@ _SASS_GLOBAL = ("LDG", "STG", "LDGSTS", "ATOMG", "REDG", "RED")
 
 
 def stage_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
-    """Facts about ``text``; without ``positions`` (line indices are -1) SASS is scanned much faster."""
-    if stage is Stage.SASS and not positions:
+    """Facts about ``text``, by the stage's own counter (see stages.py); without ``positions``
+    (line indices are -1) SASS is scanned much faster."""
+    return stage.spec.behaviour("stats")(stage, text, positions)
+
+
+def ptx_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
+    ins = ptx.instructions(text)
+    accesses = [
+        MemoryAccess(i.index, i.opcode, "load" if i.base in _PTX_LOADS else "store",
+                     _cp_async_bytes(i) if i.base == "cp" else i.access_bytes, i.guard is not None)
+        for i in ins if "global" in i.opcode and i.base in ("ld", "ldu", "st", "cp", "atom", "red")
+    ]
+    return StageStats(stage, [(i.index, i.opcode) for i in ins], accesses)
+
+
+def sass_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
+    if not positions:
         pairs = sass.guards_and_opcodes(text)
         accesses = [
             MemoryAccess(-1, op, "load" if op.split(".", 1)[0] in ("LDG", "LDGSTS") else "store",
@@ -65,26 +80,25 @@ def stage_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
             for guard, op in pairs if op.split(".", 1)[0] in _SASS_GLOBAL
         ]
         return StageStats(stage, [(-1, op) for _, op in pairs], accesses)
-    if stage is Stage.PTX:
-        ins = ptx.instructions(text)
-        accesses = [
-            MemoryAccess(i.index, i.opcode, "load" if i.base in _PTX_LOADS else "store",
-                         _cp_async_bytes(i) if i.base == "cp" else i.access_bytes, i.guard is not None)
-            for i in ins if "global" in i.opcode and i.base in ("ld", "ldu", "st", "cp", "atom", "red")
-        ]
-        return StageStats(stage, [(i.index, i.opcode) for i in ins], accesses)
-    if stage is Stage.SASS:
-        ins = sass.instructions(text)
-        accesses = [
-            MemoryAccess(i.index, i.opcode, "load" if i.base in ("LDG", "LDGSTS") else "store",
-                         (i.access_bits or 32) // 8, i.guard is not None)
-            for i in ins if i.base in _SASS_GLOBAL
-        ]
-        return StageStats(stage, [(i.index, i.opcode) for i in ins], accesses)
-    if stage in (Stage.TTIR, Stage.TTGIR):
-        return StageStats(stage, mlir.mlir_ops(text), [], mlir.layouts(text) if stage is Stage.TTGIR else [])
-    if stage is Stage.LLIR:
-        return StageStats(stage, mlir.llvm_instructions(text))
+    ins = sass.instructions(text)
+    accesses = [
+        MemoryAccess(i.index, i.opcode, "load" if i.base in ("LDG", "LDGSTS") else "store",
+                     (i.access_bits or 32) // 8, i.guard is not None)
+        for i in ins if i.base in _SASS_GLOBAL
+    ]
+    return StageStats(stage, [(i.index, i.opcode) for i in ins], accesses)
+
+
+def mlir_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
+    # Layout aliases (#blocked, #mma) only exist once layouts are assigned, in TTGIR.
+    return StageStats(stage, mlir.mlir_ops(text), [], mlir.layouts(text))
+
+
+def llvm_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
+    return StageStats(stage, mlir.llvm_instructions(text))
+
+
+def no_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
     return StageStats(stage)
 
 

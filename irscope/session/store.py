@@ -155,7 +155,7 @@ class Session:
         """name -> {"default", "sweep", "kind"} as the kernel declared them when recorded."""
         return dict(self.data.get("parameters") or {})
 
-    def python(self) -> str:
+    def source(self) -> str:
         source = self.path / self.data["kernel"].get("source", "")
         try:
             return source.read_text(encoding="utf-8")
@@ -173,14 +173,14 @@ class Session:
         entry = self.entry(entry) if isinstance(entry, str) else entry
         if entry is None:
             raise SessionError(f"{self.path}: no such variant")
-        return read_variant(self.path / "variants" / entry.id, python=self.python())
+        return read_variant(self.path / "variants" / entry.id, source=self.source())
 
     # ------------------------------------------------------------ writing
 
     def add(self, variant: Variant) -> Entry:
         """Store ``variant`` (replacing one with the same config and arch) and update the index."""
         entry_id = variant_id(variant.config, variant.arch)
-        write_variant(self.path / "variants" / entry_id, variant, with_python=False, with_cubin=False)
+        write_variant(self.path / "variants" / entry_id, variant, with_source=False, with_cubin=False)
         old = self.entry(entry_id)
         entry = Entry(entry_id, variant.config, variant.arch, variant.status,
                       None if variant.error is None else str(variant.error), variant_facts(variant),

@@ -19,14 +19,15 @@ from textual.command import Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static, Tab, Tabs
 
-from ..annotate.decode import Explanation, PtxContext, ptx_line, sass_line
+from ..annotate.decode import Explanation
+from ..annotate.explain import LineExplainer, explainer
 from ..annotate.findings import findings
-from ..annotate.knowledge import load
 from ..measure.results import Runtime
+from ..stages import specs as stage_specs
 from ..types import Stage
 from .jobs import Job
 from .messages import BackgroundDone, Measured, Progress, VariantReady
-from .model import Model, Row, python_line_counts
+from .model import Model, Row, source_line_counts
 from .screens.diff import DiffScreen
 from .screens.help import HelpScreen
 from .widgets.chart import RuntimeChart
@@ -34,8 +35,8 @@ from .widgets.listing import ListingView
 from .widgets.side import AnnotationPane
 from .widgets.variants import VariantsTable
 
-STAGE_TABS = [("python", "Source"), ("ttir", "TTIR"), ("ttgir", "TTGIR"), ("llir", "LLIR"), ("ptx", "PTX"),
-              ("sass", "SASS"), ("chart", "Chart")]
+# One tab (and digit key) per registered stage, then the chart.
+STAGE_TABS = [(spec.key, spec.label) for spec in stage_specs()] + [("chart", "Chart")]
 
 
 
@@ -85,7 +86,7 @@ class IrscopeApp(App):
         self.stage_key = initial_stage
         self.cancel_event = threading.Event()
         self._lines: dict[tuple[int, str], list[str]] = {}
-        self._contexts: dict[tuple[int, str], PtxContext] = {}
+        self._explainers: dict[tuple[int, str], LineExplainer | None] = {}
         self._findings: dict[int, list] = {}
         self._shown: tuple[int, str] | None = None
         self._source_file: str | None = None
@@ -248,7 +249,7 @@ class IrscopeApp(App):
         variant = self.model.variant(row)
         if variant is not None and variant.kernel.file != self._source_file:  # each kernel has its own source
             self._source_file = variant.kernel.file
-            source.show(variant.listings.get(Stage.PYTHON, "").splitlines(), Stage.PYTHON)
+            source.show(variant.listings.get(Stage.SOURCE, "").splitlines(), Stage.SOURCE)
         # The listing paints first; the source link and the explanation follow right after, and
         # findings only once the user has stayed on a variant (scrolling the table stays instant).
         self.call_after_refresh(self._explain_cursor, row, stage)
@@ -303,13 +304,13 @@ class IrscopeApp(App):
         pane = self.query_one("#annotation", AnnotationPane)
         lines = self._listing_lines(row, stage)
         text = lines[index] if 0 <= index < len(lines) else ""
-        if stage is Stage.PYTHON:
+        if stage is Stage.SOURCE:
             source.set_linked({index})
-            counts = python_line_counts(row, index + 1)
+            counts = source_line_counts(row, index + 1)
             became = ", ".join(f"{s.value} {n}" for s, n in counts.items())
             pane.explain(f"line {index + 1}", None, f"became: {became}" if became else "")
             return
-        py = smap.python_line(stage, index) if smap is not None else None
+        py = smap.source_line(stage, index) if smap is not None else None
         source.set_linked({py - 1} if py else set())
         loc = smap.loc(stage, index) if smap is not None else None
         where = ""
@@ -320,24 +321,17 @@ class IrscopeApp(App):
                      self._decode(row, stage, text), where)
 
     def _decode(self, row: Row, stage: Stage, text: str) -> Explanation | None:
-        if stage is Stage.PTX:
-            key = (row.index, "ptx")
-            if key not in self._contexts:
-                ctx = PtxContext(params=[n for n, t in (row.variant.compile_info.signature.items()
-                                                         if row.variant.compile_info else ()) if t != "constexpr"])
-                for line in self._listing_lines(row, stage):
-                    if line.lstrip().startswith((".reg", ".file")):
-                        ptx_line(load("ptx"), line, ctx)
-                self._contexts[key] = ctx
-            return ptx_line(load("ptx"), text, self._contexts[key])
-        if stage is Stage.SASS:
-            return sass_line(load("sass"), text)
-        return None
+        key = (row.index, stage.value)
+        if key not in self._explainers:
+            variant = self.model.variant(row)
+            self._explainers[key] = explainer(variant, stage) if variant is not None else None
+        explain = self._explainers[key]
+        return explain(text) if explain is not None else None
 
     @on(ListingView.Selected, "#source")
     def _source_selected(self, event: ListingView.Selected) -> None:
         row = self.current_row()
-        if row is None or self._shown is None or self._shown[1] == "python":
+        if row is None or self._shown is None or self._shown[1] == Stage.SOURCE:
             return
         smap = row.source_map()
         if smap is None:
@@ -373,7 +367,7 @@ class IrscopeApp(App):
         if a is None or b is None:
             self.notify("both variants must be captured first", severity="warning")
             return
-        stage = Stage(self.stage_key) if self.stage_key not in ("chart", "python") else Stage.PTX
+        stage = Stage(self.stage_key) if self.stage_key not in ("chart", Stage.SOURCE) else Stage.PTX
         runtimes = tuple(Runtime(r.measurement.median_us, r.measurement.device, r.measurement.source)
                          if r.measurement and r.measurement.median_us else None for r in pair)
         self.push_screen(DiffScreen(a, b, stage, runtimes))

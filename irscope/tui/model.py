@@ -162,8 +162,8 @@ class Model:
         return x_name, series
 
 
-def python_line_counts(row: Row, line: int) -> dict[Stage, int]:
-    """How many lines of each stage a Python line became (for the annotation pane)."""
+def source_line_counts(row: Row, line: int) -> dict[Stage, int]:
+    """How many lines of each stage a source line became (for the annotation pane)."""
     smap = row.source_map()
     if smap is None:
         return {}

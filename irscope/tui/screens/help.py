@@ -8,6 +8,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown
 
+from ...stages import specs
+
 HELP = """\
 # irscope
 
@@ -17,8 +19,8 @@ or the samples recorded on real GPUs (the note says which device).
 
 | key | does |
 |---|---|
-| `1`-`6` | stage: Source, TTIR, TTGIR, LLIR, PTX, SASS |
-| `7` | chart of runtime (or GB/s) per variant |
+| `1`-`{last_stage}` | stage: {stage_labels} |
+| `{chart_key}` | chart of runtime (or GB/s) per variant |
 | `tab` | move between the variants table, the listing and the source pane |
 | `↑` `↓` `pgup` `pgdn` | move the cursor; the source pane follows |
 | `enter` (source pane) | highlight every line that Python line became |
@@ -37,9 +39,15 @@ In the diff: `y` side by side or unified, `r` raw or normalised, `escape` back.
 """
 
 
+def help_text() -> str:
+    """The help, with the stage keys as the stage registry gives them."""
+    labels = [spec.label for spec in specs()]
+    return HELP.format(last_stage=len(labels), stage_labels=", ".join(labels), chart_key=len(labels) + 1)
+
+
 class HelpScreen(ModalScreen):
     BINDINGS = [Binding("escape,q,question_mark", "app.pop_screen", "close")]
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(HELP)
+            yield Markdown(help_text())
