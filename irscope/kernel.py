@@ -19,10 +19,11 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from .errors import KernelFileError, KernelNotFound, ParameterError
+from .paths import builtin_kernels_dir
 from .spec import LAUNCH_OPTIONS, TRITON_DEFAULT_OPTIONS, KernelSpec, kernel_specs
 from .types import Config, KernelId
 
-BUILTIN_DIR = Path(__file__).resolve().parent.parent / "kernels"
+BUILTIN_DIR = builtin_kernels_dir()  # the repository's kernels/, shipped as irscope.builtin_kernels
 
 
 @dataclass(frozen=True)

@@ -17,10 +17,11 @@ from pathlib import Path
 
 from ..errors import SessionError
 from ..kernel import KernelRef
+from ..paths import cache_dir as default_cache_dir  # the rule lives in paths; the name stays importable here
 from ..store import read_variant, write_variant
 from ..types import Config, Variant
 
-CACHE_VERSION = 4  # bump when what a capture stores changes
+CACHE_VERSION = 5  # bump when what a capture stores changes
 
 # Environment variables that change what Triton generates (see triton/knobs.py).
 CODEGEN_ENV = (
@@ -30,13 +31,6 @@ CODEGEN_ENV = (
     "TRITON_MOCK_PTX_VERSION", "DISABLE_PTXAS_OPT", "PTXAS_OPTIONS", "LLVM_EXTRACT_DI_LOCAL_VARIABLES",
     "TRITON_NVDISASM_PATH", "USE_IR_LOC",
 )
-
-
-def default_cache_dir() -> Path:
-    root = os.environ.get("IRSCOPE_CACHE_DIR")
-    if root:
-        return Path(root)
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "irscope"
 
 
 class CaptureCache:

@@ -14,12 +14,13 @@ import json
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..paths import runtime_samples_dir
 from ..store import atomic_write
 from ..types import Config, KernelId
 from .results import Measurement
 
 SAMPLES_FORMAT = "irscope.samples/1"
-SAMPLES_DIR = Path(__file__).resolve().parent.parent.parent / "samples" / "runtimes"
+SAMPLES_DIR = runtime_samples_dir()  # the repository's samples/runtimes, shipped in irscope.samples
 
 
 @functools.lru_cache(maxsize=4)
