@@ -18,7 +18,6 @@ from typing import Any
 from .errors import SessionError
 from .types import (
     CaptureError,
-    CaptureMode,
     CompileInfo,
     Config,
     KernelId,
@@ -69,10 +68,7 @@ def variant_to_json(v: Variant) -> dict[str, Any]:
         "error": None if v.error is None else {"stage": v.error.stage, "message": v.error.message},
         "stage_errors": {s.value: e for s, e in v.stage_errors.items()},
         "resources": None if v.resources is None else dict(vars(v.resources)),
-        "compile_info": None if info is None else {
-            **vars(info), "mode": info.mode.value, "signature": dict(info.signature),
-            "divisible_by_16": list(info.divisible_by_16),
-        },
+        "compile_info": None if info is None else info.to_json(),
         "stages": [s.value for s in v.listings],
     }
 
@@ -92,9 +88,7 @@ def variant_from_json(data: dict[str, Any], listings: dict[Stage, str], cubin: b
             stage_errors={Stage(s): str(e) for s, e in data.get("stage_errors", {}).items()},
             cubin=cubin,
             resources=None if res is None else Resources(**res),
-            compile_info=None if info is None else CompileInfo(
-                **{**info, "mode": CaptureMode(info["mode"]), "divisible_by_16": tuple(info.get("divisible_by_16", ()))}
-            ),
+            compile_info=None if info is None else CompileInfo.from_json(info),
             error=None if err is None else CaptureError(err.get("stage"), str(err["message"])),
         )
     except (KeyError, TypeError, ValueError) as exc:

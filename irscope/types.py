@@ -11,6 +11,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from .arch import CaptureMode
 from .stages import Stage
 
 
@@ -22,13 +23,6 @@ class Status(str, enum.Enum):
     WRONG = "wrong"  # ran, but the output did not match the torch reference
     CRASHED = "crashed"  # faulted on the GPU (illegal address, ...)
     TIMEOUT = "timeout"  # did not finish in time on the GPU
-
-
-class CaptureMode(str, enum.Enum):
-    """How the IR was produced."""
-
-    JIT = "jit"  # by Triton's JIT on a GPU, for real tensors: exactly what runs
-    AOT = "aot"  # ahead of time for a named arch, with the JIT's specialization
 
 
 @dataclass(frozen=True)
@@ -127,17 +121,37 @@ class Resources:
 
 @dataclass(frozen=True)
 class CompileInfo:
-    """How a variant was compiled."""
+    """How a variant was compiled, in terms every frontend can fill.
+
+    ``options`` are the launch options the compiler used, as data (Triton's
+    num_warps, num_stages, num_ctas); ``threads_per_block`` is what occupancy is
+    computed from, where the compile fixes it (Triton: 32 x num_warps).
+    """
 
     mode: CaptureMode
     arch: str  # e.g. "sm_90"
-    num_warps: int
-    num_stages: int
-    num_ctas: int
-    triton_version: str
+    compiler: str  # e.g. "triton 3.6.0"
     compile_seconds: float
+    options: Mapping[str, Any] = field(default_factory=dict)
+    threads_per_block: int | None = None
     signature: Mapping[str, str] = field(default_factory=dict)  # arg -> specialised type, e.g. "*fp32"
     divisible_by_16: tuple[str, ...] = ()  # args the compiler may assume are multiples of 16
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "CompileInfo":
+        data = dict(data)
+        if "compiler" not in data:  # written before frontends: Triton's fields at the top level
+            options = {k: data.pop(k) for k in ("num_warps", "num_stages", "num_ctas") if k in data}
+            data["options"] = options
+            data["compiler"] = f"triton {data.pop('triton_version', '')}".strip()
+            data["threads_per_block"] = 32 * int(options.get("num_warps") or 0) or None
+        return cls(**{**data, "mode": CaptureMode(data["mode"]), "options": dict(data.get("options") or {}),
+                      "signature": dict(data.get("signature") or {}),
+                      "divisible_by_16": tuple(data.get("divisible_by_16", ()))})
+
+    def to_json(self) -> dict[str, Any]:
+        return {**vars(self), "mode": self.mode.value, "options": dict(self.options), "signature": dict(self.signature),
+                "divisible_by_16": list(self.divisible_by_16)}
 
 
 @dataclass(frozen=True)

@@ -46,7 +46,7 @@ def main() -> None:
         entry = session.add(replace(v, kernel=kernel, listings=listings, cubin=None))
         m = sample_measurement(v.kernel, v.config, v.arch)
         if m is not None:
-            entry.measurement = m.to_json()
+            entry.measurement = m
             session.update(entry)
     leftovers = [p for p in OUT.rglob("*") if p.is_file() and str(REPO) in p.read_text(errors="ignore")]
     if leftovers:

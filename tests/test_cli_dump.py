@@ -43,7 +43,7 @@ def test_dump_json_is_one_object_with_listing_and_source_map(cli):
     assert data["kernel"]["name"] == "add_kernel" and data["arch"] == "sm_90"
     assert "LDG.E.128" in data["listings"]["sass"]
     assert len(data["source_map"]["sass"]) == len(data["listings"]["sass"].splitlines())
-    assert data["resources"]["registers"] > 0 and data["compile_info"]["num_warps"] == 4
+    assert data["resources"]["registers"] > 0 and data["compile_info"]["options"]["num_warps"] == 4
 
 
 def test_dump_to_a_directory_writes_every_stage_and_the_metadata(cli, tmp_path):

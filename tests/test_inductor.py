@@ -83,19 +83,14 @@ def test_cli_writes_sessions_that_sweep_diff_and_open(cli, tmp_path):
 
 
 async def test_the_tui_opens_every_kernel_of_an_inductor_capture(cli, tmp_path):
-    from irscope.inductor.capture import read_index
-    from irscope.session import Session
-    from irscope.tui.app import IrscopeApp
-    from irscope.tui.model import Model
+    from irscope.tui.factory import make_app
 
     out = tmp_path / "red"
     assert cli("inductor", "--log", str(LOGS / "reduction.log"), "-o", str(out)).exit_code == 0
-    index = read_index(out)
-    model = Model.from_sessions("reduction", [Session.open(out / k["session"]) for k in index["kernels"]])
-    app = IrscopeApp(model)
+    app = make_app(str(out))
     async with app.run_test(size=(160, 40)) as pilot:
         await pilot.pause(0.5)
-        assert model.multi_kernel and len(model.rows) == 5
+        assert app.model.multi_kernel and len(app.model.rows) == 5
         await pilot.press("down")
         await pilot.pause(0.3)
         listing = app.query_one("#listing")

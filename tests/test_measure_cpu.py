@@ -10,8 +10,10 @@ import pytest
 from irscope.capture import capture
 from irscope.kernel import resolve_config, resolve_kernel
 from irscope.measure.ncu import parse_csv
-from irscope.measure.results import Measurement, derived, runtime_for, summarize
+from irscope.measure.results import derived, summarize
+from irscope.measure.runtimes import shown_measurement
 from irscope.measure.samples import sample_measurement, write_samples
+from irscope.records import Measurement
 from irscope.session import Session
 from irscope.types import Status
 
@@ -76,11 +78,11 @@ def test_measurements_are_stored_in_the_session_and_shown_in_diff(cli, tmp_path)
     session = Session.create(tmp_path / "s", ref.identity(), Path(ref.file).read_text(), ref.parameter_table())
     for block, us in ((128, 40.0), (1024, 20.0)):
         entry = session.add(capture(ref, {"BLOCK_SIZE": block}, arch="sm_90"))
-        entry.measurement = Measurement(Status.OK, median_us=us, device="NVIDIA H100", date="2026-11-21").to_json()
+        entry.measurement = Measurement(Status.OK, median_us=us, device="NVIDIA H100", date="2026-11-21")
         session.update(entry)
     reopened = Session.open(session.path)
     v = reopened.variant(reopened.entries[0])
-    assert runtime_for(v, reopened).median_us == 40.0
+    assert shown_measurement(v.kernel, v.config, v.arch, reopened.find(v.config, v.arch)).median_us == 40.0
     result = cli("diff", str(session.path), "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=1024")
     assert "runtime (median)" in result.stdout and "B/A = 0.50x" in result.stdout
 

@@ -7,8 +7,8 @@ import subprocess
 import tempfile
 
 from irscope.capture import capture
-from irscope.capture.elf import Cubin
-from irscope.capture.sass import disassemble, nvdisasm_path
+from irscope.nvidia.elf import Cubin
+from irscope.nvidia.sass import disassemble, nvdisasm_path
 from irscope.types import Stage
 
 

@@ -15,8 +15,8 @@ from triton.backends.compiler import GPUTarget  # noqa: E402
 from triton.compiler import make_backend  # noqa: E402
 from triton.runtime.jit import create_function_from_signature  # noqa: E402
 
-from irscope.capture.specialize import ExampleTensor, bind_specialization, specialize  # noqa: E402
-from irscope.inputs import example_namespace, launch_arguments  # noqa: E402
+from irscope.frontends.triton.specialize import ExampleTensor, bind_specialization, specialize  # noqa: E402
+from irscope.frontends.triton.inputs import example_namespace, launch_arguments  # noqa: E402
 from irscope.kernel import resolve_config, resolve_kernel  # noqa: E402
 
 
@@ -48,7 +48,7 @@ def test_stand_in_specialization_matches_the_native_binder_on_real_tensors(name,
     else:
         config = resolve_config(ref, overrides)
         args, _ = launch_arguments(ref, config, example_namespace(ref, config))
-        from irscope.capture.specialize import example_tensors
+        from irscope.frontends.triton.specialize import example_tensors
 
         fake_args = tuple(ref.spec.args(ref.spec.namespace(config.values(), example_tensors(ref, config))))
     kwargs = {**config.constexprs, **config.options}

@@ -37,10 +37,10 @@ def test_default_sweep_is_the_declared_ranges():
 
 def test_matmul_shared_memory_grows_with_num_stages(tmp_path):
     _, _, session, results = _sweep(tmp_path, "matmul_kernel", ["num_stages=2,3,4"])
-    shared = [r.entry.facts["shared"] for r in results]
+    shared = [r.entry.facts.shared for r in results]
     assert shared == sorted(shared) and shared[0] < shared[1] < shared[2]
     reopened = Session.open(session.path)
-    assert [e.facts["shared"] for e in sorted(reopened.entries, key=lambda e: e.config.options["num_stages"])] == shared
+    assert [e.facts.shared for e in sorted(reopened.entries, key=lambda e: e.config.options["num_stages"])] == shared
 
 
 def test_a_failing_variant_is_a_failed_row_and_the_sweep_goes_on(tmp_path):

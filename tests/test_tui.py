@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from irscope.session import Session
 from irscope.tui.app import IrscopeApp
-from irscope.tui.model import Model
+from irscope.tui.factory import make_app
 from irscope.types import Stage
 
 REPO = Path(__file__).resolve().parent.parent
@@ -19,7 +18,7 @@ SAMPLE = REPO / "samples" / "sessions" / "square_kernel"
 
 def session_app() -> IrscopeApp:
     os.chdir(REPO)  # the sample's paths are relative to the repository
-    return IrscopeApp(Model.from_session(Session.open(SAMPLE)), subtitle="sample session")
+    return make_app(str(SAMPLE.relative_to(REPO)))
 
 
 async def settle(pilot, timeout: float = 60.0) -> None:
@@ -155,13 +154,13 @@ async def test_the_chart_plots_runtime_per_block_size():
 async def test_escape_cancels_a_running_sweep(tmp_path, monkeypatch):
     from irscope.kernel import resolve_kernel
     from irscope.session import sweep_configs
-    from irscope.tui.jobs import capture_job
 
     monkeypatch.setenv("IRSCOPE_CACHE_DIR", str(tmp_path / "cache"))  # nothing cached: the sweep takes seconds
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "triton"))
     ref = resolve_kernel("square_kernel")
     configs = sweep_configs(ref.parameter_table(), ref.name, {}, {})
-    app = IrscopeApp(Model(ref.name, configs), [capture_job(ref, configs, "sm_90", None)], "cancel test")
+    app = make_app("square_kernel", arch="sm_90")
+    assert [r.config for r in app.model.rows] == configs
     async with app.run_test(size=(120, 36)) as pilot:
         await pilot.pause(0.3)
         assert app.busy

@@ -157,17 +157,14 @@ def test_the_runtime_samples_are_found(installed):
 
 
 def test_the_tui_opens_the_sample_session_with_its_stylesheet(installed):
-    # Built the way irscope/cli/tui.py opens a session, on the sample the wheel carries.
+    # Built as `irscope tui DIR` builds it (make_app), on the sample the wheel carries.
     out = installed.python_code("""
         import asyncio, json
         from irscope.paths import samples_dir
-        from irscope.session import Session
-        from irscope.tui.app import IrscopeApp
-        from irscope.tui.model import Model
+        from irscope.tui.factory import make_app
 
         async def main():
-            session = Session.open(samples_dir() / "sessions" / "square_kernel")
-            app = IrscopeApp(Model.from_session(session), [], f"session {session.path}")
+            app = make_app(str(samples_dir() / "sessions" / "square_kernel"))
             async with app.run_test(size=(120, 36)) as pilot:
                 await pilot.pause()
                 variants, search = app.query_one("#variants"), app.query_one("#search")

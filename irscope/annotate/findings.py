@@ -130,8 +130,8 @@ def _scalar_reasons(variant: Variant) -> str:
         return ""
     ttgir = variant.listings.get(Stage.TTGIR, "")
     elements = [math.prod(int(d) for d in m.group("dims").split("x")) for m in TTGIR_MEMORY_SHAPE.finditer(ttgir)]
-    threads = 32 * info.num_warps
-    if elements and max(elements) <= threads:
+    threads = info.threads_per_block
+    if elements and threads and max(elements) <= threads:
         return (f"Each access covers {max(elements)} elements and the block has {threads} threads: one element per "
                 "thread. A larger BLOCK_SIZE or fewer warps give each thread several contiguous elements, which can "
                 "become one wide access.")
@@ -180,19 +180,20 @@ def _spills(variant: Variant, instructions) -> list[Finding]:
 
 def _occupancy(variant: Variant) -> list[Finding]:
     r, info = variant.resources, variant.compile_info
-    if r is None or info is None or not r.registers:
+    if r is None or info is None or not r.registers or not info.threads_per_block:
         return []
+    threads = info.threads_per_block
     capability = int(variant.arch.removeprefix("sm_"))
     limits = SM_LIMITS.get(capability, SM_LIMITS[90])
-    blocks, warps, limiter = occupancy(capability, r.registers, info.num_warps, r.shared)
+    blocks, warps, limiter = occupancy(capability, r.registers, threads // 32, r.shared)
     max_warps = limits.max_threads // 32
     pct = 100 * warps / max_warps
     severity = "warn" if pct < 25 else "info"
     if warps == max_warps:
         return [Finding("occupancy", "info", f"full occupancy: {warps} warps per SM",
-                        f"{r.registers} registers per thread x {32 * info.num_warps} threads per block: {blocks} blocks "
+                        f"{r.registers} registers per thread x {threads} threads per block: {blocks} blocks "
                         f"fill all {max_warps} warp slots of a {variant.arch} SM.", Stage.PTX)]
-    detail = (f"{r.registers} registers per thread x {32 * info.num_warps} threads"
+    detail = (f"{r.registers} registers per thread x {threads} threads"
               + (f", {r.shared} bytes of shared memory" if r.shared else "")
               + f" per block: {blocks} blocks ({warps} of {max_warps} warps) fit on one {variant.arch} SM, "
               f"limited by {limiter}.")

@@ -13,28 +13,18 @@ import concurrent.futures as futures
 import os
 import threading
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Iterator, Mapping, Sequence
 
+from ..arch import DEFAULT_CAPABILITY, CaptureMode, Target, parse_arch
 from ..device import gpu_capability
-from ..kernel import KernelRef, resolve_config, resolve_kernel
-from ..types import CaptureMode, CompileInfo, Config, Resources, Stage, Status, Variant
+from ..frontends import Compiled, Kernel
+from ..kernel import resolve_config, resolve_kernel
+from ..nvidia.ptxas import parse_ptxas_log
+from ..nvidia.sass import disassemble
+from ..types import CompileInfo, Config, KernelId, Resources, Stage, Status, Variant
 from .cache import CaptureCache
-from .compile import Compiled, arch_name, compile_aot, compile_jit, parse_arch, parse_ptxas_log, run_ptxas_report
-from .sass import disassemble
 
-DEFAULT_ARCH = 90  # what a machine without a GPU compiles for
 SASS_BATCH = 6  # variants per nvdisasm run while compiles are still going
-
-
-@dataclass(frozen=True)
-class Target:
-    capability: int
-    mode: CaptureMode
-
-    @property
-    def arch(self) -> str:
-        return arch_name(self.capability)
 
 
 def choose_target(arch: str | int | None) -> Target:
@@ -44,7 +34,7 @@ def choose_target(arch: str | int | None) -> Target:
     capability = gpu_capability()
     if capability is not None:
         return Target(capability, CaptureMode.JIT)
-    return Target(DEFAULT_ARCH, CaptureMode.AOT)
+    return Target(DEFAULT_CAPABILITY, CaptureMode.AOT)
 
 
 @dataclass(frozen=True)
@@ -56,33 +46,33 @@ class Captured:
     cached: bool
 
 
-def capture(kernel: str | KernelRef, overrides: Mapping[str, object] | None = None, arch: str | int | None = None,
+def capture(kernel: str | Kernel, overrides: Mapping[str, object] | None = None, arch: str | int | None = None,
             *, config: Config | None = None, signature: str | None = None, use_cache: bool = True) -> Variant:
     """Capture one variant: ``capture("square_kernel", {"BLOCK_SIZE": 256}, arch="sm_90")``."""
-    ref = kernel if isinstance(kernel, KernelRef) else resolve_kernel(kernel, signature)
+    ref = kernel if isinstance(kernel, Kernel) else resolve_kernel(kernel, signature)
     config = config or resolve_config(ref, overrides or {})
     return next(iter(capture_many(ref, [config], arch, use_cache=use_cache))).variant
 
 
-def capture_many(ref: KernelRef, configs: Sequence[Config], arch: str | int | None = None, *,
+def capture_many(ref: Kernel, configs: Sequence[Config], arch: str | int | None = None, *,
                  jobs: int | None = None, use_cache: bool = True, cache: CaptureCache | None = None,
                  cancel: threading.Event | None = None) -> Iterator[Captured]:
     """Yield every config of ``ref`` captured, in completion order."""
     target = choose_target(arch)
-    if target.mode is CaptureMode.JIT and ref.spec is None:
+    if target.mode is CaptureMode.JIT and not ref.can_launch:
         # No example inputs to launch with (a --signature kernel, an Inductor kernel): compile
         # ahead of time for the GPU's own arch, which gives the JIT's IR for that signature.
         target = Target(target.capability, CaptureMode.AOT)
     cache = cache or CaptureCache()
     kernel_id = ref.identity()
-    python = Path(ref.file).read_text(encoding="utf-8")
+    source = ref.source()
     pending: list[int] = []
     keys: dict[int, str] = {}
     for i, config in enumerate(configs):
         keys[i] = cache.key(ref, config, target.arch)
         hit = cache.get(keys[i]) if use_cache else None
         if hit is not None and hit.kernel == kernel_id:
-            yield Captured(i, replace(hit, listings={**hit.listings, Stage.SOURCE: python}), True)
+            yield Captured(i, replace(hit, listings={**hit.listings, Stage.SOURCE: source}), True)
         else:
             pending.append(i)
     if not pending:
@@ -105,13 +95,13 @@ def capture_many(ref: KernelRef, configs: Sequence[Config], arch: str | int | No
         for n, i in enumerate(pending):
             if cancel is not None and cancel.is_set():
                 break
-            compiled = compile_jit(ref, configs[i]) if target.mode is CaptureMode.JIT else compile_aot(ref, configs[i], target.capability)
-            batch.append((i, build_variant(ref, kernel_id, configs[i], target, compiled, python)))
+            compiled = ref.compile(configs[i], target)
+            batch.append((i, build_variant(kernel_id, configs[i], target, compiled, source, ref.stages)))
             if len(batch) >= SASS_BATCH or n == len(pending) - 1:
                 yield from finish(_with_sass(batch))
                 batch = []
         return
-    yield from _parallel(ref, configs, pending, target, workers, kernel_id, python, finish, cancel)
+    yield from _parallel(ref, configs, pending, target, workers, kernel_id, source, finish, cancel)
 
 
 def _worker_count(jobs: int | None, n: int, target: Target) -> int:
@@ -122,7 +112,7 @@ def _worker_count(jobs: int | None, n: int, target: Target) -> int:
     return max(1, min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, n))
 
 
-def _parallel(ref, configs, pending, target, workers, kernel_id, python, finish, cancel) -> Iterator[Captured]:
+def _parallel(ref, configs, pending, target, workers, kernel_id, source, finish, cancel) -> Iterator[Captured]:
     from ..workers import WorkerPool
     from .worker import failure
 
@@ -134,12 +124,12 @@ def _parallel(ref, configs, pending, target, workers, kernel_id, python, finish,
     batch: list[tuple[int, Variant]] = []
     try:
         for i in pending:
-            pool.submit(i, (ref.file, ref.name, ref.signature, configs[i], target.capability))
+            pool.submit(i, (ref.handle(), configs[i], target))
         while pool.outstanding or batch or disassembling:
             if cancel is not None and cancel.is_set():
                 return
             for i, compiled in pool.results(timeout=0.02 if disassembling else 0.2):
-                batch.append((i, build_variant(ref, kernel_id, configs[i], target, compiled, python)))
+                batch.append((i, build_variant(kernel_id, configs[i], target, compiled, source, ref.stages)))
             if batch and (len(batch) >= SASS_BATCH or not pool.outstanding):
                 disassembling.append(sass.submit(_with_sass, batch))
                 batch = []
@@ -150,35 +140,33 @@ def _parallel(ref, configs, pending, target, workers, kernel_id, python, finish,
         sass.shutdown(wait=True, cancel_futures=True)
 
 
-def build_variant(ref: KernelRef, kernel_id, config: Config, target: Target, compiled: Compiled, python: str) -> Variant:
-    """Turn what a compile left behind into a Variant (without SASS, which comes in batches)."""
-    names = {"ttir": Stage.TTIR, "ttgir": Stage.TTGIR, "llir": Stage.LLIR, "ptx": Stage.PTX}
-    listings = {Stage.SOURCE: python, **{names[k]: v for k, v in compiled.asm.items() if k in names}}
-    missing = [s for s in names.values() if s not in listings]
+def build_variant(kernel_id: KernelId, config: Config, target: Target, compiled: Compiled, source: str,
+                  stages: Sequence[Stage]) -> Variant:
+    """Turn what a compile left behind into a Variant (without SASS, which comes in batches).
+
+    ``stages`` are those the kernel's frontend produces; each one missing gets its reason.
+    """
+    listings = {Stage.SOURCE: source, **compiled.stages}
     where = compiled.error.stage if compiled.error else None
-    stage_errors = {s: f"not produced: compile failed at {where}" for s in missing}
-    meta = compiled.metadata
+    stage_errors = {s: f"not produced: compile failed at {where}" for s in stages
+                    if s not in listings and s is not Stage.SASS}
     resources = info = None
-    if meta:
-        log = compiled.ptxas_log
-        if not log and "ptx" in compiled.asm:
-            log = run_ptxas_report(compiled.asm["ptx"], target.capability)
+    if compiled.produced:
         resources = Resources(
-            shared=int(meta.get("shared") or 0),
+            shared=compiled.shared,
             gpu_registers=compiled.gpu_registers,
             gpu_spills=compiled.gpu_spills,
-            **parse_ptxas_log(log or ""),
+            **parse_ptxas_log(compiled.ptxas_log or ""),
         )
         info = CompileInfo(
-            mode=target.mode, arch=target.arch, num_warps=int(meta["num_warps"]), num_stages=int(meta["num_stages"]),
-            num_ctas=int(meta.get("num_ctas", 1)), triton_version=str(meta.get("triton_version", "")),
-            compile_seconds=round(compiled.seconds, 4), signature=compiled.signature,
-            divisible_by_16=compiled.divisible_by_16,
+            mode=target.mode, arch=target.arch, compiler=compiled.compiler, compile_seconds=compiled.seconds,
+            options=dict(compiled.options), threads_per_block=compiled.threads_per_block,
+            signature=compiled.signature, divisible_by_16=compiled.divisible_by_16,
         )
     return Variant(
         kernel=kernel_id, config=config, arch=target.arch,
         status=Status.FAILED if compiled.error else Status.OK,
-        listings=listings, stage_errors=stage_errors, cubin=compiled.asm.get("cubin"),
+        listings=listings, stage_errors=stage_errors, cubin=compiled.cubin,
         resources=resources, compile_info=info, error=compiled.error,
     )
 

@@ -44,15 +44,15 @@ def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, graph, mi
         raise UsageError("bench runs on this machine's GPU; --arch does not apply")
     target = open_target(kernel, signature, need_kernel=True)
     ref = target.ref
-    if ref.spec is None:
-        raise UsageError(f"{ref.name} declares no KernelSpec: bench needs its example inputs and torch reference")
+    if not ref.can_launch:
+        raise UsageError(f"{ref.name} declares no example inputs (a KernelSpec): bench needs them and a torch reference")
     if sweeps:
         configs = sweep_configs(target.table, target.name, parse_sweep(sweeps), overrides(assignments))
     else:
         configs = [target.config(overrides(assignments))]
     session = target.session
     if out is not None:
-        session = Session.create(out, ref.identity(), Path(ref.file).read_text(encoding="utf-8"), target.table)
+        session = Session.create(out, ref.identity(), ref.source(), target.table, frontend=ref.frontend)
     latest = {}
     notes = []
     try:
@@ -84,7 +84,7 @@ def print_bench_table(rows) -> None:
     from ..session.table import text, varying
 
     entries = [Entry("", r.variant.config, r.variant.arch, r.measurement.status, r.measurement.error,
-                     variant_facts(r.variant), r.measurement.to_json()) for r in rows]
+                     variant_facts(r.variant), r.measurement) for r in rows]
     names = varying(entries)
     ranked = [r for r in rows if r.measurement.ranked]
     best = min(ranked, key=lambda r: r.measurement.median_us) if ranked else None
@@ -99,7 +99,7 @@ def print_bench_table(rows) -> None:
         style = "bold green" if r is best else (None if m.status.value == "ok" else "red")
         table.add_row(*[text(e.value(n) if n != "arch" else e.arch) for n in names], m.status.value,
                       text(m.median_us), spread, text(m.min_us), text(m.gbps), text(m.pct_copy), text(m.tflops),
-                      text(e.facts.get("registers")), text(ncu.get("gpu_time_us")), text(ncu.get("dram_pct")),
+                      text(e.facts.registers), text(ncu.get("gpu_time_us")), text(ncu.get("dram_pct")),
                       text(ncu.get("occupancy_pct")), (m.error or "")[:80], style=style)
     console = Console(width=max(140, Console().width))
     console.print(table)

@@ -74,7 +74,9 @@ def diff(kernel, a_values, b_values, common, arch, signature, stage_name, raw, s
 
 
 def _runtime(target, variant):
-    """The measured runtime of ``variant``, if its session (or the samples) has one."""
-    from ..measure.results import runtime_for
+    """The runtime ``variant`` shows: measured into its session, else its sample, if either has one."""
+    from ..measure.runtimes import shown_measurement
+    from ..records import Runtime
 
-    return runtime_for(variant, target.session)
+    entry = target.session.find(variant.config, variant.arch) if target.session is not None else None
+    return Runtime.of(shown_measurement(variant.kernel, variant.config, variant.arch, entry))

@@ -79,6 +79,7 @@ def _print(capture) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from ..records import Facts
     from ..session.store import variant_facts
     from ..session.table import text
 
@@ -90,12 +91,10 @@ def _print(capture) -> None:
                          no_wrap=column in ("kernel", "launch config"), overflow="fold")
     for ck in capture.kernels:
         v = ck.variant
-        facts = variant_facts(v) if v is not None else {}
-        spills = (facts.get("spill_stores") or 0) + (facts.get("spill_loads") or 0) if facts.get("spill_stores") is not None else None
-        ldst = f"{facts.get('load_bytes') or '-'}/{facts.get('store_bytes') or '-'}" if facts else "—"
+        facts = variant_facts(v) if v is not None else Facts()
         table.add_row(ck.kernel.name, ck.kernel.kind, ", ".join(a.removeprefix("aten.") for a in ck.kernel.aten_ops),
-                      ck.chosen.label(), ck.chosen_by, text(facts.get("registers")), text(spills),
-                      text(facts.get("shared")), ldst, text(facts.get("ptx_lines")), text(ck.runtime_us),
+                      ck.chosen.label(), ck.chosen_by, text(facts.registers), text(facts.spills),
+                      text(facts.shared), text(facts.ldst), text(facts.ptx_lines), text(ck.runtime_us),
                       text(ck.calls), style=None if v is None or v.ok else "red")
     console = Console(width=max(200, Console().width))
     console.print(table)

@@ -17,10 +17,10 @@ def list_kernels(as_json: bool) -> None:
     if as_json:
         out = []
         for ref in refs:
-            params = ref.spec.parameters()
             out.append({
-                "name": ref.name, "file": ref.file, "description": ref.spec.description,
-                "parameters": {n: {"default": t.default, "sweep": list(t.values())} for n, t in params.items()},
+                "name": ref.name, "file": ref.file, "frontend": ref.frontend, "description": ref.description,
+                "parameters": {n: {"default": p["default"], "sweep": list(p["sweep"])}
+                               for n, p in ref.parameter_table().items()},
             })
         click.echo(json.dumps(out, indent=1))
         return
@@ -31,12 +31,11 @@ def list_kernels(as_json: bool) -> None:
     for column in ("kernel", "parameter", "default", "sweep", "description"):
         table.add_column(column, overflow="fold")
     for ref in refs:
-        spec = ref.spec
         first = True
-        for name, tunable in spec.parameters().items():
-            sweep = ",".join(str(v) for v in tunable.values()) if tunable.sweep else ""
-            table.add_row(ref.name if first else "", name, str(tunable.default), sweep,
-                          spec.description if first else "")
+        for name, p in ref.parameter_table().items():
+            sweep = ",".join(str(v) for v in p["sweep"]) if len(p["sweep"]) > 1 else ""
+            table.add_row(ref.name if first else "", name, str(p["default"]), sweep,
+                          ref.description if first else "")
             first = False
         table.add_row("", "", "", "", "")
     Console(width=max(100, Console().width)).print(table)

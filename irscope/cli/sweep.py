@@ -43,7 +43,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
         arch = arch or request.get("arch")
     configs = sweep_configs(target.table, target.name, request["sweep"], request["fixed"])
     if out is not None:
-        session = Session.create(out, ref.identity(), Path(ref.file).read_text(encoding="utf-8"), target.table)
+        session = Session.create(out, ref.identity(), ref.source(), target.table, frontend=ref.frontend)
     if session is not None:
         session.data["request"] = request
         session.save()
@@ -91,19 +91,16 @@ def _with_progress(results, total, quiet):
 
 
 def _print_table(results, as_json: bool) -> None:
-    from ..session.store import Entry, variant_facts
+    from dataclasses import replace
+
+    from ..measure.runtimes import shown_measurement
+    from ..session.store import Entry
     from ..session.table import FACT_COLUMNS, RUNTIME_COLUMNS, cell, note, text, varying
 
-    from ..measure.samples import sample_measurement
-
-    entries = [r.entry or Entry("", r.variant.config, r.variant.arch, r.variant.status,
-                                None if r.variant.error is None else str(r.variant.error),
-                                variant_facts(r.variant)) for r in results]
-    for r, e in zip(results, entries):
-        if not e.measurement:  # show what a real GPU measured for this exact variant, labelled as such
-            sample = sample_measurement(r.variant.kernel, r.variant.config, r.variant.arch)
-            if sample is not None:
-                e.measurement = sample.to_json()
+    entries = []  # copies that carry the runtime shown: a session's entries keep only what was measured into them
+    for r in results:
+        entry, v = r.entry or Entry.of(r.variant), r.variant
+        entries.append(replace(entry, measurement=shown_measurement(v.kernel, v.config, v.arch, entry)))
     columns = FACT_COLUMNS + (RUNTIME_COLUMNS if any(e.measurement for e in entries) else [])
     names = varying(entries)
     if as_json:

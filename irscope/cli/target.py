@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ..errors import SessionError
-from ..kernel import KernelRef, config_from_table, parse_assignments, resolve_kernel
+from ..arch import normalise_arch
+from ..frontends import Kernel, KernelHandle
+from ..kernel import config_from_table, parse_assignments, resolve_kernel
 from ..session import Session
 from ..types import Config, Variant
 
@@ -18,7 +20,7 @@ class Target:
 
     name: str
     table: dict[str, Any]
-    ref: KernelRef | None = None
+    ref: Kernel | None = None
     session: Session | None = None
 
     def config(self, overrides: Mapping[str, Any]) -> Config:
@@ -59,11 +61,7 @@ class Target:
 
 
 def _arch_name(arch: str | None) -> str | None:
-    if arch is None:
-        return None
-    from ..capture.compile import arch_name, parse_arch
-
-    return arch_name(parse_arch(arch))
+    return normalise_arch(arch)
 
 
 def open_target(kernel: str, signature: str | None = None, need_kernel: bool = False) -> Target:
@@ -78,10 +76,9 @@ def open_target(kernel: str, signature: str | None = None, need_kernel: bool = F
             if not Path(k.file).is_file():
                 raise SessionError(f"the kernel this session was recorded from is gone: {k.file}")
             if session.signature is not None and signature is None:
-                from ..kernel import KernelRef, SignatureArg, load_module
+                from .. import frontends
 
-                fn = getattr(load_module(Path(k.file)), k.name)
-                ref = KernelRef(fn, k.file, None, tuple(SignatureArg(**a) for a in session.signature))
+                ref = frontends.load(KernelHandle(session.frontend, k.file, k.name, {"signature": session.signature}))
             else:
                 ref = resolve_kernel(f"{k.file}:{k.name}", signature)
         return Target(session.kernel.name, session.parameters, ref, session)

@@ -30,49 +30,7 @@ def tui(kernel, assignments, arch, signature, sweeps, out, stage_name, with_benc
       irscope tui matmul_kernel -s num_stages=2,3,4 --arch sm_80
       irscope tui runs/square
     """
-    from ..device import gpu_capability
-    from ..session import Session, parse_sweep, sweep_configs
-    from .target import open_target, overrides
+    from ..tui.factory import make_app
 
-    jobs = []
-    from ..inductor.capture import is_inductor_dir
-
-    if is_inductor_dir(kernel):
-        from ..inductor.capture import read_index
-        from ..tui.model import Model
-
-        index = read_index(kernel)
-        sessions = [Session.open(Path(kernel) / k["session"]) for k in index["kernels"] if k.get("session")]
-        model = Model.from_sessions(f"Inductor: {index['origin'].get('function') or index['origin'].get('log')}", sessions)
-        from ..tui.app import IrscopeApp
-
-        IrscopeApp(model, [], f"{len(sessions)} Inductor kernels", initial_stage=stage_name).run()
-        return
-    target = open_target(kernel, signature)
-    if target.session is not None and not sweeps and not assignments:
-        from ..tui.model import Model
-
-        model = Model.from_session(target.session)
-        subtitle = f"session {target.session.path}"
-    else:
-        from ..tui.jobs import bench_job, capture_job
-        from ..tui.model import Model
-
-        ref = target.ref if target.ref is not None else open_target(kernel, signature, need_kernel=True).ref
-        configs = sweep_configs(target.table, target.name, parse_sweep(sweeps), overrides(assignments))
-        session = target.session
-        if out is not None:
-            session = Session.create(out, ref.identity(), Path(ref.file).read_text(encoding="utf-8"), target.table)
-        model = Model(ref.name, configs, session)
-        jobs.append(capture_job(ref, configs, arch, session))
-        gpu = gpu_capability()
-        if (with_bench if with_bench is not None else gpu is not None) and arch is None:
-            if gpu is None:
-                raise click.UsageError("--bench needs a CUDA GPU")
-            jobs.append(bench_job(ref, configs, session))
-        where = f"sm_{gpu} (GPU)" if gpu is not None and arch is None else f"{arch or 'sm_90'} (ahead of time, no GPU)" \
-            if gpu is None else f"{arch} (ahead of time)"
-        subtitle = f"{where} · {len(configs)} variants"
-    from ..tui.app import IrscopeApp
-
-    IrscopeApp(model, jobs, subtitle, initial_stage=stage_name).run()
+    make_app(kernel, assignments=assignments, sweeps=sweeps, arch=arch, signature=signature, out=out,
+             stage=stage_name, bench=with_bench).run()

@@ -42,8 +42,11 @@ def summary_lines(d: VariantDiff) -> list[str]:
                             ("spill loads (B)", "spill_loads"), ("stack frame (B)", "stack_frame"),
                             ("shared memory (B)", "shared")):
             rows.append((label, getattr(ra_, attr, None), getattr(rb_, attr, None)))
-    for label, attr in (("num_warps", "num_warps"), ("num_stages", "num_stages")):
-        rows.append((label, getattr(a.compile_info, attr, None), getattr(b.compile_info, attr, None)))
+    options_a = a.compile_info.options if a.compile_info else {}
+    options_b = b.compile_info.options if b.compile_info else {}
+    for name in dict.fromkeys([*options_a, *options_b]):  # the frontend's launch options, as data
+        if name in ("num_warps", "num_stages"):
+            rows.append((name, options_a.get(name), options_b.get(name)))
     out.append(f"{'':18} {'A':>12}  {'B':>12}")
     for label, x, y in rows:
         out.append(f"{label:18} {_fmt(x):>12}  {_fmt(y):>12}  {_delta(x, y)}")

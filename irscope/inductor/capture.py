@@ -15,10 +15,12 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..capture import capture_many
-from ..kernel import KernelRef, config_from_table
+from ..frontends.triton import TritonKernel
+from ..kernel import config_from_table
+from ..records import Measurement
 from ..session import Session
 from ..store import atomic_write, read_json
-from ..types import Variant
+from ..types import Status, Variant
 from .kernels import (
     LaunchConfig, config_of, default_directory, kernel_ref, launch_configs, parameter_table, write_kernel_file,
 )
@@ -32,7 +34,7 @@ INDEX_FORMAT = "irscope.inductor/1"
 class CapturedKernel:
     kernel: InductorKernel
     graph: str
-    ref: KernelRef
+    ref: TritonKernel
     candidates: list[LaunchConfig]
     chosen: LaunchConfig
     chosen_by: str  # how the launch config was decided
@@ -115,12 +117,11 @@ def write_sessions(capture: InductorCapture, directory: Path) -> None:
             continue
         table = parameter_table(ck.candidates, ck.chosen)
         signature = [asdict(a) for a in ck.ref.signature or ()]
-        session = Session.create(directory / ck.kernel.name, ck.ref.identity(), Path(ck.ref.file).read_text(),
+        session = Session.create(directory / ck.kernel.name, ck.ref.identity(), ck.ref.source(),
                                  table, signature)
         entry = session.add(ck.variant)
         if ck.runtime_us is not None:
-            entry.measurement = {"status": "ok", "median_us": ck.runtime_us, "source": "torch profiler",
-                                 **capture.timing.get("device_info", {})}
+            entry.measurement = Measurement(Status.OK, median_us=ck.runtime_us, source="torch profiler")
             session.update(entry)
         ck.session = ck.kernel.name
     atomic_write(directory / INDEX, json.dumps(capture.to_json(), indent=1, default=str))

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..kernel import KernelRef, SignatureArg, load_module
+from ..frontends.triton import SignatureArg, TritonKernel
+from ..frontends.triton.kernel import kernel_with_signature, load_module
 from ..store import atomic_write
 from ..types import Config
 from .parse import InductorKernel
@@ -45,10 +46,10 @@ def write_kernel_file(kernel: InductorKernel, directory: Path) -> Path:
 
 def default_directory(kernel: InductorKernel) -> Path:
     """Where a kernel file goes when no session is asked for: the cache, by content."""
-    from ..capture.cache import default_cache_dir
+    from ..paths import cache_dir
 
     digest = hashlib.sha256(kernel.jit_source.encode()).hexdigest()[:16]
-    return default_cache_dir() / "inductor" / digest
+    return cache_dir() / "inductor" / digest
 
 
 def signature(kernel: InductorKernel, fn: Any) -> tuple[SignatureArg, ...]:
@@ -72,10 +73,9 @@ def signature(kernel: InductorKernel, fn: Any) -> tuple[SignatureArg, ...]:
     return tuple(out)
 
 
-def kernel_ref(kernel: InductorKernel, file: Path) -> KernelRef:
-    module = load_module(Path(file))
-    fn = getattr(module, kernel.name)
-    return KernelRef(fn, str(file), None, signature(kernel, fn))
+def kernel_ref(kernel: InductorKernel, file: Path) -> TritonKernel:
+    fn = getattr(load_module(Path(file)), kernel.name)
+    return kernel_with_signature(Path(file), kernel.name, signature(kernel, fn))
 
 
 def launch_configs(kernel: InductorKernel) -> list[LaunchConfig]:

@@ -14,10 +14,10 @@ from typing import Any, Iterator, Sequence
 
 from ..device import gpu_capability
 from ..errors import NoGpu
-from ..kernel import KernelRef
+from ..frontends import Kernel
+from ..records import Measurement
 from ..session import Session, run_sweep
 from ..types import Config, Status, Variant
-from .results import Measurement
 
 DEFAULT_TIMEOUT = 300.0  # seconds per variant, compile included
 
@@ -37,7 +37,7 @@ def require_gpu() -> int:
     return capability
 
 
-def bench(ref: KernelRef, configs: Sequence[Config], session: Session | None = None, *, graph: bool = False,
+def bench(ref: Kernel, configs: Sequence[Config], session: Session | None = None, *, graph: bool = False,
           ncu: bool = False, min_time_ms: float = 100.0, timeout: float = DEFAULT_TIMEOUT, jobs: int | None = None,
           cancel: threading.Event | None = None, on_note=None) -> Iterator[BenchResult]:
     """Capture, check and time every config of ``ref`` on this machine's GPU, in completion order."""
@@ -55,7 +55,7 @@ def bench(ref: KernelRef, configs: Sequence[Config], session: Session | None = N
             variants[result.index] = result.variant
             entries[result.index] = result.entry
             if result.variant.ok:
-                pool.submit(result.index, (ref.file, ref.name, result.variant.config, options))
+                pool.submit(result.index, (ref.handle(), result.variant.config, options))
             else:
                 m = Measurement(Status.FAILED, error=str(result.variant.error))
                 done.append(BenchResult(result.index, result.variant, m))
@@ -77,13 +77,13 @@ def _collect(pool, variants, entries, session, done, wait: float) -> Iterator[Be
     for index, measurement in pool.results(timeout=wait):
         if session is not None and entries.get(index) is not None:
             entry = entries[index]
-            entry.measurement = measurement.to_json()
+            entry.measurement = measurement
             session.update(entry)
         done.append(BenchResult(index, variants[index], measurement))
         yield done[-1]
 
 
-def _add_ncu(ref: KernelRef, done: list[BenchResult], entries, session, on_note) -> Iterator[BenchResult]:
+def _add_ncu(ref: Kernel, done: list[BenchResult], entries, session, on_note) -> Iterator[BenchResult]:
     """Results again, now with ncu figures (a caller keeps the latest result per index)."""
     from .ncu import ncu_path, profile
 
@@ -95,7 +95,7 @@ def _add_ncu(ref: KernelRef, done: list[BenchResult], entries, session, on_note)
             on_note("ncu (Nsight Compute) is not installed here: no ncu figures")
         return
     try:
-        figures = profile(ref.file, ref.name, [r.variant.config for r in runnable])
+        figures = profile(ref.handle(), [r.variant.config for r in runnable])
     except Exception as exc:  # noqa: BLE001 - ncu trouble must not lose the measurements
         if on_note:
             on_note(f"ncu failed, no ncu figures: {exc}")
@@ -107,6 +107,6 @@ def _add_ncu(ref: KernelRef, done: list[BenchResult], entries, session, on_note)
         updated = replace(r.measurement, ncu=keep)
         entry = entries.get(r.index)
         if session is not None and entry is not None:
-            entry.measurement = updated.to_json()
+            entry.measurement = updated
             session.update(entry)
         yield BenchResult(r.index, r.variant, updated)

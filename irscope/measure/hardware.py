@@ -52,9 +52,9 @@ def datasheet(name: str) -> tuple[float | None, float | None]:
 
 
 def _devices_dir() -> Path:
-    from ..capture.cache import default_cache_dir
+    from ..paths import cache_dir
 
-    return default_cache_dir() / "devices"
+    return cache_dir() / "devices"
 
 
 def copy_bandwidth(name: str, measure: bool = True) -> float | None:

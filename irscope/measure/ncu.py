@@ -16,9 +16,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Sequence
 
+from ..frontends import KernelHandle
 from ..types import Config
 
 METRICS = {
@@ -67,15 +69,15 @@ def _number(text: str) -> float | None:
         return None
 
 
-def profile(file: str, name: str, configs: Sequence[Config], timeout: float = 600) -> list[dict[str, Any] | None]:
+def profile(handle: KernelHandle, configs: Sequence[Config], timeout: float = 600) -> list[dict[str, Any] | None]:
     """ncu figures for each config (None where ncu has no row for it)."""
     tool = ncu_path()
     if tool is None:
         raise FileNotFoundError("ncu (Nsight Compute) not found on PATH")
     with tempfile.TemporaryDirectory() as tmp:
         job = Path(tmp) / "job.json"
-        job.write_text(json.dumps({"file": file, "name": name, "configs": [c.to_json() for c in configs]}))
-        cmd = [tool, "--csv", "--clock-control", "none", "--kernel-name", f"regex:^{name}$",
+        job.write_text(json.dumps({"kernel": asdict(handle), "configs": [c.to_json() for c in configs]}))
+        cmd = [tool, "--csv", "--clock-control", "none", "--kernel-name", f"regex:^{handle.name}$",
                "--metrics", ",".join(METRICS), sys.executable, "-c",
                "from irscope.measure.ncu import target; target()", str(job)]
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
@@ -99,21 +101,18 @@ def target() -> None:
     """Run under ncu: launch every config of a job twice."""
     import torch
 
-    from ..inputs import example_namespace, launch_arguments
-    from ..kernel import _kernel_in_file
+    from .. import frontends
 
     job_path = Path(sys.argv[-1])
     job = json.loads(job_path.read_text())
-    ref = _kernel_in_file(Path(job["file"]), job["name"], None)
+    kernel = frontends.load(frontends.KernelHandle(**job["kernel"]))
     launched = []
     for data in job["configs"]:
         config = Config.from_json(data)
         try:
-            ns = example_namespace(ref, config, device="cuda", fill=True)
-            args, kwargs = launch_arguments(ref, config, ns)
-            grid = ref.spec.grid(ns)
-            ref.fn[grid](*args, **kwargs)  # compiles; a compile error launches nothing
-            ref.fn[grid](*args, **kwargs)
+            launch = kernel.launch(config, device="cuda")
+            launch.first()  # compiles; a compile error launches nothing
+            launch.run()
             torch.cuda.synchronize()
             launched.append(True)
         except Exception:  # noqa: BLE001 - a config that does not launch gets no ncu row

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from ..paths import runtime_samples_dir
+from ..records import Measurement
 from ..store import atomic_write
 from ..types import Config, KernelId
-from .results import Measurement
 
 SAMPLES_FORMAT = "irscope.samples/1"
 SAMPLES_DIR = runtime_samples_dir()  # the repository's samples/runtimes, shipped in irscope.samples

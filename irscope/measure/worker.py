@@ -20,12 +20,12 @@ import pickle
 import sys
 import traceback
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from ..errors import exception_line
 from ..types import Config, Status
-from .results import Measurement, derived, summarize
+from ..records import Measurement
+from .results import derived, summarize
 
 DEFAULTS = {"graph": False, "min_time_ms": 100.0, "warmup_ms": 25.0, "seed": 0, "check": True}
 
@@ -35,98 +35,68 @@ def failure(kind: str, message: str) -> Measurement:
 
 
 class _State:
-    """What one worker keeps between requests: kernels, inputs and references per size."""
+    """What one worker keeps between requests: the kernels (which keep their inputs per size)."""
 
     def __init__(self) -> None:
-        self.refs: dict[tuple[str, str], Any] = {}
-        self.inputs: dict[tuple, tuple[Any, Any]] = {}
+        self.kernels: dict[Any, Any] = {}
         self.device = None
 
-    def ref(self, file: str, name: str):
-        from ..kernel import _kernel_in_file
+    def kernel(self, handle):
+        from .. import frontends
 
-        key = (file, name)
-        if key not in self.refs:
-            self.refs[key] = _kernel_in_file(Path(file), name, None)
-        return self.refs[key]
-
-    def inputs_for(self, ref, config: Config, seed: int):
-        """Example tensors (filled) and the reference outputs, built once per sizes."""
-        from ..inputs import example_namespace
-
-        key = (ref.file, ref.name, tuple(sorted(config.sizes.items())), seed)
-        if key not in self.inputs:
-            if len(self.inputs) > 2:  # keep GPU memory bounded across sizes
-                self.inputs.clear()
-            ns = example_namespace(ref, config, device="cuda", fill=True, seed=seed)
-            expected = ref.spec.reference(ns) if ref.spec.reference is not None else None
-            if expected is not None and not isinstance(expected, (tuple, list)):
-                expected = (expected,)
-            self.inputs[key] = (ns, expected)
-        ns, expected = self.inputs[key]
-        return ref.spec.namespace(config.values(), {n: getattr(ns, n) for n in ref.spec.tensors}), expected
+        if handle.key() not in self.kernels:
+            self.kernels[handle.key()] = frontends.load(handle)
+        return self.kernels[handle.key()]
 
 
-def measure(state: _State, file: str, name: str, config: Config, options: dict[str, Any]) -> Measurement:
+def measure(state: _State, handle, config: Config, options: dict[str, Any]) -> Measurement:
     import torch
     from triton.testing import do_bench, do_bench_cudagraph
 
-    from ..inputs import launch_arguments
     from .hardware import current_device, device_json
 
     options = {**DEFAULTS, **options}
     if state.device is None:
         state.device = current_device()
     device = state.device
-    ref = state.ref(file, name)
-    ns, expected = state.inputs_for(ref, config, options["seed"])
-    args, kwargs = launch_arguments(ref, config, ns)
-    grid = ref.spec.grid(ns)
-    outputs = [getattr(ns, n) for n in ref.spec.outputs()]
-    for out in outputs:  # poison: an element the kernel never writes cannot pass as correct
+    launch = state.kernel(handle).launch(config, device="cuda", seed=options["seed"])
+    for out in launch.outputs.values():  # poison: an element the kernel never writes cannot pass as correct
         out.fill_(float("nan") if out.dtype.is_floating_point else -1)
-
-    def launch():
-        ref.fn[grid](*args, **kwargs)
 
     info = device_json(device)
     base = Measurement(Status.OK, device=device.name, driver=device.driver, torch=device.torch,
                        triton=device.triton, date=info["date"])
     try:
-        from ..capture.compile import _triton_cache_for
-
-        with _triton_cache_for(ref):  # where the capture put this kernel's compiles
-            kernel = ref.fn[grid](*args, **kwargs)  # compiles through the JIT
+        kernel = launch.first()
         torch.cuda.synchronize()
     except Exception as exc:  # noqa: BLE001
         if _is_cuda_fault(exc):
             raise
         return replace(base, status=Status.FAILED, error=_one_line(exc))
     status, abs_err, rel_err, why = Status.OK, None, None, None
-    if options["check"] and expected is not None:
-        status, abs_err, rel_err, why = _check(ref, outputs, expected)
+    if options["check"] and launch.expected is not None:
+        status, abs_err, rel_err, why = _check(launch)
     if options["graph"]:
-        times = do_bench_cudagraph(launch, rep=options["min_time_ms"], return_mode="all")
+        times = do_bench_cudagraph(launch.run, rep=options["min_time_ms"], return_mode="all")
         method = f"CUDA graph replays, {options['min_time_ms']:.0f} ms (no L2 flush)"
     else:
-        times = do_bench(launch, warmup=options["warmup_ms"], rep=options["min_time_ms"], return_mode="all")
+        times = do_bench(launch.run, warmup=options["warmup_ms"], rep=options["min_time_ms"], return_mode="all")
         method = f"CUDA events per call, L2 flushed before each, {options['warmup_ms']:.0f} ms warm-up, " \
                  f"{options['min_time_ms']:.0f} ms of calls"
     stats = summarize(list(times))
-    figures = derived(stats["median_us"], ref.spec.bytes_for(config.values()), ref.spec.flops_for(config.values()),
-                      device.copy_gbps, device.datasheet_gbps)
+    figures = derived(stats["median_us"], launch.bytes_moved, launch.flops, device.copy_gbps, device.datasheet_gbps)
     loaded = {"gpu_registers": getattr(kernel, "n_regs", None), "gpu_spills": getattr(kernel, "n_spills", None)}
     return replace(base, status=status, repetitions=len(times), method=method, max_abs_error=abs_err,
                    max_rel_error=rel_err, error=why, extra=loaded, **stats, **figures)
 
 
-def _check(ref, outputs, expected) -> tuple[Status, float | None, float | None, str | None]:
+def _check(launch) -> tuple[Status, float | None, float | None, str | None]:
     import torch
 
     worst_abs = worst_rel = 0.0
     problems = []
-    for name, out, exp in zip(ref.spec.outputs(), outputs, expected):
-        atol, rtol = ref.spec.tolerance_for(ref.spec.tensors[name].dtype)
+    for (name, out), exp in zip(launch.outputs.items(), launch.expected):
+        atol, rtol = launch.tolerance(name)
         got, want = out.double(), exp.to(out.device).double()
         unwritten = torch.isnan(got) & ~torch.isnan(want)
         diff = (got - want).abs()
@@ -156,18 +126,18 @@ def _one_line(exc: Exception) -> str:
 
 
 def serve() -> None:
-    """Read ``(file, name, config, options)``, answer a Measurement, until stdin closes."""
+    """Read ``(handle, config, options)``, answer a Measurement, until stdin closes."""
     from ..workers import protocol_channel
 
     requests, channel = protocol_channel()
     state = _State()
     while True:
         try:
-            file, name, config, options = pickle.load(requests)
+            handle, config, options = pickle.load(requests)
         except EOFError:
             return
         try:
-            result = measure(state, file, name, config, options)
+            result = measure(state, handle, config, options)
         except Exception as exc:  # noqa: BLE001
             if _is_cuda_fault(exc):
                 # The CUDA context is gone: say why on stderr (the pool reports it) and die.

@@ -23,6 +23,7 @@ from typing import Any, Mapping
 
 from ..errors import SessionError
 from ..ir.stats import stage_stats
+from ..records import Facts, Measurement
 from ..store import atomic_write, read_json, read_variant, write_variant
 from ..types import Config, KernelId, Stage, Status, Variant
 
@@ -39,23 +40,32 @@ class Entry:
     arch: str
     status: Status
     error: str | None = None
-    facts: dict[str, Any] = field(default_factory=dict)  # registers, spills, shared, widths, lines, compile_s
-    measurement: dict[str, Any] | None = None  # runtime figures, once measured (see measure/)
+    facts: Facts = field(default_factory=Facts)
+    measurement: Measurement | None = None  # once measured on a GPU (see measure/)
+
+    @classmethod
+    def of(cls, variant: Variant) -> "Entry":
+        """A new, unmeasured entry for ``variant``: what a session stores, and what a live row wraps."""
+        return cls(variant_id(variant.config, variant.arch), variant.config, variant.arch, variant.status,
+                   None if variant.error is None else str(variant.error), variant_facts(variant))
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "config": self.config.to_json(), "arch": self.arch, "status": self.status.value,
-                "error": self.error, "facts": self.facts, "measurement": self.measurement}
+                "error": self.error, "facts": self.facts.to_json(),
+                "measurement": None if self.measurement is None else self.measurement.to_json()}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Entry":
+        measurement = data.get("measurement")
         return cls(str(data["id"]), Config.from_json(data["config"]), str(data["arch"]), Status(data["status"]),
-                   data.get("error"), dict(data.get("facts") or {}), data.get("measurement"))
+                   data.get("error"), Facts.from_json(data.get("facts") or {}),
+                   Measurement.from_json(measurement) if measurement else None)
 
     def value(self, name: str) -> Any:
         return self.config.values().get(name)
 
 
-def variant_facts(v: Variant) -> dict[str, Any]:
+def variant_facts(v: Variant) -> Facts:
     """The numbers a sweep table shows for ``v``."""
     r = v.resources
     facts: dict[str, Any] = {}
@@ -68,7 +78,7 @@ def variant_facts(v: Variant) -> dict[str, Any]:
                      load_bytes=stats.widest("load"), store_bytes=stats.widest("store"))
     if v.compile_info is not None:
         facts.update(compile_s=v.compile_info.compile_seconds, mode=v.compile_info.mode.value)
-    return facts
+    return Facts(**facts)
 
 
 def variant_id(config: Config, arch: str) -> str:
@@ -107,7 +117,7 @@ class Session:
 
     @classmethod
     def create(cls, path: str | Path, kernel: KernelId, python: str, parameters: Mapping[str, Any],
-               signature: list[dict[str, Any]] | None = None) -> "Session":
+               signature: list[dict[str, Any]] | None = None, frontend: str = "triton") -> "Session":
         """A new session, or the existing one at ``path`` if it holds the same kernel source."""
         path = Path(path)
         if path.exists() and not path.is_dir():
@@ -127,7 +137,7 @@ class Session:
         source_name = Path(kernel.file).name
         data = {
             "format": SESSION_FORMAT,
-            "kernel": {"name": kernel.name, "file": kernel.file, "source_hash": kernel.source_hash,
+            "kernel": {"name": kernel.name, "file": kernel.file, "source_hash": kernel.source_hash, "frontend": frontend,
                        "source": f"source/{source_name}",
                        **({"signature": signature} if signature is not None else {})},
             "parameters": dict(parameters),
@@ -144,6 +154,11 @@ class Session:
     def kernel(self) -> KernelId:
         k = self.data["kernel"]
         return KernelId(k["name"], k["file"], k["source_hash"])
+
+    @property
+    def frontend(self) -> str:
+        """The frontend that compiled the kernel (sessions written before there were several: Triton)."""
+        return str(self.data["kernel"].get("frontend", "triton"))
 
     @property
     def signature(self) -> list[dict[str, Any]] | None:
@@ -179,13 +194,12 @@ class Session:
 
     def add(self, variant: Variant) -> Entry:
         """Store ``variant`` (replacing one with the same config and arch) and update the index."""
-        entry_id = variant_id(variant.config, variant.arch)
-        write_variant(self.path / "variants" / entry_id, variant, with_source=False, with_cubin=False)
-        old = self.entry(entry_id)
-        entry = Entry(entry_id, variant.config, variant.arch, variant.status,
-                      None if variant.error is None else str(variant.error), variant_facts(variant),
-                      old.measurement if old and old.status is not Status.FAILED else None)
-        self.entries = [e for e in self.entries if e.id != entry_id] + [entry]
+        entry = Entry.of(variant)
+        write_variant(self.path / "variants" / entry.id, variant, with_source=False, with_cubin=False)
+        old = self.entry(entry.id)
+        if old is not None and old.status is not Status.FAILED:
+            entry.measurement = old.measurement
+        self.entries = [e for e in self.entries if e.id != entry.id] + [entry]
         self.save()
         return entry
 

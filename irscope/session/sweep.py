@@ -14,7 +14,8 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from ..capture import capture_many, choose_target
 from ..errors import ParameterError
-from ..kernel import KernelRef, config_from_table, parse_value
+from ..frontends import Kernel
+from ..kernel import config_from_table, parse_value
 from ..types import Config, Variant
 from .store import Entry, Session
 
@@ -65,7 +66,7 @@ class SweepResult:
     reused: bool  # already in the session (or the cache): not compiled this time
 
 
-def run_sweep(ref: KernelRef, configs: Sequence[Config], arch: str | None, session: Session | None, *,
+def run_sweep(ref: Kernel, configs: Sequence[Config], arch: str | None, session: Session | None, *,
               jobs: int | None = None, cancel: threading.Event | None = None) -> Iterator[SweepResult]:
     """Capture ``configs`` of ``ref`` into ``session``; variants the session has are reused."""
     target = choose_target(arch)

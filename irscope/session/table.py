@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, Sequence
 
+from ..records import Facts
 from ..types import Status
 from .store import Entry
 
@@ -25,6 +26,7 @@ FACT_COLUMNS = [
     Column("ptx_lines", "ptx lines"),
     Column("compile_s", "compile s"),
 ]
+FACTS = {f.name for f in fields(Facts)}
 RUNTIME_COLUMNS = [
     Column("median_us", "median us"),
     Column("gbps", "GB/s"),
@@ -47,23 +49,17 @@ def varying(entries: Sequence[Entry]) -> list[str]:
 
 def cell(entry: Entry, key: str) -> Any:
     """The raw value of column ``key`` for ``entry`` (None where unknown)."""
-    f, m = entry.facts, entry.measurement or {}
+    f, m = entry.facts, entry.measurement
     if key == "status":
         return entry.status.value
     if key == "arch":
         return entry.arch
-    if key == "spills":
-        if f.get("spill_stores") is None:
-            return None
-        return (f.get("spill_stores") or 0) + (f.get("spill_loads") or 0)
-    if key == "ldst":
-        if f.get("load_bytes") is None and f.get("store_bytes") is None:
-            return None
-        return f"{f.get('load_bytes') or '-'}/{f.get('store_bytes') or '-'}"
+    if key in ("spills", "ldst"):
+        return getattr(f, key)
     if key in ("median_us", "gbps", "pct_copy", "pct_datasheet", "p20_us", "p80_us", "min_us", "tflops"):
-        return m.get(key)
-    if key in f:
-        return f[key]
+        return None if m is None else getattr(m, key)
+    if key in FACTS:
+        return getattr(f, key)
     return entry.value(key)
 
 
@@ -77,7 +73,7 @@ def text(value: Any) -> str:
 
 def note(entry: Entry) -> str:
     """Why a row is not OK (or where its runtime came from)."""
+    m = entry.measurement
     if entry.status is not Status.OK:
-        return entry.error or (entry.measurement or {}).get("error") or ""
-    m = entry.measurement or {}
-    return m.get("source", "")
+        return entry.error or (m.error if m is not None else None) or ""
+    return "" if m is None else m.source

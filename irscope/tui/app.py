@@ -22,7 +22,7 @@ from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, S
 from ..annotate.decode import Explanation
 from ..annotate.explain import LineExplainer, explainer
 from ..annotate.findings import findings
-from ..measure.results import Runtime
+from ..records import Runtime
 from ..stages import specs as stage_specs
 from ..types import Stage
 from .jobs import Job
@@ -155,10 +155,6 @@ class IrscopeApp(App):
 
     def on_variant_ready(self, message: VariantReady) -> None:
         row = self.model.set_variant(message.index, message.variant, message.entry)
-        if row.measurement is None:
-            from ..measure.samples import sample_measurement
-
-            row.measurement = sample_measurement(message.variant.kernel, message.variant.config, message.variant.arch)
         table = self.query_one("#variants", VariantsTable)
         table.update_row(row)
         if self._shown is None or self.current_row() is row:
@@ -168,8 +164,7 @@ class IrscopeApp(App):
         self._refresh_chart()
 
     def on_measured(self, message: Measured) -> None:
-        row = self.model.rows[message.index]
-        row.measurement = message.measurement
+        row = self.model.set_measurement(message.index, message.measurement)
         self.query_one("#variants", VariantsTable).update_row(row)
         self._refresh_chart()
 
@@ -368,8 +363,7 @@ class IrscopeApp(App):
             self.notify("both variants must be captured first", severity="warning")
             return
         stage = Stage(self.stage_key) if self.stage_key not in ("chart", Stage.SOURCE) else Stage.PTX
-        runtimes = tuple(Runtime(r.measurement.median_us, r.measurement.device, r.measurement.source)
-                         if r.measurement and r.measurement.median_us else None for r in pair)
+        runtimes = tuple(Runtime.of(r.measurement) for r in pair)
         self.push_screen(DiffScreen(a, b, stage, runtimes))
 
     def action_sort(self) -> None:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from ..measure.results import Measurement
+from ..records import Measurement
 from ..session.store import Entry
 from ..types import Variant
 

@@ -6,34 +6,67 @@ chart plots) is plain code that tests can call directly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from ..ir.sourcemap import SourceMap
-from ..measure.results import Measurement
-from ..session.store import Entry, Session, variant_facts
-from ..types import Config, Stage, Status, Variant
+from ..measure.runtimes import shown_measurement
+from ..records import Facts, Measurement
+from ..session.store import Entry, Session
+from ..types import Config, KernelId, Stage, Status, Variant
 
 
 @dataclass
 class Row:
+    """One variant in the table: its session entry (an in-memory one for a live capture), once captured."""
+
     index: int
     config: Config
-    arch: str = ""
-    status: Status | None = None  # None: still being captured
-    error: str | None = None
-    facts: dict[str, Any] = field(default_factory=dict)
-    measurement: Measurement | None = None
     variant: Variant | None = None
-    entry: Entry | None = None  # when the row lives in a session
+    entry: Entry | None = None  # None: still being captured
     session: Session | None = None  # the row's own session (an Inductor capture has one per kernel)
     kernel: str = ""
     marked: bool = False
     _source_map: SourceMap | None = None
+    _shown: tuple | None = None  # (entry, its measurement, the measurement shown for them)
 
     @property
     def ready(self) -> bool:
-        return self.status is not None
+        return self.entry is not None
+
+    @property
+    def arch(self) -> str:
+        return "" if self.entry is None else self.entry.arch
+
+    @property
+    def status(self) -> Status | None:
+        return None if self.entry is None else self.entry.status
+
+    @property
+    def error(self) -> str | None:
+        return None if self.entry is None else self.entry.error
+
+    @property
+    def facts(self) -> Facts:
+        return Facts() if self.entry is None else self.entry.facts
+
+    @property
+    def kernel_id(self) -> KernelId | None:
+        if self.variant is not None:
+            return self.variant.kernel
+        return None if self.session is None else self.session.kernel
+
+    @property
+    def measurement(self) -> Measurement | None:
+        """Measured into the entry, else the sample recorded for this variant (measure/runtimes.py)."""
+        entry = self.entry
+        if entry is None:
+            return None
+        # Asked for many times per table refresh; the answer changes only with the entry or its measurement.
+        if self._shown is None or self._shown[0] is not entry or self._shown[1] is not entry.measurement:
+            kernel = self.kernel_id
+            shown = None if kernel is None else shown_measurement(kernel, entry.config, entry.arch, entry)
+            self._shown = (entry, entry.measurement, shown)
+        return self._shown[2]
 
     @property
     def runtime_status(self) -> Status | None:
@@ -76,10 +109,7 @@ class Model:
         pairs = [(s, e) for s in sessions for e in s.entries]
         model = cls(title, [e.config for _, e in pairs], sessions[0] if len(sessions) == 1 else None)
         for row, (session, entry) in zip(model.rows, pairs):
-            row.entry, row.arch, row.status, row.error, row.facts = entry, entry.arch, entry.status, entry.error, entry.facts
-            row.session, row.kernel = session, session.kernel.name
-            if entry.measurement:
-                row.measurement = Measurement.from_json(entry.measurement)
+            row.entry, row.session, row.kernel = entry, session, session.kernel.name
         return model
 
     @property
@@ -87,12 +117,17 @@ class Model:
         return len({r.kernel for r in self.rows}) > 1
 
     def set_variant(self, index: int, variant: Variant, entry: Entry | None = None) -> Row:
+        """The row's variant is captured: ``entry`` is its session's, or None for a capture kept in memory."""
         row = self.rows[index]
-        row.variant, row.entry = variant, entry or row.entry
-        row.arch, row.status = variant.arch, variant.status
-        row.error = None if variant.error is None else str(variant.error)
-        row.facts = variant_facts(variant)
+        row.variant, row.entry = variant, entry if entry is not None else Entry.of(variant)
         row._source_map = None
+        return row
+
+    def set_measurement(self, index: int, measurement: Measurement) -> Row:
+        """A measurement of the row's variant just came in (and is in its session, if it has one)."""
+        row = self.rows[index]
+        if row.entry is not None:
+            row.entry.measurement = measurement
         return row
 
     def variant(self, row: Row) -> Variant | None:

@@ -35,7 +35,7 @@ def test_a_wrong_variant_is_flagged_and_never_ranked(tmp_path):
     assert wrong.measurement.max_abs_error == pytest.approx(1.0)
     assert "elements off" in wrong.measurement.error
     stored = {e.config.constexprs["BUG"]: e.measurement for e in Session.open(session.path).entries}
-    assert stored[1]["status"] == "wrong" and stored[0]["median_us"] > 0
+    assert stored[1].status is Status.WRONG and stored[0].median_us > 0
 
 
 def test_a_faulting_kernel_leaves_the_sweep_alive():

@@ -11,14 +11,13 @@ pytest.importorskip("textual")
 
 async def test_the_tui_measures_in_the_background_and_shows_live_runtimes():
     from irscope.kernel import resolve_config, resolve_kernel
-    from irscope.tui.app import IrscopeApp
-    from irscope.tui.jobs import bench_job, capture_job
-    from irscope.tui.model import Model
+    from irscope.tui.factory import make_app
     from irscope.types import Status
 
     ref = resolve_kernel("square_kernel")
     configs = [resolve_config(ref, {"BLOCK_SIZE": b}) for b in (128, 1024, 4096)]
-    app = IrscopeApp(Model(ref.name, configs), [capture_job(ref, configs, None, None), bench_job(ref, configs, None)])
+    app = make_app("square_kernel", sweeps=["BLOCK_SIZE=128,1024,4096"], bench=True)
+    assert [r.config for r in app.model.rows] == configs
     async with app.run_test(size=(140, 40)) as pilot:
         for _ in range(600):
             await asyncio.sleep(0.1)

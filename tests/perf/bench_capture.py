@@ -26,7 +26,7 @@ import json, sys, time
 import triton
 from triton.backends.compiler import GPUTarget
 from irscope.kernel import resolve_kernel, resolve_config
-from irscope.capture.specialize import specialize
+from irscope.frontends.triton.specialize import specialize
 ref = resolve_kernel("square_kernel")
 jobs = [specialize(ref, resolve_config(ref, {"BLOCK_SIZE": b, "num_warps": w}), 90)[:2] for b, w in CONFIGS]
 target = GPUTarget("cuda", 90, 32)

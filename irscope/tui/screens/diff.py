@@ -10,7 +10,7 @@ from textual.widgets import Footer, Static
 
 from ...diff import diff_variants
 from ...diff.render import side_by_side_lines, summary_lines, unified_lines
-from ...measure.results import Runtime
+from ...records import Runtime
 from ...types import Stage, Variant
 from ..widgets.listing import ListingView
 

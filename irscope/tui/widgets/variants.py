@@ -17,9 +17,6 @@ COLUMNS = [
 
 def row_values(model: Model, row: Row) -> dict[str, object]:
     f, m = row.facts, row.measurement
-    spills = None if f.get("spill_stores") is None else (f.get("spill_stores") or 0) + (f.get("spill_loads") or 0)
-    ldst = None if f.get("load_bytes") is None and f.get("store_bytes") is None else \
-        f"{f.get('load_bytes') or '-'}/{f.get('store_bytes') or '-'}"
     status = row.runtime_status
     return {
         "kernel": row.kernel,
@@ -28,7 +25,7 @@ def row_values(model: Model, row: Row) -> dict[str, object]:
         "median_us": None if m is None else m.median_us,
         "gbps": None if m is None else m.gbps,
         "pct_copy": None if m is None else m.pct_copy,
-        "registers": f.get("registers"), "spills": spills, "shared": f.get("shared"), "ldst": ldst,
+        "registers": f.registers, "spills": f.spills, "shared": f.shared, "ldst": f.ldst,
         "note": row.why(),
     }
 

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import math
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .kernel import KernelRef
-from .spec import Tensor
-from .types import Config
+from ...spec import Tensor
+from ...types import Config
+
+if TYPE_CHECKING:
+    from .kernel import TritonKernel
 
 
 def make_tensor(decl: Tensor, sizes: dict[str, int], device: str, fill: bool, generator: Any = None) -> Any:
@@ -42,7 +44,7 @@ def make_tensor(decl: Tensor, sizes: dict[str, int], device: str, fill: bool, ge
     return base[offset:].view(dims)
 
 
-def example_namespace(ref: KernelRef, config: Config, device: str = "cpu", fill: bool = False,
+def example_namespace(ref: "TritonKernel", config: Config, device: str = "cpu", fill: bool = False,
                       seed: int = 0) -> SimpleNamespace:
     """The namespace ``k`` the spec's callables see: sizes, config and tensors."""
     assert ref.spec is not None, "only kernels with a KernelSpec have example inputs"
@@ -56,7 +58,7 @@ def example_namespace(ref: KernelRef, config: Config, device: str = "cpu", fill:
     return ref.spec.namespace(config.values(), tensors)
 
 
-def launch_arguments(ref: KernelRef, config: Config, ns: SimpleNamespace) -> tuple[tuple, dict[str, Any]]:
+def launch_arguments(ref: "TritonKernel", config: Config, ns: SimpleNamespace) -> tuple[tuple, dict[str, Any]]:
     """``(args, kwargs)`` as a user would write ``kernel[grid](*args, **kwargs)``."""
     assert ref.spec is not None
     args = tuple(ref.spec.args(ns))

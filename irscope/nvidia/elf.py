@@ -103,7 +103,7 @@ class Cubin:
                 if sym < len(sym_sections) and sym_sections[sym] < len(self.sections):
                     targets[r_offset] = self.sections[sym_sections[sym]].name
         default = self.text_sections()[0].name if self.text_sections() else ""
-        return _parse_line_program(self.body(debug_line), targets, default)
+        return parse_line_program(self.body(debug_line), targets, default)
 
 
 def _uleb(data: bytes, pos: int) -> tuple[int, int]:
@@ -130,7 +130,7 @@ def _sleb(data: bytes, pos: int) -> tuple[int, int]:
             return result, pos
 
 
-def _parse_line_program(data: bytes, targets: dict[int, str], default_section: str) -> list[LineRow]:
+def parse_line_program(data: bytes, targets: dict[int, str], default_section: str) -> list[LineRow]:
     """Run every DWARF (v2-v4) line-number program in ``data``; return the emitted rows."""
     rows: list[LineRow] = []
     unit = 0

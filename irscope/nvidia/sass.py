@@ -21,7 +21,7 @@ from typing import Sequence
 
 from ..ir.locations import ptx_locations
 from ..types import SourceLoc
-from .elf import Cubin, LineRow, _parse_line_program
+from .elf import Cubin, LineRow, parse_line_program
 
 #         /*04d0*/                   BRA 0x4d0;
 RAW_INSTRUCTION = re.compile(r"^\s*/\*([0-9a-f]+)\*/\s*(.*?)\s*$")
@@ -195,7 +195,7 @@ def _sass_to_ptx_rows(cubin: Cubin) -> list[LineRow]:
     if section is None:
         return []
     text = cubin.text_sections()
-    return _parse_line_program(cubin.body(section), {}, text[0].name if text else "")
+    return parse_line_program(cubin.body(section), {}, text[0].name if text else "")
 
 
 def _row_at(rows: list[LineRow], addr: int) -> LineRow | None:

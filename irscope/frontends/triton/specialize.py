@@ -14,11 +14,13 @@ shape and strides matter here, and importing torch would cost a second.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
-from ..kernel import KernelRef
-from ..spec import DTYPE_BYTES
-from ..types import Config
+from ...spec import DTYPE_BYTES
+from ...types import Config
+
+if TYPE_CHECKING:
+    from .kernel import TritonKernel
 
 # Addresses of fresh allocations: torch's CUDA caching allocator hands out blocks
 # aligned to 512 bytes, its CPU allocator to 64; both are multiples of 16.
@@ -63,7 +65,7 @@ class ExampleTensor:
         return True
 
 
-def example_tensors(ref: KernelRef, config: Config) -> dict[str, ExampleTensor]:
+def example_tensors(ref: "TritonKernel", config: Config) -> dict[str, ExampleTensor]:
     sizes = dict(config.sizes)
     out = {}
     for i, (name, decl) in enumerate(ref.spec.tensors.items()):
@@ -136,7 +138,7 @@ def bind_specialization(fn: Any, args: Sequence[Any], kwargs: dict[str, Any]) ->
     return dict(bound.arguments), specialization
 
 
-def specialize(ref: KernelRef, config: Config, capability: int, tensors: dict[str, Any] | None = None):
+def specialize(ref: "TritonKernel", config: Config, capability: int, tensors: dict[str, Any] | None = None):
     """``(ASTSource, options, signature, divisible_by_16)`` as the JIT would build them.
 
     ``tensors`` replaces the stand-ins with real ones (on a GPU).
@@ -165,7 +167,7 @@ def specialize(ref: KernelRef, config: Config, capability: int, tensors: dict[st
     return ASTSource(ref.fn, signature, constexprs, attrs), options.__dict__, dict(signature), divisible
 
 
-def _from_signature(ref: KernelRef, config: Config):
+def _from_signature(ref: "TritonKernel", config: Config):
     signature, constexprs, attrs = {}, {}, {}
     for param, arg in zip(ref.fn.params, ref.signature or ()):
         if param.is_constexpr:

@@ -16,55 +16,52 @@ import contextlib
 import functools
 import hashlib
 import io
-import re
-import subprocess
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..kernel import KernelRef
-from ..types import CaptureError, Config
+from ...nvidia.ptxas import SHARED_MEMORY_LIMIT, run_ptxas_report
+from ...stages import Stage
+from ...types import CaptureError, Config
+from ..base import Compiled
 from .specialize import specialize
 
-# Largest dynamic shared memory a block may opt into, per SM version (CUDA
-# programming guide, "Technical Specifications per Compute Capability").
-SHARED_MEMORY_LIMIT = {
-    70: 98304, 75: 65536, 80: 166912, 86: 101376, 87: 166912, 89: 101376,
-    90: 232448, 100: 232448, 101: 232448, 103: 232448, 110: 232448, 120: 101376, 121: 101376,
-}
+if TYPE_CHECKING:
+    from .kernel import TritonKernel
 
-ARCH = re.compile(r"^(?:sm_?|cuda:)?(\d{2,3})a?$")
-
-
-def parse_arch(arch: str | int) -> int:
-    """``"sm_90"``, ``"sm90a"``, ``90`` -> 90."""
-    m = ARCH.match(str(arch).strip().lower())
-    if not m:
-        from ..errors import ParameterError
-
-        raise ParameterError(f"unknown arch {arch!r}; expected sm_80, sm_86, sm_89, sm_90, sm_100, ...")
-    return int(m.group(1))
-
-
-def arch_name(capability: int) -> str:
-    return f"sm_{capability}"
+# Triton's asm keys for the stages it produces (SASS comes from the cubin, in capture).
+STAGES = {"ttir": Stage.TTIR, "ttgir": Stage.TTGIR, "llir": Stage.LLIR, "ptx": Stage.PTX}
 
 
 @dataclass
-class Compiled:
-    """What one Triton compile left behind (also when it failed part way)."""
+class _Result(Compiled):
+    """A Compiled while Triton is still at work: its asm and metadata in Triton's own terms."""
 
     asm: dict[str, Any] = field(default_factory=dict)  # ttir, ttgir, llir, ptx (str), cubin (bytes)
     metadata: dict[str, Any] = field(default_factory=dict)
-    ptxas_log: str | None = None
-    seconds: float = 0.0
-    error: CaptureError | None = None
-    signature: dict[str, str] = field(default_factory=dict)
-    divisible_by_16: tuple[str, ...] = ()
-    gpu_registers: int | None = None
-    gpu_spills: int | None = None
+
+    def compiled(self, capability: int) -> Compiled:
+        """In the frontend-neutral terms capture works with."""
+        meta = self.metadata
+        log = self.ptxas_log
+        if meta and not log and "ptx" in self.asm:  # a Triton cache hit skips ptxas: ask it again
+            log = run_ptxas_report(self.asm["ptx"], capability)
+        options = {k: int(meta[k]) for k in ("num_warps", "num_stages", "num_ctas") if meta.get(k) is not None}
+        return Compiled(
+            stages={STAGES[k]: v for k, v in self.asm.items() if k in STAGES},
+            cubin=self.asm.get("cubin"), shared=int(meta.get("shared") or 0), options=options,
+            threads_per_block=32 * options["num_warps"] if "num_warps" in options else None,
+            compiler=f"triton {meta.get('triton_version') or _triton_version()}", ptxas_log=log,
+            seconds=round(self.seconds, 4), error=self.error, signature=self.signature,
+            divisible_by_16=self.divisible_by_16, gpu_registers=self.gpu_registers, gpu_spills=self.gpu_spills,
+        )
+
+
+def _triton_version() -> str:
+    import triton
+
+    return triton.__version__
 
 
 class _StageTracker:
@@ -95,23 +92,23 @@ class _StageTracker:
                 self.ptxas_log = buffer.getvalue()
 
 
-def compile_aot(ref: KernelRef, config: Config, capability: int) -> Compiled:
+def compile_aot(ref: "TritonKernel", config: Config, capability: int) -> Compiled:
     """Compile for ``sm_<capability>`` without a GPU, specialised like the JIT."""
     import triton
     from triton import knobs
     from triton.backends.compiler import GPUTarget
 
-    result = Compiled()
+    result = _Result()
     tracker = _StageTracker()
     start = time.perf_counter()
     try:
         src, options, result.signature, result.divisible_by_16 = specialize(ref, config, capability)
     except Exception as exc:  # a spec whose args do not fit the kernel, say
         result.error = CaptureError("specialize", _one_line(exc))
-        return result
+        return result.compiled(capability)
     target = GPUTarget("cuda", capability, 32)
     try:
-        with _triton_cache_for(ref), knobs.runtime.scope():
+        with triton_cache_for(ref.file), knobs.runtime.scope():
             knobs.runtime.add_stages_inspection_hook = tracker
             kernel = triton.compile(src, target=target, options=options)
         result.asm = {k: kernel.asm[k] for k in ("ttir", "ttgir", "llir", "ptx", "cubin") if k in kernel.asm}
@@ -130,16 +127,16 @@ def compile_aot(ref: KernelRef, config: Config, capability: int) -> Compiled:
                 f"out of resource: shared memory, Required: {shared}, Hardware limit: {limit} (sm_{capability}). "
                 "Reducing block sizes or `num_stages` may help.",
             )
-    return result
+    return result.compiled(capability)
 
 
-def compile_jit(ref: KernelRef, config: Config) -> Compiled:
+def compile_jit(ref: "TritonKernel", config: Config) -> Compiled:
     """Compile through Triton's JIT on the current GPU, for real CUDA tensors."""
     from triton import knobs
 
-    from ..inputs import example_namespace, launch_arguments
+    from .inputs import example_namespace, launch_arguments
 
-    result = Compiled()
+    result = _Result()
     tracker = _StageTracker()
     start = time.perf_counter()
     ns = example_namespace(ref, config, device="cuda")
@@ -150,7 +147,7 @@ def compile_jit(ref: KernelRef, config: Config) -> Compiled:
     tensors = {name: getattr(ns, name) for name in ref.spec.tensors}
     src, options, result.signature, result.divisible_by_16 = specialize(ref, config, capability, tensors)
     try:
-        with _triton_cache_for(ref), knobs.runtime.scope():
+        with triton_cache_for(ref.file), knobs.runtime.scope():
             knobs.runtime.add_stages_inspection_hook = tracker
             kernel = ref.fn.run(*args, grid=ref.spec.grid(ns), warmup=True, **kwargs)
         result.asm = {k: kernel.asm[k] for k in ("ttir", "ttgir", "llir", "ptx", "cubin") if k in kernel.asm}
@@ -165,11 +162,11 @@ def compile_jit(ref: KernelRef, config: Config) -> Compiled:
             result.asm = _partial_stages(ref, src, GPUTarget("cuda", capability, 32), options)
     result.seconds = time.perf_counter() - start
     result.ptxas_log = tracker.ptxas_log
-    return result
+    return result.compiled(capability)
 
 
 @contextlib.contextmanager
-def _triton_cache_for(ref: KernelRef):
+def triton_cache_for(file: str):
     """Triton's cache, in a folder of its own for the kernel file's path.
 
     Triton keys its cache on the kernel's source and line, not its path, but the
@@ -179,7 +176,7 @@ def _triton_cache_for(ref: KernelRef):
     """
     from triton import knobs
 
-    digest = hashlib.sha256(ref.file.encode()).hexdigest()[:16]
+    digest = hashlib.sha256(file.encode()).hexdigest()[:16]
     with knobs.cache.scope():
         knobs.cache.dir = str(Path(knobs.cache.dir) / "irscope" / digest)
         yield
@@ -188,7 +185,7 @@ def _triton_cache_for(ref: KernelRef):
 _STAGE_NAMES = {None: "ttir (frontend)", "ttir": "ttir", "ttgir": "ttgir", "llir": "llir", "ptx": "ptx", "cubin": "cubin (ptxas)"}
 
 
-def _failure(ref: KernelRef, stage: str | None, exc: Exception) -> CaptureError:
+def _failure(ref: "TritonKernel", stage: str | None, exc: Exception) -> CaptureError:
     from triton.compiler.errors import CompilationError
 
     if type(exc).__name__ == "OutOfResources":
@@ -201,7 +198,7 @@ def _failure(ref: KernelRef, stage: str | None, exc: Exception) -> CaptureError:
     return CaptureError(_STAGE_NAMES.get(stage, stage or "compile"), _one_line(exc))
 
 
-def _frontend_message(ref: KernelRef, exc: Any) -> str:
+def _frontend_message(ref: "TritonKernel", exc: Any) -> str:
     """``file:line:col: message`` for Triton's frontend errors (its own lines start at the def)."""
     inner = exc
     while getattr(inner, "__cause__", None) is not None and type(inner.__cause__).__name__.endswith("Error"):
@@ -224,10 +221,10 @@ def _one_line(value: Any) -> str:
     return lines[0]
 
 
-def _partial_stages(ref: KernelRef, src: Any, target: Any, options: dict) -> dict[str, Any]:
+def _partial_stages(ref: "TritonKernel", src: Any, target: Any, options: dict) -> dict[str, Any]:
     """The stages Triton finished before failing, read back from its cache folder."""
     try:
-        with _triton_cache_for(ref):
+        with triton_cache_for(ref.file):
             return _read_partial_stages(src, target, options)
     except Exception:  # noqa: BLE001 - partial stages are a bonus; the error itself is what matters
         return {}
@@ -247,39 +244,3 @@ def _read_partial_stages(src: Any, target: Any, options: dict) -> dict[str, Any]
         if path:
             out[ext] = Path(path).read_text()
     return out
-
-
-# ------------------------------------------------------------------ ptxas resource report
-
-# ptxas info    : Used 22 registers, used 0 barriers, 16 bytes smem
-PTXAS_REGISTERS = re.compile(r"Used (\d+) registers(?:, used (\d+) barriers)?")
-#     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
-PTXAS_FRAME = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
-
-
-def parse_ptxas_log(log: str) -> dict[str, int]:
-    out: dict[str, int] = {}
-    m = PTXAS_REGISTERS.search(log)
-    if m:
-        out["registers"] = int(m.group(1))
-        if m.group(2) is not None:
-            out["barriers"] = int(m.group(2))
-    m = PTXAS_FRAME.search(log)
-    if m:
-        out["stack_frame"], out["spill_stores"], out["spill_loads"] = map(int, m.groups())
-    return out
-
-
-def run_ptxas_report(ptx: str, capability: int) -> str:
-    """ptxas -v on ``ptx`` (for variants whose compile we did not watch, e.g. cache hits)."""
-    from triton.backends.nvidia.compiler import get_ptxas, sm_arch_from_capability
-
-    with tempfile.TemporaryDirectory() as tmp:
-        src = Path(tmp) / "k.ptx"
-        src.write_text(ptx)
-        proc = subprocess.run(
-            [get_ptxas(capability).path, "-v", f"--gpu-name={sm_arch_from_capability(capability)}", str(src),
-             "-o", str(Path(tmp) / "k.cubin")],
-            capture_output=True, text=True, timeout=300,
-        )
-    return proc.stderr + proc.stdout

@@ -1,0 +1,69 @@
+"""Frontends: the kernel languages irscope compiles, behind one protocol (see base.py).
+
+``FRONTENDS`` is the one list of them; a kernel is found by the file it lives in
+(each frontend claims file suffixes) or by its built-in name.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+from ..errors import KernelFileError, KernelNotFound
+from ..stages import load_ref
+from .base import Compiled, Frontend, Kernel, KernelHandle, Launch
+
+# name -> "module:class", imported when first needed (Triton costs a second to import).
+FRONTENDS = {
+    "triton": "irscope.frontends.triton:TritonFrontend",
+}
+
+
+@functools.lru_cache(maxsize=None)
+def frontend(name: str) -> Frontend:
+    if name not in FRONTENDS:
+        raise KernelNotFound(f"unknown frontend {name!r}; known: {', '.join(FRONTENDS)}")
+    return load_ref(FRONTENDS[name])()
+
+
+def frontend_for(path: Path) -> Frontend:
+    for name in FRONTENDS:
+        fe = frontend(name)
+        if path.suffix in fe.suffixes:
+            return fe
+    known = ", ".join(s for name in FRONTENDS for s in frontend(name).suffixes)
+    raise KernelFileError(f"no frontend opens {path.suffix or 'files without a suffix'} files ({path}); known: {known}")
+
+
+def load(handle: KernelHandle) -> Kernel:
+    """The kernel a handle names: how worker processes and sessions find a kernel again."""
+    return frontend(handle.frontend).load(handle)
+
+
+def builtin_kernels() -> list[Kernel]:
+    """Every built-in example kernel, in file order."""
+    from ..paths import builtin_kernels_dir
+
+    directory = builtin_kernels_dir()
+    return [k for name in FRONTENDS for k in frontend(name).builtin(directory)]
+
+
+def resolve_kernel(name: str, signature: str | None = None) -> Kernel:
+    """Find ``name``: a built-in kernel, or ``path/to/file[:kernel]``."""
+    path_text, sep, kernel_name = name.rpartition(":")
+    if not sep or "/" in kernel_name or "." in kernel_name:
+        path_text, kernel_name = name, ""
+    path = Path(path_text).expanduser()
+    if path.suffix or "/" in path_text:
+        if not path.is_file():
+            raise KernelFileError(f"no such kernel file: {path}")
+        return frontend_for(path).resolve(path.resolve(), kernel_name or None, signature)
+    for kernel in builtin_kernels():
+        if kernel.name == name:
+            return frontend_for(Path(kernel.file)).resolve(Path(kernel.file), name, signature) if signature else kernel
+    known = ", ".join(k.name for k in builtin_kernels())
+    raise KernelNotFound(f"unknown kernel {name!r}; built-in kernels: {known} (or give path/to/file.py:kernel_name)")
+
+
+__all__ = ["Compiled", "FRONTENDS", "Frontend", "Kernel", "KernelHandle", "Launch", "builtin_kernels", "frontend",
+           "frontend_for", "load", "resolve_kernel"]

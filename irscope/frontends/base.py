@@ -1,0 +1,160 @@
+"""The seam between a kernel language and the rest of irscope.
+
+A frontend (Triton today; CUDA C++ and Numba next) knows how to find kernels in a
+file, what can be set and swept for each, how to compile one config for a target
+into stages and metadata, what keys the cache, and how to launch the kernel on a
+GPU with example inputs. Everything after capture (ir, diff, annotate, session,
+the TUI) sees only the ``Variant`` a compile becomes, never which frontend made it.
+
+In the spirit of harlequin's ``HarlequinAdapter``: one abstract class per role,
+implemented once per frontend, and nothing outside ``irscope/frontends/<name>/``
+imports a frontend's own modules.
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from ..arch import Target
+from ..stages import Stage
+from ..types import CaptureError, Config, KernelId
+
+
+@dataclass(frozen=True)
+class KernelHandle:
+    """A kernel named so another process can find it again: picklable, and plain data.
+
+    ``extra`` is the frontend's own (a Triton kernel's user-given signature, say);
+    it must be JSON-like, because sessions store handles too.
+    """
+
+    frontend: str
+    file: str
+    name: str
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def key(self) -> str:
+        """A hashable identity, for workers that keep kernels between jobs."""
+        return json.dumps([self.frontend, self.file, self.name, self.extra], sort_keys=True, default=str)
+
+
+@dataclass
+class Compiled:
+    """What one compile left behind (also when it failed part way).
+
+    ``stages`` are the frontend's listings (source excluded: capture adds it);
+    ``cubin`` feeds SASS and ptxas's report. ``options`` are the launch options
+    the compiler used, as data (``CompileInfo.options``).
+    """
+
+    stages: dict[Stage, str] = field(default_factory=dict)
+    cubin: bytes | None = None
+    shared: int = 0  # dynamic shared memory requested at launch (ptxas does not see it)
+    options: dict[str, Any] = field(default_factory=dict)
+    threads_per_block: int | None = None
+    compiler: str = ""  # "triton 3.6.0"
+    ptxas_log: str | None = None
+    seconds: float = 0.0
+    error: CaptureError | None = None
+    signature: dict[str, str] = field(default_factory=dict)
+    divisible_by_16: tuple[str, ...] = ()
+    gpu_registers: int | None = None
+    gpu_spills: int | None = None
+
+    @property
+    def produced(self) -> bool:
+        """Did the compile get far enough to describe a kernel (its metadata is known)?"""
+        return bool(self.options) or self.cubin is not None
+
+
+@dataclass
+class Launch:
+    """One config of a kernel, ready to run on the GPU with example inputs (needs torch).
+
+    ``first`` launches once, compiling if need be, and returns the loaded kernel (its
+    ``n_regs``/``n_spills`` where the frontend has them); ``run`` launches once with
+    nothing else on the host's path, because it is what gets timed. ``outputs`` are
+    the tensors it writes, in the order the reference returns them, and ``expected``
+    what they should hold (None: no reference).
+    """
+
+    first: Callable[[], Any]
+    run: Callable[[], Any]
+    outputs: dict[str, Any]
+    expected: Sequence[Any] | None
+    tolerance: Callable[[str], tuple[float, float]]
+    bytes_moved: float
+    flops: float | None = None
+
+
+class Kernel(abc.ABC):
+    """One kernel, resolved by its frontend: what capture, measure and the CLI need of it."""
+
+    frontend: str
+    stages: tuple[Stage, ...]  # what its compile produces, SASS included where there is a cubin
+    name: str
+    file: str
+
+    @abc.abstractmethod
+    def identity(self) -> KernelId:
+        """Name, file and a hash that changes whenever the kernel or anything it calls changes."""
+
+    @abc.abstractmethod
+    def parameter_table(self) -> dict[str, dict[str, Any]]:
+        """Every name ``-c`` accepts: name -> {"default", "sweep", "kind"} (constexpr, option or size)."""
+
+    @abc.abstractmethod
+    def handle(self) -> KernelHandle:
+        """How a worker process (or a session) finds this kernel again."""
+
+    @abc.abstractmethod
+    def cache_material(self) -> dict[str, Any]:
+        """Everything besides config and arch that changes what a compile produces."""
+
+    @abc.abstractmethod
+    def compile(self, config: Config, target: Target) -> Compiled:
+        """Compile one config for ``target``, in this process."""
+
+    @property
+    def description(self) -> str:
+        """One line on what the kernel does, where its file says."""
+        return ""
+
+    @property
+    def can_launch(self) -> bool:
+        """Does the kernel declare example inputs, so that it can run on a GPU?"""
+        return False
+
+    def launch(self, config: Config, device: str = "cuda", seed: int = 0) -> Launch:
+        """The kernel ready to run with example inputs (only where ``can_launch``)."""
+        raise NotImplementedError(f"{self.name} declares no example inputs to launch with")
+
+    def source(self) -> str:
+        return Path(self.file).read_text(encoding="utf-8")
+
+
+class Frontend(abc.ABC):
+    """A kernel language: which files it opens and how it finds kernels in them."""
+
+    name: str
+    suffixes: tuple[str, ...]  # the files it opens: (".py",)
+
+    @abc.abstractmethod
+    def kernel_names(self, path: Path) -> list[str]:
+        """The kernels ``path`` declares, in file order."""
+
+    @abc.abstractmethod
+    def resolve(self, path: Path, name: str | None, signature: str | None = None) -> Kernel:
+        """The kernel ``name`` in ``path`` (the only one when ``name`` is None)."""
+
+    @abc.abstractmethod
+    def load(self, handle: KernelHandle) -> Kernel:
+        """The kernel a handle names (in a worker process, or from a session)."""
+
+    def builtin(self, directory: Path) -> list[Kernel]:
+        """The built-in example kernels this frontend finds in ``directory``."""
+        return []

@@ -1,0 +1,321 @@
+"""A Triton kernel as irscope sees it: a ``@triton.jit`` function, its file, and how to build its inputs.
+
+A kernel file either declares a ``KernelSpec`` beside the function (sizes, example
+tensors, tunables, a torch reference), or declares nothing and is compiled from
+argument types given in the syntax of Triton's own ahead-of-time compiler:
+``"*fp32:16, *fp32:16, i32, i32:16, 1024"`` (``:16`` = divisible by 16, a bare
+value = a constexpr).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import traceback
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from ...arch import CaptureMode, Target
+from ...errors import KernelFileError, KernelNotFound, ParameterError
+from ...spec import TRITON_DEFAULT_OPTIONS, KernelSpec, kernel_specs
+from ...stages import Stage
+from ...types import Config, KernelId
+from ..base import Compiled, Kernel, KernelHandle, Launch
+
+
+@dataclass(frozen=True)
+class SignatureArg:
+    """One argument of a user-given signature: a type (with hint) or a constexpr value."""
+
+    type: str | None  # "*fp32", "i32", ... ; None for a constexpr
+    hint: int | None = None  # 16: divisible by 16; 1: equal to 1
+    value: Any = None  # the constexpr's value
+
+
+# Environment variables that change what Triton generates (see triton/knobs.py).
+CODEGEN_ENV = (
+    "TRITON_F32_DEFAULT", "TRITON_DEFAULT_FP_FUSION", "TRITON_DISABLE_LINE_INFO", "TRITON_OVERRIDE_ARCH",
+    "TRITON_DEBUG", "TRITON_INSTRUMENTATION_MODE", "TRITON_KERNEL_OVERRIDE", "TRITON_OVERRIDE_DIR",
+    "TRITON_ENABLE_ASAN", "TRITON_LIBDEVICE_PATH", "TRITON_PTXAS_PATH", "TRITON_PTXAS_BLACKWELL_PATH",
+    "TRITON_MOCK_PTX_VERSION", "DISABLE_PTXAS_OPT", "PTXAS_OPTIONS", "LLVM_EXTRACT_DI_LOCAL_VARIABLES",
+    "TRITON_NVDISASM_PATH", "USE_IR_LOC",
+)
+
+
+
+class TritonKernel(Kernel):
+    """A resolved Triton kernel: the JIT function, where it lives and how to build its inputs."""
+
+    frontend = "triton"
+    stages = (Stage.TTIR, Stage.TTGIR, Stage.LLIR, Stage.PTX, Stage.SASS)
+
+    def __init__(self, fn: Any, file: str, spec: KernelSpec | None = None,
+                 signature: tuple[SignatureArg, ...] | None = None) -> None:
+        self.fn = fn  # triton.runtime.jit.JITFunction
+        self.file = file
+        self.spec = spec
+        self.signature = signature
+        self._inputs: dict[tuple, tuple[Any, Any]] = {}
+
+    def __repr__(self) -> str:
+        return f"TritonKernel({self.name!r}, {self.file!r})"
+
+    @property
+    def name(self) -> str:
+        return self.fn.fn.__name__
+
+    def identity(self) -> KernelId:
+        return KernelId(self.name, self.file, self.fn.cache_key)
+
+    def handle(self) -> KernelHandle:
+        extra = {} if self.signature is None else {"signature": [asdict(a) for a in self.signature]}
+        return KernelHandle(self.frontend, self.file, self.name, extra)
+
+    def constexpr_names(self) -> list[str]:
+        return [p.name for p in self.fn.params if p.is_constexpr]
+
+    def def_line(self) -> int:
+        """The line of the ``def`` (Triton's own line numbers start there)."""
+        offset = next((i for i, line in enumerate(self.fn.raw_src) if line.lstrip().startswith("def ")), 0)
+        return self.fn.starting_line_number + offset
+
+    def parameters(self) -> dict[str, Any]:
+        """Every name -c accepts, with its default (None: must be given)."""
+        return {name: p["default"] for name, p in self.parameter_table().items()}
+
+    def parameter_table(self) -> dict[str, dict[str, Any]]:
+        if self.spec is not None:
+            table = {n: {"default": t.default, "sweep": list(t.values()), "kind": "constexpr"}
+                     for n, t in self.spec.constexprs.items()}
+            table.update({n: {"default": t.default, "sweep": list(t.values()), "kind": "option"}
+                          for n, t in self.spec.options().items()})
+            table.update({n: {"default": v, "sweep": [v], "kind": "size"} for n, v in self.spec.sizes.items()})
+            return table
+        table = {}
+        sig = self.signature or ()
+        for p in self.fn.params:
+            if p.is_constexpr:
+                given = sig[p.num].value if p.num < len(sig) and sig[p.num].type is None else None
+                default = given if given is not None else (p.default if p.has_default else None)
+                table[p.name] = {"default": default, "sweep": [default], "kind": "constexpr"}
+        table.update({n: {"default": v, "sweep": [v], "kind": "option"} for n, v in TRITON_DEFAULT_OPTIONS.items()})
+        return table
+
+    def cache_material(self) -> dict[str, Any]:
+        import triton
+        from triton._C.libtriton import get_cache_invalidating_env_vars
+
+        env = {k: os.environ[k] for k in CODEGEN_ENV if k in os.environ}
+        env.update(get_cache_invalidating_env_vars())
+        return {
+            "env": sorted(env.items()),
+            "file_sha": _file_sha(self.file),
+            "triton_hash": self.fn.cache_key,  # Triton's dependency hash: helpers in other files count too
+            "signature": None if self.signature is None else [asdict(a) for a in self.signature],
+            "triton": triton.__version__,
+        }
+
+    def compile(self, config: Config, target: Target) -> Compiled:
+        from .compile import compile_aot, compile_jit
+
+        if target.mode is CaptureMode.JIT and self.spec is not None:
+            return compile_jit(self, config)
+        return compile_aot(self, config, target.capability)
+
+    @property
+    def description(self) -> str:
+        return self.spec.description if self.spec is not None else ""
+
+    @property
+    def can_launch(self) -> bool:
+        return self.spec is not None
+
+    def launch(self, config: Config, device: str = "cuda", seed: int = 0) -> Launch:
+        from .compile import triton_cache_for
+        from .inputs import example_namespace, launch_arguments
+
+        if self.spec is None:
+            raise ParameterError(f"{self.name} declares no KernelSpec: no example inputs to launch it with")
+        spec = self.spec
+        key = (tuple(sorted(config.sizes.items())), device, seed)
+        if key not in self._inputs:
+            if len(self._inputs) > 2:  # keep GPU memory bounded across sizes
+                self._inputs.clear()
+            ns = example_namespace(self, config, device=device, fill=True, seed=seed)
+            expected = spec.reference(ns) if spec.reference is not None else None
+            if expected is not None and not isinstance(expected, (tuple, list)):
+                expected = (expected,)
+            self._inputs[key] = (ns, expected)
+        inputs, expected = self._inputs[key]
+        ns = spec.namespace(config.values(), {n: getattr(inputs, n) for n in spec.tensors})
+        args, kwargs = launch_arguments(self, config, ns)
+        grid = spec.grid(ns)
+        fn = self.fn
+
+        def first() -> Any:
+            # Compiles through the JIT, from the Triton cache folder capture filled.
+            with triton_cache_for(self.file):
+                return fn[grid](*args, **kwargs)
+
+        def run() -> Any:
+            return fn[grid](*args, **kwargs)
+
+        values = config.values()
+        return Launch(first=first, run=run, outputs={n: getattr(ns, n) for n in spec.outputs()}, expected=expected,
+                      tolerance=lambda name: spec.tolerance_for(spec.tensors[name].dtype),
+                      bytes_moved=spec.bytes_for(values), flops=spec.flops_for(values))
+
+
+def _file_sha(path: str) -> str:
+    try:
+        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+    except OSError:
+        return ""
+
+
+# ------------------------------------------------------------------ finding kernels in files
+
+
+def kernel_names(path: Path) -> list[str]:
+    module = load_module(path)
+    specs = [spec.name for spec in kernel_specs(vars(module))]
+    return specs or list(_jit_functions(module))
+
+
+def builtin_kernels(directory: Path) -> list[TritonKernel]:
+    """Every kernel with a spec in the ``.py`` files of ``directory``, in file order."""
+    out = []
+    for path in sorted(p for p in directory.glob("*.py") if not p.name.startswith("_")):
+        module = load_module(path)
+        out.extend(TritonKernel(spec.kernel, str(path), spec) for spec in kernel_specs(vars(module)))
+    return out
+
+
+def kernel_in_file(path: Path, kernel_name: str | None, signature: str | None) -> TritonKernel:
+    module = load_module(path)
+    jit_fns = _jit_functions(module)
+    specs = {spec.name: spec for spec in kernel_specs(vars(module))}
+    if kernel_name is None:
+        candidates = list(specs) or list(jit_fns)
+        if len(candidates) != 1:
+            raise KernelNotFound(f"{path} holds {len(candidates)} kernels ({', '.join(candidates) or 'none'}); name one as {path}:NAME")
+        kernel_name = candidates[0]
+    fn = jit_fns.get(kernel_name) or (specs[kernel_name].kernel if kernel_name in specs else None)
+    if fn is None:
+        raise KernelNotFound(f"no @triton.jit kernel named {kernel_name!r} in {path}; found: {', '.join(jit_fns) or 'none'}")
+    spec = specs.get(kernel_name)
+    parsed = parse_signature(signature, fn) if signature else None
+    if spec is None and parsed is None:
+        raise ParameterError(
+            f"{kernel_name} in {path} declares no KernelSpec; give its argument types with "
+            f"--signature, e.g. --signature \"*fp32:16, *fp32:16, i32:16, 1024\""
+        )
+    return TritonKernel(fn, str(path), None if parsed else spec, parsed)
+
+
+def kernel_with_signature(path: Path, name: str, signature: tuple[SignatureArg, ...]) -> TritonKernel:
+    """A kernel compiled from a stored signature (a session of an Inductor kernel, say)."""
+    fn = _jit_functions(load_module(path)).get(name)
+    if fn is None:
+        raise KernelNotFound(f"no @triton.jit kernel named {name!r} in {path}")
+    return TritonKernel(fn, str(path), None, signature)
+
+
+def _jit_functions(module: Any) -> dict[str, Any]:
+    return {n: v for n, v in vars(module).items() if _is_jit_function(v) and v.__module__ == module.__name__}
+
+
+def _is_jit_function(value: Any) -> bool:
+    return type(value).__name__ == "JITFunction" and hasattr(value, "params")
+
+
+_MODULES: dict[Path, Any] = {}
+
+
+def load_module(path: Path) -> Any:
+    """Import a kernel file by path (once per process), with errors as one line."""
+    path = path.resolve()
+    if path in _MODULES:
+        return _MODULES[path]
+    digest = hashlib.sha256(str(path).encode()).hexdigest()[:8]
+    module_name = f"irscope_kernel_{path.stem}_{digest}"
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise KernelFileError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module  # dataclasses and triton look modules up by name
+    try:
+        spec.loader.exec_module(module)
+    except SyntaxError as exc:
+        del sys.modules[module_name]
+        raise KernelFileError(f"{exc.filename}:{exc.lineno}: syntax error: {exc.msg}") from exc
+    except Exception as exc:
+        del sys.modules[module_name]
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
+        where = f"{path}:{frames[-1].lineno}" if frames else str(path)
+        raise KernelFileError(f"{where}: error importing kernel file: {type(exc).__name__}: {exc}") from exc
+    _MODULES[path] = module
+    return module
+
+
+# ------------------------------------------------------------------ signatures
+
+
+def parse_signature(text: str, fn: Any) -> tuple[SignatureArg, ...]:
+    """Parse ``"*fp32:16, i32, 1024"``: one entry per kernel parameter, in order."""
+    from ...kernel import parse_value
+
+    parts = [p.strip() for p in text.split(",")]
+    params = list(fn.params)
+    if len(parts) != len(params):
+        # Constexprs may be left out of the signature and set with -c instead.
+        params = [p for p in fn.params if not p.is_constexpr]
+        if len(parts) != len(params):
+            names = ", ".join(p.name for p in fn.params)
+            raise ParameterError(
+                f"--signature has {len(parts)} entries but {fn.fn.__name__} takes {len(fn.params)} "
+                f"({len(params)} without constexprs): {names}"
+            )
+    given = dict(zip((p.name for p in params), parts))
+    out = []
+    for param in fn.params:
+        part = given.get(param.name, "")
+        if param.is_constexpr:
+            out.append(SignatureArg(None, None, None if part in ("", "-", "constexpr") else parse_value(param.name, part)))
+            continue
+        ty, _, hint = part.partition(":")
+        if not _is_type(ty):
+            raise ParameterError(f"--signature entry {part!r} for {param.name} is not a type like *fp32, i32 or fp16")
+        if hint and hint not in ("1", "16"):
+            raise ParameterError(f"--signature hint {hint!r} for {param.name}: only :16 (divisible) and :1 (equal to 1)")
+        out.append(SignatureArg(ty, int(hint) if hint else None))
+    return tuple(out)
+
+
+def signature_from_json(data: Any) -> tuple[SignatureArg, ...]:
+    """A stored signature (a list of {"type", "hint", "value"}), read as data."""
+    if not isinstance(data, list):
+        raise ParameterError("a stored kernel signature must be a list")
+    out = []
+    for item in data:
+        if not isinstance(item, Mapping):
+            raise ParameterError("a stored kernel signature entry must be an object")
+        ty, hint = item.get("type"), item.get("hint")
+        if ty is not None and not _is_type(str(ty)):
+            raise ParameterError(f"stored signature type {ty!r} is not a Triton type")
+        if hint not in (None, 1, 16):
+            raise ParameterError(f"stored signature hint {hint!r} is not 1 or 16")
+        out.append(SignatureArg(None if ty is None else str(ty), hint, item.get("value")))
+    return tuple(out)
+
+
+_SCALAR_TYPES = {"i1", "i8", "i16", "i32", "i64", "u1", "u8", "u16", "u32", "u64",
+                 "fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64"}
+
+
+def _is_type(text: str) -> bool:
+    text = text.strip()
+    return text.lstrip("*").removeprefix("k") in _SCALAR_TYPES if text.startswith("*") else text in _SCALAR_TYPES

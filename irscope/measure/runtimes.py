@@ -1,0 +1,25 @@
+"""Which measurement a variant shows: one rule, for the sweep table, the TUI and diff alike.
+
+A runtime measured into the variant's session entry is the variant's own and
+always wins. Without one, a machine with no GPU still sees what a real GPU
+measured for exactly this variant (kernel source hash, config and arch), with
+the device and date in its ``source``, so it is never mistaken for its own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..records import Measurement
+from ..types import Config, KernelId
+from .samples import sample_measurement
+
+if TYPE_CHECKING:
+    from ..session.store import Entry
+
+
+def shown_measurement(kernel: KernelId, config: Config, arch: str, entry: Entry | None = None) -> Measurement | None:
+    """The measurement to show for ``kernel`` at ``config`` on ``arch``, whose session entry is ``entry``."""
+    if entry is not None and entry.measurement is not None:
+        return entry.measurement
+    return sample_measurement(kernel, config, arch)

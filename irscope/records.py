@@ -1,0 +1,121 @@
+"""What irscope records about a variant beside its listings: its table facts, its measurement.
+
+types.py holds what one compile produces; these are the records kept about a
+variant afterwards, in a session entry (and in samples/), and shown by both
+faces. They are the typed model: each converts to and from JSON itself, and
+nothing else reads or writes their JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Mapping
+
+from .types import Status
+
+
+@dataclass(frozen=True)
+class Facts:
+    """The numbers a variants table shows, read from the compile (None: not known)."""
+
+    registers: int | None = None
+    spill_stores: int | None = None  # bytes, per ptxas
+    spill_loads: int | None = None
+    stack: int | None = None  # stack frame bytes
+    shared: int | None = None  # bytes requested at launch
+    ptx_lines: int | None = None
+    ptx_instructions: int | None = None
+    load_bytes: int | None = None  # widest global load, in bytes
+    store_bytes: int | None = None  # widest global store
+    compile_s: float | None = None
+    mode: str | None = None  # the CaptureMode's value
+
+    @property
+    def spills(self) -> int | None:
+        """Spill bytes stored and loaded, together."""
+        if self.spill_stores is None:
+            return None
+        return (self.spill_stores or 0) + (self.spill_loads or 0)
+
+    @property
+    def ldst(self) -> str | None:
+        """Widest load and store, as ``16/4`` (``-`` for a side with none)."""
+        if self.load_bytes is None and self.store_bytes is None:
+            return None
+        return f"{self.load_bytes or '-'}/{self.store_bytes or '-'}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Facts":
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """What checking and timing one variant found; ``status`` says whether the timing counts.
+
+    Only OK runs are ranked; WRONG runs are timed too but never count as a win.
+    """
+
+    status: Status
+    median_us: float | None = None
+    p20_us: float | None = None
+    p80_us: float | None = None
+    min_us: float | None = None
+    repetitions: int = 0
+    method: str = ""  # "events, L2 flushed before each call" or "CUDA graph"
+    gbps: float | None = None
+    tflops: float | None = None
+    pct_copy: float | None = None  # of the device's measured device-to-device copy bandwidth
+    pct_datasheet: float | None = None  # of the datasheet memory bandwidth, where known
+    max_abs_error: float | None = None
+    max_rel_error: float | None = None
+    error: str | None = None
+    device: str = ""
+    driver: str = ""
+    torch: str = ""
+    triton: str = ""
+    date: str = ""
+    ncu: dict[str, Any] | None = None  # gpu_time_us, dram_pct, occupancy_pct, registers
+    source: str = "measured"  # or "<device> sample, <date>", "torch profiler"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ranked(self) -> bool:
+        """May this runtime compete for fastest? (Correct, and timed.)"""
+        return self.status is Status.OK and self.median_us is not None
+
+    def label(self) -> str:
+        if self.median_us is None:
+            return self.status.value
+        return f"{self.median_us:.1f} us"
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["status"] = self.status.value
+        return {k: v for k, v in data.items() if v not in (None, "", {}) or k in ("status", "median_us")}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Measurement":
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in known}
+        values["status"] = Status(values.get("status", "ok"))
+        return cls(**values)
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """A runtime as a diff's summary shows it: the median, and where it was measured."""
+
+    median_us: float
+    device: str = ""
+    source: str = ""
+
+    @classmethod
+    def of(cls, m: Measurement | None) -> "Runtime | None":
+        if m is None or m.median_us is None:
+            return None
+        return cls(m.median_us, m.device, m.source)
