@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,30 @@ async def test_the_source_pane_and_annotation_follow_the_cursor():
         assert source.linked == {py - 1}
         explanation = app.query_one("#annotation").text
         assert "Load from memory" in explanation and f"Python line {py}" in explanation
+
+
+async def test_the_annotation_pane_decodes_sass_as_annotate_does():
+    # The pane once had its own copy of the SASS decoder, which called kernel-parameter loads
+    # "driver-provided constants"; it must say exactly what `irscope annotate --stage sass` says.
+    from irscope.annotate import explain_lines
+
+    app = session_app()
+    async with app.run_test(size=(160, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        listing = app.query_one("#listing")
+        assert listing.stage is Stage.SASS
+        param = re.compile(r"c\[0x0\]\[0x2[1-9a-f][0-9a-f]\]")  # sm_90 kernel parameters start at 0x210
+        target = next(i for i, line in enumerate(listing.lines) if param.search(line))
+        listing.focus()
+        listing.move_to(target)
+        await settle(pilot)
+        shown = app.query_one("#annotation").text
+        expected = explain_lines(app.model.variant(app.current_row()), Stage.SASS)[target]
+        assert "kernel parameter" in expected.describe()
+        assert expected.summary in shown and "kernel parameter" in shown
+        assert "driver-provided" not in shown
 
 
 async def test_selecting_a_python_line_highlights_every_line_it_became():
