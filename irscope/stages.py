@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import importlib
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Iterable
+from typing import Any, Callable, ClassVar
 
 
 class Stage(str):
@@ -142,12 +142,6 @@ def register(spec: StageSpec) -> Stage:
 def specs() -> list[StageSpec]:
     """Every registered stage, in pipeline order."""
     return list(_SPECS.values())
-
-
-def ordered(stages: Iterable[Stage]) -> list[Stage]:
-    """``stages`` in pipeline order."""
-    rank = {s: i for i, s in enumerate(_SPECS)}
-    return sorted(stages, key=lambda s: rank.get(s, len(rank)))
 
 
 @functools.lru_cache(maxsize=None)

@@ -82,10 +82,6 @@ class TritonKernel(Kernel):
         offset = next((i for i, line in enumerate(self.fn.raw_src) if line.lstrip().startswith("def ")), 0)
         return self.fn.starting_line_number + offset
 
-    def parameters(self) -> dict[str, Any]:
-        """Every name -c accepts, with its default (None: must be given)."""
-        return {name: p["default"] for name, p in self.parameter_table().items()}
-
     def parameter_table(self) -> dict[str, dict[str, Any]]:
         if self.spec is not None:
             table = {n: {"default": t.default, "sweep": list(t.values()), "kind": "constexpr"}
