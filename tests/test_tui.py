@@ -31,6 +31,16 @@ async def settle(pilot, timeout: float = 60.0) -> None:
     await pilot.pause()
 
 
+async def cursor_to_first(pilot, matches) -> int:
+    """Put the listing's cursor on its first line for which ``matches(line)`` holds; return its index."""
+    listing = pilot.app.query_one("#listing")
+    target = next(i for i, line in enumerate(listing.lines) if matches(line))
+    listing.focus()
+    listing.move_to(target)
+    await settle(pilot)
+    return target
+
+
 async def test_selecting_a_variant_shows_its_listing():
     app = session_app()
     async with app.run_test(size=(120, 36)) as pilot:
@@ -64,12 +74,8 @@ async def test_the_source_pane_and_annotation_follow_the_cursor():
     app = session_app()
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        listing = app.query_one("#listing")
         source = app.query_one("#source")
-        target = next(i for i, line in enumerate(listing.lines) if "ld.global" in line)
-        listing.focus()
-        listing.move_to(target)
-        await settle(pilot)
+        target = await cursor_to_first(pilot, lambda line: "ld.global" in line)
         row = app.current_row()
         py = row.source_map().source_line(Stage.PTX, target)
         assert "tl.load" in source.lines[py - 1]
@@ -91,10 +97,7 @@ async def test_the_annotation_pane_decodes_sass_as_annotate_does():
         listing = app.query_one("#listing")
         assert listing.stage is Stage.SASS
         param = re.compile(r"c\[0x0\]\[0x2[1-9a-f][0-9a-f]\]")  # sm_90 kernel parameters start at 0x210
-        target = next(i for i, line in enumerate(listing.lines) if param.search(line))
-        listing.focus()
-        listing.move_to(target)
-        await settle(pilot)
+        target = await cursor_to_first(pilot, lambda line: param.search(line) is not None)
         shown = app.query_one("#annotation").text
         expected = explain_lines(app.model.variant(app.current_row()), Stage.SASS)[target]
         assert "kernel parameter" in expected.describe()

@@ -16,15 +16,16 @@ from pathlib import Path
 
 from ..errors import SessionError
 from ..frontends import Kernel
-from ..paths import cache_dir as default_cache_dir  # the rule lives in paths; the name stays importable here
+from ..paths import cache_dir
 from ..store import read_variant, write_variant
 from ..types import Config, Variant
 
 CACHE_VERSION = 5  # bump when what a capture stores changes
 
+
 class CaptureCache:
     def __init__(self, root: Path | None = None) -> None:
-        self.root = Path(root) if root is not None else default_cache_dir()
+        self.root = Path(root) if root is not None else cache_dir()
 
     def key(self, ref: Kernel, config: Config, arch: str) -> str:
         material = {

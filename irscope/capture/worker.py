@@ -20,16 +20,13 @@ def serve() -> None:
     requests, channel = protocol_channel()
     from .. import frontends
 
-    kernels = {}
     while True:
         try:
             handle, config, target = pickle.load(requests)
         except EOFError:
             return
         try:
-            if handle.key() not in kernels:
-                kernels[handle.key()] = frontends.load(handle)
-            result = kernels[handle.key()].compile(config, target)
+            result = frontends.load(handle).compile(config, target)
         except Exception as exc:  # noqa: BLE001 - reported as this config's failure
             result = Compiled(error=CaptureError("compile", f"{type(exc).__name__}: {exc}"))
         pickle.dump(result, channel)

@@ -35,9 +35,19 @@ def frontend_for(path: Path) -> Frontend:
     raise KernelFileError(f"no frontend opens {path.suffix or 'files without a suffix'} files ({path}); known: {known}")
 
 
+_LOADED: dict[str, Kernel] = {}
+
+
 def load(handle: KernelHandle) -> Kernel:
-    """The kernel a handle names: how worker processes and sessions find a kernel again."""
-    return frontend(handle.frontend).load(handle)
+    """The kernel a handle names: how worker processes and sessions find a kernel again.
+
+    Kept for the life of the process: a worker gets many jobs for one kernel, and a
+    kernel keeps its example inputs between launches.
+    """
+    key = handle.key()
+    if key not in _LOADED:
+        _LOADED[key] = frontend(handle.frontend).load(handle)
+    return _LOADED[key]
 
 
 def builtin_kernels() -> list[Kernel]:

@@ -176,6 +176,7 @@ def _file_sha(path: str) -> str:
 
 
 def kernel_names(path: Path) -> list[str]:
+    """The kernels a file declares: those with a KernelSpec, else every @triton.jit function."""
     module = load_module(path)
     specs = [spec.name for spec in kernel_specs(vars(module))]
     return specs or list(_jit_functions(module))
@@ -195,7 +196,7 @@ def kernel_in_file(path: Path, kernel_name: str | None, signature: str | None) -
     jit_fns = _jit_functions(module)
     specs = {spec.name: spec for spec in kernel_specs(vars(module))}
     if kernel_name is None:
-        candidates = list(specs) or list(jit_fns)
+        candidates = kernel_names(path)
         if len(candidates) != 1:
             raise KernelNotFound(f"{path} holds {len(candidates)} kernels ({', '.join(candidates) or 'none'}); name one as {path}:NAME")
         kernel_name = candidates[0]
