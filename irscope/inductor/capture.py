@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from ..capture import capture_many
+from ..errors import UsageError
 from ..frontends.triton import TritonKernel
 from ..kernel import config_from_table
 from ..records import Measurement
@@ -22,7 +23,8 @@ from ..session import Session
 from ..store import atomic_write, read_json
 from ..types import Status, Variant
 from .kernels import (
-    LaunchConfig, config_of, default_directory, kernel_ref, launch_configs, parameter_table, write_kernel_file,
+    LaunchConfig, config_of, default_directory, kernel_ref, launch_configs, parameter_table, refused_variant,
+    write_kernel_file,
 )
 from .parse import InductorKernel, OutputCode
 
@@ -34,10 +36,12 @@ INDEX_FORMAT = "irscope.inductor/1"
 class CapturedKernel:
     kernel: InductorKernel
     graph: str
-    ref: TritonKernel
+    ref: TritonKernel | None  # None: its source was refused (``refused`` says why); it fails, the others go on
     candidates: list[LaunchConfig]
     chosen: LaunchConfig
     chosen_by: str  # how the launch config was decided
+    file: Path | None = None  # the kernel's file, written to be read (never imported)
+    refused: str | None = None
     variant: Variant | None = None
     runtime_us: float | None = None  # per call, from the torch profiler (live captures on a GPU)
     calls: int | None = None  # launches per call of the compiled function
@@ -83,7 +87,10 @@ def plan(outputs: list[OutputCode], directory: Path | None, chosen: dict[str, La
     for output in outputs:
         for kernel in output.kernels:
             file = write_kernel_file(kernel, (directory / "kernels") if directory else default_directory(kernel))
-            ref = kernel_ref(kernel, file)
+            try:
+                ref, refused = kernel_ref(kernel, file), None
+            except UsageError as exc:  # refused, or does not rebuild: this kernel's failure, not the log's
+                ref, refused = None, str(exc)
             try:
                 candidates = launch_configs(kernel)
             except Exception:  # noqa: BLE001 - another torch's heuristics may not take these arguments
@@ -96,15 +103,19 @@ def plan(outputs: list[OutputCode], directory: Path | None, chosen: dict[str, La
                 pick, how = candidates[0], f"first of {len(candidates)} configs Inductor's autotuner chooses among"
             else:
                 pick, how = LaunchConfig({}, 4, 1), "default (Inductor's heuristics unavailable)"
-            out.append(CapturedKernel(kernel, output.graph, ref, candidates or [pick], pick, how))
+            out.append(CapturedKernel(kernel, output.graph, ref, candidates or [pick], pick, how, file, refused))
     return out
 
 
 def compile_all(kernels: list[CapturedKernel], arch: str | None) -> Iterator[CapturedKernel]:
     """Compile each kernel's chosen config, for ``arch`` or the arch Inductor recorded."""
     for ck in kernels:
-        config = config_from_table(ck.ref.parameter_table(), {**config_of(ck.chosen).values()}, ck.ref.name)
         target_arch = arch or ck.kernel.arch or "sm_90"
+        if ck.ref is None:
+            ck.variant = refused_variant(ck.kernel, ck.file, ck.chosen, target_arch, ck.refused or "refused")
+            yield ck
+            continue
+        config = config_from_table(ck.ref.parameter_table(), {**config_of(ck.chosen).values()}, ck.ref.name)
         ck.variant = next(iter(capture_many(ck.ref, [config], target_arch))).variant
         yield ck
 
@@ -113,7 +124,7 @@ def write_sessions(capture: InductorCapture, directory: Path) -> None:
     """``directory/<kernel>/`` sessions (one per kernel) and ``directory/inductor.json``."""
     directory.mkdir(parents=True, exist_ok=True)
     for ck in capture.kernels:
-        if ck.variant is None:
+        if ck.variant is None or ck.ref is None:  # a refused kernel has nothing to sweep: inductor.json says why
             continue
         table = parameter_table(ck.candidates, ck.chosen)
         signature = [asdict(a) for a in ck.ref.signature or ()]
@@ -132,10 +143,18 @@ def is_inductor_dir(path: str | Path) -> bool:
 
 
 def read_index(path: str | Path) -> dict[str, Any]:
+    """``inductor.json``, checked: every session it names is a folder of its own directory."""
     from ..errors import SessionError
+    from ..store import contained, safe_name
 
-    index = Path(path) / INDEX
+    index = contained(Path(path), INDEX)
     data = read_json(index)
     if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT:
         raise SessionError(f"{index} is not an irscope Inductor capture")
+    kernels, origin = data.get("kernels"), data.get("origin")
+    if not isinstance(kernels, list) or not all(isinstance(k, dict) for k in kernels) or not isinstance(origin, dict):
+        raise SessionError(f"{index} is malformed: 'kernels' must be a list of objects and 'origin' an object")
+    for k in kernels:
+        if k.get("session") is not None:
+            contained(Path(path), safe_name(k["session"], f"{index}: session"))
     return data

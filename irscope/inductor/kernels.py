@@ -5,19 +5,25 @@ autotuner picks XBLOCK/R0_BLOCK, num_warps and num_stages at run time. irscope
 strips the decorator (the parser keeps line numbers), writes the kernel to a file
 of its own, and rebuilds the launch configs with Inductor's own heuristics
 (``return_configs=True``), so the variant it compiles is one Inductor would launch.
+
+The file is there to be read (sessions and source panes show it, the IR's
+locations name it); it is never imported. A log is data: the kernel is rebuilt
+from its text (frontends/triton/rebuild.py), which runs nothing of it.
 """
 
 from __future__ import annotations
 
 import hashlib
+import inspect
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import KernelNotFound
 from ..frontends.triton import SignatureArg, TritonKernel
-from ..frontends.triton.kernel import kernel_with_signature, load_module
+from ..frontends.triton.rebuild import rebuild_functions, rebuilt_kernel
 from ..store import atomic_write
-from ..types import Config
+from ..types import CaptureError, Config, Stage, Status, Variant
 from .parse import InductorKernel
 
 # Inductor's kernels call this at import; it needs a GPU and changes nothing the compile sees.
@@ -35,9 +41,19 @@ class LaunchConfig:
         return " ".join(parts + [f"num_warps={self.num_warps}", f"num_stages={self.num_stages}"])
 
 
-def write_kernel_file(kernel: InductorKernel, directory: Path) -> Path:
-    """The kernel's source, decorator removed, as ``directory/<name>.py`` (same line numbers)."""
+def kernel_text(kernel: InductorKernel) -> str:
+    """The kernel's source as irscope shows and compiles it: decorator removed, same line numbers.
+
+    A lone surrogate (a ``\\ud800`` escape in the log's string) is written back as
+    that escape: the text must be UTF-8 to be written, hashed and stored.
+    """
     text = kernel.jit_source.replace(DRIVER_LINE, "pass  # " + DRIVER_LINE + ": not needed to compile")
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def write_kernel_file(kernel: InductorKernel, directory: Path) -> Path:
+    """``kernel_text`` as ``directory/<name>.py``, to be read (never imported)."""
+    text = kernel_text(kernel)
     path = Path(directory) / f"{kernel.name}.py"
     if not path.exists() or path.read_text(encoding="utf-8") != text:
         atomic_write(path, text)
@@ -74,8 +90,24 @@ def signature(kernel: InductorKernel, fn: Any) -> tuple[SignatureArg, ...]:
 
 
 def kernel_ref(kernel: InductorKernel, file: Path) -> TritonKernel:
-    fn = getattr(load_module(Path(file)), kernel.name)
-    return kernel_with_signature(Path(file), kernel.name, signature(kernel, fn))
+    """The kernel rebuilt from its text, its locations naming ``file``; raises UsageError if it is refused."""
+    text = kernel_text(kernel)
+    fn = rebuild_functions(text, str(file), inductor=True).get(kernel.name)
+    if fn is None:
+        raise KernelNotFound(f"{file}: the log's kernel {kernel.name} has no @triton.jit def of that name")
+    return rebuilt_kernel(text, str(file), kernel.name, signature(kernel, fn), inductor=True)
+
+
+def refused_variant(kernel: InductorKernel, file: Path, launch: LaunchConfig, arch: str, why: str) -> Variant:
+    """What a kernel whose source was refused (or did not rebuild) becomes: FAILED, nothing compiled."""
+    from ..arch import arch_name, parse_arch
+    from ..types import KernelId
+
+    text = kernel_text(kernel)
+    stages = {stage: "not produced: the source was not compiled (see the error)" for stage in TritonKernel.stages}
+    return Variant(kernel=KernelId(kernel.name, str(file), hashlib.sha256(text.encode()).hexdigest()),
+                   config=config_of(launch), arch=arch_name(parse_arch(arch)), status=Status.FAILED,
+                   listings={Stage.SOURCE: text}, stage_errors=stages, error=CaptureError("source", why))
 
 
 def launch_configs(kernel: InductorKernel) -> list[LaunchConfig]:
@@ -95,7 +127,11 @@ def launch_configs(kernel: InductorKernel) -> list[LaunchConfig]:
         if isinstance(args.get(key), str):
             args[key] = enum[args[key]]
     args.pop("filename", None)
-    heuristic = getattr(triton_heuristics, kernel.kind)
+    # The kind is a name from the log: only Inductor's config heuristics may be called by it.
+    heuristic = inspect.getattr_static(triton_heuristics, kernel.kind, None)
+    if not (inspect.isfunction(heuristic) and heuristic.__module__ == triton_heuristics.__name__
+            and "return_configs" in inspect.signature(heuristic).parameters):
+        raise ValueError(f"{kernel.kind!r} is not one of Inductor's config heuristics")
     configs = heuristic(**args, return_configs=True)
     return [LaunchConfig(dict(c.kwargs), int(c.num_warps), int(c.num_stages)) for c in configs]
 

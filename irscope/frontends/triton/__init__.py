@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ...errors import KernelFileError, ParameterError
 from ..base import Frontend, KernelHandle
 from .kernel import SignatureArg, TritonKernel, builtin_kernels, kernel_in_file, kernel_names, kernel_with_signature
 from .kernel import signature_from_json
+from .rebuild import UnsafeKernelSource, rebuild_functions, rebuilt_kernel
 
 
 class TritonFrontend(Frontend):
@@ -21,6 +23,14 @@ class TritonFrontend(Frontend):
 
     def load(self, handle: KernelHandle) -> TritonKernel:
         stored = handle.extra.get("signature")
+        text = handle.extra.get("source_text")
+        if text is not None:  # a kernel rebuilt from text (a log's, a session's): rebuilt again, never imported
+            if not isinstance(text, str):
+                raise KernelFileError(f"the stored source of {handle.name} is not text")
+            if stored is None:
+                raise ParameterError(f"the stored kernel {handle.name} has source text but no signature")
+            return rebuilt_kernel(text, handle.file, handle.name, signature_from_json(stored),
+                                  inductor=handle.extra.get("inductor") is True)
         if stored is not None:
             return kernel_with_signature(Path(handle.file), handle.name, signature_from_json(stored))
         return kernel_in_file(Path(handle.file), handle.name, None)
@@ -29,4 +39,5 @@ class TritonFrontend(Frontend):
         return builtin_kernels(directory)
 
 
-__all__ = ["SignatureArg", "TritonFrontend", "TritonKernel"]
+__all__ = ["SignatureArg", "TritonFrontend", "TritonKernel", "UnsafeKernelSource", "rebuild_functions",
+           "rebuilt_kernel"]

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ...arch import CaptureMode, Target
-from ...errors import KernelFileError, KernelNotFound, ParameterError
+from ...errors import KernelFileError, KernelNotFound, ParameterError, exception_line
 from ...spec import TRITON_DEFAULT_OPTIONS, KernelSpec, kernel_specs
 from ...stages import Stage
 from ...types import Config, KernelId
@@ -53,11 +53,15 @@ class TritonKernel(Kernel):
     stages = (Stage.TTIR, Stage.TTGIR, Stage.LLIR, Stage.PTX, Stage.SASS)
 
     def __init__(self, fn: Any, file: str, spec: KernelSpec | None = None,
-                 signature: tuple[SignatureArg, ...] | None = None) -> None:
+                 signature: tuple[SignatureArg, ...] | None = None, *, source_text: str | None = None,
+                 inductor: bool = False) -> None:
         self.fn = fn  # triton.runtime.jit.JITFunction
         self.file = file
         self.spec = spec
         self.signature = signature
+        # Set for a kernel rebuilt from text (rebuild.py): its source is this text, not the file's.
+        self.source_text = source_text
+        self.inductor = inductor  # rebuilt with the modules Inductor's kernels use
         self._inputs: dict[tuple, tuple[Any, Any]] = {}
 
     def __repr__(self) -> str:
@@ -71,8 +75,13 @@ class TritonKernel(Kernel):
         return KernelId(self.name, self.file, self.fn.cache_key)
 
     def handle(self) -> KernelHandle:
-        extra = {} if self.signature is None else {"signature": [asdict(a) for a in self.signature]}
+        extra: dict[str, Any] = {} if self.signature is None else {"signature": [asdict(a) for a in self.signature]}
+        if self.source_text is not None:  # a worker rebuilds it from the text too, never from the file
+            extra.update(source_text=self.source_text, inductor=self.inductor)
         return KernelHandle(self.frontend, self.file, self.name, extra)
+
+    def source(self) -> str:
+        return self.source_text if self.source_text is not None else super().source()
 
     def constexpr_names(self) -> list[str]:
         return [p.name for p in self.fn.params if p.is_constexpr]
@@ -108,7 +117,7 @@ class TritonKernel(Kernel):
         env.update(get_cache_invalidating_env_vars())
         return {
             "env": sorted(env.items()),
-            "file_sha": _file_sha(self.file),
+            "file_sha": _file_sha(self.file) if self.source_text is None else _text_sha(self.source_text),
             "triton_hash": self.fn.cache_key,  # Triton's dependency hash: helpers in other files count too
             "signature": None if self.signature is None else [asdict(a) for a in self.signature],
             "triton": triton.__version__,
@@ -172,6 +181,10 @@ def _file_sha(path: str) -> str:
         return ""
 
 
+def _text_sha(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", errors="surrogatepass")).hexdigest()
+
+
 # ------------------------------------------------------------------ finding kernels in files
 
 
@@ -232,13 +245,19 @@ def _is_jit_function(value: Any) -> bool:
 _MODULES: dict[Path, Any] = {}
 
 
+def module_name_for(file: str) -> str:
+    """The module name a kernel file gets: from its resolved path, so two files never share one."""
+    path = Path(file).resolve()
+    digest = hashlib.sha256(str(path).encode()).hexdigest()[:8]
+    return f"irscope_kernel_{path.stem}_{digest}"
+
+
 def load_module(path: Path) -> Any:
     """Import a kernel file by path (once per process), with errors as one line."""
     path = path.resolve()
     if path in _MODULES:
         return _MODULES[path]
-    digest = hashlib.sha256(str(path).encode()).hexdigest()[:8]
-    module_name = f"irscope_kernel_{path.stem}_{digest}"
+    module_name = module_name_for(str(path))
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         raise KernelFileError(f"cannot import {path}")
@@ -247,15 +266,26 @@ def load_module(path: Path) -> Any:
     try:
         spec.loader.exec_module(module)
     except SyntaxError as exc:
-        del sys.modules[module_name]
+        sys.modules.pop(module_name, None)
         raise KernelFileError(f"{exc.filename}:{exc.lineno}: syntax error: {exc.msg}") from exc
-    except Exception as exc:
-        del sys.modules[module_name]
+    except KeyboardInterrupt:
+        sys.modules.pop(module_name, None)
+        raise
+    except BaseException as exc:  # sys.exit() or a BaseException of its own in the file is its error too
+        sys.modules.pop(module_name, None)
         frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
         where = f"{path}:{frames[-1].lineno}" if frames else str(path)
-        raise KernelFileError(f"{where}: error importing kernel file: {type(exc).__name__}: {exc}") from exc
+        raise KernelFileError(f"{where}: error importing kernel file: {_said(exc)}") from exc
     _MODULES[path] = module
     return module
+
+
+def _said(exc: BaseException) -> str:
+    """``Type: first line``, even for an exception whose message cannot be made."""
+    try:
+        return exception_line(exc)
+    except Exception:  # noqa: BLE001 - a __str__ that raises says nothing more
+        return type(exc).__name__
 
 
 # ------------------------------------------------------------------ signatures
@@ -284,7 +314,7 @@ def parse_signature(text: str, fn: Any) -> tuple[SignatureArg, ...]:
             out.append(SignatureArg(None, None, None if part in ("", "-", "constexpr") else parse_value(param.name, part)))
             continue
         ty, _, hint = part.partition(":")
-        if not _is_type(ty):
+        if not is_type(ty):
             raise ParameterError(f"--signature entry {part!r} for {param.name} is not a type like *fp32, i32 or fp16")
         if hint and hint not in ("1", "16"):
             raise ParameterError(f"--signature hint {hint!r} for {param.name}: only :16 (divisible) and :1 (equal to 1)")
@@ -301,7 +331,7 @@ def signature_from_json(data: Any) -> tuple[SignatureArg, ...]:
         if not isinstance(item, Mapping):
             raise ParameterError("a stored kernel signature entry must be an object")
         ty, hint = item.get("type"), item.get("hint")
-        if ty is not None and not _is_type(str(ty)):
+        if ty is not None and not is_type(str(ty)):
             raise ParameterError(f"stored signature type {ty!r} is not a Triton type")
         if hint not in (None, 1, 16):
             raise ParameterError(f"stored signature hint {hint!r} is not 1 or 16")
@@ -313,6 +343,7 @@ _SCALAR_TYPES = {"i1", "i8", "i16", "i32", "i64", "u1", "u8", "u16", "u32", "u64
                  "fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64"}
 
 
-def _is_type(text: str) -> bool:
+def is_type(text: str) -> bool:
+    """Is ``text`` a Triton scalar type or a pointer to one (``*fp32``, ``*kfp16``, ``i32``)?"""
     text = text.strip()
     return text.lstrip("*").removeprefix("k") in _SCALAR_TYPES if text.startswith("*") else text in _SCALAR_TYPES
