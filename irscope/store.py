@@ -1,19 +1,31 @@
 """Variants on disk: one JSON file of metadata and one text file per stage.
 
 The cache and sessions share this format. Everything here is data: reading a
-variant parses JSON and reads text, never imports or evaluates anything, and
-every write goes to a temporary name first and is renamed into place, so a crash
-leaves either the old file or the new one, never half of one.
+variant parses JSON and reads text, never imports or evaluates anything. Every
+path read from data stays inside the directory it was found in (no ``..``, no
+absolute path, no symlink out), and only regular files of bounded size are
+opened (a FIFO would hang a reader), so a crafted or damaged store can make a
+read fail with one line (SessionError) but never show a file from elsewhere.
+Every file a variant keeps is listed with its SHA-256 in ``variant.json`` and
+checked on read: a truncated listing is damage, not a shorter listing.
+
+Every write goes to a temporary name first and is renamed into place, so a
+crash leaves either the old file or the new one, never half of one; files get
+the permissions the user's umask gives (a session is meant to be shared).
 """
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
 import os
+import re
 import shutil
+import stat
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .errors import SessionError
 from .types import (
@@ -28,32 +40,114 @@ from .types import (
 )
 
 FORMAT = "irscope.variant/1"
+MAX_TEXT_BYTES = 512 << 20  # the largest listing seen (SASS of an unrolled matmul) is a few MB
+MAX_JSON_BYTES = 64 << 20
+SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")  # a file or folder name a store may name
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+UMASK = _umask()  # read once: os.umask can only be read by setting it
 
 
 def atomic_write(path: Path, data: str | bytes) -> None:
     """Write ``data`` to ``path`` so that readers see the old or the new file, never a torn one."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    tmp = None
     try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "wb") as f:
             f.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.chmod(tmp, 0o666 & ~UMASK)  # mkstemp makes 0600
         os.replace(tmp, path)
     except BaseException:
-        if os.path.exists(tmp):
+        if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
         raise
 
 
-def read_json(path: Path) -> Any:
-    """Parse a JSON file irscope wrote; a missing, unreadable or torn file is a SessionError."""
+def safe_name(name: Any, what: str) -> str:
+    """``name`` if it can only name an entry of its own folder (no separators, no ``..``)."""
+    if not isinstance(name, str) or not SAFE_NAME.fullmatch(name) or name in (".", ".."):
+        raise SessionError(f"{what} {name!r} is not a plain file name")
+    return name
+
+
+def contained(root: Path, relative: str | Path) -> Path:
+    """``root/relative``, refused unless it stays inside ``root`` once symlinks are resolved."""
+    root = Path(root)
+    rel = Path(relative)
+    if rel.is_absolute() or ".." in rel.parts:
+        raise SessionError(f"{root}: refusing the path {str(relative)!r}: it leads outside {root}")
+    path = root / rel
+    real_root, real = root.resolve(), path.resolve()
+    if real != real_root and real_root not in real.parents:
+        raise SessionError(f"{path} leads outside {root} (to {real}); refusing to read it")
+    return path
+
+
+def read_bytes(path: Path, limit: int = MAX_TEXT_BYTES) -> bytes:
+    """A regular file's bytes, at most ``limit`` of them; anything else is a SessionError.
+
+    The file is opened without blocking and checked to be a regular file before
+    it is read, so a FIFO or a device in a store is refused rather than waited on.
+    Where ``path`` came from data, pass it through ``contained`` first.
+    """
+    path = Path(path)
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except FileNotFoundError:
         raise SessionError(f"{path} is missing") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SessionError(f"{path} is corrupted: {exc}") from None
+    except OSError as exc:
+        if exc.errno == errno.EISDIR:
+            raise SessionError(f"{path} is a directory, not a file") from None
+        raise SessionError(f"{path} is unreadable: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file (a FIFO, socket or device)"
+            raise SessionError(f"{path} is {kind}; refusing to read it")
+        if info.st_size > limit:
+            raise SessionError(f"{path} is {info.st_size >> 20} MiB, more than the {limit >> 20} MiB irscope reads")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            data = f.read(limit + 1)
     except OSError as exc:
         raise SessionError(f"{path} is unreadable: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise SessionError(f"{path} grew past the {limit >> 20} MiB irscope reads")
+    return data
+
+
+def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
+    """A regular file's text (UTF-8); binary or undecodable content is a SessionError."""
+    data = read_bytes(path, limit)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SessionError(f"{path} is not UTF-8 text (byte {exc.start}): damaged?") from None
+    if "\x00" in text:
+        raise SessionError(f"{path} holds NUL bytes: damaged?")
+    return text
+
+
+def read_json(path: Path) -> Any:
+    """Parse a JSON file irscope wrote; a missing, unreadable or torn file is a SessionError."""
+    text = read_text(path, MAX_JSON_BYTES)
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        raise SessionError(f"{path} is corrupted: {exc}") from None
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def variant_to_json(v: Variant) -> dict[str, Any]:
@@ -91,7 +185,7 @@ def variant_from_json(data: dict[str, Any], listings: dict[Stage, str], cubin: b
             compile_info=None if info is None else CompileInfo.from_json(info),
             error=None if err is None else CaptureError(err.get("stage"), str(err["message"])),
         )
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise SessionError(f"malformed variant record: {type(exc).__name__}: {exc}") from exc
 
 
@@ -99,18 +193,27 @@ def write_variant(directory: Path, v: Variant, with_source: bool = True, with_cu
     """Write ``v`` as ``variant.json`` plus one file per stage, replacing any earlier copy atomically."""
     directory = Path(directory)
     directory.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(dir=directory.parent, prefix=f".{directory.name}."))
+    tmp = None
     try:
+        tmp = Path(tempfile.mkdtemp(dir=directory.parent, prefix=f".{directory.name}."))
+        os.chmod(tmp, 0o777 & ~UMASK)  # mkdtemp makes 0700
+        files: dict[str, bytes] = {}
         for stage, text in v.listings.items():
             if stage is Stage.SOURCE and not with_source:
                 continue
-            (tmp / stage.file_name(v.kernel.file)).write_text(text, encoding="utf-8")
+            files[stage.file_name(v.kernel.file)] = text.encode("utf-8")
         if with_cubin and v.cubin is not None:
-            (tmp / "kernel.cubin").write_bytes(v.cubin)
-        (tmp / "variant.json").write_text(json.dumps(variant_to_json(v), indent=1), encoding="utf-8")
+            files["kernel.cubin"] = v.cubin
+        for name, data in files.items():
+            (tmp / name).write_bytes(data)
+            os.chmod(tmp / name, 0o666 & ~UMASK)
+        meta = {**variant_to_json(v), "sha256": {name: _sha256(data) for name, data in files.items()}}
+        (tmp / "variant.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
+        os.chmod(tmp / "variant.json", 0o666 & ~UMASK)
         _swap_in(tmp, directory)
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
         raise
 
 
@@ -133,24 +236,66 @@ def _kernel_file(data: Any) -> str:
     return str(kernel.get("file", "")) if isinstance(kernel, dict) else ""
 
 
-def read_variant(directory: Path, source: str | None = None) -> Variant:
-    """Read a variant written by ``write_variant``; ``source`` supplies a shared source text."""
+def read_variant(directory: Path, source: str | Callable[[], str] | None = None, root: Path | None = None,
+                 partial: bool = False) -> Variant:
+    """Read a variant written by ``write_variant``; ``source`` supplies a shared source text.
+
+    ``root``: the store the variant belongs to; the variant's folder must lie in it.
+    Any damage (a file missing, torn, binary, of the wrong type, or changed since
+    it was written) is a SessionError naming the file. ``partial``: damage to the
+    shared source becomes the source stage's error instead (the rest is intact).
+    """
     directory = Path(directory)
-    meta = directory / "variant.json"
+    if root is not None:
+        directory = contained(root, directory.relative_to(root))
+    meta = contained(directory, "variant.json")
     data = read_json(meta)
+    if not isinstance(data, dict):
+        raise SessionError(f"{meta} is not an irscope variant (a JSON {type(data).__name__})")
+    names, sums = data.get("stages", []), data.get("sha256", {})
+    if not isinstance(names, list) or not isinstance(sums, dict):
+        raise SessionError(f"{meta} is malformed: 'stages' must be a list and 'sha256' an object")
     listings: dict[Stage, str] = {}
-    for name in data.get("stages", []) if isinstance(data, dict) else []:
+    source_error = None
+    for name in names:
         try:
             stage = Stage(name)
-        except ValueError:
+        except (ValueError, TypeError):
             raise SessionError(f"{meta} names an unknown stage {name!r}") from None
-        path = directory / stage.file_name(_kernel_file(data))
-        if path.exists():
-            listings[stage] = path.read_text(encoding="utf-8")
+        file_name = safe_name(stage.file_name(_kernel_file(data)), "stage file")
+        path = contained(directory, file_name)
+        if os.path.lexists(path):
+            raw = read_bytes(path)
+            _check_sum(path, raw, sums.get(file_name))
+            listings[stage] = _decode(path, raw)
         elif stage is Stage.SOURCE and source is not None:
-            listings[stage] = source
+            try:
+                listings[stage] = source() if callable(source) else source
+            except SessionError as exc:
+                if not partial:
+                    raise
+                source_error = f"damaged: {exc}"
         else:
             raise SessionError(f"{path} is missing")
-    cubin_path = directory / "kernel.cubin"
-    cubin = cubin_path.read_bytes() if cubin_path.exists() else None
-    return variant_from_json(data, listings, cubin)
+    cubin_path = contained(directory, "kernel.cubin")
+    cubin = None
+    if os.path.lexists(cubin_path):
+        cubin = read_bytes(cubin_path)
+        _check_sum(cubin_path, cubin, sums.get("kernel.cubin"))
+    variant = variant_from_json(data, listings, cubin)
+    if source_error is not None:
+        variant.stage_errors[Stage.SOURCE] = source_error
+    return variant
+
+
+def _check_sum(path: Path, data: bytes, expected: Any) -> None:
+    # Variants written before checksums (no entry) are taken as they are.
+    if expected is not None and _sha256(data) != expected:
+        raise SessionError(f"{path} has changed since irscope wrote it (checksum mismatch): truncated or edited")
+
+
+def _decode(path: Path, raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SessionError(f"{path} is not UTF-8 text (byte {exc.start}): damaged?") from None

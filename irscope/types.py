@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
 from .arch import CaptureMode
 from .stages import Stage
@@ -160,16 +160,41 @@ class CaptureError:
 
     ``stage`` names the step that failed: a compiler stage ("ttir (frontend)",
     "ttgir", "llir", "ptx", "cubin (ptxas)"), or "resources" when the kernel
-    compiled but cannot launch (too much shared memory), or "compile" when the
-    compiler process itself died.
+    compiled but cannot launch (too much shared memory). Three say nothing about
+    the kernel and are never cached: "environment" (an OSError from the disk, a
+    cache or a tool), "timeout" (the compile ran past --compile-timeout and its
+    worker was killed) and "compile" (the compiler process itself died, or
+    raised something irscope did not expect).
     """
 
     stage: str | None
     message: str
 
+    NOT_FACTS: ClassVar[tuple[str, ...]] = ("environment", "timeout", "compile", "specialize")
+
+    @property
+    def is_fact(self) -> bool:
+        """Would compiling again give the same failure? (Then it may be cached and reused.)"""
+        return self.stage not in self.NOT_FACTS
+
     def __str__(self) -> str:
         where = f"{self.stage}: " if self.stage else ""
         return f"{where}{self.message}"
+
+    @classmethod
+    def from_environment(cls, exc: BaseException, doing: str = "") -> "CaptureError | None":
+        """An "environment" error if an OSError is behind ``exc`` (a full disk, a read-only cache, a missing tool)."""
+        seen: set[int] = set()
+        cause: BaseException | None = exc
+        while cause is not None and id(cause) not in seen:
+            if isinstance(cause, OSError):
+                where = f" ({cause.filename})" if cause.filename else ""
+                during = f" while {doing}" if doing else ""
+                return cls("environment", f"{type(cause).__name__}: {cause.strerror or cause}{where}{during}; "
+                                          "not the kernel's fault: fix it and run again")
+            seen.add(id(cause))
+            cause = cause.__cause__ or cause.__context__
+        return None
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,9 @@ multiprocessing pool re-imports the caller's ``__main__`` (breaking scripts
 without a ``__main__`` guard) or forks a process that may hold threads (the
 TUI's). A worker that crashes (a segfault in the compiler, an illegal address
 on the GPU) or runs past its time loses only the job it was running, which comes
-back as a failure; a fresh worker takes its place for the next job.
+back as a failure; a fresh worker takes its place for the next job. Each worker
+leads a process group of its own, so killing it also kills what it started (a
+ptxas run that would go on for minutes, say).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import os
 import pickle
 import queue
 import select
+import signal
 import subprocess
 import sys
 import tempfile
@@ -76,7 +79,7 @@ class WorkerPool:
             self._jobs.put(None)
         for proc in list(self._processes):
             if proc.poll() is None:
-                proc.kill()
+                _kill(proc)
         for thread in self._threads:
             thread.join(timeout=5)
 
@@ -87,6 +90,7 @@ class WorkerPool:
             [sys.executable, "-c", f"from {module} import {function}; {function}()"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
             env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p), **self._env},
+            start_new_session=True,  # its own process group: see _kill. Ctrl-C reaches the parent, which closes the pool
         )
         self._processes.append(proc)
         return proc, errors
@@ -105,7 +109,7 @@ class WorkerPool:
                     pickle.dump(job, proc.stdin)
                     proc.stdin.flush()
                     if self._timeout is not None and not select.select([proc.stdout], [], [], self._timeout)[0]:
-                        proc.kill()
+                        _kill(proc)
                         proc.wait()
                         result = self._failure("timeout", f"no result after {self._timeout:.0f} s; the worker was killed")
                         proc = None
@@ -115,7 +119,7 @@ class WorkerPool:
                     if self._closed.is_set():
                         return
                     result = self._failure("crashed", _crash_reason(proc, errors, exc))
-                    proc.kill()
+                    _kill(proc)
                     proc = None
                 self._results.put((tag, result))
         finally:
@@ -124,7 +128,16 @@ class WorkerPool:
                     proc.stdin.close()
                     proc.wait(timeout=5)
                 except (OSError, subprocess.TimeoutExpired):
-                    proc.kill()
+                    _kill(proc)
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    """Kill the worker and every process it started (its group)."""
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    proc.kill()
 
 
 def _crash_reason(proc: subprocess.Popen, errors: Any, exc: Exception) -> str:

@@ -20,7 +20,7 @@ from ..paths import cache_dir
 from ..store import read_variant, write_variant
 from ..types import Config, Variant
 
-CACHE_VERSION = 5  # bump when what a capture stores changes
+CACHE_VERSION = 6  # bump when what a capture stores changes (6: checksums; environment faults never cached)
 
 
 class CaptureCache:

@@ -3,8 +3,11 @@
 ``capture_many`` is a generator that yields each variant as soon as it is
 complete, so a CLI progress bar and a TUI worker consume it the same way, and a
 caller that stops iterating (Ctrl-C, Escape) keeps everything already yielded.
-Compiles run in worker processes when there is more than one to do and more
-than one core; SASS is disassembled in batches (see ``sass.py`` for why).
+Compiles run in worker processes, so that a compile running past its time
+(``compile_timeout``: ptxas on a huge unrolled block can run for many minutes and
+gigabytes) is stopped by killing its worker, as many at once as there are cores;
+SASS is disassembled in batches (see ``sass.py`` for why). A library caller may
+pass ``compile_timeout=None`` to compile in its own process instead.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import concurrent.futures as futures
 import os
 import threading
+from types import EllipsisType
 from dataclasses import dataclass, replace
 from typing import Iterator, Mapping, Sequence
 
@@ -25,6 +29,17 @@ from ..types import CompileInfo, Config, KernelId, Resources, Stage, Status, Var
 from .cache import CaptureCache
 
 SASS_BATCH = 6  # variants per nvdisasm run while compiles are still going
+DEFAULT_COMPILE_TIMEOUT = 300.0  # seconds per variant: a real kernel compiles in seconds
+TIMEOUT_ENV = "IRSCOPE_COMPILE_TIMEOUT"  # set by --compile-timeout; worker processes and TUI jobs see it too
+
+
+def timeout_in_force() -> float:
+    """The compile timeout in force: ``$IRSCOPE_COMPILE_TIMEOUT`` seconds, else the default."""
+    try:
+        value = float(os.environ.get(TIMEOUT_ENV, DEFAULT_COMPILE_TIMEOUT))
+    except ValueError:
+        return DEFAULT_COMPILE_TIMEOUT
+    return value if value > 0 else DEFAULT_COMPILE_TIMEOUT
 
 
 def choose_target(arch: str | int | None) -> Target:
@@ -47,17 +62,26 @@ class Captured:
 
 
 def capture(kernel: str | Kernel, overrides: Mapping[str, object] | None = None, arch: str | int | None = None,
-            *, config: Config | None = None, signature: str | None = None, use_cache: bool = True) -> Variant:
+            *, config: Config | None = None, signature: str | None = None, use_cache: bool = True,
+            compile_timeout: float | None | EllipsisType = ...) -> Variant:
     """Capture one variant: ``capture("square_kernel", {"BLOCK_SIZE": 256}, arch="sm_90")``."""
     ref = kernel if isinstance(kernel, Kernel) else resolve_kernel(kernel, signature)
     config = config or resolve_config(ref, overrides or {})
-    return next(iter(capture_many(ref, [config], arch, use_cache=use_cache))).variant
+    return next(iter(capture_many(ref, [config], arch, use_cache=use_cache, compile_timeout=compile_timeout))).variant
 
 
 def capture_many(ref: Kernel, configs: Sequence[Config], arch: str | int | None = None, *,
                  jobs: int | None = None, use_cache: bool = True, cache: CaptureCache | None = None,
-                 cancel: threading.Event | None = None) -> Iterator[Captured]:
-    """Yield every config of ``ref`` captured, in completion order."""
+                 cancel: threading.Event | None = None,
+                 compile_timeout: float | None | EllipsisType = ...) -> Iterator[Captured]:
+    """Yield every config of ``ref`` captured, in completion order.
+
+    ``compile_timeout``: seconds a variant may compile before its worker is killed
+    and it fails with stage "timeout"; ``...``: the one in force (``timeout_in_force()``);
+    None: compile in this process, with no limit.
+    """
+    if compile_timeout is ...:
+        compile_timeout = timeout_in_force()
     target = choose_target(arch)
     if target.mode is CaptureMode.JIT and not ref.can_launch:
         # No example inputs to launch with (a --signature kernel, an Inductor kernel): compile
@@ -80,8 +104,8 @@ def capture_many(ref: Kernel, configs: Sequence[Config], arch: str | int | None 
 
     def finish(done: list[tuple[int, Variant]]) -> Iterator[Captured]:
         for i, variant in done:
-            if variant.error is None or variant.error.stage not in ("compile", "specialize"):
-                cache.put(keys[i], variant)  # a crashed compiler process is not a fact about the kernel
+            if variant.error is None or variant.error.is_fact:
+                cache.put(keys[i], variant)  # a full disk or a killed compiler is not a fact about the kernel
             yield Captured(i, variant, False)
 
     workers = _worker_count(jobs, len(pending), target)
@@ -90,7 +114,7 @@ def capture_many(ref: Kernel, configs: Sequence[Config], arch: str | int | None 
         # parallel. The IR is the JIT's (tests/gpu/test_jit_equals_aot.py), and the GPU still runs
         # each through the JIT when it is measured, from the same Triton cache.
         target = Target(target.capability, CaptureMode.AOT)
-    if workers <= 1:
+    if compile_timeout is None and workers <= 1:
         batch: list[tuple[int, Variant]] = []
         for n, i in enumerate(pending):
             if cancel is not None and cancel.is_set():
@@ -101,7 +125,7 @@ def capture_many(ref: Kernel, configs: Sequence[Config], arch: str | int | None 
                 yield from finish(_with_sass(batch))
                 batch = []
         return
-    yield from _parallel(ref, configs, pending, target, workers, kernel_id, source, finish, cancel)
+    yield from _parallel(ref, configs, pending, target, workers, kernel_id, source, finish, cancel, compile_timeout)
 
 
 def _worker_count(jobs: int | None, n: int, target: Target) -> int:
@@ -112,11 +136,12 @@ def _worker_count(jobs: int | None, n: int, target: Target) -> int:
     return max(1, min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, n))
 
 
-def _parallel(ref, configs, pending, target, workers, kernel_id, source, finish, cancel) -> Iterator[Captured]:
+def _parallel(ref, configs, pending, target, workers, kernel_id, source, finish, cancel,
+              timeout) -> Iterator[Captured]:
     from ..workers import WorkerPool
     from .worker import failure
 
-    pool = WorkerPool(workers, "irscope.capture.worker:serve", failure)
+    pool = WorkerPool(workers, "irscope.capture.worker:serve", failure, timeout=timeout)
     # nvdisasm runs on a thread (it is a subprocess: no GIL held) while the
     # workers keep compiling; its batches are yielded in the order they finish.
     sass = futures.ThreadPoolExecutor(max_workers=1)

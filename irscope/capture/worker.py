@@ -9,7 +9,9 @@ from ..types import CaptureError
 
 
 def failure(kind: str, message: str) -> Compiled:
-    """The result of a compile whose worker process died."""
+    """The result of a compile whose worker process died (kind "crashed") or was killed for its time."""
+    if kind == "timeout":
+        return Compiled(error=CaptureError("timeout", f"{message} (the compile timeout; raise it with --compile-timeout)"))
     return Compiled(error=CaptureError("compile", message))
 
 
@@ -28,6 +30,7 @@ def serve() -> None:
         try:
             result = frontends.load(handle).compile(config, target)
         except Exception as exc:  # noqa: BLE001 - reported as this config's failure
-            result = Compiled(error=CaptureError("compile", f"{type(exc).__name__}: {exc}"))
+            error = CaptureError.from_environment(exc, "compiling")
+            result = Compiled(error=error or CaptureError("compile", f"{type(exc).__name__}: {exc}"))
         pickle.dump(result, channel)
         channel.flush()

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
-from ..errors import SessionError
+from ..errors import SessionError, UsageError
 from ..arch import normalise_arch
 from ..frontends import Kernel, KernelHandle
 from ..kernel import config_from_table, parse_assignments, resolve_kernel
@@ -65,25 +65,45 @@ def _arch_name(arch: str | None) -> str | None:
 
 
 def open_target(kernel: str, signature: str | None = None, need_kernel: bool = False) -> Target:
-    """Resolve KERNEL; with ``need_kernel`` a session also imports the kernel it was recorded from."""
+    """Resolve KERNEL; with ``need_kernel`` a session also gives the kernel to compile new variants with."""
     if Path(kernel).is_dir():
         if not Session.is_session(kernel):
             raise SessionError(f"{kernel} is a directory but not an irscope session (no session.json)")
         session = Session.open(kernel)
-        ref = None
-        if need_kernel:
-            k = session.kernel
-            if not Path(k.file).is_file():
-                raise SessionError(f"the kernel this session was recorded from is gone: {k.file}")
-            if session.signature is not None and signature is None:
-                from .. import frontends
-
-                ref = frontends.load(KernelHandle(session.frontend, k.file, k.name, {"signature": session.signature}))
-            else:
-                ref = resolve_kernel(f"{k.file}:{k.name}", signature)
+        ref = session_kernel(session, signature) if need_kernel else None
         return Target(session.kernel.name, session.parameters, ref, session)
     ref = resolve_kernel(kernel, signature)
     return Target(ref.name, ref.parameter_table(), ref)
+
+
+def session_kernel(session: Session, signature: str | None = None) -> Kernel:
+    """The kernel a session's new variants are compiled with; never a file imported on the session's say-so.
+
+    A session is data: the kernel file it names may be anyone's. So irscope compiles
+    one of its own built-in kernels when the session was recorded from exactly that
+    source, rebuilds a kernel recorded with its argument types (an Inductor kernel)
+    from the session's copy of the source without running any of it, and otherwise
+    asks for the kernel file by name, which is the user's say-so to import it.
+    """
+    from .. import frontends
+
+    k = session.kernel
+    if signature is None:
+        for builtin in frontends.builtin_kernels():
+            if builtin.name == k.name and builtin.identity().source_hash == k.source_hash:
+                return builtin
+        if session.signature is not None:
+            handle = KernelHandle(session.frontend, k.file, k.name,
+                                  {"signature": session.signature, "source_text": session.source()})
+            try:
+                return frontends.load(handle)
+            except UsageError as exc:  # the stored source does not parse, or holds code irscope refuses
+                raise SessionError(f"{session.path}: {exc}") from None
+    raise UsageError(
+        f"{session.path} was recorded from {k.file}:{k.name}; irscope does not import a kernel file a session "
+        f"names. To add variants, name the file yourself: irscope sweep {k.file}:{k.name} "
+        f"{'-S ... ' if signature else ''}-o {session.path}"
+    )
 
 
 def overrides(assignments: tuple[str, ...]) -> dict[str, str]:

@@ -10,13 +10,23 @@ shared memory, vector widths, line counts, runtimes) so opening a session reads
 one JSON file; listings are read when a variant is opened. Every write is atomic
 and the index is rewritten after each variant, so an interrupted sweep keeps
 every variant it finished. Opening a session parses JSON and reads text only:
-it never imports the kernel or runs anything.
+it never imports the kernel or runs anything, and every path the index names
+(the source file, variant folders) must stay inside the session directory.
+
+Writers take an exclusive lock on ``.lock`` (fcntl) and merge the index on disk
+with their change, so two sweeps writing into one session at once both keep
+every variant they finished. Under the lock, leftovers of a writer that was
+killed (temporary files, a variant folder swapped out) are cleaned up or put back.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
+import os
 import re
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -24,11 +34,12 @@ from typing import Any, Mapping
 from ..errors import SessionError
 from ..ir.stats import stage_stats
 from ..records import Facts, Measurement
-from ..store import atomic_write, read_json, read_variant, write_variant
+from ..store import atomic_write, contained, read_json, read_text, read_variant, safe_name, write_variant
 from ..types import Config, KernelId, Stage, Status, Variant
 
 SESSION_FORMAT = "irscope.session/1"
 INDEX = "session.json"
+LOCK = ".lock"
 
 
 @dataclass
@@ -42,24 +53,30 @@ class Entry:
     error: str | None = None
     facts: Facts = field(default_factory=Facts)
     measurement: Measurement | None = None  # once measured on a GPU (see measure/)
+    retry: bool = False  # failed for a reason outside the kernel (disk, cache, timeout): compile it again
 
     @classmethod
     def of(cls, variant: Variant) -> "Entry":
         """A new, unmeasured entry for ``variant``: what a session stores, and what a live row wraps."""
+        error = variant.error
         return cls(variant_id(variant.config, variant.arch), variant.config, variant.arch, variant.status,
-                   None if variant.error is None else str(variant.error), variant_facts(variant))
+                   None if error is None else str(error), variant_facts(variant),
+                   retry=error is not None and not error.is_fact)
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "config": self.config.to_json(), "arch": self.arch, "status": self.status.value,
                 "error": self.error, "facts": self.facts.to_json(),
-                "measurement": None if self.measurement is None else self.measurement.to_json()}
+                "measurement": None if self.measurement is None else self.measurement.to_json(),
+                **({"retry": True} if self.retry else {})}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Entry":
         measurement = data.get("measurement")
-        return cls(str(data["id"]), Config.from_json(data["config"]), str(data["arch"]), Status(data["status"]),
-                   data.get("error"), Facts.from_json(data.get("facts") or {}),
-                   Measurement.from_json(measurement) if measurement else None)
+        error = data.get("error")
+        return cls(safe_name(data["id"], "variant id"), Config.from_json(data["config"]), str(data["arch"]),
+                   Status(data["status"]), None if error is None else str(error),
+                   Facts.from_json(data.get("facts") or {}),
+                   Measurement.from_json(measurement) if measurement else None, bool(data.get("retry")))
 
     def value(self, name: str) -> Any:
         return self.config.values().get(name)
@@ -92,7 +109,7 @@ class Session:
     def __init__(self, path: Path, data: dict[str, Any]) -> None:
         self.path = Path(path)
         self.data = data
-        self.entries = [Entry.from_json(e) for e in data.get("variants", [])]
+        self.entries = _entries(data)
 
     # ------------------------------------------------------------ opening and creating
 
@@ -103,17 +120,9 @@ class Session:
     @classmethod
     def open(cls, path: str | Path) -> "Session":
         path = Path(path)
-        index = path / INDEX
-        if not index.is_file():
+        if not (path / INDEX).is_file():
             raise SessionError(f"{path} is not an irscope session (no {INDEX})")
-        data = read_json(index)
-        if not isinstance(data, dict) or data.get("format") != SESSION_FORMAT:
-            found = data.get("format") if isinstance(data, dict) else type(data).__name__
-            raise SessionError(f"{index} is not an irscope session file (format {found!r}, expected {SESSION_FORMAT!r})")
-        try:
-            return cls(path, data)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise SessionError(f"{index} is malformed: {type(exc).__name__}: {exc}") from None
+        return cls(path, _read_index(path))
 
     @classmethod
     def create(cls, path: str | Path, kernel: KernelId, python: str, parameters: Mapping[str, Any],
@@ -122,31 +131,36 @@ class Session:
         path = Path(path)
         if path.exists() and not path.is_dir():
             raise SessionError(f"{path} exists and is not a directory")
-        if Session.is_session(path):
-            existing = cls.open(path)
-            if existing.kernel.name != kernel.name:
-                raise SessionError(f"{path} holds a session of {existing.kernel.name}, not {kernel.name}")
-            if existing.kernel.source_hash != kernel.source_hash:
-                raise SessionError(
-                    f"{path} was recorded from another version of {kernel.name} ({kernel.file} has changed since); "
-                    "use a new session directory"
-                )
-            return existing
-        if path.exists() and any(path.iterdir()):
-            raise SessionError(f"{path} is not empty and is not an irscope session")
-        source_name = Path(kernel.file).name
-        data = {
-            "format": SESSION_FORMAT,
-            "kernel": {"name": kernel.name, "file": kernel.file, "source_hash": kernel.source_hash, "frontend": frontend,
-                       "source": f"source/{source_name}",
-                       **({"signature": signature} if signature is not None else {})},
-            "parameters": dict(parameters),
-            "variants": [],
-        }
-        atomic_write(path / "source" / source_name, python)
-        session = cls(path, data)
-        session.save()
-        return session
+        try:
+            path.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SessionError(f"cannot create {path}: {exc.strerror or exc}") from None
+        with _writing(path), _locked(path):  # two sweeps creating one session: the second finds the first's
+            if Session.is_session(path):
+                existing = cls(path, _read_index(path))
+                if existing.kernel.name != kernel.name:
+                    raise SessionError(f"{path} holds a session of {existing.kernel.name}, not {kernel.name}")
+                if existing.kernel.source_hash != kernel.source_hash:
+                    raise SessionError(
+                        f"{path} was recorded from another version of {kernel.name} ({kernel.file} has changed "
+                        "since); use a new session directory"
+                    )
+                return existing
+            if any(p.name != LOCK for p in path.iterdir()):
+                raise SessionError(f"{path} is not empty and is not an irscope session")
+            source_name = safe_name(Path(kernel.file).name, "kernel file name")
+            data = {
+                "format": SESSION_FORMAT,
+                "kernel": {"name": kernel.name, "file": kernel.file, "source_hash": kernel.source_hash,
+                           "frontend": frontend, "source": f"source/{source_name}",
+                           **({"signature": signature} if signature is not None else {})},
+                "parameters": dict(parameters),
+                "variants": [],
+            }
+            session = cls(path, data)
+            atomic_write(path / "source" / source_name, python)
+            session._write()
+            return session
 
     # ------------------------------------------------------------ reading
 
@@ -171,11 +185,11 @@ class Session:
         return dict(self.data.get("parameters") or {})
 
     def source(self) -> str:
-        source = self.path / self.data["kernel"].get("source", "")
-        try:
-            return source.read_text(encoding="utf-8")
-        except OSError:
-            return ""
+        """The kernel's source text as recorded; a SessionError if it is missing, damaged or points outside."""
+        relative = self.data["kernel"].get("source")
+        if not isinstance(relative, str) or not relative:
+            raise SessionError(f"{self.path / INDEX} names no source file for the kernel")
+        return read_text(contained(self.path, relative))
 
     def entry(self, entry_id: str) -> Entry | None:
         return next((e for e in self.entries if e.id == entry_id), None)
@@ -184,29 +198,124 @@ class Session:
         key = config.key()
         return next((e for e in self.entries if e.config.key() == key and (arch is None or e.arch == arch)), None)
 
-    def variant(self, entry: Entry | str) -> Variant:
+    def variant(self, entry: Entry | str, partial: bool = False) -> Variant:
+        """The entry's variant; damage is a SessionError. ``partial``: a damaged kernel source
+        is only the source stage's error (what the TUI wants: the other stages still show)."""
         entry = self.entry(entry) if isinstance(entry, str) else entry
         if entry is None:
             raise SessionError(f"{self.path}: no such variant")
-        return read_variant(self.path / "variants" / entry.id, source=self.source())
+        return read_variant(self.path / "variants" / entry.id, source=self.source, root=self.path, partial=partial)
 
     # ------------------------------------------------------------ writing
 
     def add(self, variant: Variant) -> Entry:
         """Store ``variant`` (replacing one with the same config and arch) and update the index."""
         entry = Entry.of(variant)
-        write_variant(self.path / "variants" / entry.id, variant, with_source=False, with_cubin=False)
-        old = self.entry(entry.id)
-        if old is not None and old.status is not Status.FAILED:
-            entry.measurement = old.measurement
-        self.entries = [e for e in self.entries if e.id != entry.id] + [entry]
-        self.save()
+        with _writing(self.path), _locked(self.path):
+            write_variant(self.path / "variants" / entry.id, variant, with_source=False, with_cubin=False)
+            self._reload()
+            old = self.entry(entry.id)
+            if old is not None and old.status is not Status.FAILED:
+                entry.measurement = old.measurement
+            self.entries = [e for e in self.entries if e.id != entry.id] + [entry]
+            self._write()
         return entry
 
     def update(self, entry: Entry) -> None:
-        self.entries = [entry if e.id == entry.id else e for e in self.entries]
-        self.save()
+        """Replace ``entry`` (a new measurement, say) in the index."""
+        with _writing(self.path), _locked(self.path):
+            self._reload()
+            self.entries = [entry if e.id == entry.id else e for e in self.entries]
+            if self.entry(entry.id) is None:
+                self.entries.append(entry)
+            self._write()
 
     def save(self) -> None:
+        """Write the index's other fields (the sweep request, say); entries other writers added are kept."""
+        with _writing(self.path), _locked(self.path):
+            self._reload()
+            self._write()
+
+    def _reload(self) -> None:
+        """Take the entries on disk (another writer's too), keeping ours that are not there yet."""
+        if not (self.path / INDEX).is_file():
+            return
+        on_disk = _entries(_read_index(self.path))
+        ids = {e.id for e in on_disk}
+        self.entries = on_disk + [e for e in self.entries if e.id not in ids]
+
+    def _write(self) -> None:
         self.data["variants"] = [e.to_json() for e in self.entries]
         atomic_write(self.path / INDEX, json.dumps(self.data, indent=1, default=str))
+
+
+def _read_index(path: Path) -> dict[str, Any]:
+    index = contained(path, INDEX)
+    data = read_json(index)
+    if not isinstance(data, dict) or data.get("format") != SESSION_FORMAT:
+        found = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise SessionError(f"{index} is not an irscope session file (format {found!r}, expected {SESSION_FORMAT!r})")
+    kernel = data.get("kernel")
+    if not isinstance(kernel, dict) or not all(isinstance(kernel.get(k), str) for k in ("name", "file", "source_hash")):
+        raise SessionError(f"{index} is malformed: 'kernel' must name the kernel, its file and source hash")
+    if not isinstance(data.get("variants", []), list) or not isinstance(data.get("parameters") or {}, dict):
+        raise SessionError(f"{index} is malformed: 'variants' must be a list and 'parameters' an object")
+    _entries(data)  # every entry parses, or the session is reported damaged now rather than on first use
+    return data
+
+
+def _entries(data: Mapping[str, Any]) -> list[Entry]:
+    try:
+        return [Entry.from_json(e) for e in data.get("variants", [])]
+    except SessionError as exc:
+        raise SessionError(f"session index is malformed: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise SessionError(f"session index is malformed: {type(exc).__name__}: {exc}") from None
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    """Hold the session's write lock; clean up what a killed writer left behind."""
+    fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        _recover(path)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+@contextlib.contextmanager
+def _writing(path: Path):
+    """OSErrors while writing a session (a full or read-only disk) as one line."""
+    try:
+        yield
+    except OSError as exc:
+        raise SessionError(f"cannot write to session {path}: {exc.strerror or exc}") from None
+
+
+_LEFTOVER = re.compile(r"\.(?P<name>.+)\.(old-\d+|[^.]+|.+\.tmp)$")
+
+
+def _recover(path: Path) -> None:
+    """Under the lock no other writer is mid-write: any temporary file or folder is a dead writer's.
+
+    A writer killed between moving a variant folder aside (``.ID.old-PID``) and
+    moving its new copy in leaves the variant missing: the old copy is put back.
+    """
+    for folder in (path, path / "variants", path / "source"):
+        try:
+            names = [p for p in folder.iterdir() if p.name.startswith(".") and p.name != LOCK]
+        except OSError:
+            continue
+        for leftover in names:
+            m = _LEFTOVER.match(leftover.name)
+            if m is None:
+                continue
+            target = folder / m["name"]
+            if ".old-" in leftover.name and leftover.is_dir() and not target.exists():
+                os.rename(leftover, target)
+            elif leftover.is_dir() and not leftover.is_symlink():
+                shutil.rmtree(leftover, ignore_errors=True)
+            else:
+                leftover.unlink(missing_ok=True)

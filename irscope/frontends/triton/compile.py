@@ -104,7 +104,7 @@ def compile_aot(ref: "TritonKernel", config: Config, capability: int) -> Compile
     try:
         src, options, result.signature, result.divisible_by_16 = specialize(ref, config, capability)
     except Exception as exc:  # a spec whose args do not fit the kernel, say
-        result.error = CaptureError("specialize", _one_line(exc))
+        result.error = CaptureError.from_environment(exc, "specializing") or CaptureError("specialize", _one_line(exc))
         return result.compiled(capability)
     target = GPUTarget("cuda", capability, 32)
     try:
@@ -188,6 +188,9 @@ _STAGE_NAMES = {None: "ttir (frontend)", "ttir": "ttir", "ttgir": "ttgir", "llir
 def _failure(ref: "TritonKernel", stage: str | None, exc: Exception) -> CaptureError:
     from triton.compiler.errors import CompilationError
 
+    environment = CaptureError.from_environment(exc, f"compiling ({_STAGE_NAMES.get(stage, stage or 'compile')})")
+    if environment is not None:  # Triton's cache on a full or read-only disk, say: not the kernel's failure
+        return environment
     if type(exc).__name__ == "OutOfResources":
         return CaptureError("resources", _one_line(exc))
     if isinstance(exc, CompilationError):
