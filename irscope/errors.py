@@ -1,7 +1,8 @@
 """Errors a user can cause, and the exit codes the CLI maps them to.
 
 Anything raised as an ``IrscopeError`` is the user's to fix and is shown as one
-line on stderr; anything else is a bug in irscope and keeps its traceback.
+line on stderr; anything else is a bug in irscope: one line too (``--debug``
+shows its traceback), and its own exit code, so a script can tell the two apart.
 """
 
 from __future__ import annotations
@@ -10,13 +11,19 @@ import enum
 
 
 class ExitCode(enum.IntEnum):
+    """What ``irscope``'s exit status means; README.md's "Bad input" lists the same."""
+
     OK = 0
-    FAILURE = 1  # the work ran and something in it failed (a variant did not compile)
-    USAGE = 2  # bad input: unknown kernel, parameter, value, file
-    COMPILE_ERROR = 3  # the requested variant did not compile
+    # The work ran and something in it failed: a variant of a sweep did not compile, one
+    # that bench ran was wrong, crashed or hung, a kernel inductor captured did not compile.
+    # The table and summary are printed first, as on success.
+    FAILURE = 1
+    USAGE = 2  # bad input: unknown kernel, parameter, value, arch, option out of range, file
+    COMPILE_ERROR = 3  # the one variant asked for (dump, annotate) did not compile
     NO_GPU = 4  # the command needs a CUDA GPU and there is none
     SESSION_ERROR = 5  # a session on disk is missing, corrupted or foreign
-    INTERRUPTED = 130
+    INTERNAL = 70  # a bug in irscope (EX_SOFTWARE in sysexits.h)
+    INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as a shell reports it)
 
 
 def exception_line(exc: BaseException) -> str:

@@ -12,7 +12,7 @@ from typing import Any, Iterable, Mapping
 
 from .errors import ParameterError
 from .frontends import Kernel, builtin_kernels, resolve_kernel
-from .spec import LAUNCH_OPTIONS
+from .spec import LAUNCH_OPTION_VALUES, LAUNCH_OPTIONS
 from .types import Config
 
 # ------------------------------------------------------------------ configs
@@ -82,13 +82,11 @@ def config_from_table(table: Mapping[str, Mapping[str, Any]], overrides: Mapping
 
 
 def _check_options(options: Mapping[str, Any]) -> None:
-    for name in ("num_warps", "num_ctas"):
-        v = options.get(name)
-        if v is not None and (not isinstance(v, int) or v < 1 or v & (v - 1)):
-            raise ParameterError(f"{name} must be a power of two, got {v!r}")
-    v = options.get("num_stages")
-    if v is not None and (not isinstance(v, int) or v < 1):
-        raise ParameterError(f"num_stages must be a positive integer, got {v!r}")
+    """Refuse what Triton would assert on, miscompile quietly or take minutes over."""
+    for name, value in options.items():
+        allowed, words = LAUNCH_OPTION_VALUES[name]
+        if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
+            raise ParameterError(f"{name} must be {words}, got {value!r}")
 
 
 __all__ = ["Kernel", "builtin_kernels", "config_from_table", "parse_assignments", "parse_value", "resolve_config",

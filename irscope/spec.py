@@ -30,9 +30,21 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .errors import ParameterError
 
-# Launch options irscope passes to Triton next to the constexprs. Anything else
-# named with -c must be a constexpr or a size of the kernel's spec.
-LAUNCH_OPTIONS = ("num_warps", "num_stages", "num_ctas", "maxnreg")
+# Launch options irscope passes to Triton next to the constexprs, with the values
+# each may take and how an error says so. Anything else named with -c must be a
+# constexpr or a size of the kernel's spec.
+# num_warps: Triton asserts a power of two; a block has at most 1024 threads.
+# num_stages: 0 and 1 both mean "not pipelined". No tile worth pipelining fits 32
+#   stages in shared memory, and the pipeliner's time grows with the count (1,000: 36 s).
+# num_ctas: the CTAs of a thread-block cluster, at most 16 (8 portable); above 1 needs sm_90.
+# maxnreg: ptxas's .maxnreg, registers a thread; it wants a positive value, the GPU has 255.
+LAUNCH_OPTION_VALUES: dict[str, tuple[Sequence[int], str]] = {
+    "num_warps": ((1, 2, 4, 8, 16, 32), "a power of two from 1 to 32 (32 warps are 1024 threads, a block's most)"),
+    "num_stages": (range(0, 33), "an integer from 0 to 32"),
+    "num_ctas": ((1, 2, 4, 8, 16), "1, 2, 4, 8 or 16 (CTAs in a cluster)"),
+    "maxnreg": (range(1, 256), "an integer from 1 to 255 (registers a thread)"),
+}
+LAUNCH_OPTIONS = tuple(LAUNCH_OPTION_VALUES)
 TRITON_DEFAULT_OPTIONS = {"num_warps": 4, "num_stages": 3}
 
 DTYPE_BYTES = {

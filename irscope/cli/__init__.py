@@ -4,16 +4,28 @@ stdout carries data (listings, tables, JSON); stderr carries diagnostics. A user
 error is one line on stderr and a non-zero exit code (see errors.ExitCode);
 ``--debug`` shows the traceback instead. Heavy imports (triton, torch, textual)
 happen inside the commands that need them, so ``irscope --help`` stays instant.
+
+Run as a program, irscope also owns its process: a temporary folder of its own,
+removed when it exits (Triton leaves ``.ptx`` files behind when it is interrupted,
+or when ptxas fails), and Ctrl-C handled once.
 """
 
 from __future__ import annotations
 
+import contextlib
+import getpass
 import os
+import re
+import shutil
+import signal
 import sys
+import tempfile
+import threading
+from typing import Iterator
 
 import click
 
-from ..errors import ExitCode, IrscopeError
+from ..errors import ExitCode, IrscopeError, exception_line
 
 # command name -> (module, function); loaded only when the command runs
 COMMANDS = {
@@ -30,6 +42,12 @@ COMMANDS = {
 
 class LazyGroup(click.Group):
     """Imports a command's module only when that command is asked for."""
+
+    def __call__(self, *args, **kwargs):
+        # The console script and run() call the group; click's CliRunner calls .main(), so
+        # tests that invoke irscope in-process keep their own signal handlers and temp folder.
+        with _private_tempdir(), _interrupt_once():
+            return self.main(*args, **kwargs)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
@@ -52,6 +70,12 @@ class LazyGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("irscope: interrupted", err=True)
             ctx.exit(int(ExitCode.INTERRUPTED))
+        except click.UsageError as exc:  # a bad option value, a missing argument: one line too
+            if isinstance(exc, click.exceptions.NoArgsIsHelpError) or (ctx.obj and ctx.obj.get("debug")):
+                raise
+            where = exc.ctx.command_path if exc.ctx else ctx.command_path
+            click.echo(f"irscope: error: {exc.format_message()} (see {where} -h)", err=True)
+            ctx.exit(int(ExitCode.USAGE))
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
         except BrokenPipeError:
@@ -62,8 +86,8 @@ class LazyGroup(click.Group):
         except Exception as exc:
             if ctx.obj and ctx.obj.get("debug"):
                 raise
-            click.echo(f"irscope: internal error: {type(exc).__name__}: {exc} (rerun with --debug for the traceback)", err=True)
-            ctx.exit(int(ExitCode.FAILURE))
+            click.echo(f"irscope: internal error: {exception_line(exc)} (rerun with --debug for the traceback)", err=True)
+            ctx.exit(int(ExitCode.INTERNAL))
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
@@ -86,6 +110,62 @@ def main(ctx: click.Context, debug: bool) -> None:
 
 def run() -> None:
     main(prog_name="irscope")
+
+
+@contextlib.contextmanager
+def _interrupt_once() -> Iterator[None]:
+    """The first Ctrl-C raises KeyboardInterrupt; later ones are ignored while irscope cleans up.
+
+    A second Ctrl-C would land in whatever cleanup the first started (a generator's
+    ``finally`` closing a worker pool, say) and print a traceback instead of one line.
+    """
+    previous = signal.getsignal(signal.SIGINT)
+    if threading.current_thread() is not threading.main_thread() or previous is not signal.default_int_handler:
+        yield  # Ctrl-C is ignored (a background job) or someone else's to handle
+        return
+    fired = threading.Event()
+
+    def interrupt(signum, frame):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        fired.set()
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, interrupt)
+    try:
+        yield
+    finally:
+        if not fired.is_set():  # once interrupted, the process is on its way out: stay deaf
+            signal.signal(signal.SIGINT, previous)
+
+
+@contextlib.contextmanager
+def _private_tempdir() -> Iterator[None]:
+    """A temporary folder for this process and every process it starts (through TMPDIR), removed at exit."""
+    previous = tempfile.tempdir
+    system = tempfile.gettempdir()
+    try:
+        private = tempfile.mkdtemp(prefix="irscope-", dir=system)
+    except OSError:  # an unwritable temp folder: the commands that need one will say so
+        yield
+        return
+    saved = {name: os.environ.get(name) for name in ("TMPDIR", "TORCHINDUCTOR_CACHE_DIR")}
+    if saved["TORCHINDUCTOR_CACHE_DIR"] is None:
+        with contextlib.suppress(Exception):  # getuser() fails for a uid without a name
+            # Inductor keeps its cache under the temp folder; it should outlive this process.
+            user = re.sub(r'[\\/:*?"<>|]', "_", getpass.getuser())
+            os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(system, f"torchinductor_{user}")
+    os.environ["TMPDIR"] = private
+    tempfile.tempdir = private
+    try:
+        yield
+    finally:
+        tempfile.tempdir = previous
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        shutil.rmtree(private, ignore_errors=True)
 
 
 if __name__ == "__main__":  # pragma: no cover

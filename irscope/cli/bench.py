@@ -16,8 +16,10 @@ from .options import kernel_options
 @click.option("-o", "out", type=click.Path(file_okay=False, path_type=Path), help="Session directory to write (or resume).")
 @click.option("--ncu", "with_ncu", is_flag=True, help="Also profile each variant with Nsight Compute (--clock-control none).")
 @click.option("--graph", is_flag=True, help="Time CUDA-graph replays: no launch overhead (for tiny kernels); no L2 flush.")
-@click.option("--min-time", "min_time_ms", default=100.0, show_default=True, help="Milliseconds of timed calls per variant.")
-@click.option("--timeout", default=300.0, show_default=True, help="Seconds per variant before it counts as hung.")
+@click.option("--min-time", "min_time_ms", type=click.FloatRange(min=0, min_open=True), default=100.0, show_default=True,
+              help="Milliseconds of timed calls per variant.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
+              help="Seconds per variant before it counts as hung.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per variant.")
 def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, graph, min_time_ms, timeout, as_json) -> None:
     """Check KERNEL's variants against the torch reference, then time them on this GPU.
@@ -26,14 +28,15 @@ def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, graph, mi
     ranked. Timing: CUDA events, warm-up, L2 flushed before each call, enough calls
     to fill --min-time; median with p20/p80 and min, GB/s and % of the device's
     measured copy bandwidth. Each variant runs in a worker process: a fault or a
-    hang marks it CRASHED or TIMEOUT and the sweep goes on.
+    hang marks it CRASHED or TIMEOUT and the sweep goes on. Exits 1 when a variant
+    was not OK (after the table), so a script can tell.
 
     \b
     Examples:
       irscope bench square_kernel -s BLOCK_SIZE=128,1024,8192
       irscope bench square_kernel -c n_rows=65536 -c n_cols=1024 --ncu -o runs/square-big
     """
-    from ..errors import UsageError
+    from ..errors import ExitCode, UsageError
     from ..measure.bench import bench as run_bench
     from ..measure.bench import require_gpu
     from ..session import Session, parse_sweep, sweep_configs
@@ -64,7 +67,7 @@ def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, graph, mi
                 click.echo(f"  {result.variant.config.label()}: {m.status.value} {m.label()}", err=True)
     except KeyboardInterrupt:
         click.echo(f"irscope: interrupted after {len(latest)} of {len(configs)} variants", err=True)
-        raise SystemExit(130) from None
+        raise SystemExit(int(ExitCode.INTERRUPTED)) from None
     for note in notes:
         click.echo(f"irscope: note: {note}", err=True)
     rows = [latest[i] for i in sorted(latest)]
@@ -72,8 +75,23 @@ def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, graph, mi
         for r in rows:
             click.echo(json.dumps({"config": r.variant.config.to_json(), "arch": r.variant.arch,
                                    **r.measurement.to_json()}))
-        return
-    print_bench_table(rows)
+    else:
+        print_bench_table(rows)
+    exit_if_any_failed(rows)
+
+
+def exit_if_any_failed(rows) -> None:
+    """Exit 1 (ExitCode.FAILURE) with a line saying why when any variant was not OK."""
+    from collections import Counter
+
+    from ..errors import ExitCode
+    from ..types import Status
+
+    bad = Counter(r.measurement.status.value for r in rows if r.measurement.status is not Status.OK)
+    if bad:
+        kinds = ", ".join(f"{n} {status}" for status, n in sorted(bad.items()))
+        click.echo(f"{sum(bad.values())} of {len(rows)} variants not ok: {kinds}", err=True)
+        raise SystemExit(int(ExitCode.FAILURE))
 
 
 def print_bench_table(rows) -> None:

@@ -6,7 +6,7 @@ import json
 
 import click
 
-from .options import STAGE_CHOICES
+from .options import STAGE_CHOICES, check_arch
 
 
 @click.command()
@@ -15,12 +15,14 @@ from .options import STAGE_CHOICES
               help="Variant A: parameters, and optionally arch=SM, session=DIR or kernel=NAME (another kernel). Repeatable.")
 @click.option("-b", "b_values", multiple=True, metavar="NAME=VALUE", help="Variant B, likewise.")
 @click.option("-c", "common", multiple=True, metavar="NAME=VALUE", help="Set for both A and B.")
-@click.option("--arch", metavar="SM", help="Compile both for this arch (unless -a/-b arch= says otherwise).")
+@click.option("--arch", metavar="SM", callback=check_arch,
+              help="Compile both for this arch (unless -a/-b arch= says otherwise).")
 @click.option("--signature", "-S", metavar="TYPES", help="Argument types for a kernel without a KernelSpec.")
 @click.option("--stage", "stage_name", type=click.Choice(STAGE_CHOICES), default="ptx", show_default=True)
 @click.option("--raw", is_flag=True, help="Diff the listings as they are, without normalising.")
 @click.option("--side-by-side", "-y", "side_by_side", is_flag=True, help="Two columns instead of a unified diff.")
-@click.option("--context", "-U", default=3, show_default=True, help="Unchanged lines around each change.")
+@click.option("--context", "-U", type=click.IntRange(min=0), default=3, show_default=True,
+              help="Unchanged lines around each change.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def diff(kernel, a_values, b_values, common, arch, signature, stage_name, raw, side_by_side, context, as_json) -> None:
     """Diff one stage of two variants of KERNEL (a kernel or a session directory).

@@ -34,7 +34,7 @@ def inductor(target, inputs, log, mode, arch, out, as_json) -> None:
       irscope tui runs/inductor                 # every kernel in the TUI
       irscope sweep runs/inductor/triton_poi_fused_pow_0 -s XBLOCK=256,512,1024 -s num_warps=2,4,8
     """
-    from ..errors import UsageError
+    from ..errors import ExitCode, UsageError
     from ..inductor.capture import InductorCapture, compile_all, plan, write_sessions
 
     if (target is None) == (log is None):
@@ -69,10 +69,12 @@ def inductor(target, inputs, log, mode, arch, out, as_json) -> None:
         write_sessions(capture, out)
     if as_json:
         click.echo(json.dumps(capture.to_json(), indent=1, default=str))
-        return
-    _print(capture)
-    if out is not None:
-        click.echo(f"wrote {len(kernels)} kernel sessions and inductor.json to {out}", err=True)
+    else:
+        _print(capture)
+        if out is not None:
+            click.echo(f"wrote {len(kernels)} kernel sessions and inductor.json to {out}", err=True)
+    if any(ck.variant is None or not ck.variant.ok for ck in kernels):
+        raise SystemExit(int(ExitCode.FAILURE))  # a kernel did not compile: the table says which
 
 
 def _print(capture) -> None:

@@ -22,12 +22,36 @@ def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
              '"*fp32:16, *fp32:16, i32, i32:16, 1024" (:16 = divisible by 16, a bare value = a constexpr).',
     )(fn)
     fn = click.option(
-        "--arch", metavar="SM",
+        "--arch", metavar="SM", callback=check_arch,
         help="Compile ahead of time for this GPU architecture (sm_80, sm_86, sm_89, sm_90, sm_100, ...). "
              "Default: the GPU's own (through the JIT), or sm_90 without a GPU.",
     )(fn)
     fn = click.option(
+        "--compile-timeout", metavar="SECONDS", type=click.FloatRange(min=0, min_open=True), expose_value=False,
+        callback=set_compile_timeout,
+        help="Kill a compile that runs longer than this (default 300; ptxas on a huge block can run for minutes).",
+    )(fn)
+    fn = click.option(
         "-c", "assignments", multiple=True, metavar="NAME=VALUE",
-        help="Set a constexpr, a launch option (num_warps, num_stages) or an input size. Repeatable.",
+        help="Set a constexpr, a launch option (num_warps, num_stages, num_ctas, maxnreg) or an input size. Repeatable.",
     )(fn)
     return click.argument("kernel")(fn)
+
+
+def check_arch(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """--arch: refused before anything is compiled or written (an unknown arch is ParameterError, exit 2)."""
+    if value is not None:
+        from ..arch import parse_arch
+
+        parse_arch(value)
+    return value
+
+
+def set_compile_timeout(ctx: click.Context, param: click.Parameter, value: float | None) -> None:
+    """--compile-timeout: the environment carries it to every capture, worker and TUI job of this run."""
+    if value is not None:
+        import os
+
+        from ..capture.pipeline import TIMEOUT_ENV
+
+        os.environ[TIMEOUT_ENV] = repr(value)

@@ -16,7 +16,7 @@ from .options import kernel_options
               help="Values to sweep for NAME (repeatable). Default: the sweep ranges the kernel declares.")
 @click.option("-o", "out", type=click.Path(file_okay=False, path_type=Path),
               help="Session directory to write (or resume).")
-@click.option("--jobs", "-j", type=int, help="Compile processes (default: one per core).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Compile processes (default: one per core).")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON lines instead.")
 @click.option("--bench", "with_bench", is_flag=True, help="Also check and time every variant on this GPU (see irscope bench).")
 @click.option("--ncu", "with_ncu", is_flag=True, help="With --bench: also profile with Nsight Compute.")
@@ -24,13 +24,17 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
     """Capture the cartesian product of -s values of KERNEL and print a table.
 
     KERNEL may also be a session directory: the sweep that made it is resumed
-    (or, with -s/-c, a new one is added to it).
+    (or, with -s/-c, a new one is added to it); so does -o naming an existing
+    session without -s/-c. Variants that failed for a reason outside the kernel
+    (a full disk, a timeout) are compiled again. Exits 1 when a variant failed
+    (after the table), so a script can tell.
 
     \b
     Examples:
       irscope sweep square_kernel -o runs/square
       irscope sweep square_kernel -s BLOCK_SIZE=256,1024 -s num_warps=4,8 -c n_cols=1024
     """
+    from ..errors import ExitCode, SessionError, UsageError
     from ..session import Session, parse_sweep, run_sweep, sweep_configs
     from .target import open_target, overrides
 
@@ -38,26 +42,32 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
     ref = target.ref
     session = target.session
     request = {"sweep": parse_sweep(sweeps), "fixed": overrides(assignments), "arch": arch}
-    if session is not None and not sweeps and not assignments and session.data.get("request"):
-        request = session.data["request"]  # `irscope sweep SESSION`: resume the sweep that made it
+    resumed = session if session is not None else Session.open(out) if out and Session.is_session(out) else None
+    if resumed is not None and not sweeps and not assignments and resumed.data.get("request"):
+        # `irscope sweep SESSION` or `irscope sweep FILE:NAME -o SESSION`: resume the sweep that made it
+        request = resumed.data["request"]
+        if not (isinstance(request, dict) and isinstance(request.get("sweep"), dict)
+                and isinstance(request.get("fixed"), dict)):
+            raise SessionError(f"{resumed.path}/session.json: the stored sweep request is malformed")
         arch = arch or request.get("arch")
     configs = sweep_configs(target.table, target.name, request["sweep"], request["fixed"])
+    if with_bench and arch is not None:  # refused before a session is written
+        raise UsageError("--bench runs on this machine's GPU; --arch does not apply")
     if out is not None:
         session = Session.create(out, ref.identity(), ref.source(), target.table, frontend=ref.frontend)
     if session is not None:
         session.data["request"] = request
         session.save()
     if with_bench:
-        from ..errors import UsageError
-        from .bench import print_bench_table
+        from .bench import exit_if_any_failed, print_bench_table
         from ..measure.bench import bench as run_bench
 
-        if arch is not None:
-            raise UsageError("--bench runs on this machine's GPU; --arch does not apply")
         latest = {}
         for result in _with_progress(run_bench(ref, configs, session, ncu=with_ncu, jobs=jobs), len(configs), as_json):
             latest[result.index] = result
-        print_bench_table([latest[i] for i in sorted(latest)])
+        rows = [latest[i] for i in sorted(latest)]
+        print_bench_table(rows)
+        exit_if_any_failed(rows)
         return
     results = []
     try:
@@ -66,12 +76,14 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
     except KeyboardInterrupt:
         where = f"; saved in {session.path}, run again to resume" if session else ""
         click.echo(f"irscope: interrupted after {len(results)} of {len(configs)} variants{where}", err=True)
-        raise SystemExit(130) from None
+        raise SystemExit(int(ExitCode.INTERRUPTED)) from None
     _print_table(sorted(results, key=lambda r: r.index), as_json)
     failed = sum(not r.variant.ok for r in results)
     where = f" into {session.path}" if session else ""
     click.echo(f"{len(results)} variants{where}: {len(results) - failed} ok, {failed} failed, "
                f"{sum(r.reused for r in results)} reused", err=True)
+    if failed:
+        raise SystemExit(int(ExitCode.FAILURE))
 
 
 def _with_progress(results, total, quiet):

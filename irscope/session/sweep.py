@@ -10,12 +10,14 @@ from __future__ import annotations
 import itertools
 import threading
 from dataclasses import dataclass
+from types import EllipsisType
 from typing import Any, Iterator, Mapping, Sequence
 
 from ..capture import capture_many, choose_target
 from ..errors import ParameterError
 from ..frontends import Kernel
 from ..kernel import config_from_table, parse_value
+from ..spec import LAUNCH_OPTIONS
 from ..types import Config, Variant
 from .store import Entry, Session
 
@@ -34,16 +36,21 @@ def parse_sweep(pairs: Sequence[str]) -> dict[str, list[str]]:
 
 def sweep_configs(table: Mapping[str, Mapping[str, Any]], kernel: str, sweep: Mapping[str, Sequence[Any]],
                   fixed: Mapping[str, Any]) -> list[Config]:
-    """Every config of the sweep, in order; ``sweep`` empty means the ranges the kernel declares."""
+    """Every config of the sweep, in order; ``sweep`` empty means the ranges the kernel declares.
+
+    A name in ``fixed`` is taken out of the declared ranges: ``-c num_warps=8`` alone
+    sweeps the rest at 8 warps. Only a name given both ways by the user is refused.
+    """
     if not sweep:
-        sweep = {n: p["sweep"] for n, p in table.items() if p["kind"] != "size" and len(p.get("sweep") or []) > 1}
+        sweep = {n: p["sweep"] for n, p in table.items()
+                 if p["kind"] != "size" and len(p.get("sweep") or []) > 1 and n not in fixed}
     for name in sweep:
         if name in fixed:
             raise ParameterError(f"{name} is both swept (-s) and fixed (-c)")
-    names = [n for n in sweep if n not in fixed]
+    names = list(sweep)
     values = []
     for name in names:
-        if name not in table and name not in ("num_ctas", "maxnreg"):
+        if name not in table and name not in LAUNCH_OPTIONS:
             raise ParameterError(f"unknown parameter {name!r} for {kernel}; parameters: {', '.join(table)}")
         default = table.get(name, {}).get("default")
         values.append([parse_value(name, v, default) if isinstance(v, str) else v for v in sweep[name]])
@@ -67,16 +74,22 @@ class SweepResult:
 
 
 def run_sweep(ref: Kernel, configs: Sequence[Config], arch: str | None, session: Session | None, *,
-              jobs: int | None = None, cancel: threading.Event | None = None) -> Iterator[SweepResult]:
-    """Capture ``configs`` of ``ref`` into ``session``; variants the session has are reused."""
+              jobs: int | None = None, cancel: threading.Event | None = None,
+              compile_timeout: float | None | EllipsisType = ...) -> Iterator[SweepResult]:
+    """Capture ``configs`` of ``ref`` into ``session``; variants the session has are reused.
+
+    Except those that failed for a reason outside the kernel (a full disk, a killed
+    compiler, a timeout: ``Entry.retry``): those are compiled again.
+    """
     target = choose_target(arch)
     todo: list[int] = []
     for i, config in enumerate(configs):
         entry = session.find(config, target.arch) if session else None
-        if entry is not None:
+        if entry is not None and not entry.retry:
             yield SweepResult(i, entry, session.variant(entry), True)
         else:
             todo.append(i)
-    for captured in capture_many(ref, [configs[i] for i in todo], arch, jobs=jobs, cancel=cancel):
+    for captured in capture_many(ref, [configs[i] for i in todo], arch, jobs=jobs, cancel=cancel,
+                                 compile_timeout=compile_timeout):
         entry = session.add(captured.variant) if session else None
         yield SweepResult(todo[captured.index], entry, captured.variant, captured.cached)
