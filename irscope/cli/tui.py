@@ -17,12 +17,19 @@ from .options import ALL_STAGES, kernel_options
               type=click.Choice(ALL_STAGES), help="Stage to open on.")
 @click.option("--bench/--no-bench", "with_bench", default=None,
               help="Measure the variants on this GPU in the background (default: when there is a GPU).")
-def tui(kernel, assignments, arch, signature, sweeps, out, stage_name, with_bench) -> None:
+@click.pass_context
+def tui(ctx, kernel, assignments, arch, signature, sweeps, out, stage_name, with_bench) -> None:
     """Open KERNEL (or a session directory) in the terminal UI.
 
     Captures the sweep in the background (cached variants appear at once), shows
     every stage linked to the Python source, annotations, diffs and a chart. Without
     a GPU it compiles for sm_90 (or --arch) and shows the runtimes recorded in samples/.
+
+    A damaged variant in a session (a file missing, torn or not a file) shows as
+    "damaged" in its row, with why; the other variants stay usable. Exit status: 0
+    when you quit. If the TUI itself fails (a bug in irscope), it exits as any
+    irscope command does on an internal error: non-zero, with one line on stderr
+    (`irscope --debug tui ...` shows the traceback instead).
 
     \b
     Examples:
@@ -32,5 +39,9 @@ def tui(kernel, assignments, arch, signature, sweeps, out, stage_name, with_benc
     """
     from ..tui.factory import make_app
 
-    make_app(kernel, assignments=assignments, sweeps=sweeps, arch=arch, signature=signature, out=out,
-             stage=stage_name, bench=with_bench).run()
+    app = make_app(kernel, assignments=assignments, sweeps=sweeps, arch=arch, signature=signature, out=out,
+                   stage=stage_name, bench=with_bench)
+    app.run()
+    if app.internal_error is not None:
+        raise app.internal_error  # the irscope group says it in one line (the traceback under --debug)
+    ctx.exit(app.return_code or 0)

@@ -24,7 +24,7 @@ from ..annotate.explain import LineExplainer, explainer
 from ..annotate.findings import findings
 from ..records import Runtime
 from ..stages import specs as stage_specs
-from ..types import Stage
+from ..types import Stage, Variant
 from .jobs import Job
 from .messages import BackgroundDone, Measured, Progress, VariantReady
 from .model import Model, Row, source_line_counts
@@ -33,7 +33,7 @@ from .screens.help import HelpScreen
 from .widgets.chart import RuntimeChart
 from .widgets.listing import ListingView
 from .widgets.side import AnnotationPane
-from .widgets.variants import VariantsTable
+from .widgets.variants import DAMAGED, VariantsTable
 
 # One tab (and digit key) per registered stage, then the chart.
 STAGE_TABS = [(spec.key, spec.label) for spec in stage_specs()] + [("chart", "Chart")]
@@ -92,6 +92,7 @@ class IrscopeApp(App):
         self._source_file: str | None = None
         self.busy = False
         self.status_text = ""
+        self.internal_error: Exception | None = None  # what escaped a handler (see _handle_exception)
         # IRSCOPE_TUI_TRACE=<file>: log key, listing-shown and screen-written times (tests/perf/bench_tui.py)
         trace = os.environ.get("IRSCOPE_TUI_TRACE")
         self._trace = open(trace, "a", buffering=1) if trace else None
@@ -107,6 +108,18 @@ class IrscopeApp(App):
         super()._display(screen, renderable)
         if self._trace is not None and renderable is not None:
             self._trace.write(f"display - {time.perf_counter():.6f}\n")
+
+    # ------------------------------------------------------------ internal errors
+
+    def _handle_exception(self, error: Exception) -> None:
+        # Damaged data never gets here (a SessionError is shown in its row): this is a bug in
+        # irscope. The app still exits with return code 1 as Textual decides, but without
+        # Textual's screenful of traceback and locals: whoever ran the app reports
+        # internal_error (cli/tui.py: one line on stderr, the traceback under --debug).
+        if self.internal_error is None:
+            self.internal_error = error
+        super()._handle_exception(error)
+        self._exit_renderables.clear()
 
     # ------------------------------------------------------------ layout
 
@@ -236,15 +249,12 @@ class IrscopeApp(App):
         listing = self.query_one("#listing", ListingView)
         key = (row.index, stage.value)
         keep_cursor = listing.cursor if self._shown is not None and self._shown[1] == stage.value else 0
-        listing.show(self._listing_lines(row, stage), stage, keep_cursor)
+        lines = self._listing_lines(row, stage)
+        listing.show(lines, None if row.damage is not None else stage, keep_cursor)
         self._shown = key
         if self._trace is not None:
             self._trace.write(f"show {stage.value}:{row.index} {time.perf_counter():.6f}\n")
-        source = self.query_one("#source", ListingView)
-        variant = self.model.variant(row)
-        if variant is not None and variant.kernel.file != self._source_file:  # each kernel has its own source
-            self._source_file = variant.kernel.file
-            source.show(variant.listings.get(Stage.SOURCE, "").splitlines(), Stage.SOURCE)
+        self._show_source(row)
         # The listing paints first; the source link and the explanation follow right after, and
         # findings only once the user has stayed on a variant (scrolling the table stays instant).
         self.call_after_refresh(self._explain_cursor, row, stage)
@@ -252,6 +262,26 @@ class IrscopeApp(App):
             self.query_one("#annotation", AnnotationPane).show_findings(self._findings[row.index])
         else:
             self.set_timer(0.15, lambda: self._findings_if_still_shown(row))
+
+    def _show_source(self, row: Row) -> None:
+        kernel = row.kernel_id
+        if kernel is None or kernel.file == self._source_file:  # each kernel has its own source
+            return
+        self._source_file = kernel.file
+        text, damage = self.model.source(row)
+        source = self.query_one("#source", ListingView)
+        if damage is not None:
+            source.show([f"{DAMAGED}: {damage}"], None)
+        else:
+            source.show(text.splitlines(), Stage.SOURCE)
+
+    def _variant(self, row: Row) -> Variant | None:
+        """The row's variant (None if damaged or still capturing); a row found damaged now says so in the table."""
+        known = row.damage
+        variant = self.model.variant(row)
+        if row.damage != known:
+            self.query_one("#variants", VariantsTable).update_row(row)
+        return variant
 
     def _explain_cursor(self, row: Row, stage: Stage) -> None:
         if self._shown == (row.index, stage.value):
@@ -264,7 +294,9 @@ class IrscopeApp(App):
     def _listing_lines(self, row: Row, stage: Stage) -> list[str]:
         key = (row.index, stage.value)
         if key not in self._lines:
-            variant = self.model.variant(row)
+            variant = self._variant(row)
+            if row.damage is not None:  # one line instead of a listing, in every stage
+                return [f"{DAMAGED}: {row.damage}"]
             if variant is None:
                 return ["(still capturing…)"]
             if stage not in variant.listings:
@@ -298,6 +330,10 @@ class IrscopeApp(App):
         source = self.query_one("#source", ListingView)
         pane = self.query_one("#annotation", AnnotationPane)
         lines = self._listing_lines(row, stage)
+        if row.damage is not None:
+            source.set_linked(set())
+            pane.explain(f"{row.config.label()} is damaged", None, row.damage)
+            return
         text = lines[index] if 0 <= index < len(lines) else ""
         if stage is Stage.SOURCE:
             source.set_linked({index})
@@ -358,7 +394,11 @@ class IrscopeApp(App):
         if pair is None:
             self.notify("mark two variants with m (or one, and move to another)", severity="warning")
             return
-        a, b = (self.model.variant(r) for r in pair)
+        a, b = (self._variant(r) for r in pair)
+        damaged = next((r for r in pair if r.damage is not None), None)
+        if damaged is not None:
+            self.notify(f"cannot diff: {damaged.config.label()} is damaged: {damaged.damage}", severity="error")
+            return
         if a is None or b is None:
             self.notify("both variants must be captured first", severity="warning")
             return

@@ -7,7 +7,9 @@ chart plots) is plain code that tests can call directly.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
+from ..errors import SessionError
 from ..ir.sourcemap import SourceMap
 from ..measure.runtimes import shown_measurement
 from ..records import Facts, Measurement
@@ -26,6 +28,7 @@ class Row:
     session: Session | None = None  # the row's own session (an Inductor capture has one per kernel)
     kernel: str = ""
     marked: bool = False
+    damage: str | None = None  # why the variant's files could not be read (a SessionError's message)
     _source_map: SourceMap | None = None
     _shown: tuple | None = None  # (entry, its measurement, the measurement shown for them)
 
@@ -82,6 +85,14 @@ class Row:
             return self.measurement.source
         return ""
 
+    def damage_note(self) -> str:
+        """``damage`` without the session's path in front of the file it names: the note column is narrow."""
+        note = self.damage or ""
+        if self.session is not None and self.entry is not None:
+            for prefix in (self.session.path / "variants" / self.entry.id, self.session.path):
+                note = note.replace(f"{prefix}/", "")
+        return note
+
     def source_map(self) -> SourceMap | None:
         if self.variant is None:
             return None
@@ -98,6 +109,7 @@ class Model:
         self.session = session
         self.rows = [Row(i, c) for i, c in enumerate(configs)]
         self.mark_order: list[int] = []  # marked row indices, oldest first
+        self._sources: dict[Path, tuple[str, str | None]] = {}  # session path -> (source, why it is unreadable)
 
     @classmethod
     def from_session(cls, session: Session) -> "Model":
@@ -131,11 +143,33 @@ class Model:
         return row
 
     def variant(self, row: Row) -> Variant | None:
-        """The row's variant, read from the session the first time it is needed."""
+        """The row's variant, read from the session the first time it is needed.
+
+        None while it is being captured, and for a variant whose files are damaged:
+        ``row.damage`` then says why, and the files are not read again.
+        """
         session = row.session or self.session
-        if row.variant is None and session is not None and row.entry is not None:
-            row.variant = session.variant(row.entry)
+        if row.variant is None and row.damage is None and session is not None and row.entry is not None:
+            try:
+                row.variant = session.variant(row.entry, partial=True)
+            except SessionError as exc:
+                row.damage = str(exc)
         return row.variant
+
+    def source(self, row: Row) -> tuple[str, str | None]:
+        """``(text, damage)``: the Python source of the row's kernel, or why its session's copy cannot be read."""
+        variant = self.variant(row)
+        if variant is not None and Stage.SOURCE in variant.listings:
+            return variant.listings[Stage.SOURCE], None
+        session = row.session or self.session
+        if session is None:
+            return "", None
+        if session.path not in self._sources:
+            try:
+                self._sources[session.path] = (session.source(), None)
+            except SessionError as exc:
+                self._sources[session.path] = ("", str(exc))
+        return self._sources[session.path]
 
     # ------------------------------------------------------------ derived views
 

@@ -6,9 +6,12 @@ from rich.text import Text
 from textual.widgets import DataTable
 
 from ...session.table import text as fmt
+from ...types import Status
 from ..model import Model, Row
 
-STATUS_STYLE = {"ok": "green", "failed": "red", "wrong": "bold red", "crashed": "bold red", "timeout": "red"}
+DAMAGED = "damaged"  # the status of a row whose variant's files could not be read (Row.damage says why)
+STATUS_STYLE = {"ok": "green", "failed": "red", "wrong": "bold red", "crashed": "bold red", "timeout": "red",
+                DAMAGED: "bold red"}
 COLUMNS = [
     ("status", "status"), ("median_us", "median us"), ("gbps", "GB/s"), ("pct_copy", "% copy"),
     ("registers", "regs"), ("spills", "spill B"), ("shared", "shared B"), ("ldst", "ld/st B"), ("note", "note"),
@@ -21,12 +24,12 @@ def row_values(model: Model, row: Row) -> dict[str, object]:
     return {
         "kernel": row.kernel,
         **{name: row.config.values().get(name) for name in model.varying()},
-        "status": "…" if status is None else status.value,
+        "status": DAMAGED if row.damage else "…" if status is None else status.value,
         "median_us": None if m is None else m.median_us,
         "gbps": None if m is None else m.gbps,
         "pct_copy": None if m is None else m.pct_copy,
         "registers": f.registers, "spills": f.spills, "shared": f.shared, "ldst": f.ldst,
-        "note": row.why(),
+        "note": row.damage_note() if row.damage else row.why(),
     }
 
 
@@ -83,8 +86,8 @@ class VariantsTable(DataTable):
             elif key == "kernel":
                 out.append(Text(str(value)))
             elif key == "note":
-                out.append(Text(str(value)[:60], style="red" if row.runtime_status not in (None,) and
-                                row.runtime_status.value != "ok" else "grey50"))
+                bad = row.damage or row.runtime_status not in (None, Status.OK)
+                out.append(Text(str(value)[:60], style="red" if bad else "grey50"))
             else:
                 out.append(Text(fmt(value), style=style, justify="right"))
         return out
