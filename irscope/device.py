@@ -42,3 +42,23 @@ def gpu_capability() -> int | None:
 
 def has_gpu() -> bool:
     return gpu_capability() is not None
+
+
+@functools.lru_cache(maxsize=1)
+def gpu_count() -> int:
+    """How many CUDA GPUs this process may use (CUDA_VISIBLE_DEVICES applied by the driver)."""
+    if gpu_capability() is None:
+        return 0
+    count = ctypes.c_int(0)
+    try:
+        if ctypes.CDLL("libcuda.so.1").cuDeviceGetCount(ctypes.byref(count)) != 0:
+            return 1
+    except (AttributeError, OSError):
+        return 1
+    return max(1, count.value)
+
+
+def visible_gpus() -> list[str]:
+    """The host's ids of the GPUs this process may use, as CUDA_VISIBLE_DEVICES names them (or 0..n-1)."""
+    given = [d.strip() for d in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if d.strip()]
+    return given[: gpu_count()] if given else [str(i) for i in range(gpu_count())]

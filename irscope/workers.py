@@ -33,18 +33,20 @@ class WorkerPool:
     """
 
     def __init__(self, n: int, serve: str, failure: Callable[[str, str], Any], timeout: float | None = None,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, envs: list[dict[str, str]] | None = None) -> None:
+        """``envs``: one environment per worker (each its own GPU, say), over ``env``."""
         self._serve = serve
         self._failure = failure
         self._timeout = timeout
         self._env = env or {}
+        self._envs = envs or [{}] * n
         self._jobs: queue.Queue = queue.Queue()
         self._results: queue.Queue = queue.Queue()
         self._outstanding = 0
         self._lock = threading.Lock()
         self._closed = threading.Event()
         self._processes: list[subprocess.Popen] = []
-        self._threads = [threading.Thread(target=self._drive, daemon=True) for _ in range(n)]
+        self._threads = [threading.Thread(target=self._drive, args=(k,), daemon=True) for k in range(n)]
         for thread in self._threads:
             thread.start()
 
@@ -83,19 +85,20 @@ class WorkerPool:
         for thread in self._threads:
             thread.join(timeout=5)
 
-    def _spawn(self) -> tuple[subprocess.Popen, Any]:
+    def _spawn(self, k: int) -> tuple[subprocess.Popen, Any]:
         errors = tempfile.TemporaryFile()
         module, function = self._serve.split(":")
         proc = subprocess.Popen(
             [sys.executable, "-c", f"from {module} import {function}; {function}()"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p), **self._env},
+            env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p), **self._env,
+                 **self._envs[k]},
             start_new_session=True,  # its own process group: see _kill. Ctrl-C reaches the parent, which closes the pool
         )
         self._processes.append(proc)
         return proc, errors
 
-    def _drive(self) -> None:
+    def _drive(self, k: int) -> None:
         proc, errors = None, None
         try:
             while not self._closed.is_set():
@@ -104,7 +107,7 @@ class WorkerPool:
                     return
                 tag, job = item
                 if proc is None or proc.poll() is not None:
-                    proc, errors = self._spawn()
+                    proc, errors = self._spawn(k)
                 try:
                     pickle.dump(job, proc.stdin)
                     proc.stdin.flush()

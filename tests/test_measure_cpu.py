@@ -27,13 +27,22 @@ def test_summary_statistics_of_per_call_times():
     assert stats["p20_us"] <= stats["median_us"] <= stats["p80_us"]
 
 
-def test_derived_bandwidth_and_throughput():
-    d = derived(median_us=125.0, bytes_moved=512e6, flops=64e6, copy_gbps=4100.0, datasheet_gbps=4800.0)
+def test_derived_bandwidth_throughput_and_the_roof_that_applies():
+    # An H200's figures: 4.8 TB/s peak, 989 TFLOP/s fp16 tensor peak -> ridge at ~206 flops/byte.
+    d = derived(median_us=125.0, bytes_moved=512e6, flops=64e6, copy_us=120.0, ceiling_gbps=4100.0,
+                peak_gbps=4800.0, peak_tflops=989.0)
     assert d["gbps"] == pytest.approx(4096.0)
-    assert d["pct_copy"] == pytest.approx(100 * 4096 / 4100)
+    assert d["pct_copy"] == pytest.approx(100 * 120 / 125)  # the same bytes copied, as % of the kernel's time
+    assert d["pct_ceiling"] == pytest.approx(100 * 4096 / 4100)
     assert d["pct_datasheet"] == pytest.approx(100 * 4096 / 4800)
     assert d["tflops"] == pytest.approx(0.512)
-    assert derived(10.0, None, None, None, None) == {"gbps": None, "tflops": None, "pct_copy": None, "pct_datasheet": None}
+    assert d["bound"] == "memory"
+    # A 4096^3 fp16 matmul: 2*4096^3 flops over 3*4096^2*2 bytes = ~1365 flops/byte: compute-bound.
+    mm = derived(median_us=200.0, bytes_moved=3 * 4096**2 * 2, flops=2 * 4096**3, peak_gbps=4800.0, peak_tflops=989.0)
+    assert mm["bound"] == "compute"
+    assert mm["pct_flops"] == pytest.approx(100 * (2 * 4096**3 / 200e-6 / 1e12) / 989.0)
+    empty = derived(10.0, None, None)
+    assert all(v is None for v in empty.values())
 
 
 def test_bytes_moved_default_to_every_tensor_once():

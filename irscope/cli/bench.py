@@ -15,21 +15,30 @@ from .options import kernel_options
 @click.option("-s", "sweeps", multiple=True, metavar="NAME=V1,V2,...", help="Values to sweep (default: -c values only).")
 @click.option("-o", "out", type=click.Path(file_okay=False, path_type=Path), help="Session directory to write (or resume).")
 @click.option("--ncu", "with_ncu", is_flag=True, help="Also profile each variant with Nsight Compute (--clock-control none).")
-@click.option("--graph", is_flag=True, help="Time CUDA-graph replays: no launch overhead (for tiny kernels); no L2 flush.")
+@click.option("--method", type=click.Choice(["cupti", "events", "graph"]), default="cupti", show_default=True,
+              help="cupti: the GPU's own kernel durations (L2 swept clean before each launch); events: CUDA events "
+                   "around each call (includes launch overhead); graph: CUDA-graph replays (no launch overhead, "
+                   "no L2 flush).")
+@click.option("--graph", is_flag=True, hidden=True, help="Same as --method graph.")
+@click.option("--gpus", metavar="IDS", help="GPUs to spread the variants over, e.g. 0,1 (default: every visible GPU).")
 @click.option("--min-time", "min_time_ms", type=click.FloatRange(min=0, min_open=True), default=100.0, show_default=True,
               help="Milliseconds of timed calls per variant.")
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
               help="Seconds per variant before it counts as hung.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per variant.")
-def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, graph, min_time_ms, timeout, as_json) -> None:
+def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, method, graph, gpus, min_time_ms, timeout,
+          as_json) -> None:
     """Check KERNEL's variants against the torch reference, then time them on this GPU.
 
     Correctness first: a variant whose output does not match is WRONG and never
-    ranked. Timing: CUDA events, warm-up, L2 flushed before each call, enough calls
-    to fill --min-time; median with p20/p80 and min, GB/s and % of the device's
-    measured copy bandwidth. Each variant runs in a worker process: a fault or a
-    hang marks it CRASHED or TIMEOUT and the sweep goes on. Exits 1 when a variant
-    was not OK (after the table), so a script can tell.
+    ranked. Timing (--method): by default each kernel's own GPU duration from CUPTI,
+    L2 swept clean before every launch, enough launches to fill --min-time; median
+    with p20/p80 and min, GB/s, and "% copy": a device-to-device copy of the same
+    bytes, timed the same way, as a percentage of the variant's time (the memory
+    roof at this size); compute-bound kernels show % of the fp16 tensor peak. Each
+    GPU of the host gets a worker; a fault or a hang marks a variant CRASHED or
+    TIMEOUT and the sweep goes on. Exits 1 when a variant was not OK (after the
+    table), so a script can tell.
 
     \b
     Examples:
@@ -55,12 +64,14 @@ def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, graph, mi
         configs = [target.config(overrides(assignments))]
     session = target.session
     if out is not None:
-        session = Session.create(out, ref.identity(), ref.source(), target.table, frontend=ref.frontend)
+        session = Session.create(out, ref.identity(), ref.source(), target.table,
+                                 signature=ref.handle().extra.get("signature"), frontend=ref.frontend)
     latest = {}
     notes = []
     try:
-        for result in run_bench(ref, configs, session, graph=graph, ncu=with_ncu, min_time_ms=min_time_ms,
-                                timeout=timeout, on_note=notes.append):
+        for result in run_bench(ref, configs, session, method="graph" if graph else method, ncu=with_ncu,
+                                min_time_ms=min_time_ms, timeout=timeout, on_note=notes.append,
+                                gpus=_gpus(gpus)):
             latest[result.index] = result
             if not as_json:
                 m = result.measurement
@@ -78,6 +89,20 @@ def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, graph, mi
     else:
         print_bench_table(rows)
     exit_if_any_failed(rows)
+
+
+def _gpus(text: str | None) -> list[str] | None:
+    from ..device import visible_gpus
+    from ..errors import ParameterError
+
+    if text is None:
+        return None
+    wanted = [g.strip() for g in text.split(",") if g.strip()]
+    known = visible_gpus()
+    unknown = [g for g in wanted if g not in known]
+    if not wanted or unknown:
+        raise ParameterError(f"--gpus {text!r}: this machine's GPUs are {', '.join(known) or 'none'}")
+    return wanted
 
 
 def exit_if_any_failed(rows) -> None:
@@ -107,8 +132,9 @@ def print_bench_table(rows) -> None:
     ranked = [r for r in rows if r.measurement.ranked]
     best = min(ranked, key=lambda r: r.measurement.median_us) if ranked else None
     table = Table(box=None, pad_edge=False, header_style="bold")
-    for column in [*names, "status", "median us", "p20-p80 us", "min us", "GB/s", "% copy", "TFLOP/s", "regs",
-                   "ncu us", "dram %", "occ %", "note"]:
+    gpus = {r.measurement.gpu_index for r in rows if r.measurement.gpu_index is not None}
+    for column in [*names, "status", "median us", "p20-p80 us", "min us", "GB/s", "% copy", "TFLOP/s", "bound",
+                   "regs", "ncu us", "dram %", "occ %", *(["gpu"] if len(gpus) > 1 else []), "note"]:
         table.add_column(column, justify="left" if column in ("status", "note") else "right")
     for r, e in zip(rows, entries):
         m = r.measurement
@@ -117,10 +143,26 @@ def print_bench_table(rows) -> None:
         style = "bold green" if r is best else (None if m.status.value == "ok" else "red")
         table.add_row(*[text(e.value(n) if n != "arch" else e.arch) for n in names], m.status.value,
                       text(m.median_us), spread, text(m.min_us), text(m.gbps), text(m.pct_copy), text(m.tflops),
-                      text(e.facts.registers), text(ncu.get("gpu_time_us")), text(ncu.get("dram_pct")),
-                      text(ncu.get("occupancy_pct")), (m.error or "")[:80], style=style)
+                      _bound(m), text(e.facts.registers), text(ncu.get("gpu_time_us")), text(ncu.get("dram_pct")),
+                      text(ncu.get("occupancy_pct")), *([text(m.gpu_index)] if len(gpus) > 1 else []),
+                      (m.error or _kernels(m))[:80], style=style)
     console = Console(width=max(140, Console().width))
     console.print(table)
     if rows and rows[0].measurement.device:
         m = rows[0].measurement
-        console.print(f"{m.device} · driver {m.driver} · torch {m.torch} · triton {m.triton} · {m.date} · {m.method}")
+        ceiling = f" · 1 GiB copy: best at {max(r.measurement.pct_ceiling or 0 for r in rows):.0f}%" \
+            if any(r.measurement.pct_ceiling for r in rows) else ""
+        console.print(f"{m.device} · driver {m.driver} · torch {m.torch} · triton {m.triton} · {m.date} · "
+                      f"{m.method}{ceiling}")
+
+
+def _bound(m) -> str:
+    """Which roof applies, and how close: compute-bound kernels against the tensor peak."""
+    if m.bound == "compute" and m.pct_flops is not None:
+        return f"compute {m.pct_flops:.0f}%"
+    return m.bound or "—"
+
+
+def _kernels(m) -> str:
+    """A launch of several GPU kernels: each one's median."""
+    return " + ".join(f"{k['name'][:24]} {k['median_us']:.1f}" for k in (m.kernels or []))

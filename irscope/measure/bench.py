@@ -1,9 +1,11 @@
 """Bench a sweep on the GPU: capture each variant, then check and time it in a worker process.
 
 A generator of results like ``run_sweep``: the CLI and the TUI drive it the same
-way, and every measurement is in the session before it is yielded. Measurements
-run one at a time (one GPU) in a worker process that is replaced after a fault or
-a timeout, so a kernel that faults or hangs costs only its own row.
+way, and every measurement is in the session before it is yielded. Each GPU of
+the host gets one worker process (``CUDA_VISIBLE_DEVICES`` set to it), fed from
+one queue, so variants spread over the GPUs; each result names its GPU. A worker
+is replaced after a fault or a timeout, so a kernel that faults or hangs costs
+only its own row.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import threading
 from dataclasses import dataclass, replace
 from typing import Any, Iterator, Sequence
 
-from ..device import gpu_capability
+from ..device import gpu_capability, visible_gpus
 from ..errors import NoGpu
 from ..frontends import Kernel
 from ..records import Measurement
@@ -37,16 +39,23 @@ def require_gpu() -> int:
     return capability
 
 
-def bench(ref: Kernel, configs: Sequence[Config], session: Session | None = None, *, graph: bool = False,
+def bench(ref: Kernel, configs: Sequence[Config], session: Session | None = None, *, method: str = "cupti",
           ncu: bool = False, min_time_ms: float = 100.0, timeout: float = DEFAULT_TIMEOUT, jobs: int | None = None,
-          cancel: threading.Event | None = None, on_note=None) -> Iterator[BenchResult]:
-    """Capture, check and time every config of ``ref`` on this machine's GPU, in completion order."""
+          cancel: threading.Event | None = None, on_note=None, gpus: Sequence[str] | None = None,
+          graph: bool = False) -> Iterator[BenchResult]:
+    """Capture, check and time every config of ``ref`` on this machine's GPUs, in completion order.
+
+    ``method``: cupti, events or graph (measure/timing.py; ``graph=True`` is the old spelling
+    of ``method="graph"``). ``gpus``: the host ids of the GPUs to use (default: every visible one).
+    """
     from ..workers import WorkerPool
     from .worker import failure
 
     require_gpu()
-    options = {"graph": graph, "min_time_ms": min_time_ms}
-    pool = WorkerPool(1, "irscope.measure.worker:serve", failure, timeout=timeout)
+    options = {"method": "graph" if graph else method, "min_time_ms": min_time_ms}
+    gpus = list(gpus) if gpus is not None else visible_gpus()
+    pool = WorkerPool(len(gpus), "irscope.measure.worker:serve", failure, timeout=timeout,
+                      envs=[{"CUDA_VISIBLE_DEVICES": g} for g in gpus])
     variants: dict[int, Variant] = {}
     entries: dict[int, Any] = {}
     done: list[BenchResult] = []

@@ -1,8 +1,11 @@
-"""The GPU a measurement ran on: its identity, its measured copy bandwidth, its datasheet peaks.
+"""The GPU a measurement ran on: its identity, its measured copy bandwidth, its peaks.
 
 The ceiling a bandwidth-bound kernel is judged against is the device's own
 device-to-device copy rate (bytes read plus bytes written), measured once per
-device and stored; datasheet figures are shown beside it where known.
+device and stored. The peaks (memory bandwidth from bus width and memory clock,
+dense fp16 tensor-core FLOP/s from SM count and clock) come from Triton's own
+table (``triton.profiler.specs``, what proton reports utilisation against),
+with the device's properties as the driver reports them.
 """
 
 from __future__ import annotations
@@ -15,18 +18,6 @@ from pathlib import Path
 
 from ..store import atomic_write
 
-# Datasheet memory bandwidth (GB/s) and dense fp16/bf16 tensor throughput (TFLOP/s), by device name.
-DATASHEET = {
-    "H200": (4800, 989),
-    "H100 SXM": (3350, 989), "H100 80GB HBM3": (3350, 989), "H100 NVL": (3900, 835), "H100 PCIe": (2000, 756),
-    "H100": (3350, 989),
-    "GH200": (4000, 989),
-    "B200": (8000, 2250),
-    "A100-SXM4-80GB": (2039, 312), "A100 80GB PCIe": (1935, 312), "A100-SXM4-40GB": (1555, 312), "A100": (1555, 312),
-    "L40S": (864, 362), "L4": (300, 121), "A10G": (600, 70), "A10": (600, 125),
-    "RTX 4090": (1008, 165), "RTX 3090": (936, 71),
-}
-
 
 @dataclass(frozen=True)
 class DeviceInfo:
@@ -35,20 +26,32 @@ class DeviceInfo:
     driver: str
     torch: str
     triton: str
-    copy_gbps: float | None = None
-    datasheet_gbps: float | None = None
-    datasheet_tflops: float | None = None
+    copy_gbps: float | None = None  # measured: 1 GiB device-to-device copy
+    datasheet_gbps: float | None = None  # peak memory bandwidth (Triton's specs)
+    datasheet_tflops: float | None = None  # dense fp16 tensor-core peak (Triton's specs)
+    index: int = 0  # which GPU of the host
 
     @property
     def arch(self) -> str:
         return f"sm_{self.capability}"
 
 
-def datasheet(name: str) -> tuple[float | None, float | None]:
-    for key, value in sorted(DATASHEET.items(), key=lambda kv: -len(kv[0])):
-        if key.lower() in name.lower():
-            return value
-    return None, None
+def peaks(capability: int, device: int = 0) -> tuple[float | None, float | None]:
+    """(GB/s, fp16 TFLOP/s) of the current GPU from Triton's table; None where it has no entry."""
+    from triton.profiler import specs
+    from triton.runtime import driver
+
+    props = driver.active.utils.get_device_properties(device)
+    try:
+        gbps = specs.max_bps("CUDA", str(capability), props["mem_bus_width"], props["mem_clock_rate"]) / 1e9
+    except (KeyError, ValueError, AssertionError):
+        gbps = None
+    try:
+        tflops = specs.max_flops("CUDA", str(capability), 16, props["multiprocessor_count"],
+                                 props["sm_clock_rate"]) / 1e12
+    except (KeyError, ValueError):
+        tflops = None
+    return gbps, tflops
 
 
 def _devices_dir() -> Path:
@@ -83,24 +86,52 @@ def measure_copy_bandwidth(nbytes: int = 1 << 30) -> float:
 
 
 def _time_copy(nbytes: int) -> float:
+    """Median ms of ``y.copy_(x)`` over ``nbytes`` buffers, timed as kernels are (timing.py, cupti)."""
+    import statistics
+
     import torch
-    from triton.testing import do_bench
+
+    from .timing import time_launches
 
     x = torch.empty(nbytes // 4, dtype=torch.float32, device="cuda").uniform_()
     y = torch.empty_like(x)
-    return do_bench(lambda: y.copy_(x), warmup=25, rep=200, return_mode="median")
+    y.copy_(x)
+    return statistics.median(time_launches(lambda: y.copy_(x), "cupti", min_time_ms=200).times_ms)
+
+
+def copy_time_us(nbytes: float, method: str) -> float:
+    """Microseconds to copy half of ``nbytes`` into the other half (``nbytes`` moved), timed by ``method``."""
+    import statistics
+
+    import torch
+
+    from .timing import time_launches
+
+    n = max(1, int(nbytes // 2) // 4)
+    x = torch.empty(n, dtype=torch.float32, device="cuda").uniform_()
+    y = torch.empty_like(x)
+    y.copy_(x)
+    timing = time_launches(lambda: y.copy_(x), method, min_time_ms=50)
+    return 1e3 * statistics.median(timing.times_ms)
 
 
 def current_device() -> DeviceInfo:
+    import os
+
     import torch
     import triton
 
-    props = torch.cuda.get_device_properties(0)
+    index = torch.cuda.current_device()
+    props = torch.cuda.get_device_properties(index)
     name = props.name.removeprefix("NVIDIA ").strip()
-    gbps, tflops = datasheet(name)
-    return DeviceInfo(name=name, capability=props.major * 10 + props.minor, driver=_driver_version(),
-                      torch=torch.__version__, triton=triton.__version__, copy_gbps=copy_bandwidth(name),
-                      datasheet_gbps=gbps, datasheet_tflops=tflops)
+    capability = props.major * 10 + props.minor
+    gbps, tflops = peaks(capability, index)
+    # A worker sees one GPU (CUDA_VISIBLE_DEVICES): the host's index of it is what the user knows.
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES", "")
+    host_index = int(visible.split(",")[index]) if visible and visible.split(",")[index].isdigit() else index
+    return DeviceInfo(name=name, capability=capability, driver=_driver_version(), torch=torch.__version__,
+                      triton=triton.__version__, copy_gbps=copy_bandwidth(name), datasheet_gbps=gbps,
+                      datasheet_tflops=tflops, index=host_index)
 
 
 def _driver_version() -> str:

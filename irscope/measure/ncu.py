@@ -69,14 +69,16 @@ def _number(text: str) -> float | None:
         return None
 
 
-def profile(handle: KernelHandle, configs: Sequence[Config], timeout: float = 600) -> list[dict[str, Any] | None]:
-    """ncu figures for each config (None where ncu has no row for it)."""
+def profile(handle: KernelHandle, configs: Sequence[Config], timeout: float = 600,
+            repeats: int = 5) -> list[dict[str, Any] | None]:
+    """ncu figures for each config, the median of ``repeats`` profiled launches (None where ncu has no row)."""
     tool = ncu_path()
     if tool is None:
         raise FileNotFoundError("ncu (Nsight Compute) not found on PATH")
     with tempfile.TemporaryDirectory() as tmp:
         job = Path(tmp) / "job.json"
-        job.write_text(json.dumps({"kernel": asdict(handle), "configs": [c.to_json() for c in configs]}))
+        job.write_text(json.dumps({"kernel": asdict(handle), "configs": [c.to_json() for c in configs],
+                                   "repeats": repeats}))
         cmd = [tool, "--csv", "--clock-control", "none", "--kernel-name", f"regex:^{handle.name}$",
                "--metrics", ",".join(METRICS), sys.executable, "-c",
                "from irscope.measure.ncu import target; target()", str(job)]
@@ -88,12 +90,26 @@ def profile(handle: KernelHandle, configs: Sequence[Config], timeout: float = 60
     if proc.returncode != 0 and not launches:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [f"exit {proc.returncode}"]
         raise RuntimeError(f"ncu failed: {tail[0]}")
-    # two launches per config that ran: the warm-up (which compiled) and the profiled one
+    # 1 + repeats launches per config that ran: the warm-up (which compiled), then the profiled ones
     out: list[dict[str, Any] | None] = []
     n = 0
     for ran in launched + [False] * (len(configs) - len(launched)):
-        out.append(launches[n + 1] if ran and n + 1 < len(launches) else None)
-        n += 2 if ran else 0
+        rows = launches[n + 1:n + 1 + repeats] if ran else []
+        out.append(_median_row(rows) if rows else None)
+        n += 1 + repeats if ran else 0
+    return out
+
+
+def _median_row(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each numeric figure's median over the profiled launches (one launch is noisy for small kernels)."""
+    import statistics
+
+    out = dict(rows[0])
+    for key, value in rows[0].items():
+        values = [r.get(key) for r in rows if isinstance(r.get(key), (int, float))]
+        if isinstance(value, (int, float)) and values:
+            out[key] = statistics.median(values)
+    out["launches"] = len(rows)
     return out
 
 
@@ -112,7 +128,8 @@ def target() -> None:
         try:
             launch = kernel.launch(config, device="cuda")
             launch.first()  # compiles; a compile error launches nothing
-            launch.run()
+            for _ in range(job.get("repeats", 1)):
+                launch.run()
             torch.cuda.synchronize()
             launched.append(True)
         except Exception:  # noqa: BLE001 - a config that does not launch gets no ncu row

@@ -2,12 +2,10 @@
 
 Correctness first: outputs are poisoned (NaN) before the launch, compared with the
 kernel's torch reference on the same inputs, and a mismatch or an unwritten
-element makes the variant WRONG. Then timing, with ``triton.testing.do_bench``:
-CUDA events around each call, warm-up, the L2 cache flushed before every timed
-call, and as many repetitions as fill ``min_time_ms``; or, in graph mode, with
-``do_bench_cudagraph``, which replays the launches from a CUDA graph so the CPU's
-launch overhead drops out (for tiny kernels, where it dominates; it does not
-flush L2).
+element makes the variant WRONG. Then timing (timing.py): by default the GPU's
+own duration of each kernel from CUPTI, L2 swept clean before each launch; or
+CUDA events, or CUDA graph replays, each named in the result. A device-to-device
+copy of the same bytes, timed the same way, is the memory-bound reference.
 
 A CUDA fault poisons the process's context, so on one the worker prints the
 error and exits: the pool reports the variant CRASHED and starts a fresh worker.
@@ -27,7 +25,7 @@ from ..types import Config, Status
 from ..records import Measurement
 from .results import derived, summarize
 
-DEFAULTS = {"graph": False, "min_time_ms": 100.0, "warmup_ms": 25.0, "seed": 0, "check": True}
+DEFAULTS = {"method": "cupti", "min_time_ms": 100.0, "warmup_ms": 25.0, "seed": 0, "check": True}
 
 
 def failure(kind: str, message: str) -> Measurement:
@@ -39,16 +37,20 @@ class _State:
 
     def __init__(self) -> None:
         self.device = None
+        self.copies: dict[tuple[float, str], float] = {}  # (bytes, method) -> us of a copy of those bytes
 
 
 def measure(state: _State, handle, config: Config, options: dict[str, Any]) -> Measurement:
     import torch
-    from triton.testing import do_bench, do_bench_cudagraph
 
     from .. import frontends
-    from .hardware import current_device, device_json
+    from .hardware import copy_time_us, current_device, device_json
+    from .timing import DESCRIPTIONS, time_launches
 
     options = {**DEFAULTS, **options}
+    if options.pop("graph", False):  # the option's old spelling
+        options["method"] = "graph"
+    method = options["method"]
     if state.device is None:
         state.device = current_device()
     device = state.device
@@ -58,7 +60,7 @@ def measure(state: _State, handle, config: Config, options: dict[str, Any]) -> M
 
     info = device_json(device)
     base = Measurement(Status.OK, device=device.name, driver=device.driver, torch=device.torch,
-                       triton=device.triton, date=info["date"])
+                       triton=device.triton, date=info["date"], gpu_index=device.index)
     try:
         kernel = launch.first()
         torch.cuda.synchronize()
@@ -69,18 +71,22 @@ def measure(state: _State, handle, config: Config, options: dict[str, Any]) -> M
     status, abs_err, rel_err, why = Status.OK, None, None, None
     if options["check"] and launch.expected is not None:
         status, abs_err, rel_err, why = _check(launch)
-    if options["graph"]:
-        times = do_bench_cudagraph(launch.run, rep=options["min_time_ms"], return_mode="all")
-        method = f"CUDA graph replays, {options['min_time_ms']:.0f} ms (no L2 flush)"
-    else:
-        times = do_bench(launch.run, warmup=options["warmup_ms"], rep=options["min_time_ms"], return_mode="all")
-        method = f"CUDA events per call, L2 flushed before each, {options['warmup_ms']:.0f} ms warm-up, " \
-                 f"{options['min_time_ms']:.0f} ms of calls"
-    stats = summarize(list(times))
-    figures = derived(stats["median_us"], launch.bytes_moved, launch.flops, device.copy_gbps, device.datasheet_gbps)
-    loaded = {"gpu_registers": getattr(kernel, "n_regs", None), "gpu_spills": getattr(kernel, "n_spills", None)}
-    return replace(base, status=status, repetitions=len(times), method=method, max_abs_error=abs_err,
-                   max_rel_error=rel_err, error=why, extra=loaded, **stats, **figures)
+    timing = time_launches(launch.run, method, min_time_ms=options["min_time_ms"], warmup_ms=options["warmup_ms"])
+    stats = summarize(timing.times_ms)
+    copy_us = None
+    if launch.bytes_moved:
+        key = (float(launch.bytes_moved), method)
+        if key not in state.copies:
+            state.copies[key] = copy_time_us(launch.bytes_moved, method)
+        copy_us = state.copies[key]
+    figures = derived(stats["median_us"], launch.bytes_moved, launch.flops, copy_us=copy_us,
+                      ceiling_gbps=device.copy_gbps, peak_gbps=device.datasheet_gbps,
+                      peak_tflops=device.datasheet_tflops)
+    loaded = {"gpu_registers": getattr(kernel, "n_regs", None), "gpu_spills": getattr(kernel, "n_spills", None),
+              "copy_us": copy_us}
+    return replace(base, status=status, repetitions=len(timing.times_ms), method=DESCRIPTIONS[method],
+                   timing=method, kernels=timing.kernels or None, max_abs_error=abs_err, max_rel_error=rel_err,
+                   error=why, extra=loaded, **stats, **figures)
 
 
 def _check(launch) -> tuple[Status, float | None, float | None, str | None]:
