@@ -6,11 +6,12 @@ import json
 
 import click
 
-from .options import STAGE_CHOICES, check_arch
+from .options import STAGE_CHOICES, check_arch, sample_gpu_option
 
 
 @click.command()
 @click.argument("kernel")
+@sample_gpu_option
 @click.option("-a", "a_values", multiple=True, metavar="NAME=VALUE",
               help="Variant A: parameters, and optionally arch=SM, session=DIR or kernel=NAME (another kernel). Repeatable.")
 @click.option("-b", "b_values", multiple=True, metavar="NAME=VALUE", help="Variant B, likewise.")

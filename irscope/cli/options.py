@@ -19,7 +19,8 @@ def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     fn = click.option(
         "--signature", "-S", metavar="TYPES",
         help='Argument types for a kernel file without a KernelSpec, in Triton\'s AOT syntax: '
-             '"*fp32:16, *fp32:16, i32, i32:16, 1024" (:16 = divisible by 16, a bare value = a constexpr).',
+             '"*fp32:16, *fp32:16, i32, i32:16, 1024" (:16 = divisible by 16, :1 = equal to 1, '
+             'a bare value = a constant, as Triton\'s AOT compiler reads it).',
     )(fn)
     fn = click.option(
         "--arch", metavar="SM", callback=check_arch,
@@ -55,3 +56,23 @@ def set_compile_timeout(ctx: click.Context, param: click.Parameter, value: float
         from ..capture.pipeline import TIMEOUT_ENV
 
         os.environ[TIMEOUT_ENV] = repr(value)
+
+
+def sample_gpu_option(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """--sample-gpu, for the commands that show recorded runtimes where nothing was measured."""
+    return click.option(
+        "--sample-gpu", metavar="NAME", expose_value=False, callback=set_sample_gpu,
+        help="Show the runtimes recorded on this GPU in samples/ (a part of its name: H100, H200; default "
+             "$IRSCOPE_SAMPLE_GPU, else H100). A variant it did not record shows another GPU's, labelled.",
+    )(fn)
+
+
+def set_sample_gpu(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """--sample-gpu: refused unless samples were recorded on such a GPU (ParameterError, exit 2); the
+    environment carries the choice to every runtime shown in this run, the TUI's included."""
+    if value is not None:
+        import os
+
+        from ..measure.samples import SAMPLE_GPU_ENV, check_sample_gpu
+
+        os.environ[SAMPLE_GPU_ENV] = check_sample_gpu(value)

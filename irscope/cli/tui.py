@@ -6,11 +6,12 @@ from pathlib import Path
 
 import click
 
-from .options import ALL_STAGES, kernel_options
+from .options import ALL_STAGES, kernel_options, sample_gpu_option
 
 
 @click.command()
 @kernel_options
+@sample_gpu_option
 @click.option("-s", "sweeps", multiple=True, metavar="NAME=V1,V2,...", help="Values to sweep (default: the declared ranges).")
 @click.option("-o", "out", type=click.Path(file_okay=False, path_type=Path), help="Keep the variants in this session.")
 @click.option("--stage", "stage_name", default="ptx", show_default=True,

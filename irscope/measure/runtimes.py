@@ -4,6 +4,9 @@ A runtime measured into the variant's session entry is the variant's own and
 always wins. Without one, a machine with no GPU still sees what a real GPU
 measured for exactly this variant (kernel source hash, config and arch), with
 the device and date in its ``source``, so it is never mistaken for its own.
+Where several GPUs recorded the variant, the chosen one's recording is shown
+(``gpu``, else ``--sample-gpu`` / ``$IRSCOPE_SAMPLE_GPU``, else an H100's), and
+another GPU's where the chosen one has none (measure/samples.py).
 """
 
 from __future__ import annotations
@@ -18,8 +21,12 @@ if TYPE_CHECKING:
     from ..session.store import Entry
 
 
-def shown_measurement(kernel: KernelId, config: Config, arch: str, entry: Entry | None = None) -> Measurement | None:
-    """The measurement to show for ``kernel`` at ``config`` on ``arch``, whose session entry is ``entry``."""
+def shown_measurement(kernel: KernelId, config: Config, arch: str, entry: Entry | None = None,
+                      gpu: str | None = None) -> Measurement | None:
+    """The measurement to show for ``kernel`` at ``config`` on ``arch``, whose session entry is ``entry``.
+
+    ``gpu`` names whose recorded sample to prefer (a substring of the device name, as ``--sample-gpu``).
+    """
     if entry is not None and entry.measurement is not None:
         return entry.measurement
-    return sample_measurement(kernel, config, arch)
+    return sample_measurement(kernel, config, arch, gpu)

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..errors import UsageError
+from ..types import KernelId
 from .app import IrscopeApp
 from .model import Model
+
+if TYPE_CHECKING:
+    from ..session import Session
 
 
 def make_app(kernel: str, *, assignments: Sequence[str] = (), sweeps: Sequence[str] = (), arch: str | None = None,
@@ -28,7 +32,8 @@ def make_app(kernel: str, *, assignments: Sequence[str] = (), sweeps: Sequence[s
 
     target = open_target(kernel, signature)
     if target.session is not None and not sweeps and not assignments:
-        return IrscopeApp(Model.from_session(target.session), [], f"session {target.session.path}",
+        samples = _samples_note(_unmeasured([target.session]))
+        return IrscopeApp(Model.from_session(target.session), [], f"session {target.session.path}{samples}",
                           initial_stage=stage)
     from ..device import gpu_capability
     from .jobs import bench_job, capture_job
@@ -37,16 +42,19 @@ def make_app(kernel: str, *, assignments: Sequence[str] = (), sweeps: Sequence[s
     configs = sweep_configs(target.table, target.name, parse_sweep(sweeps), overrides(tuple(assignments)))
     session = target.session
     if out is not None:
-        session = Session.create(out, ref.identity(), ref.source(), target.table, frontend=ref.frontend)
+        session = Session.create(out, ref.identity(), ref.source(), target.table,
+                                 signature=ref.handle().extra.get("signature"), frontend=ref.frontend)
     jobs = [capture_job(ref, configs, arch, session)]
     gpu = gpu_capability()
-    if (bench if bench is not None else gpu is not None) and arch is None:
+    measured = (bench if bench is not None else gpu is not None) and arch is None
+    if measured:
         if gpu is None:
             raise UsageError("--bench needs a CUDA GPU")
         jobs.append(bench_job(ref, configs, session))
     where = f"sm_{gpu} (GPU)" if gpu is not None and arch is None else f"{arch or 'sm_90'} (ahead of time, no GPU)" \
         if gpu is None else f"{arch} (ahead of time)"
-    return IrscopeApp(Model(ref.name, configs, session), jobs, f"{where} · {len(configs)} variants",
+    samples = "" if measured else _samples_note([ref.identity()])
+    return IrscopeApp(Model(ref.name, configs, session), jobs, f"{where} · {len(configs)} variants{samples}",
                       initial_stage=stage)
 
 
@@ -58,5 +66,19 @@ def _inductor_app(directory: Path, stage: str) -> IrscopeApp:
     index = read_index(directory)
     sessions = [Session.open(directory / k["session"]) for k in index["kernels"] if k.get("session")]
     origin = index["origin"].get("function") or index["origin"].get("log")
-    return IrscopeApp(Model.from_sessions(f"Inductor: {origin}", sessions), [], f"{len(sessions)} Inductor kernels",
+    return IrscopeApp(Model.from_sessions(f"Inductor: {origin}", sessions), [],
+                      f"{len(sessions)} Inductor kernels{_samples_note(_unmeasured(sessions))}",
                       initial_stage=stage)
+
+
+def _samples_note(kernels: list[KernelId]) -> str:
+    """`` · runtimes: H100 80GB HBM3 samples`` where the variants can show recorded runtimes; else nothing."""
+    from ..measure.samples import samples_label
+
+    label = samples_label(kernels)
+    return f" · runtimes: {label}" if label else ""
+
+
+def _unmeasured(sessions: Sequence[Session]) -> list[KernelId]:
+    """The kernels of sessions with a variant measured on no GPU (only those can show a sample)."""
+    return [s.kernel for s in sessions if any(e.measurement is None for e in s.entries)]
