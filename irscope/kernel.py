@@ -59,10 +59,22 @@ def config_from_table(table: Mapping[str, Mapping[str, Any]], overrides: Mapping
     """A Config from a parameter table (see ``Kernel.parameter_table``) and ``-c`` overrides.
 
     Sessions store the table, so their variants can be named without importing the kernel.
+    A ``mark`` (an autotuned config's ``pruned``) is set here, never by ``-c``: from the
+    table's list of configs, for the one this config is (None when it is none of them, or
+    the sizes are not the defaults the mark was worked out for); it goes with the sizes,
+    as it names the variant but is never passed to the kernel.
     """
     unknown = [n for n in overrides if n not in table and n not in LAUNCH_OPTIONS]
     if unknown:
         raise ParameterError(f"unknown parameter {unknown[0]!r} for {kernel}; parameters: {', '.join(table)}")
+    for name in overrides:
+        kind = table.get(name, {}).get("kind")
+        if kind == "heuristic":
+            raise ParameterError(f"{name} of {kernel} is set by @triton.heuristics from the arguments; "
+                                 "it cannot be set with -c or -s")
+        if kind == "mark":
+            raise ParameterError(f"{name} of {kernel} is a mark irscope sets (the autotuner's prune_configs_by); "
+                                 "it cannot be set with -c or -s")
     values = {n: p["default"] for n, p in table.items()}
     for name, raw in overrides.items():
         default = table[name]["default"] if name in table else None
@@ -78,7 +90,45 @@ def config_from_table(table: Mapping[str, Mapping[str, Any]], overrides: Mapping
     for name in size_names:
         if not isinstance(values[name], int) or values[name] < 0:
             raise ParameterError(f"size {name} must be a non-negative integer, got {values[name]!r}")
-    return Config({n: values[n] for n in constexpr_names}, options, {n: values[n] for n in size_names})
+    sizes = {n: values[n] for n in size_names}
+    sizes.update(_marks(table, values, size_names))
+    return Config({n: values[n] for n in constexpr_names}, options, sizes)
+
+
+def _marks(table: Mapping[str, Mapping[str, Any]], values: Mapping[str, Any], size_names: list[str]) -> dict[str, Any]:
+    """Each mark's value for the listed config ``values`` is (None: not one of them, or other sizes)."""
+    marks = {n: p for n, p in table.items() if p["kind"] == "mark"}
+    if not marks:
+        return {}
+    listed = listed_configs(table)
+    index = None
+    if listed is not None and all(values[n] == table[n]["default"] for n in size_names):
+        columns, count = listed
+        index = next((i for i in range(count) if all(_same(values.get(n), c[i]) for n, c in columns.items())), None)
+    out = {}
+    for name, p in marks.items():
+        column = p.get("configs")
+        known = index is not None and isinstance(column, list) and len(column) == listed[1]
+        out[name] = column[index] if known else None
+    return out
+
+
+def listed_configs(table: Mapping[str, Mapping[str, Any]]) -> tuple[dict[str, list[Any]], int] | None:
+    """The explicit list of configs a table gives (an autotuner's): ``({name: value per config}, count)``.
+
+    Names of kind constexpr or option may carry a ``configs`` column; None when
+    none does, or the columns disagree in length (a table read from data).
+    """
+    columns = {n: p["configs"] for n, p in table.items()
+               if p.get("kind") in ("constexpr", "option") and isinstance(p.get("configs"), list)}
+    counts = {len(c) for c in columns.values()}
+    if len(counts) != 1 or 0 in counts:
+        return None
+    return columns, counts.pop()
+
+
+def _same(a: Any, b: Any) -> bool:
+    return a == b and isinstance(a, bool) == isinstance(b, bool)
 
 
 def _check_options(options: Mapping[str, Any]) -> None:
@@ -89,5 +139,5 @@ def _check_options(options: Mapping[str, Any]) -> None:
             raise ParameterError(f"{name} must be {words}, got {value!r}")
 
 
-__all__ = ["Kernel", "builtin_kernels", "config_from_table", "parse_assignments", "parse_value", "resolve_config",
-           "resolve_kernel"]
+__all__ = ["Kernel", "builtin_kernels", "config_from_table", "listed_configs", "parse_assignments", "parse_value",
+           "resolve_config", "resolve_kernel"]

@@ -105,7 +105,15 @@ class Kernel(abc.ABC):
 
     @abc.abstractmethod
     def parameter_table(self) -> dict[str, dict[str, Any]]:
-        """Every name ``-c`` accepts: name -> {"default", "sweep", "kind"} (constexpr, option or size)."""
+        """Every name ``-c`` accepts: name -> {"default", "sweep", "kind"} (constexpr, option or size).
+
+        A kernel with a list of configs of its own (Triton's ``@triton.autotune``) gives
+        each name those configs set a ``"configs"`` column, its value in each config in
+        order; a sweep without ``-s`` is then exactly that list (``listed_configs``).
+        Two more kinds are never set with ``-c``: ``heuristic`` (the kernel works the
+        value out from its arguments) and ``mark`` (a ``"configs"`` column that labels
+        each listed config, such as ``pruned``; ``config_from_table`` puts it in the sizes).
+        """
 
     @abc.abstractmethod
     def handle(self) -> KernelHandle:

@@ -1,4 +1,4 @@
-"""A sweep: the cartesian product of parameter values, captured into a session.
+"""A sweep: the cartesian product of parameter values (or a kernel's own list of configs), captured into a session.
 
 ``run_sweep`` is a generator of results, so the CLI's progress bar and the TUI's
 worker drive it the same way; every variant is in the session before it is
@@ -16,7 +16,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from ..capture import capture_many, choose_target
 from ..errors import ParameterError
 from ..frontends import Kernel
-from ..kernel import config_from_table, parse_value
+from ..kernel import config_from_table, listed_configs, parse_value
 from ..spec import LAUNCH_OPTIONS
 from ..types import Config, Variant
 from .store import Entry, Session
@@ -38,9 +38,22 @@ def sweep_configs(table: Mapping[str, Mapping[str, Any]], kernel: str, sweep: Ma
                   fixed: Mapping[str, Any]) -> list[Config]:
     """Every config of the sweep, in order; ``sweep`` empty means the ranges the kernel declares.
 
-    A name in ``fixed`` is taken out of the declared ranges: ``-c num_warps=8`` alone
-    sweeps the rest at 8 warps. Only a name given both ways by the user is refused.
+    A kernel that lists its configs (an autotuner's: ``listed_configs``) declares
+    exactly those, in its order, not the product of their values. A name in
+    ``fixed`` is taken out of the declared ranges: ``-c num_warps=8`` alone sweeps
+    the rest at 8 warps. Only a name given both ways by the user is refused.
     """
+    listed = None if sweep else listed_configs(table)
+    if listed is not None:
+        columns, count = listed
+        configs, seen = [], set()
+        for i in range(count):
+            chosen = {n: column[i] for n, column in columns.items() if n not in fixed}
+            config = config_from_table(table, {**fixed, **chosen}, kernel)
+            if config.key() not in seen:
+                seen.add(config.key())
+                configs.append(config)
+        return configs
     if not sweep:
         sweep = {n: p["sweep"] for n, p in table.items()
                  if p["kind"] != "size" and len(p.get("sweep") or []) > 1 and n not in fixed}

@@ -55,7 +55,12 @@ class TritonKernel(Kernel):
     def __init__(self, fn: Any, file: str, spec: KernelSpec | None = None,
                  signature: tuple[SignatureArg, ...] | None = None, *, source_text: str | None = None,
                  inductor: bool = False) -> None:
-        self.fn = fn  # triton.runtime.jit.JITFunction
+        from .autotune import unwrap
+
+        # fn may be wrapped by @triton.autotune / @triton.heuristics: those are kept in ``tuning``, and ``fn`` is
+        # the JITFunction inside (made to apply the heuristics when it is launched).
+        self.tuning = unwrap(fn)
+        self.fn = fn if self.tuning is None else self.tuning.launcher()  # triton.runtime.jit.JITFunction
         self.file = file
         self.spec = spec
         self.signature = signature
@@ -63,6 +68,7 @@ class TritonKernel(Kernel):
         self.source_text = source_text
         self.inductor = inductor  # rebuilt with the modules Inductor's kernels use
         self._inputs: dict[tuple, tuple[Any, Any]] = {}
+        self._tuned_table: dict[str, dict[str, Any]] | None = None  # prune_configs_by runs once
 
     def __repr__(self) -> str:
         return f"TritonKernel({self.name!r}, {self.file!r})"
@@ -92,6 +98,13 @@ class TritonKernel(Kernel):
         return self.fn.starting_line_number + offset
 
     def parameter_table(self) -> dict[str, dict[str, Any]]:
+        if self.tuning is not None:  # the autotuner's configs and the heuristics' names (see autotune.py)
+            if self._tuned_table is None:
+                self._tuned_table = self.tuning.table(self, self._declared_table())
+            return {n: dict(p) for n, p in self._tuned_table.items()}
+        return self._declared_table()
+
+    def _declared_table(self) -> dict[str, dict[str, Any]]:
         if self.spec is not None:
             table = {n: {"default": t.default, "sweep": list(t.values()), "kind": "constexpr"}
                      for n, t in self.spec.constexprs.items()}
@@ -189,25 +202,33 @@ def _text_sha(text: str) -> str:
 
 
 def kernel_names(path: Path) -> list[str]:
-    """The kernels a file declares: those with a KernelSpec, else every @triton.jit function."""
+    """The kernels a file declares: those with a KernelSpec, else every @triton.jit function (autotuned or not)."""
+    from .autotune import jit_of
+
     module = load_module(path)
-    specs = [spec.name for spec in kernel_specs(vars(module))]
+    specs = [jit_of(spec.kernel).__name__ for spec in kernel_specs(vars(module))]
     return specs or list(_jit_functions(module))
 
 
 def builtin_kernels(directory: Path) -> list[TritonKernel]:
     """Every kernel with a spec in the ``.py`` files of ``directory``, in file order."""
+    from .autotune import jit_of
+
     out = []
     for path in sorted(p for p in directory.glob("*.py") if not p.name.startswith("_")):
         module = load_module(path)
-        out.extend(TritonKernel(spec.kernel, str(path), spec) for spec in kernel_specs(vars(module)))
+        jit_fns = _jit_functions(module)
+        for spec in kernel_specs(vars(module)):
+            out.append(TritonKernel(jit_fns.get(jit_of(spec.kernel).__name__, spec.kernel), str(path), spec))
     return out
 
 
 def kernel_in_file(path: Path, kernel_name: str | None, signature: str | None) -> TritonKernel:
+    from .autotune import check_signature, jit_of
+
     module = load_module(path)
     jit_fns = _jit_functions(module)
-    specs = {spec.name: spec for spec in kernel_specs(vars(module))}
+    specs = {jit_of(spec.kernel).__name__: spec for spec in kernel_specs(vars(module))}
     if kernel_name is None:
         candidates = kernel_names(path)
         if len(candidates) != 1:
@@ -217,13 +238,16 @@ def kernel_in_file(path: Path, kernel_name: str | None, signature: str | None) -
     if fn is None:
         raise KernelNotFound(f"no @triton.jit kernel named {kernel_name!r} in {path}; found: {', '.join(jit_fns) or 'none'}")
     spec = specs.get(kernel_name)
-    parsed = parse_signature(signature, fn) if signature else None
+    parsed = parse_signature(signature, jit_of(fn)) if signature else None
     if spec is None and parsed is None:
         raise ParameterError(
             f"{kernel_name} in {path} declares no KernelSpec; give its argument types with "
             f"--signature, e.g. --signature \"*fp32:16, *fp32:16, i32:16, 1024\""
         )
-    return TritonKernel(fn, str(path), None if parsed else spec, parsed)
+    kernel = TritonKernel(fn, str(path), None if parsed else spec, parsed)
+    if parsed and kernel.tuning is not None:
+        check_signature(kernel)  # a heuristic that reads an argument -S gives only as a type: one line, now
+    return kernel
 
 
 def kernel_with_signature(path: Path, name: str, signature: tuple[SignatureArg, ...]) -> TritonKernel:
@@ -235,11 +259,27 @@ def kernel_with_signature(path: Path, name: str, signature: tuple[SignatureArg, 
 
 
 def _jit_functions(module: Any) -> dict[str, Any]:
-    return {n: v for n, v in vars(module).items() if _is_jit_function(v) and v.__module__ == module.__name__}
+    """The module's kernels by name; a decorated kernel is its outermost decorator's object.
+
+    A bare ``@triton.jit`` function that a wrapper in the module wraps (``k = triton.autotune(...)(_k)``) is
+    that wrapper under both names: it is how the module launches it, and how a worker finds it again.
+    """
+    from .autotune import jit_of
+
+    found = {n: v for n, v in vars(module).items()
+             if _is_jit_function(v) and jit_of(v).__module__ == module.__name__}
+    outer: dict[int, Any] = {}
+    for value in found.values():
+        if jit_of(value) is not value:
+            outer.setdefault(id(jit_of(value)), value)
+    return {n: outer.get(id(v), v) for n, v in found.items()}
 
 
 def _is_jit_function(value: Any) -> bool:
-    return type(value).__name__ == "JITFunction" and hasattr(value, "params")
+    """A ``@triton.jit`` function, bare or under ``@triton.autotune`` / ``@triton.heuristics``."""
+    from .autotune import is_kernel
+
+    return is_kernel(value)
 
 
 _MODULES: dict[Path, Any] = {}
@@ -291,8 +331,22 @@ def _said(exc: BaseException) -> str:
 # ------------------------------------------------------------------ signatures
 
 
+# What an entry of --signature may be, as Triton's AOT compiler (triton/tools/compile.py) reads it.
+SIGNATURE_FORMS = (
+    "*fp32, *fp16:16 (a pointer; :16 = 16-byte aligned), i32, i64, i32:16 (an integer; :16 = divisible by 16), "
+    "i32:1 (equal to 1: a constant, as the JIT makes it), fp32, bf16 (a float), 1024, 0.5 (a constant); "
+    "a constexpr takes a value, or - to set it with -c"
+)
+_INTEGER_TYPES = frozenset({"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"})
+
+
 def parse_signature(text: str, fn: Any) -> tuple[SignatureArg, ...]:
-    """Parse ``"*fp32:16, i32, 1024"``: one entry per kernel parameter, in order."""
+    """Parse ``"*fp32:16, i32, 1, 1024"``: one entry per kernel parameter, in order.
+
+    As Triton's AOT compiler: a bare number is a constant for any parameter, and
+    ``:1`` makes an integer the constant 1, the way the JIT compiles every int
+    argument equal to 1 (a unit stride, say).
+    """
     from ...kernel import parse_value
 
     parts = [p.strip() for p in text.split(",")]
@@ -311,15 +365,49 @@ def parse_signature(text: str, fn: Any) -> tuple[SignatureArg, ...]:
     for param in fn.params:
         part = given.get(param.name, "")
         if param.is_constexpr:
-            out.append(SignatureArg(None, None, None if part in ("", "-", "constexpr") else parse_value(param.name, part)))
+            if part in ("", "-", "constexpr"):
+                out.append(SignatureArg(None))
+                continue
+            try:
+                out.append(SignatureArg(None, None, parse_value(param.name, part)))
+            except ParameterError:
+                raise _bad_entry(part, param.name, "not a value for a constexpr") from None
             continue
-        ty, _, hint = part.partition(":")
-        if not is_type(ty):
-            raise ParameterError(f"--signature entry {part!r} for {param.name} is not a type like *fp32, i32 or fp16")
-        if hint and hint not in ("1", "16"):
-            raise ParameterError(f"--signature hint {hint!r} for {param.name}: only :16 (divisible) and :1 (equal to 1)")
-        out.append(SignatureArg(ty, int(hint) if hint else None))
+        out.append(_signature_entry(part, param.name))
     return tuple(out)
+
+
+def _signature_entry(part: str, name: str) -> SignatureArg:
+    """One entry for a parameter that is not a constexpr: a type with its hint, or a constant."""
+    value = _constant(part)
+    if value is not None:
+        return SignatureArg(None, None, value)
+    ty, colon, hint = (s.strip() for s in part.partition(":"))
+    if not is_type(ty):
+        raise _bad_entry(part, name, "not a type or a number")
+    if not colon:
+        return SignatureArg(ty)
+    if hint == "16" and (ty.startswith("*") or ty in _INTEGER_TYPES):
+        return SignatureArg(ty, 16)
+    if hint == "1" and ty in _INTEGER_TYPES:
+        return SignatureArg(ty, 1)
+    why = ("a pointer takes :16 only" if ty.startswith("*") else
+           "the hints are :16 and :1" if ty in _INTEGER_TYPES else f"{ty} takes no hint")
+    raise _bad_entry(part, name, f"hint :{hint} ({why})")
+
+
+def _constant(text: str) -> int | float | None:
+    """A bare number, read as Triton's AOT compiler reads one (int first, then float); else None."""
+    for read in (int, lambda t: int(t, 0), float):
+        try:
+            return read(text)
+        except ValueError:
+            pass
+    return None
+
+
+def _bad_entry(part: str, name: str, why: str) -> ParameterError:
+    return ParameterError(f"--signature entry {part!r} for {name}: {why}; accepted: {SIGNATURE_FORMS}")
 
 
 def signature_from_json(data: Any) -> tuple[SignatureArg, ...]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Sequence
 
+from ...errors import ParameterError
 from ...spec import DTYPE_BYTES
 from ...types import Config
 
@@ -149,6 +150,12 @@ def specialize(ref: "TritonKernel", config: Config, capability: int, tensors: di
 
     backend = make_backend(GPUTarget("cuda", capability, 32))
     kwargs: dict[str, Any] = {**config.constexprs, **config.options}
+    tuning = getattr(ref, "tuning", None)
+    if tuning is not None and tuning.heuristics():  # @triton.heuristics: their values for this config's arguments
+        from .autotune import example_arguments
+
+        args, unknown = example_arguments(ref, config, tensors)
+        kwargs = tuning.resolve(ref.name, args, kwargs, unknown)
     kwargs["debug"] = kwargs.get("debug", ref.fn.debug) or knobs.runtime.debug
     kwargs["instrumentation_mode"] = knobs.compilation.instrumentation_mode
     if ref.spec is not None:
@@ -158,25 +165,31 @@ def specialize(ref: "TritonKernel", config: Config, capability: int, tensors: di
         options = {k: v for k, v in kwargs.items() if k not in ref.fn.signature.parameters}
         options, signature, constexprs, attrs = ref.fn._pack_args(backend, kwargs, bound, specialization, options)
     else:
-        signature, constexprs, attrs = _from_signature(ref, config)
+        signature, constexprs, attrs = _from_signature(ref, kwargs)
         options = backend.parse_options(kwargs)
     divisible = tuple(
         ref.fn.arg_names[key[0]] for key, value in attrs.items()
         if len(key) == 1 and ["tt.divisibility", 16] in [list(a) for a in value]
     )
-    return ASTSource(ref.fn, signature, constexprs, attrs), options.__dict__, dict(signature), divisible
+    fn = ref.fn if tuning is None else tuning.jit  # the function itself, not its launcher
+    return ASTSource(fn, signature, constexprs, attrs), options.__dict__, dict(signature), divisible
 
 
-def _from_signature(ref: "TritonKernel", config: Config):
+def _from_signature(ref: "TritonKernel", values: dict[str, Any]):
+    """Signature, constexprs and attrs from -S; ``values`` holds the constexprs (a heuristic's too)."""
     signature, constexprs, attrs = {}, {}, {}
     for param, arg in zip(ref.fn.params, ref.signature or ()):
         if param.is_constexpr:
+            if param.name not in values:
+                raise ParameterError(f"constexpr {param.name} of {ref.name} has no value" + (
+                    "; a kernel rebuilt from a session's copy of its source runs none of its decorators "
+                    "(@triton.heuristics): name its file with -S and -o" if ref.source_text is not None else ""))
             signature[param.name] = "constexpr"
-            constexprs[(param.num,)] = config.constexprs[param.name]
+            constexprs[(param.num,)] = values[param.name]
         elif arg.hint == 1:  # the JIT turns an integer equal to 1 into a constant
             signature[param.name] = "constexpr"
             constexprs[(param.num,)] = 1
-        elif arg.type is None:  # a value fixed at compile time (Inductor's "constants")
+        elif arg.type is None:  # a bare constant (-S "1", Inductor's "constants"): like the JIT's 1s
             signature[param.name] = "constexpr"
             constexprs[(param.num,)] = arg.value
         else:
