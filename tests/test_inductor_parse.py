@@ -290,6 +290,43 @@ def test_a_log_formatted_without_artifact_tags():
     assert out.module == module and out.kernels == only("softmax").kernels
 
 
+# ---------------------------------------------------------------- a module printed more than once
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_a_log_printed_twice_yields_each_module_and_kernel_once(name):
+    log = log_text(name)
+    outputs = parse_log(log + "\n" + log)
+    assert [(o.graph, o.module, o.kernels) for o in outputs] == [(o.graph, o.module, o.kernels)
+                                                                 for o in parse_log(log)]
+
+
+def test_a_cache_hit_reprinting_the_module_under_another_prefix_and_graph_is_dropped():
+    # An FX-graph cache hit logs the module again from codecache.py; a second
+    # torch.compile of the same function does so under the next compile id.
+    log = log_text("reduction")
+    again = "\n".join(re.sub(r"^V\S+ \S+ \d+ torch/_inductor/graph\.py:\d+\] \[0/0\]",
+                             "V1121 08:32:01.000000 1032 torch/_inductor/codecache.py:1993] [1/0]", line)
+                      for line in log.split("\n")).replace("\r", "")
+    again = "\n".join(line.rstrip() + ("  " if i % 5 == 0 else "") for i, line in enumerate(again.split("\n")))
+    assert "codecache.py:1993] [1/0]" in again
+    outputs = parse_log(log + "\n" + again)
+    assert [(o.graph, [k.name for k in o.kernels]) for o in outputs] == [
+        ("[0/0]", [n for n, _ in EXPECTED["reduction"]])]
+
+
+def test_distinct_graphs_are_kept_and_a_kernel_they_share_is_listed_once():
+    square, gelu = _relabel(log_text("square"), "0/0", "672"), _relabel(log_text("gelu_tanh"), "1/0", "672")
+    # Graph 2/0 is another module (its wrapper differs) that reuses square's kernel.
+    reuse = [line.replace("def call(self, args):", "def call(self, args):  # graph 2") for line in
+             _relabel(log_text("square"), "2/0", "673")]
+    assert reuse != _relabel(log_text("square"), "2/0", "673")
+    outputs = parse_log("\n".join(square + gelu + reuse))
+    assert [(o.graph, [k.name for k in o.kernels]) for o in outputs] == [
+        ("[0/0]", ["triton_poi_fused_pow_0"]), ("[1/0]", ["triton_poi_fused_gelu_0"]), ("[2/0]", [])]
+    assert "# graph 2" in outputs[2].module
+
+
 # ---------------------------------------------------------------- bad input
 
 CPU_LOG_LINES = '''Output code: 

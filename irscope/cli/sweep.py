@@ -7,11 +7,12 @@ from pathlib import Path
 
 import click
 
-from .options import kernel_options
+from .options import kernel_options, sample_gpu_option
 
 
 @click.command()
 @kernel_options
+@sample_gpu_option
 @click.option("-s", "sweeps", multiple=True, metavar="NAME=V1,V2,...",
               help="Values to sweep for NAME (repeatable). Default: the sweep ranges the kernel declares.")
 @click.option("-o", "out", type=click.Path(file_okay=False, path_type=Path),
@@ -54,7 +55,9 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
     if with_bench and arch is not None:  # refused before a session is written
         raise UsageError("--bench runs on this machine's GPU; --arch does not apply")
     if out is not None:
-        session = Session.create(out, ref.identity(), ref.source(), target.table, frontend=ref.frontend)
+        # The signature (-S) is kept, so the session resumes without it, from its stored source.
+        session = Session.create(out, ref.identity(), ref.source(), target.table,
+                                 signature=ref.handle().extra.get("signature"), frontend=ref.frontend)
     if session is not None:
         session.data["request"] = request
         session.save()

@@ -98,7 +98,8 @@ def session_kernel(session: Session, signature: str | None = None) -> Kernel:
             try:
                 return frontends.load(handle)
             except UsageError as exc:  # the stored source does not parse, or holds code irscope refuses
-                raise SessionError(f"{session.path}: {exc}") from None
+                raise SessionError(f"{session.path}: {exc}; to compile it from the file instead, name it: "
+                                   f"irscope sweep {k.file}:{k.name} -S ... -o {session.path}") from None
     raise UsageError(
         f"{session.path} was recorded from {k.file}:{k.name}; irscope does not import a kernel file a session "
         f"names. To add variants, name the file yourself: irscope sweep {k.file}:{k.name} "

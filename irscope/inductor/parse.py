@@ -25,7 +25,7 @@ import ast
 import bisect
 import re
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from ..errors import UsageError
@@ -200,10 +200,11 @@ def parse_log(text: str) -> list[OutputCode]:
     """Every output-code module in a ``TORCH_LOGS=output_code`` log, or the one module of a bare ``.py``.
 
     Modules without Triton kernels (a graph that only calls cuBLAS, say) are
-    returned too; the text as a whole must hold at least one Triton kernel.
+    returned too; the text as a whole must hold at least one Triton kernel. A
+    module printed more than once is returned once, and each kernel once.
     """
     text = _normalize_newlines(text)
-    outputs = [_parse_module(module, graph) for graph, module in _split_log(text)]
+    outputs = _unique([_parse_module(module, graph) for graph, module in _split_log(text)])
     if not any(out.kernels for out in outputs):
         raise _no_kernels(text, outputs)
     return outputs
@@ -221,6 +222,31 @@ def parse_output_code(text: str, graph: str = "") -> OutputCode:
 def _normalize_newlines(text: str) -> str:
     # Line numbers (jit_source keeps them) count '\n' only, as ast does.
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
+def _unique(outputs: list[OutputCode]) -> list[OutputCode]:
+    """The first of each module and of each kernel; later repeats dropped.
+
+    One log can print a module twice: an FX-graph cache hit logs the module
+    again (from codecache.py instead of graph.py, under another compile id when
+    a second torch.compile of the same function hits), and logs get
+    concatenated. Its kernels would otherwise be captured, and their sessions
+    written, twice. Modules are compared as text with the log prefixes already
+    removed (and trailing blanks ignored); kernels by name and source, so a
+    distinct graph that reuses a kernel keeps its other kernels.
+    """
+    seen_modules: set[str] = set()
+    seen_kernels: set[tuple[str, str]] = set()
+    out = []
+    for output in outputs:
+        key = "\n".join(line.rstrip() for line in output.module.strip("\n").split("\n"))
+        if key in seen_modules:
+            continue
+        seen_modules.add(key)
+        kernels = tuple(k for k in output.kernels if (k.name, k.source) not in seen_kernels)
+        seen_kernels.update((k.name, k.source) for k in kernels)
+        out.append(output if len(kernels) == len(output.kernels) else replace(output, kernels=kernels))
+    return out
 
 
 def _no_kernels(text: str, outputs: list[OutputCode]) -> NoTritonKernels:

@@ -166,7 +166,8 @@ def test_resuming_a_session_never_imports_the_file_it_names(session, tmp_path, w
     marker = tmp_path / "marker"
     evil = (session / "source" / "evil.py") if where == "inside the session" else (tmp_path / "evil.py")
     evil.write_text(EVIL.format(marker=str(marker)))
-    _edit_index(session, lambda d: d["kernel"].update(file=str(evil)))
+    # A session without a stored signature (one recorded before sessions kept it): only the file could compile it.
+    _edit_index(session, lambda d: (d["kernel"].update(file=str(evil)), d["kernel"].pop("signature", None)))
     before = fingerprint(session)
     for args in (["sweep", str(session)], ["sweep", str(session), "-s", "BLOCK=1024"],
                  ["tui", str(session), "-s", "BLOCK=1024"]):
