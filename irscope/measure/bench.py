@@ -22,6 +22,7 @@ from ..session import Session, run_sweep
 from ..types import Config, Status, Variant
 
 DEFAULT_TIMEOUT = 300.0  # seconds per variant, compile included
+WARM_UP = "warm-up"  # the tag of a worker's start-up job (worker.warm_up), not a variant
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,8 @@ def bench(ref: Kernel, configs: Sequence[Config], session: Session | None = None
     gpus = list(gpus) if gpus is not None else visible_gpus()
     pool = WorkerPool(len(gpus), "irscope.measure.worker:serve", failure, timeout=timeout,
                       envs=[{"CUDA_VISIBLE_DEVICES": g} for g in gpus])
+    for _ in gpus:  # CUDA, CUPTI and the copy rate start up while the variants compile
+        pool.submit(WARM_UP, (None, None, {"warm_up": True}))
     variants: dict[int, Variant] = {}
     entries: dict[int, Any] = {}
     done: list[BenchResult] = []
@@ -84,6 +87,8 @@ def bench(ref: Kernel, configs: Sequence[Config], session: Session | None = None
 
 def _collect(pool, variants, entries, session, done, wait: float) -> Iterator[BenchResult]:
     for index, measurement in pool.results(timeout=wait):
+        if index == WARM_UP:
+            continue
         if session is not None and entries.get(index) is not None:
             entry = entries[index]
             entry.measurement = measurement

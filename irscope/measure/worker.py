@@ -89,6 +89,27 @@ def measure(state: _State, handle, config: Config, options: dict[str, Any]) -> M
                    error=why, extra=loaded, **stats, **figures)
 
 
+def warm_up(state: _State) -> Measurement:
+    """Pay a worker's one-time costs while the variants are still compiling.
+
+    The first profiler session in a process initialises CUPTI (3.2 s on an H200), the
+    first launch initialises CUDA and Triton's launcher, and the device's copy rate is
+    measured once: bench asks each GPU's worker for this before the first variant is ready.
+    """
+    import torch
+
+    from .hardware import current_device
+    from .l2 import L2Sweep
+    from .timing import _profile
+
+    if state.device is None:
+        state.device = current_device()
+    sweep = L2Sweep.for_device()
+    x = torch.zeros(1, device="cuda")
+    _profile(lambda: x.add_(1), sweep, 3, True)
+    return Measurement(Status.OK, method="warm-up", device=state.device.name, gpu_index=state.device.index)
+
+
 def _check(launch) -> tuple[Status, float | None, float | None, str | None]:
     import torch
 
@@ -136,7 +157,7 @@ def serve() -> None:
         except EOFError:
             return
         try:
-            result = measure(state, handle, config, options)
+            result = warm_up(state) if options.get("warm_up") else measure(state, handle, config, options)
         except Exception as exc:  # noqa: BLE001
             if _is_cuda_fault(exc):
                 # The CUDA context is gone: say why on stderr (the pool reports it) and die.

@@ -60,10 +60,11 @@ def test_twice_the_data_takes_about_twice_as_long_for_a_bandwidth_bound_kernel()
 
 
 def test_graph_mode_times_a_tiny_kernel_without_launch_overhead():
-    (events,), _ = _bench("add_kernel", [{"n": 4096}], min_time_ms=50)
-    (graph,), _ = _bench("add_kernel", [{"n": 4096}], min_time_ms=50, graph=True)
+    (events,), _ = _bench("add_kernel", [{"n": 4096}], min_time_ms=50, method="events")
+    (graph,), _ = _bench("add_kernel", [{"n": 4096}], min_time_ms=50, method="graph")
     assert graph.measurement.median_us < events.measurement.median_us
-    assert "graph" in graph.measurement.method.lower()
+    assert "graph" in graph.measurement.method.lower() and graph.measurement.timing == "graph"
+    assert events.measurement.timing == "events"
 
 
 def test_ncu_figures_are_attached_when_ncu_is_installed():
