@@ -9,6 +9,7 @@ value = a constexpr).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -239,6 +240,8 @@ def kernel_in_file(path: Path, kernel_name: str | None, signature: str | None) -
         raise KernelNotFound(f"no @triton.jit kernel named {kernel_name!r} in {path}; found: {', '.join(jit_fns) or 'none'}")
     spec = specs.get(kernel_name)
     parsed = parse_signature(signature, jit_of(fn)) if signature else None
+    if spec is None and parsed is None:  # how the file itself launched it, where it did so at import
+        parsed = _launched_signature(module, jit_of(fn))
     if spec is None and parsed is None:
         raise ParameterError(
             f"{kernel_name} in {path} declares no KernelSpec; give its argument types with "
@@ -248,6 +251,14 @@ def kernel_in_file(path: Path, kernel_name: str | None, signature: str | None) -
     if parsed and kernel.tuning is not None:
         check_signature(kernel)  # a heuristic that reads an argument -S gives only as a type: one line, now
     return kernel
+
+
+def _launched_signature(module: Any, jit: Any) -> tuple[SignatureArg, ...] | None:
+    """The signature of the first launch of ``jit`` that importing ``module`` recorded (gpu_free.py), if any."""
+    from .gpu_free import example_launches, signature_of
+
+    launches = example_launches(module, jit.fn.__name__)
+    return signature_of(launches[0], jit) if launches else None
 
 
 def kernel_with_signature(path: Path, name: str, signature: tuple[SignatureArg, ...]) -> TritonKernel:
@@ -304,7 +315,7 @@ def load_module(path: Path) -> Any:
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module  # dataclasses and triton look modules up by name
     try:
-        spec.loader.exec_module(module)
+        _exec_module(spec.loader, module)
     except SyntaxError as exc:
         sys.modules.pop(module_name, None)
         raise KernelFileError(f"{exc.filename}:{exc.lineno}: syntax error: {exc.msg}") from exc
@@ -318,6 +329,27 @@ def load_module(path: Path) -> Any:
         raise KernelFileError(f"{where}: error importing kernel file: {_said(exc)}") from exc
     _MODULES[path] = module
     return module
+
+
+def _exec_module(loader: Any, module: Any) -> None:
+    """Run the file; without a GPU, with a stand-in driver and its launches recorded, not run (gpu_free.py).
+
+    What the file prints goes to stderr: irscope's stdout is data (a dump's listing, say).
+    """
+    from ...device import gpu_capability
+
+    with contextlib.redirect_stdout(sys.stderr):
+        if gpu_capability() is not None:
+            loader.exec_module(module)
+            return
+        from ...arch import DEFAULT_CAPABILITY
+        from .gpu_free import LAUNCHES, gpu_free_import
+
+        with gpu_free_import(DEFAULT_CAPABILITY) as launches:
+            try:
+                loader.exec_module(module)
+            finally:
+                setattr(module, LAUNCHES, launches)
 
 
 def _said(exc: BaseException) -> str:

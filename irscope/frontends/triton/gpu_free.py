@@ -1,0 +1,202 @@
+"""Import a kernel file written for a GPU on a machine without one.
+
+Kernel files as people write them (Triton's tutorials) ask the driver for a device at
+import, put tensors on it and launch the kernel once to try it. Without a GPU Triton
+finds "0 active drivers" and the import dies. While such a file is imported, a
+stand-in driver answers for the target irscope compiles for, hands out the ``meta``
+device (tensors with a shape and a dtype and no memory), and every launch is recorded
+through Triton's ``jit_cache_hook`` and skipped. The first recorded launch of a kernel
+is an example of how the file calls it: its specialization is the signature irscope
+compiles when the user gives none.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+# The module attribute where the example launches of an imported kernel file are kept.
+LAUNCHES = "__irscope_example_launches__"
+
+
+@dataclass(frozen=True)
+class TensorArgument:
+    """A tensor a recorded launch was given."""
+
+    dtype: str  # torch's name, "torch.float32"
+    shape: tuple[int, ...]
+    stride: tuple[int, ...]
+    aligned: bool  # data_ptr % 16 == 0 (a meta tensor's pointer is 0: aligned, as torch's allocations are)
+
+
+@dataclass(frozen=True)
+class ExampleLaunch:
+    """One launch a kernel file made while it was imported, as the JIT specialized it.
+
+    ``signature`` maps each parameter to Triton's type (``"*fp32"``, ``"i32"``) or
+    ``"constexpr"`` (a constexpr, or an int equal to 1); ``constants`` holds the values
+    of those; ``divisible`` the parameters given ``tt.divisibility=16``.
+    """
+
+    kernel: str
+    signature: dict[str, str]
+    constants: dict[str, Any]
+    divisible: frozenset[str]
+    num_warps: int
+    num_stages: int
+    arguments: dict[str, Any] = field(default_factory=dict)  # a TensorArgument, or the value itself
+    grid: tuple[int, ...] | None = None
+
+
+def stand_in_driver(capability: int) -> Any:
+    """A Triton driver that answers for ``sm_<capability>`` without a GPU."""
+    from triton.backends.compiler import GPUTarget
+    from triton.backends.driver import DriverBase
+
+    class StandInDriver(DriverBase):
+        @classmethod
+        def is_active(cls) -> bool:
+            return False  # never chosen by Triton itself; only set for an import
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.target = GPUTarget("cuda", capability, 32)
+
+        def map_python_to_cpp_type(self, ty: str) -> str:
+            from triton.backends.nvidia.driver import ty_to_cpp
+
+            return ty_to_cpp(ty)
+
+        def get_current_target(self) -> Any:
+            return self.target
+
+        def get_active_torch_device(self) -> Any:
+            import torch
+
+            return torch.device("meta")
+
+        def get_benchmarker(self) -> Any:
+            def no_timing(kernel_call: Any, *, quantiles: Any = None, **kwargs: Any) -> Any:
+                return [0.0] * len(quantiles) if quantiles else 0.0
+            return no_timing
+
+        def get_current_device(self) -> int:
+            return 0
+
+        def set_current_device(self, device: int) -> None:
+            pass
+
+        def get_current_stream(self, device: int | None = None) -> int:
+            return 0
+
+        def get_device_capability(self, device: int = 0) -> tuple[int, int]:
+            return divmod(capability, 10)
+
+    return StandInDriver()
+
+
+@contextlib.contextmanager
+def gpu_free_import(capability: int) -> Iterator[list[ExampleLaunch]]:
+    """Within: Triton's driver is a stand-in and launches are recorded (into the list yielded), not run."""
+    from triton import knobs
+    from triton.runtime.driver import driver
+    from triton.runtime.jit import JITFunction
+
+    launches: list[ExampleLaunch] = []
+
+    def record(*, key: Any, repr: str, fn: Any, compile: dict, is_manual_warmup: bool,
+               already_compiled: bool) -> bool:
+        jit = fn.jit_function
+        names = [p.name for p in jit.params]
+        attrs = compile["configs"][0] if compile["configs"] else {}
+        launches.append(ExampleLaunch(
+            kernel=jit.fn.__name__,
+            signature=dict(compile["signature"]),
+            constants={names[k[0]] if len(k) == 1 else k: v for k, v in compile["constants"].items()},
+            divisible=frozenset(names[k[0]] for k, v in attrs.items()
+                                if len(k) == 1 and ["tt.divisibility", 16] in [list(a) for a in v]),
+            num_warps=compile["num_warps"], num_stages=compile["num_stages"]))
+        return True  # Triton then neither compiles nor launches
+
+    original_run = JITFunction.run
+
+    def run(self: Any, *args: Any, grid: Any, warmup: Any, **kwargs: Any) -> Any:
+        before = len(launches)
+        result = original_run(self, *args, grid=grid, warmup=warmup, **kwargs)
+        if len(launches) > before:  # add what only the call sees: the arguments and the grid
+            launches[-1] = _with_call(launches[-1], self, args, kwargs, grid)
+        return result
+
+    # Triton creates its driver lazily; None here means none was made yet, and stays so afterwards.
+    previous = driver._active
+    driver.set_active(stand_in_driver(capability))
+    JITFunction.run = run
+    try:
+        with knobs.runtime.scope():
+            knobs.runtime.jit_cache_hook = record
+            yield launches
+    finally:
+        JITFunction.run = original_run
+        driver.set_active(previous)
+
+
+def _with_call(launch: ExampleLaunch, jit: Any, args: tuple, kwargs: dict, grid: Any) -> ExampleLaunch:
+    params = {k: v for k, v in kwargs.items() if k in jit.signature.parameters}
+    try:
+        bound = jit.signature.bind(*args, **params)
+    except TypeError:
+        return launch
+    bound.apply_defaults()
+    arguments = {name: _describe(value) for name, value in bound.arguments.items()}
+    if callable(grid):
+        try:
+            grid = grid(dict(bound.arguments))
+        except Exception:  # noqa: BLE001 - a grid that needs more than the arguments is left unknown
+            grid = None
+    try:
+        shape = None if grid is None else tuple(int(g) for g in grid)
+    except (TypeError, ValueError):
+        shape = None
+    return ExampleLaunch(launch.kernel, launch.signature, launch.constants, launch.divisible, launch.num_warps,
+                         launch.num_stages, arguments, shape)
+
+
+def _describe(value: Any) -> Any:
+    if hasattr(value, "data_ptr") and hasattr(value, "dtype") and hasattr(value, "shape"):
+        return TensorArgument(str(value.dtype), tuple(value.shape), tuple(value.stride()),
+                              value.data_ptr() % 16 == 0)
+    if isinstance(value, (bool, int, float, str)) or value is None:
+        return value
+    return repr(value)
+
+
+def example_launches(module: Any, kernel: str) -> list[ExampleLaunch]:
+    """The launches of ``kernel`` recorded while ``module`` was imported without a GPU, first first."""
+    return [launch for launch in getattr(module, LAUNCHES, ()) if launch.kernel == kernel]
+
+
+def signature_of(launch: ExampleLaunch, fn: Any) -> tuple | None:
+    """The launch as a ``-S`` signature of JITFunction ``fn`` (None where it cannot be one: tuple arguments)."""
+    from .kernel import SignatureArg
+
+    if any(not isinstance(k, str) for k in launch.constants):
+        return None
+    out = []
+    for param in fn.params:
+        ty = launch.signature.get(param.name)
+        if ty is None:
+            return None
+        if ty == "constexpr":  # a constexpr, or an int equal to 1 the JIT made one
+            out.append(SignatureArg(None, None, launch.constants.get(param.name)))
+        elif not isinstance(ty, str):
+            return None
+        else:
+            out.append(SignatureArg(ty, 16 if param.name in launch.divisible else None))
+    return tuple(out)
+
+
+__all__ = ["LAUNCHES", "ExampleLaunch", "TensorArgument", "example_launches", "gpu_free_import", "signature_of",
+           "stand_in_driver"]
+
