@@ -14,6 +14,7 @@ import pytest
 
 from irscope.kernel import resolve_kernel
 from irscope.session import Session, parse_sweep, run_sweep, sweep_configs
+from irscope.session.store import Entry
 from irscope.types import Stage, Status
 
 from expect import one_line_error
@@ -186,3 +187,13 @@ def test_sweeping_another_kernel_into_a_session_is_refused(cli, session_dir):
     one_line_error(cli("sweep", "add_kernel", "-s", "BLOCK_SIZE=256", "-o", str(session_dir)), 5,
                     "holds a session of square_kernel")
     assert (session_dir / "session.json").read_text() == before
+
+
+def test_the_table_shows_a_name_only_a_later_config_sets():
+    from irscope.session.table import varying
+    from irscope.types import Config
+
+    first = Entry("a", Config({"BLOCK": 64}, {"num_warps": 4, "num_stages": 3}, {}), "sm_90", Status.OK)
+    later = Entry("b", Config({"BLOCK": 1024}, {"num_warps": 4, "num_stages": 3, "maxnreg": 128}, {}), "sm_90",
+                  Status.OK)
+    assert varying([first, later]) == ["BLOCK", "maxnreg"]

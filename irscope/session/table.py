@@ -38,7 +38,9 @@ def varying(entries: Sequence[Entry]) -> list[str]:
     """Config names whose value differs between entries (all of them if only one entry)."""
     if not entries:
         return []
-    names = list(entries[0].config.values())
+    # Every entry's names, in first-seen order: a later config may set one the first does not
+    # (an autotuner's maxnreg on one config only).
+    names = list(dict.fromkeys(n for e in entries for n in e.config.values()))
     if len(entries) == 1:
         return [n for n in names if n in entries[0].config.constexprs or n in ("num_warps", "num_stages")]
     out = [n for n in names if len({repr(e.value(n)) for e in entries}) > 1]
