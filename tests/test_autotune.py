@@ -255,3 +255,16 @@ def test_a_heuristic_that_reads_an_argument_S_gives_only_as_a_type_is_one_line(c
 ])
 def test_heuristic_values_and_marks_are_not_set_by_hand(cli, kernels, assignment, fragment):
     one_line_error(cli("dump", f"{kernels}:scale_kernel", "-c", assignment), 2, fragment)
+
+
+def test_resuming_a_session_of_a_heuristics_kernel_asks_for_its_file(cli, signature_only, tmp_path):
+    # A session keeps an autotuner's configs (data), but a heuristic is Python: irscope will not run it
+    # from the stored source, so resuming says so once, up front, instead of failing every variant.
+    out = tmp_path / "s"
+    first = cli("sweep", f"{signature_only}:rows_kernel", "-S", SIGNATURE, "-o", str(out), "--json")
+    assert first.exit_code == 0, first.stderr
+    again = cli("sweep", str(out), "-s", "BLOCK=256", "-c", "ROWS=1")
+    assert again.exit_code == 5
+    assert "@triton.heuristics are Python code" in again.stderr
+    assert f"irscope sweep {signature_only}:rows_kernel -S ... -o {out}" in again.stderr
+    assert len(again.stderr.strip().splitlines()) == 1

@@ -80,6 +80,7 @@ def rebuilt_kernel(text: str, filename: str, name: str, signature: tuple[Signatu
     if name not in rebuilt.functions:
         raise KernelNotFound(f"no @triton.jit kernel named {name!r} in {filename}; "
                              f"found: {', '.join(rebuilt.functions) or 'none'}")
+    _no_heuristics(text, filename, name)
     seen, todo = set(), [name]
     while todo:
         current = todo.pop()
@@ -213,6 +214,20 @@ def _source_in_linecache(text: str, filename: str):
 
 
 # ---------------------------------------------------------------- the bare defs
+
+
+def _no_heuristics(text: str, filename: str, name: str) -> None:
+    """A kernel whose ``@triton.heuristics`` set constexprs cannot be rebuilt: those are Python, not data.
+
+    (An autotuner's configs are data, and a session keeps them in its parameter table.)
+    """
+    for node in ast.parse(text, filename).body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            for decorator in node.decorator_list:
+                spelled = dotted(decorator.func if isinstance(decorator, ast.Call) else decorator) or ""
+                if spelled.split(".")[-1] == "heuristics":
+                    raise KernelFileError(f"{filename}:{decorator.lineno}: {name}'s @triton.heuristics are Python "
+                                          "code, which irscope does not run from a stored source")
 
 
 def _jit_decorator(node: ast.FunctionDef) -> ast.expr | None:
