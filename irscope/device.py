@@ -19,25 +19,7 @@ def gpu_capability() -> int | None:
     """Compute capability of CUDA device 0 as an int (90 for sm_90), or None without a GPU."""
     if os.environ.get("IRSCOPE_NO_GPU"):
         return None
-    try:
-        cuda = ctypes.CDLL("libcuda.so.1")
-    except OSError:
-        return None
-    try:
-        if cuda.cuInit(0) != 0:
-            return None
-        count = ctypes.c_int(0)
-        if cuda.cuDeviceGetCount(ctypes.byref(count)) != 0 or count.value < 1:
-            return None
-        device = ctypes.c_int(0)
-        if cuda.cuDeviceGet(ctypes.byref(device), 0) != 0:
-            return None
-        major, minor = ctypes.c_int(0), ctypes.c_int(0)
-        cuda.cuDeviceGetAttribute(ctypes.byref(major), _CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device)
-        cuda.cuDeviceGetAttribute(ctypes.byref(minor), _CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device)
-        return major.value * 10 + minor.value
-    except (AttributeError, OSError):
-        return None
+    return _ask_driver()[0]
 
 
 def has_gpu() -> bool:
@@ -49,13 +31,30 @@ def gpu_count() -> int:
     """How many CUDA GPUs this process may use (CUDA_VISIBLE_DEVICES applied by the driver)."""
     if gpu_capability() is None:
         return 0
-    count = ctypes.c_int(0)
+    return max(1, _ask_driver()[1])
+
+
+def _ask_driver() -> tuple[int | None, int]:
+    """(device 0's compute capability, the number of devices) from libcuda; (None, 0) without one."""
     try:
-        if ctypes.CDLL("libcuda.so.1").cuDeviceGetCount(ctypes.byref(count)) != 0:
-            return 1
+        cuda = ctypes.CDLL("libcuda.so.1")
+    except OSError:
+        return None, 0
+    try:
+        if cuda.cuInit(0) != 0:
+            return None, 0
+        count = ctypes.c_int(0)
+        if cuda.cuDeviceGetCount(ctypes.byref(count)) != 0 or count.value < 1:
+            return None, 0
+        device = ctypes.c_int(0)
+        if cuda.cuDeviceGet(ctypes.byref(device), 0) != 0:
+            return None, count.value
+        major, minor = ctypes.c_int(0), ctypes.c_int(0)
+        cuda.cuDeviceGetAttribute(ctypes.byref(major), _CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device)
+        cuda.cuDeviceGetAttribute(ctypes.byref(minor), _CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device)
+        return major.value * 10 + minor.value, count.value
     except (AttributeError, OSError):
-        return 1
-    return max(1, count.value)
+        return None, 0
 
 
 def visible_gpus() -> list[str]:

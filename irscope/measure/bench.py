@@ -42,18 +42,18 @@ def require_gpu() -> int:
 
 def bench(ref: Kernel, configs: Sequence[Config], session: Session | None = None, *, method: str = "cupti",
           ncu: bool = False, min_time_ms: float = 100.0, timeout: float = DEFAULT_TIMEOUT, jobs: int | None = None,
-          cancel: threading.Event | None = None, on_note=None, gpus: Sequence[str] | None = None,
-          graph: bool = False) -> Iterator[BenchResult]:
+          cancel: threading.Event | None = None, on_note=None,
+          gpus: Sequence[str] | None = None) -> Iterator[BenchResult]:
     """Capture, check and time every config of ``ref`` on this machine's GPUs, in completion order.
 
-    ``method``: cupti, events or graph (measure/timing.py; ``graph=True`` is the old spelling
-    of ``method="graph"``). ``gpus``: the host ids of the GPUs to use (default: every visible one).
+    ``method``: cupti, events or graph (measure/timing.py). ``gpus``: the host ids of the GPUs
+    to use (default: every visible one).
     """
     from ..workers import WorkerPool
     from .worker import failure
 
     require_gpu()
-    options = {"method": "graph" if graph else method, "min_time_ms": min_time_ms}
+    options = {"method": method, "min_time_ms": min_time_ms}
     gpus = list(gpus) if gpus is not None else visible_gpus()
     pool = WorkerPool(len(gpus), "irscope.measure.worker:serve", failure, timeout=timeout,
                       envs=[{"CUDA_VISIBLE_DEVICES": g} for g in gpus])

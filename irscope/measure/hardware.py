@@ -80,26 +80,12 @@ def measure_copy_bandwidth(nbytes: int = 1 << 30) -> float:
     """GB/s of ``y.copy_(x)`` over ``nbytes`` buffers, counting bytes read and written."""
     import torch
 
-    ms = _time_copy(nbytes)
-    torch.cuda.empty_cache()  # the two buffers are gone with _time_copy's frame
-    return 2 * nbytes / (ms * 1e-3) / 1e9
+    us = copy_time_us(2 * nbytes, "cupti", min_time_ms=200)
+    torch.cuda.empty_cache()  # the two buffers are gone with copy_time_us's frame
+    return 2 * nbytes / (us * 1e-6) / 1e9
 
 
-def _time_copy(nbytes: int) -> float:
-    """Median ms of ``y.copy_(x)`` over ``nbytes`` buffers, timed as kernels are (timing.py, cupti)."""
-    import statistics
-
-    import torch
-
-    from .timing import time_launches
-
-    x = torch.empty(nbytes // 4, dtype=torch.float32, device="cuda").uniform_()
-    y = torch.empty_like(x)
-    y.copy_(x)
-    return statistics.median(time_launches(lambda: y.copy_(x), "cupti", min_time_ms=200).times_ms)
-
-
-def copy_time_us(nbytes: float, method: str) -> float:
+def copy_time_us(nbytes: float, method: str, min_time_ms: float = 50) -> float:
     """Microseconds to copy half of ``nbytes`` into the other half (``nbytes`` moved), timed by ``method``."""
     import statistics
 
@@ -111,7 +97,7 @@ def copy_time_us(nbytes: float, method: str) -> float:
     x = torch.empty(n, dtype=torch.float32, device="cuda").uniform_()
     y = torch.empty_like(x)
     y.copy_(x)
-    timing = time_launches(lambda: y.copy_(x), method, min_time_ms=50)
+    timing = time_launches(lambda: y.copy_(x), method, min_time_ms=min_time_ms)
     return 1e3 * statistics.median(timing.times_ms)
 
 

@@ -76,6 +76,18 @@ def time_launches(run: Callable[[], Any], method: str = "cupti", *, min_time_ms:
     raise ValueError(f"unknown timing method {method!r}; known: {', '.join(METHODS)}")
 
 
+def warm_up() -> None:
+    """Pay the cupti method's one-time costs now: CUPTI's start-up (3.2 s on an H200, in a
+    process's first profiler session) and the L2 sweep's buffer and compile."""
+    import torch
+
+    from .l2 import L2Sweep
+
+    sweep = L2Sweep.for_device()
+    x = torch.zeros(1, device="cuda")
+    _profile(lambda: x.add_(1), sweep, 3, True)
+
+
 def _cupti(run: Callable[[], Any], min_time_ms: float, isolate: bool, gap_ms: float | None,
            max_launches: int) -> Timing:
     import torch

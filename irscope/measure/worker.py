@@ -48,8 +48,6 @@ def measure(state: _State, handle, config: Config, options: dict[str, Any]) -> M
     from .timing import DESCRIPTIONS, time_launches
 
     options = {**DEFAULTS, **options}
-    if options.pop("graph", False):  # the option's old spelling
-        options["method"] = "graph"
     method = options["method"]
     if state.device is None:
         state.device = current_device()
@@ -96,17 +94,12 @@ def warm_up(state: _State) -> Measurement:
     first launch initialises CUDA and Triton's launcher, and the device's copy rate is
     measured once: bench asks each GPU's worker for this before the first variant is ready.
     """
-    import torch
-
     from .hardware import current_device
-    from .l2 import L2Sweep
-    from .timing import _profile
+    from .timing import warm_up as start_timing
 
     if state.device is None:
         state.device = current_device()
-    sweep = L2Sweep.for_device()
-    x = torch.zeros(1, device="cuda")
-    _profile(lambda: x.add_(1), sweep, 3, True)
+    start_timing()
     return Measurement(Status.OK, method="warm-up", device=state.device.name, gpu_index=state.device.index)
 
 
