@@ -127,11 +127,7 @@ def read_bytes(path: Path, limit: int = MAX_TEXT_BYTES) -> bytes:
 
 def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
     """A regular file's text (UTF-8); binary or undecodable content is a SessionError."""
-    data = read_bytes(path, limit)
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise SessionError(f"{path} is not UTF-8 text (byte {exc.start}): damaged?") from None
+    text = _decode(path, read_bytes(path, limit))
     if "\x00" in text:
         raise SessionError(f"{path} holds NUL bytes: damaged?")
     return text

@@ -118,16 +118,11 @@ def _uleb(data: bytes, pos: int) -> tuple[int, int]:
 
 
 def _sleb(data: bytes, pos: int) -> tuple[int, int]:
-    result = shift = 0
-    while True:
-        byte = data[pos]
-        pos += 1
-        result |= (byte & 0x7F) << shift
-        shift += 7
-        if byte < 0x80:
-            if byte & 0x40:
-                result -= 1 << shift
-            return result, pos
+    """The signed LEB128 at ``pos``: the unsigned reading, sign-extended from its last byte's bit 6."""
+    result, end = _uleb(data, pos)
+    if data[end - 1] & 0x40:
+        result -= 1 << (7 * (end - pos))
+    return result, end
 
 
 def parse_line_program(data: bytes, targets: dict[int, str], default_section: str) -> list[LineRow]:

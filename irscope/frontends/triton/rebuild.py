@@ -57,6 +57,7 @@ class _Rebuilt:
     functions: dict[str, Any]  # name -> JITFunction
     refusals: dict[str, str | None]  # name -> why its def was refused (None: it was not)
     calls: dict[str, frozenset[str]]  # name -> the text's other kernels it names
+    heuristics: dict[str, int]  # name -> the line of its @triton.heuristics, where it has one
 
 
 def rebuild_functions(text: str, filename: str, *, inductor: bool = False) -> dict[str, Any]:
@@ -80,7 +81,11 @@ def rebuilt_kernel(text: str, filename: str, name: str, signature: tuple[Signatu
     if name not in rebuilt.functions:
         raise KernelNotFound(f"no @triton.jit kernel named {name!r} in {filename}; "
                              f"found: {', '.join(rebuilt.functions) or 'none'}")
-    _no_heuristics(text, filename, name)
+    if name in rebuilt.heuristics:
+        # An autotuner's configs are data (a session keeps them in its parameter table);
+        # heuristics are Python, which irscope does not run from text it was handed.
+        raise KernelFileError(f"{filename}:{rebuilt.heuristics[name]}: {name}'s @triton.heuristics are Python "
+                              "code, which irscope does not run from a stored source")
     seen, todo = set(), [name]
     while todo:
         current = todo.pop()
@@ -140,7 +145,8 @@ def _rebuild(text: str, filename: str, inductor: bool) -> _Rebuilt:
         except UnsafeKernelSource as exc:
             refusals[name] = str(exc)
         calls[name] = frozenset(check.calls)
-    return _Rebuilt(functions, refusals, calls)
+    return _Rebuilt(functions, refusals, calls, {name: line for name, node in defs.items()
+                                                 if (line := _heuristics_line(node)) is not None})
 
 
 def _namespace(module_name: str, inductor: bool) -> dict[str, Any]:
@@ -216,18 +222,12 @@ def _source_in_linecache(text: str, filename: str):
 # ---------------------------------------------------------------- the bare defs
 
 
-def _no_heuristics(text: str, filename: str, name: str) -> None:
-    """A kernel whose ``@triton.heuristics`` set constexprs cannot be rebuilt: those are Python, not data.
-
-    (An autotuner's configs are data, and a session keeps them in its parameter table.)
-    """
-    for node in ast.parse(text, filename).body:
-        if isinstance(node, ast.FunctionDef) and node.name == name:
-            for decorator in node.decorator_list:
-                spelled = dotted(decorator.func if isinstance(decorator, ast.Call) else decorator) or ""
-                if spelled.split(".")[-1] == "heuristics":
-                    raise KernelFileError(f"{filename}:{decorator.lineno}: {name}'s @triton.heuristics are Python "
-                                          "code, which irscope does not run from a stored source")
+def _heuristics_line(node: ast.FunctionDef) -> int | None:
+    for decorator in node.decorator_list:
+        spelled = dotted(decorator.func if isinstance(decorator, ast.Call) else decorator) or ""
+        if spelled.split(".")[-1] == "heuristics":
+            return decorator.lineno
+    return None
 
 
 def _jit_decorator(node: ast.FunctionDef) -> ast.expr | None:
