@@ -2,8 +2,9 @@
 
 types.py holds what one compile produces; these are the records kept about a
 variant afterwards, in a session entry (and in samples/), and shown by both
-faces. They are the typed model: each converts to and from JSON itself, and
-nothing else reads or writes their JSON.
+faces, and what a kernel's own autotuner said about the same configs. They are
+the typed model: each converts to and from JSON itself, and nothing else reads
+or writes their JSON.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Mapping
 
-from .types import Status
+from .types import Config, Status
 
 
 @dataclass(frozen=True)
@@ -125,3 +126,72 @@ class Runtime:
         if m is None or m.median_us is None:
             return None
         return cls(m.median_us, m.device, m.source)
+
+
+@dataclass(frozen=True)
+class TunedConfig:
+    """One config of a kernel's own autotuner, as the autotuner timed it (measure/autotuner.py)."""
+
+    values: dict[str, Any]  # what it sets: constexprs, then launch options (num_ctas 1 and no maxnreg left out)
+    ms: float | None = None  # the figure the autotuner ranks by; None: not timed (pruned, failed, one config)
+    timings: tuple[float, ...] = ()  # every figure it gave, in its order (Triton's do_bench: median, p20, p80)
+    pruned: bool = False  # prune_configs_by dropped it, so the autotuner never timed it
+    failed: bool = False  # timed as infinite: it did not compile or ran out of resources
+
+    def label(self) -> str:
+        return " ".join(f"{k}={v}" for k, v in self.values.items())
+
+    def matches(self, config: Config) -> bool:
+        """Is ``config`` (a variant's) this one? Compared on the names both set."""
+        values = config.values()
+        shared = [n for n in self.values if n in values]
+        return bool(shared) and all(_same(values[n], self.values[n]) for n in shared)
+
+
+@dataclass(frozen=True)
+class AutotunerRun:
+    """A kernel's own autotuner run once on the GPU, as a user's launch runs it, beside irscope's measurements.
+
+    ``given`` is what the launch fixed besides the autotuner: the example inputs'
+    sizes and the constexprs the caller passes; a variant with other values of
+    those is not one of the configs the autotuner timed.
+    """
+
+    configs: tuple[TunedConfig, ...] = ()  # in the autotuner's order
+    picked: int | None = None  # the config it chose (Triton's best_config), an index into configs
+    given: dict[str, Any] = field(default_factory=dict)
+    method: str = ""  # how it timed, in words
+    ranked_by: str = ""  # which of its figures it compares ("median")
+    benchmarked: bool = True  # False: a single config, which the autotuner takes without timing it
+    seconds: float | None = None  # the whole run, compiles included
+    error: str | None = None
+
+    @property
+    def pick(self) -> TunedConfig | None:
+        return None if self.picked is None or not 0 <= self.picked < len(self.configs) else self.configs[self.picked]
+
+    def index_of(self, config: Config) -> int | None:
+        """Which of the autotuner's configs a variant is, where it was run on the same inputs."""
+        values = config.values()
+        if any(n in values and not _same(values[n], v) for n, v in self.given.items()):
+            return None
+        return next((i for i, c in enumerate(self.configs) if c.matches(config)), None)
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["configs"] = [{k: v for k, v in c.items() if v is not None and v is not False and v != ()}
+                           for c in data["configs"]]
+        return {k: v for k, v in data.items() if v is not None}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "AutotunerRun":
+        known = {f.name for f in fields(TunedConfig)}
+        configs = tuple(TunedConfig(**{k: (tuple(v) if k == "timings" else v) for k, v in c.items() if k in known})
+                        for c in data.get("configs") or ())
+        values = {k: v for k, v in data.items() if k in {f.name for f in fields(cls)} and k != "configs"}
+        return cls(configs=configs, **values)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Equal, and a bool only ever equals a bool (``True == 1`` in Python, not in a config)."""
+    return a == b and isinstance(a, bool) == isinstance(b, bool)

@@ -109,3 +109,75 @@ def test_samples_give_runtimes_to_matching_variants_only(tmp_path):
     other = capture("square_kernel", {"BLOCK_SIZE": 512}, arch="sm_90")
     assert sample_measurement(other.kernel, other.config, other.arch, directory=tmp_path) is None
     assert sample_measurement(v.kernel, v.config, "sm_80", directory=tmp_path) is None
+
+
+TUNED = str(REPO / "tests/gpu/tuned_kernels.py") + ":tuned_scale_kernel"
+
+
+def _tuned_rows():
+    """The autotuned test kernel's configs, compiled for real, with irscope's medians (BLOCK=512 fastest)."""
+    from irscope.measure.bench import BenchResult
+    from irscope.session import sweep_configs
+
+    ref = resolve_kernel(TUNED)
+    configs = sweep_configs(ref.parameter_table(), ref.name, {}, {})
+    medians = (30.0, 25.0, 20.0, 18.0)  # the pruned BLOCK=4096 is fastest of all, but the autotuner never sees it
+    rows = [BenchResult(i, capture(ref, config=c, arch="sm_90"), Measurement(Status.OK, median_us=us))
+            for i, (c, us) in enumerate(zip(configs, medians))]
+    return ref, configs, rows
+
+
+def test_the_autotuners_timings_are_matched_to_rows_and_a_disagreement_is_said_plainly(capsys):
+    from irscope.cli.bench import print_bench_table
+    from irscope.frontends.triton.tuner import read_run
+    from irscope.records import AutotunerRun
+    from irscope.types import Config
+
+    ref, configs, rows = _tuned_rows()
+    tuner = ref.tuning.autotuner
+    # What Autotuner.run leaves behind on a GPU: do_bench's (median, p20, p80) per config it timed, and its pick.
+    tuner.configs_timings = {c: [ms, ms * 0.9, ms * 1.1] for c, ms in zip(tuner.configs[:3], (0.031, 0.027, 0.029))}
+    tuner.best_config = tuner.configs[1]
+    try:
+        run = read_run(tuner, {"n": 1 << 18, "SCALE": 3}, seconds=2.5)
+    finally:
+        del tuner.configs_timings, tuner.best_config
+    assert [c.pruned for c in run.configs] == [False, False, False, True]
+    assert run.picked == 1 and run.pick.label() == "BLOCK=256 num_warps=2 num_stages=3"
+    assert run.configs[1].timings == (0.027, 0.027 * 0.9, 0.027 * 1.1) and run.ranked_by.startswith("median")
+    assert [run.index_of(c) for c in configs] == [0, 1, 2, 3]
+    other_size = Config(configs[1].constexprs, configs[1].options, {"n": 4096})
+    assert run.index_of(other_size) is None  # the autotuner ran on n = 2**18 only
+    assert AutotunerRun.from_json(json.loads(json.dumps(run.to_json()))) == run
+
+    print_bench_table(rows, run)
+    out = capsys.readouterr().out
+    assert "autotuner ms" in out and "0.027 *" in out and "pruned" in out
+    assert "Triton's autotuner picked BLOCK=256 num_warps=2 num_stages=3: 0.027 ms, in 2.5 s" in out
+    assert "irscope's fastest, BLOCK=4096 num_warps=8 num_stages=3 (18.0 us), is one prune_configs_by drops" in out
+    # irscope's fastest of the configs the autotuner timed is BLOCK=512, not its pick
+    assert "irscope disagrees: it ranks BLOCK=512 num_warps=4 num_stages=3 first, the autotuner BLOCK=256" in out
+    assert "irscope's median GPU time: 20.0 us against 25.0 us; the autotuner's: 0.029 ms against 0.027 ms" in out
+
+
+def test_only_a_kernel_with_its_own_autotuner_gets_an_autotuner_job():
+    from irscope.measure.autotuner import AUTOTUNER, autotune, autotuner_job
+
+    square = resolve_kernel("square_kernel")
+    config = resolve_config(square, {})
+    assert autotuner_job(square, [config]) is None
+    assert autotune(square.handle(), config) is None  # loads the kernel, finds no autotuner, runs nothing
+    ref, configs, _ = _tuned_rows()
+    handle, first, options = autotuner_job(ref, configs)
+    assert handle == ref.handle() and first == configs[0] and options == {AUTOTUNER: True}
+
+
+def test_without_a_gpu_the_autotuner_job_fails_in_one_line():
+    from irscope.device import has_gpu
+    from irscope.measure.autotuner import autotune
+
+    if has_gpu():
+        pytest.skip("this machine has a GPU: the autotuner would run")
+    ref = resolve_kernel(TUNED)
+    run = autotune(ref.handle(), resolve_config(ref, {}))
+    assert run.error and "\n" not in run.error and "Traceback" not in run.error and not run.configs

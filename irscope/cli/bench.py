@@ -12,7 +12,7 @@ from .options import kernel_options
 
 @click.command()
 @kernel_options
-@click.option("-s", "sweeps", multiple=True, metavar="NAME=V1,V2,...", help="Values to sweep (default: -c values only).")
+@click.option("-s", "sweeps", multiple=True, metavar="NAME=V1,V2,...", help="Values to sweep (default: -c values only; an autotuned kernel: its autotuner's configs).")
 @click.option("-o", "out", type=click.Path(file_okay=False, path_type=Path), help="Session directory to write (or resume).")
 @click.option("--ncu", "with_ncu", is_flag=True, help="Also profile each variant with Nsight Compute (--clock-control none).")
 @click.option("--method", type=click.Choice(["cupti", "events", "graph"]), default="cupti", show_default=True,
@@ -46,6 +46,7 @@ def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, method, g
       irscope bench square_kernel -c n_rows=65536 -c n_cols=1024 --ncu -o runs/square-big
     """
     from ..errors import ExitCode, UsageError
+    from ..kernel import listed_configs
     from ..measure.bench import bench as run_bench
     from ..measure.bench import require_gpu
     from ..session import Session, parse_sweep, sweep_configs
@@ -57,8 +58,9 @@ def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, method, g
     target = open_target(kernel, signature, need_kernel=True)
     ref = target.ref
     if not ref.can_launch:
-        raise UsageError(f"{ref.name} declares no example inputs (a KernelSpec): bench needs them and a torch reference")
-    if sweeps:
+        raise UsageError(f"{ref.name} has no example inputs: bench needs a KernelSpec (inputs and a torch reference) "
+                         "or the launches `irscope run` recorded of it (Inductor launches its kernels itself, unseen)")
+    if sweeps or listed_configs(target.table) is not None:  # an autotuned kernel: its configs, as sweep does
         configs = sweep_configs(target.table, target.name, parse_sweep(sweeps), overrides(assignments))
     else:
         configs = [target.config(overrides(assignments))]
@@ -68,10 +70,11 @@ def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, method, g
                                  signature=ref.handle().extra.get("signature"), frontend=ref.frontend)
     latest = {}
     notes = []
+    tuned = []
     try:
         for result in run_bench(ref, configs, session, method="graph" if graph else method, ncu=with_ncu,
                                 min_time_ms=min_time_ms, timeout=timeout, on_note=notes.append,
-                                gpus=_gpus(gpus)):
+                                on_autotuner=tuned.append, gpus=_gpus(gpus)):
             latest[result.index] = result
             if not as_json:
                 m = result.measurement
@@ -79,15 +82,19 @@ def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, method, g
     except KeyboardInterrupt:
         click.echo(f"irscope: interrupted after {len(latest)} of {len(configs)} variants", err=True)
         raise SystemExit(int(ExitCode.INTERRUPTED)) from None
+    autotuner = tuned[0] if tuned else None
+    if autotuner is not None and autotuner.error:
+        notes.append(f"Triton's autotuner could not be run, so only irscope's timings are shown: {autotuner.error}")
+        autotuner = None
     for note in notes:
         click.echo(f"irscope: note: {note}", err=True)
     rows = [latest[i] for i in sorted(latest)]
     if as_json:
         for r in rows:
             click.echo(json.dumps({"config": r.variant.config.to_json(), "arch": r.variant.arch,
-                                   **r.measurement.to_json()}))
+                                   **r.measurement.to_json(), **_autotuner_json(autotuner, r)}, default=str))
     else:
-        print_bench_table(rows)
+        print_bench_table(rows, autotuner)
     exit_if_any_failed(rows)
 
 
@@ -119,7 +126,8 @@ def exit_if_any_failed(rows) -> None:
         raise SystemExit(int(ExitCode.FAILURE))
 
 
-def print_bench_table(rows) -> None:
+def print_bench_table(rows, autotuner=None) -> None:
+    """The table, with an ``autotuner ms`` column and its pick beneath where the kernel's autotuner ran."""
     from rich.console import Console
     from rich.table import Table
 
@@ -133,27 +141,96 @@ def print_bench_table(rows) -> None:
     best = min(ranked, key=lambda r: r.measurement.median_us) if ranked else None
     table = Table(box=None, pad_edge=False, header_style="bold")
     gpus = {r.measurement.gpu_index for r in rows if r.measurement.gpu_index is not None}
-    for column in [*names, "status", "median us", "p20-p80 us", "min us", "GB/s", "% copy", "TFLOP/s", "bound",
-                   "regs", "ncu us", "dram %", "occ %", *(["gpu"] if len(gpus) > 1 else []), "note"]:
-        table.add_column(column, justify="left" if column in ("status", "note") else "right")
+    tuned = ["autotuner ms"] if autotuner is not None and autotuner.configs else []
+    for column in [*names, "status", "median us", "p20-p80 us", "min us", *tuned, "GB/s", "% copy", "TFLOP/s",
+                   "bound", "regs", "ncu us", "dram %", "occ %", *(["gpu"] if len(gpus) > 1 else []), "note"]:
+        table.add_column(column, justify="left" if column in ("status", "note") else "right",
+                         no_wrap=column in tuned)
     for r, e in zip(rows, entries):
         m = r.measurement
         ncu = m.ncu or {}
         spread = f"{m.p20_us:.1f}-{m.p80_us:.1f}" if m.p20_us is not None else "—"
         style = "bold green" if r is best else (None if m.status.value == "ok" else "red")
         table.add_row(*[text(e.value(n) if n != "arch" else e.arch) for n in names], m.status.value,
-                      text(m.median_us), spread, text(m.min_us), text(m.gbps), text(m.pct_copy), text(m.tflops),
+                      text(m.median_us), spread, text(m.min_us), *([_tuned_cell(autotuner, r)] if tuned else []),
+                      text(m.gbps), text(m.pct_copy), text(m.tflops),
                       _bound(m), text(e.facts.registers), text(ncu.get("gpu_time_us")), text(ncu.get("dram_pct")),
                       text(ncu.get("occupancy_pct")), *([text(m.gpu_index)] if len(gpus) > 1 else []),
                       (m.error or _kernels(m))[:80], style=style)
-    console = Console(width=max(140, Console().width))
+    # The autotuner's column gets room of its own rather than squeezing the others.
+    console = Console(width=max(140 + sum(len(c) + 2 for c in tuned), Console().width))
     console.print(table)
+    if autotuner is not None:
+        for line in autotuner_lines(autotuner, rows):
+            console.print(line, markup=False, highlight=False)
     if rows and rows[0].measurement.device:
         m = rows[0].measurement
         ceiling = f" · 1 GiB copy: best at {max(r.measurement.pct_ceiling or 0 for r in rows):.0f}%" \
             if any(r.measurement.pct_ceiling for r in rows) else ""
         console.print(f"{m.device} · driver {m.driver} · torch {m.torch} · triton {m.triton} · {m.date} · "
                       f"{m.method}{ceiling}")
+
+
+def _tuned_cell(run, row) -> str:
+    """The autotuner's figure for the config this row is: ``*`` marks its pick."""
+    i = run.index_of(row.variant.config)
+    if i is None:
+        return "—"
+    c = run.configs[i]
+    figure = "pruned" if c.pruned else "failed" if c.failed else "—" if c.ms is None else f"{c.ms:.4g}"
+    return figure + (" *" if i == run.picked else "")
+
+
+def autotuner_lines(run, rows) -> list[str]:
+    """What the kernel's autotuner picked, against irscope's fastest of the configs it timed, in words."""
+    pick = run.pick
+    if pick is None:
+        return ["Triton's autotuner picked no config irscope could name"]
+    if not run.benchmarked:
+        return [f"Triton's autotuner has one config, {pick.label()}, which it takes without timing it"]
+    took = f", in {run.seconds:.1f} s" if run.seconds is not None else ""
+    lines = [f"* Triton's autotuner picked {pick.label()}: {_figure(pick)}{took}",
+             f"  (ranked by its {run.ranked_by}: {run.method})"]
+    own = {}  # the autotuner's config -> irscope's row of it, where irscope timed it correctly
+    for r in rows:
+        i = run.index_of(r.variant.config)
+        if i is not None and r.measurement.ranked:
+            own.setdefault(i, r)
+    us = {i: r.measurement.median_us for i, r in own.items()}
+    fastest_of_all = min(us, key=us.get, default=None)
+    if fastest_of_all is not None and run.configs[fastest_of_all].pruned:
+        lines.append(f"irscope's fastest, {run.configs[fastest_of_all].label()} ({us[fastest_of_all]:.1f} us), is "
+                     "one prune_configs_by drops: the autotuner never times it")
+    timed = {i: t for i, t in us.items() if run.configs[i].ms is not None}
+    if not timed:
+        return lines + ["irscope timed none of the configs the autotuner timed correctly: nothing to compare"]
+    fastest = min(timed, key=timed.get)
+    if fastest == run.picked:
+        return lines + [(f"irscope agrees: its fastest of the configs the autotuner timed is the same, "
+                         f"{timed[fastest]:.1f} us median GPU time")]
+    at_pick = f"{timed[run.picked]:.1f} us" if run.picked in timed else "no correct timing"
+    return lines + [
+        f"irscope disagrees: it ranks {run.configs[fastest].label()} first, the autotuner {pick.label()}",
+        (f"  irscope's median GPU time: {timed[fastest]:.1f} us against {at_pick}; the autotuner's: "
+         f"{_figure(run.configs[fastest])} against {_figure(pick)}"),
+        "  (the autotuner's CUDA events include launch overhead, so small differences are expected)",
+    ]
+
+
+def _figure(c) -> str:
+    if c.pruned:
+        return "pruned, not timed"
+    return "failed" if c.failed else "not timed" if c.ms is None else f"{c.ms:.4g} ms"
+
+
+def _autotuner_json(run, row) -> dict:
+    """A --json row's autotuner figures, where the row is one of its configs."""
+    i = None if run is None else run.index_of(row.variant.config)
+    if i is None:
+        return {}
+    c = run.configs[i]
+    return {"autotuner": {"ms": c.ms, "timings": list(c.timings), "pruned": c.pruned, "failed": c.failed,
+                          "picked": i == run.picked}}
 
 
 def _bound(m) -> str:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..arch import Target
+from ..records import AutotunerRun
 from ..stages import Stage
 from ..types import CaptureError, Config, KernelId
 
@@ -140,6 +141,16 @@ class Kernel(abc.ABC):
     def launch(self, config: Config, device: str = "cuda", seed: int = 0) -> Launch:
         """The kernel ready to run with example inputs (only where ``can_launch``)."""
         raise NotImplementedError(f"{self.name} declares no example inputs to launch with")
+
+    @property
+    def autotuned(self) -> bool:
+        """Does the kernel carry an autotuner of its own (Triton's ``@triton.autotune``)?"""
+        return False
+
+    def run_autotuner(self, config: Config, device: str = "cuda", seed: int = 0) -> AutotunerRun:
+        """Launch the kernel once through its own autotuner, as a user's program would, on
+        ``config``'s example inputs (only where ``autotuned`` and ``can_launch``): what it timed and picked."""
+        raise NotImplementedError(f"{self.name} has no autotuner of its own")
 
     def source(self) -> str:
         return Path(self.file).read_text(encoding="utf-8")

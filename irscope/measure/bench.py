@@ -42,14 +42,18 @@ def require_gpu() -> int:
 
 def bench(ref: Kernel, configs: Sequence[Config], session: Session | None = None, *, method: str = "cupti",
           ncu: bool = False, min_time_ms: float = 100.0, timeout: float = DEFAULT_TIMEOUT, jobs: int | None = None,
-          cancel: threading.Event | None = None, on_note=None,
+          cancel: threading.Event | None = None, on_note=None, on_autotuner=None,
           gpus: Sequence[str] | None = None) -> Iterator[BenchResult]:
     """Capture, check and time every config of ``ref`` on this machine's GPUs, in completion order.
 
     ``method``: cupti, events or graph (measure/timing.py). ``gpus``: the host ids of the GPUs
-    to use (default: every visible one).
+    to use (default: every visible one). ``on_autotuner``: where the kernel has an autotuner of
+    its own, it is run once after the measurements, in a worker, and its ``AutotunerRun`` (what
+    it timed and picked, or its error) is handed to this callable and kept in the session as
+    ``"autotuner"``; without it, or for any other kernel, nothing more runs.
     """
     from ..workers import WorkerPool
+    from .autotuner import autotuner_job
     from .worker import failure
 
     require_gpu()
@@ -79,6 +83,14 @@ def bench(ref: Kernel, configs: Sequence[Config], session: Session | None = None
             if cancel is not None and cancel.is_set():
                 return
             yield from _collect(pool, variants, entries, session, done, wait=0.2)
+        job = autotuner_job(ref, configs) if on_autotuner is not None else None
+        if job is not None:
+            run = _run_autotuner(pool, job, cancel)
+            if run is not None:
+                if session is not None:
+                    session.data["autotuner"] = run.to_json()
+                    session.save()
+                on_autotuner(run)
     finally:
         pool.close()
     if ncu and not (cancel is not None and cancel.is_set()):
@@ -95,6 +107,20 @@ def _collect(pool, variants, entries, session, done, wait: float) -> Iterator[Be
             session.update(entry)
         done.append(BenchResult(index, variants[index], measurement))
         yield done[-1]
+
+
+def _run_autotuner(pool, job: tuple, cancel: threading.Event | None):
+    """The autotuner's run, in whichever worker is free (every measurement is in by now)."""
+    from .autotuner import AUTOTUNER, as_run
+
+    pool.submit(AUTOTUNER, job)
+    while pool.outstanding:
+        if cancel is not None and cancel.is_set():
+            return None
+        for tag, result in pool.results(timeout=0.2):
+            if tag == AUTOTUNER:
+                return as_run(result)
+    return None
 
 
 def _add_ncu(ref: Kernel, done: list[BenchResult], entries, session, on_note) -> Iterator[BenchResult]:

@@ -63,7 +63,7 @@ def measure(state: _State, handle, config: Config, options: dict[str, Any]) -> M
         kernel = launch.first()
         torch.cuda.synchronize()
     except Exception as exc:  # noqa: BLE001
-        if _is_cuda_fault(exc):
+        if is_cuda_fault(exc):
             raise
         return replace(base, status=Status.FAILED, error=_one_line(exc))
     status, abs_err, rel_err, why = Status.OK, None, None, None
@@ -128,7 +128,7 @@ def _check(launch) -> tuple[Status, float | None, float | None, str | None]:
     return Status.OK, worst_abs, worst_rel, None
 
 
-def _is_cuda_fault(exc: Exception) -> bool:
+def is_cuda_fault(exc: Exception) -> bool:
     text = str(exc).lower()
     return any(s in text for s in ("illegal memory access", "illegal address", "unspecified launch failure",
                                    "misaligned address", "an illegal instruction", "device-side assert"))
@@ -139,8 +139,13 @@ def _one_line(exc: Exception) -> str:
 
 
 def serve() -> None:
-    """Read ``(handle, config, options)``, answer a Measurement, until stdin closes."""
+    """Read ``(handle, config, options)``, answer a Measurement, until stdin closes.
+
+    Two jobs answer otherwise: ``{"warm_up": True}`` (start-up costs, paid early) and
+    ``{"autotuner": True}`` (the kernel's own autotuner: an AutotunerRun, or None).
+    """
     from ..workers import protocol_channel
+    from .autotuner import AUTOTUNER, autotune
 
     requests, channel = protocol_channel()
     state = _State()
@@ -150,9 +155,14 @@ def serve() -> None:
         except EOFError:
             return
         try:
-            result = warm_up(state) if options.get("warm_up") else measure(state, handle, config, options)
+            if options.get("warm_up"):
+                result = warm_up(state)
+            elif options.get(AUTOTUNER):
+                result = autotune(handle, config, options)
+            else:
+                result = measure(state, handle, config, options)
         except Exception as exc:  # noqa: BLE001
-            if _is_cuda_fault(exc):
+            if is_cuda_fault(exc):
                 # The CUDA context is gone: say why on stderr (the pool reports it) and die.
                 print(f"CUDA fault: {_one_line(exc)}", file=sys.stderr, flush=True)
                 os._exit(70)

@@ -21,6 +21,7 @@ from typing import Any, Mapping
 
 from ...arch import CaptureMode, Target
 from ...errors import KernelFileError, KernelNotFound, ParameterError, exception_line
+from ...records import AutotunerRun
 from ...spec import TRITON_DEFAULT_OPTIONS, KernelSpec, kernel_specs
 from ...stages import Stage
 from ...types import Config, KernelId
@@ -68,6 +69,10 @@ class TritonKernel(Kernel):
         # Set for a kernel rebuilt from text (rebuild.py): its source is this text, not the file's.
         self.source_text = source_text
         self.inductor = inductor  # rebuilt with the modules Inductor's kernels use
+        # Rebuilt with its heuristics' values taken from the configs a program ran (irscope run), not evaluated.
+        self.recorded_heuristics = False
+        # The launches a program made of it (irscope run), by replay.launch_key: bench reruns those.
+        self.recorded_launches: dict[str, Any] = {}
         self._inputs: dict[tuple, tuple[Any, Any]] = {}
         self._tuned_table: dict[str, dict[str, Any]] | None = None  # prune_configs_by runs once
 
@@ -85,6 +90,10 @@ class TritonKernel(Kernel):
         extra: dict[str, Any] = {} if self.signature is None else {"signature": [asdict(a) for a in self.signature]}
         if self.source_text is not None:  # a worker rebuilds it from the text too, never from the file
             extra.update(source_text=self.source_text, inductor=self.inductor)
+            if self.recorded_heuristics:
+                extra["heuristics"] = "recorded"
+        if self.recorded_launches:
+            extra["launches"] = self.recorded_launches
         return KernelHandle(self.frontend, self.file, self.name, extra)
 
     def source(self) -> str:
@@ -150,11 +159,12 @@ class TritonKernel(Kernel):
 
     @property
     def can_launch(self) -> bool:
-        return self.spec is not None
+        return self.spec is not None or bool(self.recorded_launches)
 
-    def launch(self, config: Config, device: str = "cuda", seed: int = 0) -> Launch:
-        from .compile import triton_cache_for
-        from .inputs import example_namespace, launch_arguments
+    def example_inputs(self, config: Config, device: str = "cuda", seed: int = 0) -> tuple[Any, Any]:
+        """The namespace the spec's callables see for ``config``, on filled example tensors, and the
+        outputs the reference expects of them (None: no reference). Tensors are kept per size."""
+        from .inputs import example_namespace
 
         if self.spec is None:
             raise ParameterError(f"{self.name} declares no KernelSpec: no example inputs to launch it with")
@@ -169,7 +179,18 @@ class TritonKernel(Kernel):
                 expected = (expected,)
             self._inputs[key] = (ns, expected)
         inputs, expected = self._inputs[key]
-        ns = spec.namespace(config.values(), {n: getattr(inputs, n) for n in spec.tensors})
+        return spec.namespace(config.values(), {n: getattr(inputs, n) for n in spec.tensors}), expected
+
+    def launch(self, config: Config, device: str = "cuda", seed: int = 0) -> Launch:
+        from .compile import triton_cache_for
+        from .inputs import launch_arguments
+
+        if self.spec is None and self.recorded_launches:  # a program's kernel (irscope run): as it launched it
+            from .replay import launch_key, replay
+
+            return replay(self, config, self.recorded_launches.get(launch_key(config)), device, seed)
+        ns, expected = self.example_inputs(config, device, seed)
+        spec = self.spec
         args, kwargs = launch_arguments(self, config, ns)
         grid = spec.grid(ns)
         fn = self.fn
@@ -186,6 +207,15 @@ class TritonKernel(Kernel):
         return Launch(first=first, run=run, outputs={n: getattr(ns, n) for n in spec.outputs()}, expected=expected,
                       tolerance=lambda name: spec.tolerance_for(spec.tensors[name].dtype),
                       bytes_moved=spec.bytes_for(values), flops=spec.flops_for(values))
+
+    @property
+    def autotuned(self) -> bool:
+        return self.tuning is not None and self.tuning.autotuner is not None
+
+    def run_autotuner(self, config: Config, device: str = "cuda", seed: int = 0) -> AutotunerRun:
+        from .tuner import run_autotuner
+
+        return run_autotuner(self, config, device, seed)
 
 
 def _file_sha(path: str) -> str:
