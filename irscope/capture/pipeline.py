@@ -122,7 +122,7 @@ def capture_many(ref: Kernel, configs: Sequence[Config], arch: str | int | None 
             compiled = ref.compile(configs[i], target)
             batch.append((i, build_variant(kernel_id, configs[i], target, compiled, source, ref.stages)))
             if len(batch) >= SASS_BATCH or n == len(pending) - 1:
-                yield from finish(_with_sass(batch))
+                yield from finish(with_sass(batch))
                 batch = []
         return
     yield from _parallel(ref, configs, pending, target, workers, kernel_id, source, finish, cancel, compile_timeout)
@@ -156,7 +156,7 @@ def _parallel(ref, configs, pending, target, workers, kernel_id, source, finish,
             for i, compiled in pool.results(timeout=0.02 if disassembling else 0.2):
                 batch.append((i, build_variant(kernel_id, configs[i], target, compiled, source, ref.stages)))
             if batch and (len(batch) >= SASS_BATCH or not pool.outstanding):
-                disassembling.append(sass.submit(_with_sass, batch))
+                disassembling.append(sass.submit(with_sass, batch))
                 batch = []
             while disassembling and disassembling[0].done():
                 yield from finish(disassembling.pop(0).result())
@@ -196,7 +196,7 @@ def build_variant(kernel_id: KernelId, config: Config, target: Target, compiled:
     )
 
 
-def _with_sass(batch: list[tuple[int, Variant]]) -> list[tuple[int, Variant]]:
+def with_sass(batch: list[tuple[int, Variant]]) -> list[tuple[int, Variant]]:
     """Add SASS to every variant that has a cubin, with one nvdisasm run per arch."""
     todo = [(n, v) for n, (_, v) in enumerate(batch) if v.cubin]
     results = disassemble([v.cubin for _, v in todo], [v.listings.get(Stage.PTX) for _, v in todo],

@@ -37,7 +37,12 @@ COMMANDS = {
     "bench": ("irscope.cli.bench", "bench"),
     "tui": ("irscope.cli.tui", "tui"),
     "inductor": ("irscope.cli.inductor", "inductor"),
+    "run": ("irscope.cli.run", "run"),
 }
+
+# What irscope changed in its own environment (TMPDIR...) and the user's values, for the
+# programs it runs as they are (irscope run): name -> the user's value (None: unset).
+USER_ENVIRONMENT: dict[str, str | None] = {}
 
 
 class LazyGroup(click.Group):
@@ -156,9 +161,11 @@ def _private_tempdir() -> Iterator[None]:
             os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(system, f"torchinductor_{user}")
     os.environ["TMPDIR"] = private
     tempfile.tempdir = private
+    USER_ENVIRONMENT.update(saved)
     try:
         yield
     finally:
+        USER_ENVIRONMENT.clear()
         tempfile.tempdir = previous
         for name, value in saved.items():
             if value is None:

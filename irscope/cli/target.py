@@ -94,7 +94,9 @@ def session_kernel(session: Session, signature: str | None = None) -> Kernel:
                 return builtin
         if session.signature is not None:
             handle = KernelHandle(session.frontend, k.file, k.name,
-                                  {"signature": session.signature, "source_text": session.source()})
+                                  {"signature": session.signature, "source_text": session.source(),
+                                   **session.rebuild,
+                                   **({"launches": session.recorded_launches} if session.recorded_launches else {})})
             try:
                 return frontends.load(handle)
             except UsageError as exc:  # the stored source does not parse, or holds code irscope refuses

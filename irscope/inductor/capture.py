@@ -107,8 +107,12 @@ def plan(outputs: list[OutputCode], directory: Path | None, chosen: dict[str, La
     return out
 
 
-def compile_all(kernels: list[CapturedKernel], arch: str | None) -> Iterator[CapturedKernel]:
-    """Compile each kernel's chosen config, for ``arch`` or the arch Inductor recorded."""
+def compile_all(kernels: list[CapturedKernel], arch: str | None, *, in_process: bool = False
+                ) -> Iterator[CapturedKernel]:
+    """Compile each kernel's chosen config, for ``arch`` or the arch Inductor recorded.
+
+    ``in_process``: in this process, with no time limit (no worker to start: a few kernels, quickly).
+    """
     for ck in kernels:
         target_arch = arch or ck.kernel.arch or "sm_90"
         if ck.ref is None:
@@ -116,7 +120,8 @@ def compile_all(kernels: list[CapturedKernel], arch: str | None) -> Iterator[Cap
             yield ck
             continue
         config = config_from_table(ck.ref.parameter_table(), {**config_of(ck.chosen).values()}, ck.ref.name)
-        ck.variant = next(iter(capture_many(ck.ref, [config], target_arch))).variant
+        ck.variant = next(iter(capture_many(ck.ref, [config], target_arch,
+                                            **({"compile_timeout": None} if in_process else {})))).variant
         yield ck
 
 
@@ -129,7 +134,7 @@ def write_sessions(capture: InductorCapture, directory: Path) -> None:
         table = parameter_table(ck.candidates, ck.chosen)
         signature = [asdict(a) for a in ck.ref.signature or ()]
         session = Session.create(directory / ck.kernel.name, ck.ref.identity(), ck.ref.source(),
-                                 table, signature)
+                                 table, signature, rebuild={"inductor": True})
         entry = session.add(ck.variant)
         if ck.runtime_us is not None:
             entry.measurement = Measurement(Status.OK, median_us=ck.runtime_us, source="torch profiler")

@@ -126,8 +126,12 @@ class Session:
 
     @classmethod
     def create(cls, path: str | Path, kernel: KernelId, python: str, parameters: Mapping[str, Any],
-               signature: list[dict[str, Any]] | None = None, frontend: str = "triton") -> "Session":
-        """A new session, or the existing one at ``path`` if it holds the same kernel source."""
+               signature: list[dict[str, Any]] | None = None, frontend: str = "triton",
+               rebuild: Mapping[str, Any] | None = None) -> "Session":
+        """A new session, or the existing one at ``path`` if it holds the same kernel source.
+
+        ``rebuild``: how the kernel is rebuilt from the stored source (``{"inductor": True}``, ...).
+        """
         path = Path(path)
         if path.exists() and not path.is_dir():
             raise SessionError(f"{path} exists and is not a directory")
@@ -153,7 +157,8 @@ class Session:
                 "format": SESSION_FORMAT,
                 "kernel": {"name": kernel.name, "file": kernel.file, "source_hash": kernel.source_hash,
                            "frontend": frontend, "source": f"source/{source_name}",
-                           **({"signature": signature} if signature is not None else {})},
+                           **({"signature": signature} if signature is not None else {}),
+                           **({"rebuild": dict(rebuild)} if rebuild else {})},
                 "parameters": dict(parameters),
                 "variants": [],
             }
@@ -178,6 +183,25 @@ class Session:
     def signature(self) -> list[dict[str, Any]] | None:
         """The kernel's argument types, for a kernel that declares no KernelSpec (e.g. Inductor's)."""
         return self.data["kernel"].get("signature")
+
+    @property
+    def rebuild(self) -> dict[str, Any]:
+        """How the stored source is rebuilt: only the options irscope knows, with the values it writes."""
+        stored = self.data["kernel"].get("rebuild")
+        stored = stored if isinstance(stored, dict) else {}
+        out: dict[str, Any] = {}
+        if stored.get("inductor") is True:
+            out["inductor"] = True
+        if stored.get("heuristics") == "recorded":
+            out["heuristics"] = "recorded"
+        return out
+
+    @property
+    def recorded_launches(self) -> dict[str, Any]:
+        """The launches a program made of the kernel (irscope run), by config: what bench reruns."""
+        stored = self.data.get("recorded_launches")
+        return {k: v for k, v in stored.items() if isinstance(k, str) and isinstance(v, dict)} \
+            if isinstance(stored, dict) else {}
 
     @property
     def parameters(self) -> dict[str, Any]:

@@ -24,9 +24,12 @@ def make_app(kernel: str, *, assignments: Sequence[str] = (), sweeps: Sequence[s
     measures them on this GPU in the background (None: when there is one and no ``arch`` was asked for).
     """
     from ..inductor.capture import is_inductor_dir
+    from ..run.collect import is_run_dir
 
     if is_inductor_dir(kernel):
         return _inductor_app(Path(kernel), stage)
+    if is_run_dir(kernel):
+        return _run_app(Path(kernel), stage)
     from ..cli.target import open_target, overrides
     from ..session import Session, parse_sweep, sweep_configs
 
@@ -68,6 +71,22 @@ def _inductor_app(directory: Path, stage: str) -> IrscopeApp:
     origin = index["origin"].get("function") or index["origin"].get("log")
     return IrscopeApp(Model.from_sessions(f"Inductor: {origin}", sessions), [],
                       f"{len(sessions)} Inductor kernels{_samples_note(_unmeasured(sessions))}",
+                      initial_stage=stage)
+
+
+def _run_app(directory: Path, stage: str) -> IrscopeApp:
+    """Every kernel a program compiled (irscope run), ranked by the GPU time the run spent in it."""
+    from ..run.collect import read_index
+    from ..session import Session
+
+    index = read_index(directory)
+    sessions = [Session.open(directory / k["session"]) for k in index["kernels"] if k.get("session")]
+    if not sessions:
+        raise UsageError(f"{directory}: the run recorded no kernel irscope could keep (see its run.json)")
+    program = " ".join(str(c) for c in index.get("command") or [])[:80]
+    where = f"on {index['device']}" if index.get("device") else str(index.get("mode") or "")
+    return IrscopeApp(Model.from_sessions(f"run: {program}", sessions), [],
+                      f"{len(sessions)} kernels of `{program}` {where}, ranked by GPU time",
                       initial_stage=stage)
 
 

@@ -29,8 +29,13 @@ class TritonFrontend(Frontend):
                 raise KernelFileError(f"the stored source of {handle.name} is not text")
             if stored is None:
                 raise ParameterError(f"the stored kernel {handle.name} has source text but no signature")
-            return rebuilt_kernel(text, handle.file, handle.name, signature_from_json(stored),
-                                  inductor=handle.extra.get("inductor") is True)
+            kernel = rebuilt_kernel(text, handle.file, handle.name, signature_from_json(stored),
+                                    inductor=handle.extra.get("inductor") is True,
+                                    recorded_heuristics=handle.extra.get("heuristics") == "recorded")
+            launches = handle.extra.get("launches")
+            if isinstance(launches, dict):  # data: replay.why_not checks each before it is used
+                kernel.recorded_launches = {k: v for k, v in launches.items() if isinstance(v, dict)}
+            return kernel
         if stored is not None:
             return kernel_with_signature(Path(handle.file), handle.name, signature_from_json(stored))
         return kernel_in_file(Path(handle.file), handle.name, None)

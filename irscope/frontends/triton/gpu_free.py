@@ -30,6 +30,9 @@ class TensorArgument:
     stride: tuple[int, ...]
     aligned: bool  # data_ptr % 16 == 0 (a meta tensor's pointer is 0: aligned, as torch's allocations are)
 
+    def to_json(self) -> dict[str, Any]:
+        return {"tensor": self.dtype, "shape": list(self.shape), "stride": list(self.stride), "aligned": self.aligned}
+
 
 @dataclass(frozen=True)
 class ExampleLaunch:
@@ -48,6 +51,7 @@ class ExampleLaunch:
     num_stages: int
     arguments: dict[str, Any] = field(default_factory=dict)  # a TensorArgument, or the value itself
     grid: tuple[int, ...] | None = None
+    file: str | None = None  # where the kernel's def is
 
 
 def stand_in_driver(capability: int) -> Any:
@@ -117,7 +121,8 @@ def gpu_free_import(capability: int) -> Iterator[list[ExampleLaunch]]:
             constants={names[k[0]] if len(k) == 1 else k: v for k, v in compile["constants"].items()},
             divisible=frozenset(names[k[0]] for k, v in attrs.items()
                                 if len(k) == 1 and ["tt.divisibility", 16] in [list(a) for a in v]),
-            num_warps=compile["num_warps"], num_stages=compile["num_stages"]))
+            num_warps=compile["num_warps"], num_stages=compile["num_stages"],
+            file=getattr(getattr(jit.fn, "__code__", None), "co_filename", None)))
         return True  # Triton then neither compiles nor launches
 
     original_run = JITFunction.run
@@ -149,7 +154,7 @@ def _with_call(launch: ExampleLaunch, jit: Any, args: tuple, kwargs: dict, grid:
     except TypeError:
         return launch
     bound.apply_defaults()
-    arguments = {name: _describe(value) for name, value in bound.arguments.items()}
+    arguments = {name: describe(value) for name, value in bound.arguments.items()}
     if callable(grid):
         try:
             grid = grid(dict(bound.arguments))
@@ -160,10 +165,11 @@ def _with_call(launch: ExampleLaunch, jit: Any, args: tuple, kwargs: dict, grid:
     except (TypeError, ValueError):
         shape = None
     return ExampleLaunch(launch.kernel, launch.signature, launch.constants, launch.divisible, launch.num_warps,
-                         launch.num_stages, arguments, shape)
+                         launch.num_stages, arguments, shape, launch.file)
 
 
-def _describe(value: Any) -> Any:
+def describe(value: Any) -> Any:
+    """A tensor as a TensorArgument (never its data); a plain value as itself; anything else by its repr."""
     if hasattr(value, "data_ptr") and hasattr(value, "dtype") and hasattr(value, "shape"):
         return TensorArgument(str(value.dtype), tuple(value.shape), tuple(value.stride()),
                               value.data_ptr() % 16 == 0)
@@ -197,6 +203,6 @@ def signature_of(launch: ExampleLaunch, fn: Any) -> tuple | None:
     return tuple(out)
 
 
-__all__ = ["LAUNCHES", "ExampleLaunch", "TensorArgument", "example_launches", "gpu_free_import", "signature_of",
+__all__ = ["LAUNCHES", "ExampleLaunch", "TensorArgument", "describe", "example_launches", "gpu_free_import", "signature_of",
            "stand_in_driver"]
 

@@ -75,13 +75,17 @@ def rebuild_functions(text: str, filename: str, *, inductor: bool = False) -> di
 
 
 def rebuilt_kernel(text: str, filename: str, name: str, signature: tuple[SignatureArg, ...], *,
-                   inductor: bool = False) -> TritonKernel:
-    """The kernel ``name`` of ``text``, compiled from ``signature``; refused if it or a kernel it calls is."""
+                   inductor: bool = False, recorded_heuristics: bool = False) -> TritonKernel:
+    """The kernel ``name`` of ``text``, compiled from ``signature``; refused if it or a kernel it calls is.
+
+    ``recorded_heuristics``: the values its ``@triton.heuristics`` set are in the configs
+    (a running program evaluated them: ``irscope run``), so they need not run here.
+    """
     rebuilt = _rebuild(text, filename, inductor)
     if name not in rebuilt.functions:
         raise KernelNotFound(f"no @triton.jit kernel named {name!r} in {filename}; "
                              f"found: {', '.join(rebuilt.functions) or 'none'}")
-    if name in rebuilt.heuristics:
+    if name in rebuilt.heuristics and not recorded_heuristics:
         # An autotuner's configs are data (a session keeps them in its parameter table);
         # heuristics are Python, which irscope does not run from text it was handed.
         raise KernelFileError(f"{filename}:{rebuilt.heuristics[name]}: {name}'s @triton.heuristics are Python "
@@ -99,7 +103,9 @@ def rebuilt_kernel(text: str, filename: str, name: str, signature: tuple[Signatu
         if arg.type is not None and not (isinstance(arg.type, str) and is_type(arg.type)):
             raise UnsafeKernelSource(f"{filename}: refused: signature type {arg.type!r} for {param.name} "
                                      "is not a Triton scalar or pointer type")
-    return TritonKernel(rebuilt.functions[name], filename, None, tuple(signature), source_text=text, inductor=inductor)
+    kernel = TritonKernel(rebuilt.functions[name], filename, None, tuple(signature), source_text=text, inductor=inductor)
+    kernel.recorded_heuristics = recorded_heuristics and name in rebuilt.heuristics
+    return kernel
 
 
 @functools.lru_cache(maxsize=32)

@@ -1,0 +1,314 @@
+"""Every Triton kernel a running program compiles and launches, recorded through Triton's own hooks.
+
+``irscope run`` starts a ``Listener`` inside the user's program (run/hook.py) and
+changes nothing else in it:
+
+- ``knobs.compilation.listener`` fires for every ``triton.compile`` (cache hits and
+  Inductor's in-process compiles included). The stage files the compile left in
+  Triton's cache are copied, byte for byte, with what is needed to compile the
+  kernel again: the source file's text, the JIT's specialization (types, 16-byte
+  divisibility, constants), constexprs and launch options.
+- Per launch: Triton's ``launch_metadata`` seam (what Proton uses), set on each
+  JIT function the listener sees, gets the grid and the bound arguments; an
+  enter hook (``knobs.runtime.launch_enter_hook``) makes Triton evaluate it. Each
+  (compile, grid) pair is counted, and its arguments are described once (dtype,
+  shape, stride, 16-byte alignment: never the data).
+- At exit, the program's autotuners (``@triton.autotune`` objects in its modules)
+  say which config each picked and how long each config took.
+
+Without a GPU, the same program runs with gpu_free.py's stand-in driver: launches
+are recorded and skipped, nothing compiles, and irscope compiles each recorded
+specialization ahead of time afterwards.
+
+What is written here is data for ``irscope run`` (run/collect.py) to read: JSON and
+the stage files, one folder per compile, written before the compile returns.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import linecache
+import os
+import shutil
+import sys
+import threading
+import warnings
+from pathlib import Path
+from typing import Any
+
+RECORD = "compile.json"
+FORMAT = "irscope.triton-compile/1"
+OPTION_KEYS = ("num_warps", "num_stages", "num_ctas", "maxnreg")
+STAGE_EXTENSIONS = ("source", "ttir", "ttgir", "llir", "ptx", "cubin", "json")
+
+
+def _write(path: Path, text: str) -> None:
+    """Atomically (a reader never sees half a record), with no irscope import: this runs in the user's program."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def jsonable(value: Any) -> Any:
+    """A constant as JSON: numbers, strings, booleans and None as they are; anything else by its repr."""
+    value = getattr(value, "value", value) if type(value).__name__ == "constexpr" else value
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (tuple, list)):
+        return [jsonable(v) for v in value]
+    return {"repr": repr(value)}
+
+
+class Listener:
+    """Records compiles (as they happen) and launches (counted, written at ``finish``) under ``directory``."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = Path(directory)
+        (self.directory / "compiles").mkdir(parents=True, exist_ok=True)
+        (self.directory / "sources").mkdir(exist_ok=True)
+        self.compiles = 0
+        self.skipped: list[str] = []  # compiles of IR files rather than Python kernels
+        self.sources: dict[str, str] = {}  # kernel file -> its saved copy
+        self.launches: dict[tuple[str, tuple[int, ...]], list] = {}  # (compile hash, grid) -> [calls, arguments]
+        self.errors: list[str] = []
+        self._lock = threading.Lock()
+        self._seen_functions: set[int] = set()
+        self._hashes: set[str] = set()
+
+    # ------------------------------------------------------------------ installing
+
+    def install(self) -> None:
+        from triton import knobs
+
+        previous = knobs.compilation.listener
+
+        def listener(*, src: Any, metadata: Any, metadata_group: Any, times: Any, cache_hit: bool) -> None:
+            try:
+                self.compiled(src, metadata, metadata_group, times, cache_hit)
+            except Exception as exc:  # noqa: BLE001 - the program must go on; the run says what was lost
+                self._error(f"a compile was not recorded: {type(exc).__name__}: {exc}")
+            if previous is not None:
+                previous(src=src, metadata=metadata, metadata_group=metadata_group, times=times, cache_hit=cache_hit)
+
+        knobs.compilation.listener = listener
+        knobs.runtime.launch_enter_hook.add(_evaluate_launch_metadata)
+
+    # ------------------------------------------------------------------ compiles
+
+    def compiled(self, src: Any, metadata: Any, group: Any, times: Any, cache_hit: bool) -> None:
+        fn = getattr(src, "fn", None)
+        if fn is None or not hasattr(fn, "arg_names"):
+            self.skipped.append(str(getattr(src, "path", src))[:200])
+            return
+        with self._lock:
+            if str(dict(metadata).get("hash")) in self._hashes:  # seen already (Inductor's kernels, at exit)
+                return
+            self._hashes.add(str(dict(metadata).get("hash")))
+            number = self.compiles
+            self.compiles += 1
+        folder = self.directory / "compiles" / f"{number:05d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        stages = {}
+        for filename, path in dict(group).items():
+            extension = Path(filename).suffix[1:]
+            if filename.startswith("__grp__") or extension not in STAGE_EXTENSIONS:
+                continue
+            shutil.copyfile(path, folder / f"stage.{extension}")
+            stages[extension] = f"stage.{extension}"
+        meta = dict(metadata)
+        target = meta.get("target")
+        names = list(fn.arg_names)
+        record = {
+            "format": FORMAT,
+            "kernel": fn.__name__,
+            "file": self._file_of(fn),
+            "cache_key": _cache_key(fn),
+            "source": self._save_file(self._file_of(fn)),
+            "params": names,
+            "constexprs": [p.name for p in fn.params if p.is_constexpr],
+            "signature": {k: jsonable(v) for k, v in dict(src.signature).items()},
+            "constants": {names[k[0]]: jsonable(v) for k, v in src.constants.items() if len(k) == 1},
+            "divisible": sorted(names[k[0]] for k, v in src.attrs.items()
+                                if len(k) == 1 and ["tt.divisibility", 16] in [list(a) for a in v]),
+            "options": {k: jsonable(meta.get(k)) for k in OPTION_KEYS if meta.get(k) is not None},
+            "hash": str(meta.get("hash")),
+            "name": str(meta.get("name") or fn.__name__),
+            "shared": jsonable(meta.get("shared")),
+            "arch": getattr(target, "arch", None) if not isinstance(target, dict) else target.get("arch"),
+            "triton": jsonable(meta.get("triton_version")),
+            "cache_hit": bool(cache_hit),
+            "compile_us": getattr(times, "total", None),
+            "stages": stages,
+        }
+        _write(folder / RECORD, json.dumps(record, indent=1))
+        self._watch_launches(fn)
+
+    @staticmethod
+    def _file_of(fn: Any) -> str:
+        code = getattr(getattr(fn, "fn", None), "__code__", None)
+        return code.co_filename if code is not None else "<unknown>"
+
+    def _save_file(self, file: str) -> str | None:
+        """The kernel file's text as the program ran it (Triton reads it through ``linecache`` too)."""
+        with self._lock:
+            if file in self.sources:
+                return self.sources[file]
+        text = "".join(linecache.getlines(file))
+        if not text:
+            try:
+                text = Path(file).read_text(encoding="utf-8")
+            except OSError:
+                return None
+        name = hashlib.sha256(text.encode("utf-8", errors="surrogatepass")).hexdigest()[:24] + ".py"
+        if not (self.directory / "sources" / name).exists():
+            _write(self.directory / "sources" / name, text)
+        with self._lock:
+            self.sources[file] = f"sources/{name}"
+        return self.sources[file]
+
+    # ------------------------------------------------------------------ launches
+
+    def _watch_launches(self, fn: Any) -> None:
+        """Set Triton's per-function ``launch_metadata`` (keeping any the kernel had) to count launches."""
+        with self._lock:
+            if id(fn) in self._seen_functions:
+                return
+            self._seen_functions.add(id(fn))
+        previous = getattr(fn, "launch_metadata", None)
+        launches = self.launches
+
+        def launch_metadata(grid: Any, metadata: Any, args: dict) -> dict:
+            key = (str(metadata.hash), _grid(grid))
+            entry = launches.get(key)
+            if entry is None:
+                entry = launches.setdefault(key, [0, _arguments(args)])
+            entry[0] += 1
+            return previous(grid, metadata, args) if previous is not None else {}
+
+        fn.launch_metadata = launch_metadata
+
+    # ------------------------------------------------------------------ at exit
+
+    def finish(self) -> None:
+        """Write the launch counts and the autotuners' picks (compiles are already on disk)."""
+        launches = [{"hash": h, "grid": list(g), "calls": calls, "arguments": args}
+                    for (h, g), (calls, args) in list(self.launches.items())]
+        _write(self.directory / "launches.json", json.dumps(launches, indent=1))
+        _write(self.directory / "autotuners.json", json.dumps(autotuner_picks(), indent=1))
+        if self.skipped or self.errors:
+            _write(self.directory / "listener.json", json.dumps({"skipped": self.skipped, "errors": self.errors}))
+
+    def _error(self, message: str) -> None:
+        if len(self.errors) < 20:
+            self.errors.append(message[:500])
+
+
+class GpuFreeListener(Listener):
+    """Without a GPU: the stand-in driver answers, launches are recorded (gpu_free.py) and nothing compiles here."""
+
+    def __init__(self, directory: Path, capability: int) -> None:
+        super().__init__(directory)
+        self.capability = capability
+        self._scope: Any = None
+        self._recorded: list = []
+
+    def install(self) -> None:
+        from .gpu_free import gpu_free_import
+
+        self._scope = gpu_free_import(self.capability)
+        self._recorded = self._scope.__enter__()  # left for the life of the program
+
+    def finish(self) -> None:
+        out = []
+        for launch in list(self._recorded):
+            out.append({
+                "format": FORMAT, "kernel": launch.kernel, "file": launch.file,
+                "source": self._save_file(launch.file) if launch.file else None,
+                "signature": {k: jsonable(v) for k, v in launch.signature.items()},
+                "constants": {k: jsonable(v) for k, v in launch.constants.items() if isinstance(k, str)},
+                "divisible": sorted(launch.divisible),
+                "options": {"num_warps": launch.num_warps, "num_stages": launch.num_stages},
+                "grid": list(_grid(launch.grid)) if launch.grid else None,
+                "arguments": {k: v.to_json() if hasattr(v, "to_json") else jsonable(v)
+                              for k, v in launch.arguments.items()},
+                "arch": self.capability,
+            })
+        _write(self.directory / "launches_ahead_of_time.json", json.dumps(out, indent=1))
+        _write(self.directory / "autotuners.json", json.dumps(autotuner_picks(), indent=1))
+
+
+def _cache_key(fn: Any) -> str | None:
+    """The JIT's hash of the function and what it calls: the identity irscope gives a kernel."""
+    try:
+        return str(fn.cache_key)
+    except Exception:  # noqa: BLE001 - a dependency Triton cannot hash here
+        return None
+
+
+def _evaluate_launch_metadata(metadata: Any) -> None:
+    """Triton builds launch metadata lazily; evaluating it calls each kernel's ``launch_metadata``."""
+    if metadata is not None:
+        metadata.get()
+
+
+def _grid(grid: Any) -> tuple[int, ...]:
+    try:
+        dims = [int(g) for g in grid]
+    except TypeError:
+        dims = [int(grid)]
+    return tuple(dims + [1] * (3 - len(dims)))
+
+
+def _arguments(args: dict) -> dict[str, Any]:
+    from .gpu_free import describe
+
+    out = {}
+    for name, value in args.items():
+        described = describe(value)
+        out[name] = described.to_json() if hasattr(described, "to_json") else jsonable(described)
+    return out
+
+
+def autotuner_picks() -> list[dict[str, Any]]:
+    """What each ``@triton.autotune`` object in the program's modules picked, and its timings per config."""
+    module = sys.modules.get("triton.runtime.autotuner")
+    if module is None:
+        return []
+    from .autotune import jit_of
+
+    found: dict[int, Any] = {}
+    with warnings.catch_warnings():  # a deprecated module attribute warns when looked at
+        warnings.simplefilter("ignore")
+        for mod in list(sys.modules.values()):
+            for value in list(getattr(mod, "__dict__", {}).values()):
+                if isinstance(value, module.Autotuner) and id(value) not in found:
+                    found[id(value)] = value
+    out = []
+    for tuner in found.values():
+        try:
+            jit = jit_of(tuner)
+            timings = getattr(tuner, "configs_timings", None) or {}
+            out.append({
+                "kernel": jit.__name__, "file": Listener._file_of(jit),
+                "configs": [_config(c) for c in tuner.configs],
+                "picked": [_config(c) for c in tuner.cache.values()],
+                "timings": [{"config": _config(c), "ms": jsonable(t if isinstance(t, (list, tuple)) else [t])}
+                            for c, t in timings.items()],
+            })
+        except Exception as exc:  # noqa: BLE001 - one odd autotuner must not lose the others
+            out.append({"error": f"{type(exc).__name__}: {exc}"[:300]})
+    return out
+
+
+def _config(config: Any) -> dict[str, Any]:
+    """A ``triton.Config`` as the values a variant's config holds: its kwargs and launch options."""
+    values = {k: jsonable(v) for k, v in dict(config.kwargs).items()}
+    for key in OPTION_KEYS:
+        value = getattr(config, key, None)
+        if value is not None:
+            values[key] = jsonable(value)
+    return values
+
+
+__all__ = ["FORMAT", "RECORD", "GpuFreeListener", "Listener", "autotuner_picks", "jsonable"]

@@ -1,0 +1,230 @@
+"""What listen.py recorded in a program, read back as data: kernels, configs and the JIT's own compiles.
+
+Everything here is read as data: the records are checked field by field, paths
+they name must stay inside the run's folder (``store.contained``), and a kernel is
+rebuilt from the recorded source text (rebuild.py: nothing of the text runs),
+never imported. A record that does not read is skipped with a reason; the others
+go on.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ...errors import IrscopeError, SessionError
+from ...store import contained, read_bytes, read_json, read_text
+from ...types import Config
+from .kernel import SignatureArg, TritonKernel, is_type
+from .listen import FORMAT, RECORD
+
+# Options a launch always has; swept (and shown) only where some compile set them otherwise.
+QUIET_OPTIONS = {"num_ctas": (1,), "maxnreg": (None,)}
+INDUCTOR_MARK = "from torch._inductor.runtime import triton_helpers"
+
+
+@dataclass
+class Recorded:
+    """One specialization of one kernel the program compiled (or, without a GPU, launched)."""
+
+    kernel: str
+    file: str
+    source: str | None  # the text of the kernel's file, as the program ran it
+    signature: dict[str, Any]  # param -> Triton type, or "constexpr" (a constexpr, or an int equal to 1)
+    constants: dict[str, Any]
+    divisible: tuple[str, ...]
+    options: dict[str, Any]
+    arch: int | None
+    hash: str | None = None  # Triton's compile hash (what launches name)
+    name: str | None = None  # the GPU kernel's name
+    folder: Path | None = None  # the copied stage files of a compile on the GPU
+    stages: dict[str, str] = field(default_factory=dict)
+    cache_hit: bool | None = None
+    grid: list[int] | None = None  # without a GPU: the recorded launch's grid
+    arguments: dict[str, Any] | None = None
+    params: list[str] | None = None  # the kernel's parameters, and which are constexprs (as the JIT saw them)
+    constexprs: list[str] | None = None
+    cache_key: str | None = None  # the JIT's hash of the function and its dependencies
+
+    @property
+    def inductor(self) -> bool:
+        return self.source is not None and INDUCTOR_MARK in self.source
+
+
+def read_compiles(raw: Path) -> tuple[list[Recorded], list[str]]:
+    """Every compile recorded under ``raw/compiles`` (in order), and a reason for each one skipped."""
+    out, skipped = [], []
+    folder = raw / "compiles"
+    if not folder.is_dir():
+        return out, skipped
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
+        try:
+            data = read_json(contained(sub, RECORD))
+            record = _record(raw, data)
+            record.folder = sub
+            record.stages = {k: v for k, v in _mapping(data, "stages").items()
+                             if isinstance(k, str) and isinstance(v, str)}
+            record.hash = _text(data.get("hash"))
+            record.name = _text(data.get("name"))
+            record.cache_hit = bool(data.get("cache_hit"))
+            record.params, record.constexprs = _names(data.get("params")), _names(data.get("constexprs"))
+            record.cache_key = _text(data.get("cache_key"))
+            out.append(record)
+        except (IrscopeError, ValueError, TypeError) as exc:
+            skipped.append(f"{sub.name}: {exc}")
+    return out, skipped
+
+
+def read_launched(raw: Path) -> tuple[list[Recorded], list[str]]:
+    """Without a GPU: every launch the program made (listen.GpuFreeListener), one record per launch."""
+    path = raw / "launches_ahead_of_time.json"
+    if not path.is_file():
+        return [], []
+    data = read_json(path)
+    if not isinstance(data, list):
+        raise SessionError(f"{path} is not a list of launches")
+    out, skipped = [], []
+    for n, item in enumerate(data):
+        try:
+            record = _record(raw, item)
+            grid = item.get("grid")
+            record.grid = [int(g) for g in grid] if isinstance(grid, list) else None
+            record.arguments = _mapping(item, "arguments")
+            out.append(record)
+        except (IrscopeError, ValueError, TypeError) as exc:
+            skipped.append(f"launch {n}: {exc}")
+    return out, skipped
+
+
+def _record(raw: Path, data: Any) -> Recorded:
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise ValueError(f"not a record of format {FORMAT}")
+    source_path = data.get("source")
+    source = read_text(contained(raw, source_path)) if isinstance(source_path, str) else None
+    divisible = data.get("divisible") or []
+    if not isinstance(divisible, list) or not all(isinstance(d, str) for d in divisible):
+        raise ValueError("'divisible' must be a list of names")
+    arch = data.get("arch")
+    return Recorded(
+        kernel=_name(data.get("kernel")), file=str(data.get("file") or "<unknown>"), source=source,
+        signature={k: v for k, v in _mapping(data, "signature").items() if isinstance(k, str)},
+        constants={k: v for k, v in _mapping(data, "constants").items() if isinstance(k, str)},
+        divisible=tuple(divisible),
+        options={k: v for k, v in _mapping(data, "options").items() if isinstance(v, int) and not isinstance(v, bool)},
+        arch=arch if isinstance(arch, int) and not isinstance(arch, bool) else None,
+    )
+
+
+def _mapping(data: dict, key: str) -> dict:
+    value = data.get(key) or {}
+    if not isinstance(value, dict):
+        raise ValueError(f"{key!r} must be an object")
+    return value
+
+
+def _names(value: Any) -> list[str] | None:
+    return list(value) if isinstance(value, list) and all(isinstance(v, str) for v in value) else None
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _name(value: Any) -> str:
+    if not isinstance(value, str) or not value.isidentifier():
+        raise ValueError(f"kernel name {value!r} is not an identifier")
+    return value
+
+
+# ------------------------------------------------------------------ kernels, configs, compiles
+
+
+def kernel_of(record: Recorded) -> TritonKernel:
+    """The recorded kernel, rebuilt from the recorded text with the recorded specialization as its signature."""
+    from .rebuild import rebuild_functions, rebuilt_kernel
+
+    if record.source is None:
+        raise SessionError(f"{record.kernel}: the run kept no source for {record.file}")
+    fn = rebuild_functions(record.source, record.file, inductor=record.inductor).get(record.kernel)
+    if fn is None:
+        raise SessionError(f"{record.kernel} is not a @triton.jit def of {record.file} as recorded")
+    return rebuilt_kernel(record.source, record.file, record.kernel, signature_of(record, fn),
+                          inductor=record.inductor, recorded_heuristics=True)
+
+
+def signature_of(record: Recorded, fn: Any = None) -> tuple[SignatureArg, ...]:
+    """Each parameter as the JIT specialized it: constexprs left to the config, 1s as constants, types with hints.
+
+    The parameters are ``fn``'s, or the record's own where it has them (a compile on a GPU).
+    """
+    if fn is not None:
+        params = [(p.name, p.is_constexpr) for p in fn.params]
+    elif record.params is not None and record.constexprs is not None:
+        params = [(name, name in record.constexprs) for name in record.params]
+    else:
+        raise SessionError(f"{record.kernel}: the record does not say which parameters are constexprs")
+    out = []
+    for name, is_constexpr in params:
+        ty = record.signature.get(name)
+        if is_constexpr:
+            out.append(SignatureArg(None))
+        elif ty == "constexpr":  # an int equal to 1 (or None) the JIT made a constant
+            out.append(SignatureArg(None, None, record.constants.get(name)))
+        elif isinstance(ty, str) and is_type(ty):
+            out.append(SignatureArg(ty, 16 if name in record.divisible else None))
+        else:
+            raise SessionError(f"{record.kernel}: argument {name} was specialized as {ty!r}, which irscope "
+                               "cannot compile from a signature (a tuple or a custom type)")
+    return tuple(out)
+
+
+def config_of(record: Recorded, constexpr_names: list[str]) -> Config:
+    """The config the program compiled: its constexprs' values and its launch options."""
+    constexprs = {name: record.constants.get(name) for name in constexpr_names}
+    options = {k: v for k, v in record.options.items() if v not in QUIET_OPTIONS.get(k, ())}
+    return Config(constexprs, options, {})
+
+
+def parameter_table(kernel: TritonKernel | None, configs: list[Config]) -> dict[str, dict[str, Any]]:
+    """The kernel's table with the recorded configs as its sweep: exactly those, as an autotuner's list is."""
+    table = kernel.parameter_table() if kernel is not None else {}
+    columns: dict[str, tuple[str, list]] = {}
+    for kind, part in (("constexpr", "constexprs"), ("option", "options")):
+        for name in {n for c in configs for n in getattr(c, part)}:
+            columns[name] = (kind, [getattr(c, part).get(name, table.get(name, {}).get("default")) for c in configs])
+    for name, (kind, column) in columns.items():
+        distinct = []
+        for value in column:
+            if value not in distinct:
+                distinct.append(value)
+        table[name] = {"default": column[0], "sweep": distinct, "kind": kind,
+                       **({"configs": column} if len(configs) > 1 else {})}
+    return table
+
+
+def compiled_of(record: Recorded) -> Any:
+    """What the program's JIT compiled, from the copied stage files, as a frontend-neutral ``Compiled``."""
+    from .compile import _Result
+
+    if record.folder is None:
+        raise SessionError(f"{record.kernel}: no compile was recorded")
+    asm: dict[str, Any] = {}
+    for ext in ("ttir", "ttgir", "llir", "ptx", "cubin"):
+        if ext in record.stages:
+            path = contained(record.folder, record.stages[ext])
+            asm[ext] = read_bytes(path) if ext == "cubin" else read_text(path)
+    metadata = {}
+    if "json" in record.stages:
+        data = json.loads(read_text(contained(record.folder, record.stages["json"])))
+        metadata = data if isinstance(data, dict) else {}
+    result = _Result(asm=asm, metadata=metadata)
+    result.signature = {k: v for k, v in record.signature.items() if isinstance(v, str) and v != "constexpr"}
+    result.divisible_by_16 = record.divisible
+    capability = record.arch or 90
+    return result.compiled(capability)
+
+
+__all__ = ["Recorded", "compiled_of", "config_of", "kernel_of", "parameter_table", "read_compiles",
+           "read_launched", "signature_of"]

@@ -1,0 +1,495 @@
+"""What a run recorded, as one session per kernel and ``run.json``, the run's index ranked by GPU time.
+
+A kernel here is one JIT specialization of one ``@triton.jit`` function (its
+argument types, 16-byte divisibility and constant 1s); its variants are the
+configs the program compiled (an autotuner's, say), each holding exactly the
+stages the program's JIT wrote. Kernels rebuilt from their recorded source can be
+swept, diffed and benched afterwards, on any machine; a kernel irscope cannot
+rebuild (it calls a helper from another file, say) keeps what the JIT compiled and
+says why. Without a GPU, the recorded specializations are compiled here, ahead of time.
+
+The profile links to variants by the GPU kernel's name, its block (32 x num_warps)
+and grid (from the recorded launches); GPU time that fits several variants stays
+with the kernel, and the rest of the run's GPU work (torch's own kernels, copies)
+is listed beside it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Callable
+
+from ..errors import IrscopeError, SessionError
+from ..frontends.triton.recorded import (
+    QUIET_OPTIONS, Recorded, compiled_of, config_of, kernel_of, parameter_table, read_compiles, read_launched,
+    signature_of,
+)
+from ..frontends.triton.replay import launch_key
+from ..records import Measurement
+from ..session import Session
+from ..store import atomic_write, contained, read_json, safe_name
+from ..types import Config, KernelId, Status
+from . import INDEX, INDEX_FORMAT, RAW
+from .hook import PROFILE
+
+PROFILE_METHOD = "CUPTI kernel durations over the program's run (torch.profiler)"
+
+
+@dataclass
+class RunVariant:
+    record: Recorded
+    config: Config
+    entry: str | None = None  # its id in the kernel's session
+    launches: list[dict[str, Any]] = field(default_factory=list)  # grid, calls, arguments
+    gpu: list[dict[str, Any]] = field(default_factory=list)  # the profile's entries for it (one per grid)
+    autotuner_ms: float | None = None
+    picked: bool = False
+
+    @property
+    def threads(self) -> int:
+        return 32 * int(self.record.options.get("num_warps", 4))
+
+    def gpu_totals(self) -> tuple[int, float]:
+        return sum(g["calls"] for g in self.gpu), sum(g["total_us"] for g in self.gpu)
+
+
+@dataclass
+class RunKernel:
+    name: str
+    file: str
+    inductor: bool
+    variants: list[RunVariant]
+    session: str | None = None
+    why: str | None = None  # why it cannot be compiled again (then it keeps only what the JIT wrote)
+    shared_gpu: list[dict[str, Any]] = field(default_factory=list)  # GPU time that fits several of its variants
+
+    def gpu_totals(self) -> tuple[int, float]:
+        calls = sum(v.gpu_totals()[0] for v in self.variants) + sum(g["calls"] for g in self.shared_gpu)
+        total = sum(v.gpu_totals()[1] for v in self.variants) + sum(g["total_us"] for g in self.shared_gpu)
+        return calls, total
+
+
+def collect(out: Path, *, command: list[str], exit_code: int, wall_s: float, arch: str | None = None,
+            on_note: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """Sessions under ``out/kernels`` and ``out/run.json`` from ``out/raw``; returns the index."""
+    raw = out / RAW
+    note = on_note or (lambda _: None)
+    records, skipped = read_compiles(raw)
+    ahead_of_time = not records and (raw / "launches_ahead_of_time.json").is_file()
+    if ahead_of_time:
+        records, skipped = read_launched(raw)
+    _sources_from_output_code(raw, records, note)
+    kernels = _group(records, ahead_of_time)
+    tuners = _read_optional(raw / "autotuners.json", list) or []
+    if ahead_of_time:  # the stand-in driver times nothing: the autotuner's configs are compiled, none is picked
+        _add_autotuned_configs(tuners, kernels)
+        tuners = []
+    if not ahead_of_time:
+        _attach_launches(raw, kernels)
+    used: set[str] = set()
+    for kernel in kernels:
+        try:
+            _write_session(out, kernel, used, ahead_of_time, arch, note)
+        except IrscopeError as exc:  # this kernel's trouble, not the run's
+            kernel.why = kernel.why or str(exc)
+            note(f"{kernel.name}: {exc}")
+    profile = _read_optional(raw / PROFILE, dict) or {}
+    others = _attach_profile(profile, kernels)
+    _attach_autotuners(tuners, kernels)
+    _store_measurements(out, kernels, profile)
+    extra = [] if ahead_of_time else _inductor_rows(out, kernels, others, profile, arch, note)
+    covered = {row["name"] for row in extra if row["session"]}  # compiled from the output code instead
+    kernels = [k for k in kernels if k.session is not None or k.name not in covered]
+    index = _index(command, exit_code, wall_s, ahead_of_time, profile, kernels, extra, others, skipped, raw)
+    atomic_write(out / INDEX, json.dumps(index, indent=1, default=str))
+    return index
+
+
+# ------------------------------------------------------------------ kernels and their sessions
+
+
+def _group(records: list[Recorded], ahead_of_time: bool) -> list[RunKernel]:
+    """One kernel per (file, function, specialization); its variants the distinct configs compiled."""
+    groups: dict[tuple, RunKernel] = {}
+    seen_hashes: set[str] = set()
+    for record in records:
+        if record.hash is not None:
+            if record.hash in seen_hashes:  # the same compile, reported twice (a second device cache, say)
+                continue
+            seen_hashes.add(record.hash)
+        constexprs = record.constexprs
+        if constexprs is None:  # a launch recorded without a GPU: the rebuilt function says
+            try:
+                constexprs = [p.name for p in kernel_of(record).fn.params if p.is_constexpr]
+            except IrscopeError:
+                constexprs = []
+        params = record.params or list(record.signature)
+        spec = tuple((p, json.dumps(record.signature.get(p), sort_keys=True), p in record.divisible,
+                      json.dumps(record.constants.get(p), sort_keys=True)
+                      if record.signature.get(p) == "constexpr" else None)
+                     for p in params if p not in constexprs)
+        key = (record.file, record.kernel, spec)
+        if key not in groups:
+            groups[key] = RunKernel(record.kernel, record.file, record.inductor, [])
+        config = config_of(record, constexprs)
+        existing = next((v for v in groups[key].variants if v.config.key() == config.key()), None)
+        if existing is None:
+            variant = RunVariant(record, config)
+            if ahead_of_time and record.grid is not None:
+                variant.launches.append({"grid": record.grid, "calls": 1, "arguments": record.arguments or {}})
+            groups[key].variants.append(variant)
+        elif ahead_of_time and record.grid is not None:
+            _count_launch(existing, record.grid, record.arguments or {})
+    return list(groups.values())
+
+
+def _count_launch(variant: RunVariant, grid: list[int], arguments: dict[str, Any]) -> None:
+    for launch in variant.launches:
+        if launch["grid"] == grid:
+            launch["calls"] += 1
+            return
+    variant.launches.append({"grid": grid, "calls": 1, "arguments": arguments})
+
+
+def _write_session(out: Path, kernel: RunKernel, used: set[str], ahead_of_time: bool, arch: str | None,
+                   note: Callable[[str], None]) -> None:
+    from ..capture import Target, build_variant, with_sass
+    from ..arch import CaptureMode
+    from ..frontends.triton import TritonKernel
+
+    first = kernel.variants[0].record
+    ref = None
+    source = first.source or ""
+    if first.inductor and not ahead_of_time:
+        # Rebuilding an Inductor kernel imports torch's Inductor (seconds): what the JIT recorded
+        # names it as well (its hash; a kernel Inductor restored from its cache has none: the
+        # source's), and a sweep rebuilds it when it needs to compile.
+        digest = hashlib.sha256(source.encode("utf-8", errors="surrogatepass")).hexdigest()[:32]
+        identity = KernelId(first.kernel, first.file, first.cache_key or f"recorded-{digest}")
+        signature, rebuild = [asdict(a) for a in signature_of(first)], {"inductor": True}
+    else:
+        try:
+            ref = kernel_of(first)
+        except IrscopeError as exc:
+            kernel.why = str(exc)
+        if ref is not None:
+            identity = ref.identity()
+            signature = [asdict(a) for a in ref.signature or ()]
+            rebuild = {k: v for k, v in ref.handle().extra.items() if k in ("inductor", "heuristics") and v}
+        else:
+            digest = hashlib.sha256(source.encode("utf-8", errors="surrogatepass")).hexdigest()[:32]
+            identity, signature, rebuild = KernelId(first.kernel, first.file, f"recorded-{digest}"), None, None
+    configs = [v.config for v in kernel.variants]
+    table = parameter_table(ref, configs)
+    name = kernel.name
+    n = 2
+    while name in used:
+        name, n = f"{kernel.name}-{n}", n + 1
+    used.add(name)
+    if ahead_of_time:
+        if ref is None:
+            return  # nothing was compiled in the program, and irscope cannot compile it: run.json says why
+        from ..session import run_sweep
+
+        session = Session.create(out / "kernels" / name, identity, source, table, signature, rebuild=rebuild)
+        target_arch = arch or f"sm_{first.arch or 90}"
+        for result in run_sweep(ref, configs, target_arch, session):
+            kernel.variants[result.index].entry = result.entry.id if result.entry else None
+            if not result.variant.ok:
+                note(f"{kernel.name} {result.variant.config.label()}: {result.variant.error}")
+    else:
+        session = Session.create(out / "kernels" / name, identity, source, table, signature, rebuild=rebuild)
+        batch = []
+        for i, v in enumerate(kernel.variants):
+            target = Target(v.record.arch or 90, CaptureMode.JIT)
+            batch.append((i, build_variant(identity, v.config, target, compiled_of(v.record), source,
+                                           TritonKernel.stages)))
+        for i, variant in with_sass(batch):
+            kernel.variants[i].entry = session.add(variant).id
+    launches = {launch_key(v.config): {"grid": v.launches[0]["grid"], "arguments": v.launches[0]["arguments"]}
+                for v in kernel.variants if v.launches}
+    if launches:  # what bench reruns: each config as the program launched it (its first launch)
+        session.data["recorded_launches"] = launches
+        session.save()
+    kernel.session = f"kernels/{name}"
+
+
+# ------------------------------------------------------------------ launches, profile, autotuners
+
+
+def _read_optional(path: Path, kind: type) -> Any:
+    if not path.is_file():
+        return None
+    data = read_json(path)
+    if not isinstance(data, kind):
+        raise SessionError(f"{path} is not a JSON {kind.__name__}")
+    return data
+
+
+def _attach_launches(raw: Path, kernels: list[RunKernel]) -> None:
+    by_hash = {v.record.hash: v for k in kernels for v in k.variants if v.record.hash}
+    for item in _read_optional(raw / "launches.json", list) or []:
+        if not isinstance(item, dict):
+            continue
+        variant = by_hash.get(item.get("hash"))
+        grid, calls = item.get("grid"), item.get("calls")
+        if variant is not None and isinstance(grid, list) and isinstance(calls, int):
+            arguments = item.get("arguments") if isinstance(item.get("arguments"), dict) else {}
+            variant.launches.append({"grid": grid, "calls": calls, "arguments": arguments})
+
+
+def _attach_profile(profile: dict[str, Any], kernels: list[RunKernel]) -> list[dict[str, Any]]:
+    """Each profiled GPU kernel to the one variant it fits; the rest (torch's kernels, copies) returned."""
+    by_name: dict[str, list[tuple[RunKernel, RunVariant]]] = {}
+    for kernel in kernels:
+        for v in kernel.variants:
+            by_name.setdefault(v.record.name or kernel.name, []).append((kernel, v))
+    others = []
+    for item in profile.get("kernels") or []:
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str):
+            continue
+        item = {k: item.get(k) for k in ("name", "grid", "block", "calls", "total_us", "median_us", "min_us", "max_us")}
+        if not isinstance(item["calls"], int) or not isinstance(item["total_us"], (int, float)):
+            continue
+        candidates = by_name.get(item["name"], [])
+        block = item["block"]
+        if candidates and isinstance(block, list) and len(block) == 3:
+            candidates = [(k, v) for k, v in candidates if v.threads == block[0] * block[1] * block[2]]
+        grid = item["grid"]
+        if len(candidates) > 1 and isinstance(grid, list):
+            launched = [(k, v) for k, v in candidates if any(launch["grid"] == grid for launch in v.launches)]
+            candidates = launched or candidates
+        if len(candidates) == 1:
+            candidates[0][1].gpu.append(item)
+        elif candidates:
+            candidates[0][0].shared_gpu.append(item)
+        else:
+            others.append(item)
+    return others
+
+
+def _add_autotuned_configs(tuners: list[Any], kernels: list[RunKernel]) -> None:
+    """Without a GPU, an autotuner launches only the config it "picks": every config of its list becomes a variant."""
+    for tuner in tuners:
+        if not isinstance(tuner, dict) or not isinstance(tuner.get("configs"), list):
+            continue
+        for kernel in (k for k in kernels if k.name == tuner.get("kernel") and k.file == tuner.get("file")):
+            first = kernel.variants[0]
+            for values in tuner["configs"]:
+                if not isinstance(values, dict):
+                    continue
+                options = {k: v for k, v in values.items() if k in QUIET_OPTIONS or k in ("num_warps", "num_stages")}
+                constants = {**first.record.constants, **{k: v for k, v in values.items() if k not in options}}
+                record = replace(first.record, constants=constants, options={**first.record.options, **options},
+                                 grid=None, arguments=None)
+                config = config_of(record, list(first.config.constexprs))
+                if all(v.config.key() != config.key() for v in kernel.variants):
+                    kernel.variants.append(RunVariant(record, config))
+
+
+def _attach_autotuners(tuners: list[Any], kernels: list[RunKernel]) -> None:
+    for tuner in tuners:
+        if not isinstance(tuner, dict) or "kernel" not in tuner:
+            continue
+        mine = [k for k in kernels if k.name == tuner["kernel"] and k.file == tuner.get("file")]
+        for kernel in mine:
+            for v in kernel.variants:
+                values = v.config.values()
+                for timing in tuner.get("timings") or []:
+                    ms = timing.get("ms") if isinstance(timing, dict) else None
+                    if _matches(values, timing.get("config")) and isinstance(ms, list) and ms:
+                        v.autotuner_ms = ms[0] if isinstance(ms[0], (int, float)) else None
+                v.picked = any(_matches(values, c) for c in tuner.get("picked") or [])
+
+
+def _matches(values: dict[str, Any], config: Any) -> bool:
+    if not isinstance(config, dict):
+        return False
+    return all(values.get(k) == v or (k not in values and v in QUIET_OPTIONS.get(k, ())) for k, v in config.items())
+
+
+def _store_measurements(out: Path, kernels: list[RunKernel], profile: dict[str, Any]) -> None:
+    for kernel in kernels:
+        if kernel.session is None:
+            continue
+        session = Session.open(out / kernel.session)
+        for v in kernel.variants:
+            entry = session.entry(v.entry) if v.entry else None
+            if entry is None or not v.gpu:
+                continue
+            calls, total = v.gpu_totals()
+            one = v.gpu[0] if len(v.gpu) == 1 else None
+            entry.measurement = Measurement(
+                Status.OK, median_us=one["median_us"] if one else total / calls, min_us=min(g["min_us"] for g in v.gpu),
+                repetitions=calls, method=PROFILE_METHOD if one else PROFILE_METHOD + ", mean over several grids",
+                timing="cupti", device=str(profile.get("device") or ""), torch=str(profile.get("torch") or ""),
+                source="torch profiler (irscope run)", extra={"gpu_total_us": total})
+            session.update(entry)
+
+
+# ------------------------------------------------------------------ Inductor's kernels loaded from its cache
+
+
+def _output_code_kernels(raw: Path, note: Callable[[str], None]) -> list[Any]:
+    """Every kernel of the output code Inductor logged in the run, in order (a module per compiled graph)."""
+    from ..inductor.parse import InductorLogError, parse_output_code
+    from ..store import read_text
+
+    kernels = []
+    for path in sorted((raw / "inductor").glob("*.py")) if (raw / "inductor").is_dir() else []:
+        text = read_text(path)
+        if "async_compile.triton(" not in text:
+            continue
+        try:
+            kernels.extend(parse_output_code(text, graph=f"[{path.stem}]").kernels)
+        except InductorLogError as exc:
+            note(f"Inductor output code {path.name}: {exc}")
+    return kernels
+
+
+def _sources_from_output_code(raw: Path, records: list[Recorded], note: Callable[[str], None]) -> None:
+    """A kernel Inductor restored from its cache has no source file of its own in the run: its output code has it."""
+    missing = [r for r in records if r.source is None]
+    if not missing:
+        return
+    from ..inductor.kernels import kernel_text
+
+    by_name = {k.name: k for k in _output_code_kernels(raw, note)}
+    for record in missing:
+        kernel = by_name.get(record.kernel)
+        if kernel is not None:
+            record.source = kernel_text(kernel)
+            record.file = kernel.kernel_path or f"{record.kernel}.py"
+
+
+def _inductor_rows(out: Path, kernels: list[RunKernel], others: list[dict[str, Any]], profile: dict[str, Any],
+                   arch: str | None, note: Callable[[str], None]) -> list[dict[str, Any]]:
+    """Kernels of the output code Inductor logged that Triton did not compile in the run (cache hits).
+
+    They are compiled here, ahead of time for the run's GPU, with the launch config each
+    kernel's autotuner launched in the program; their GPU time is the profile's for their name.
+    """
+    from ..inductor.capture import InductorCapture, compile_all, plan, write_sessions
+    from ..inductor.kernels import LaunchConfig
+    from ..inductor.parse import InductorLogError, parse_output_code
+    from ..store import read_text
+
+    folder = out / RAW / "inductor"
+    if not folder.is_dir():
+        return []
+    captured, seen, outputs = {k.name for k in kernels if k.session is not None}, set(), []
+    for path in sorted(folder.glob("*.py")):
+        text = read_text(path)
+        if "async_compile.triton(" not in text:
+            continue
+        try:
+            output = parse_output_code(text, graph=f"[{len(outputs)}]")
+        except InductorLogError as exc:
+            note(f"Inductor output code {path.name}: {exc}")
+            continue
+        fresh = tuple(k for k in output.kernels if k.name not in captured and k.name not in seen)
+        seen.update(k.name for k in fresh)
+        if fresh:
+            outputs.append(replace(output, kernels=fresh))
+    if not outputs:
+        return []
+    chosen = {}
+    for name, c in (_read_optional(folder / "inductor_chosen.json", dict) or {}).items():
+        if isinstance(c, dict) and isinstance(c.get("constexprs"), dict):
+            chosen[name] = LaunchConfig(dict(c["constexprs"]), int(c.get("num_warps", 4)), int(c.get("num_stages", 1)))
+    planned = plan(outputs, out / "inductor", chosen)
+    by_name: dict[str, list[dict[str, Any]]] = {}
+    for item in list(others):
+        if any(item["name"] == ck.kernel.name for ck in planned):
+            others.remove(item)
+            by_name.setdefault(item["name"], []).append(item)
+    target = arch or (f"sm_{profile['capability']}" if profile.get("capability") else None)
+    rows = []
+    for ck in compile_all(planned, target, in_process=True):
+        items = by_name.get(ck.kernel.name, [])
+        calls, total = sum(i["calls"] for i in items), sum(i["total_us"] for i in items)
+        if calls:
+            ck.runtime_us, ck.calls = total / calls, calls
+        rows.append((ck, calls, total))
+    write_sessions(InductorCapture(planned, outputs, {"run": "irscope run"}), out / "inductor")
+    return [{
+        "name": ck.kernel.name, "file": str(ck.file), "inductor": True,
+        "session": f"inductor/{ck.session}" if ck.session else None,
+        "why": None if ck.session else (ck.refused or "it did not compile"),
+        "from": "Inductor's output code: Inductor loaded this kernel from its cache, so Triton compiled nothing in "
+                "the run; irscope compiled it ahead of time with the launch config its autotuner launched",
+        "gpu_calls": calls, "gpu_total_us": round(total, 3), "shared_gpu": [],
+        "variants": [{"entry": None, "config": {**ck.chosen.constexprs, "num_warps": ck.chosen.num_warps,
+                                                "num_stages": ck.chosen.num_stages},
+                      "label": ck.chosen.label(), "chosen_by": ck.chosen_by, "hash": None, "cache_hit": None,
+                      "launches": [], "calls": None, "gpu": by_name.get(ck.kernel.name, []), "gpu_calls": calls,
+                      "gpu_total_us": round(total, 3), "autotuner_ms": None, "picked_by_autotuner": False}],
+    } for ck, calls, total in rows]
+
+
+# ------------------------------------------------------------------ the index
+
+
+def _index(command, exit_code, wall_s, ahead_of_time, profile, kernels, extra, others, skipped,
+           raw) -> dict[str, Any]:
+    all_gpu = (sum(k.gpu_totals()[1] for k in kernels) + sum(r["gpu_total_us"] for r in extra)
+               + sum(o["total_us"] for o in others))
+    listener = _read_optional(raw / "listener.json", dict) or {}
+
+    def share(total: float) -> float | None:
+        return round(100.0 * total / all_gpu, 2) if all_gpu else None
+
+    rows = []
+    for k in kernels:
+        calls, total = k.gpu_totals()
+        rows.append({
+            "name": k.name, "file": k.file, "inductor": k.inductor, "session": k.session, "why": k.why,
+            "gpu_calls": calls, "gpu_total_us": round(total, 3),
+            "shared_gpu": k.shared_gpu,
+            "variants": [{
+                "entry": v.entry, "config": v.config.values(), "label": v.config.label(), "hash": v.record.hash,
+                "cache_hit": v.record.cache_hit, "launches": v.launches,
+                "calls": sum(launch["calls"] for launch in v.launches) if v.launches else None,
+                "gpu": v.gpu, "gpu_calls": v.gpu_totals()[0], "gpu_total_us": round(v.gpu_totals()[1], 3),
+                "autotuner_ms": v.autotuner_ms, "picked_by_autotuner": v.picked,
+            } for v in k.variants],
+        })
+    rows = sorted(rows + extra, key=lambda r: (-r["gpu_total_us"], r["name"]))
+    for row in rows:
+        row["gpu_share_pct"] = share(row["gpu_total_us"])
+    return {
+        "format": INDEX_FORMAT, "command": list(command), "exit_code": exit_code, "wall_s": round(wall_s, 3),
+        "mode": "ahead-of-time (no GPU)" if ahead_of_time else "gpu",
+        "device": profile.get("device"), "capability": profile.get("capability"), "profiled": bool(profile),
+        "gpu_total_us": round(all_gpu, 3), "kernels": rows,
+        "other_gpu_work": sorted(({**o, "gpu_share_pct": share(o["total_us"])} for o in others),
+                                 key=lambda o: -o["total_us"]),
+        "skipped": skipped + [f"not a Python kernel: {s}" for s in listener.get("skipped") or []],
+        "errors": list(listener.get("errors") or []),
+    }
+
+
+def is_run_dir(path: str | Path) -> bool:
+    return (Path(path) / INDEX).is_file()
+
+
+def read_index(path: str | Path) -> dict[str, Any]:
+    """``run.json``, checked: every session it names is a folder inside the run."""
+    index = contained(Path(path), INDEX)
+    data = read_json(index)
+    if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT:
+        raise SessionError(f"{index} is not an irscope run")
+    kernels = data.get("kernels")
+    if not isinstance(kernels, list) or not all(isinstance(k, dict) for k in kernels):
+        raise SessionError(f"{index} is malformed: 'kernels' must be a list of objects")
+    for k in kernels:
+        session = k.get("session")
+        if session is not None:
+            folder, _, name = session.partition("/") if isinstance(session, str) else ("", "", "")
+            if folder not in ("kernels", "inductor"):
+                raise SessionError(f"{index}: session {session!r} is not a folder of the run's kernels/ or inductor/")
+            contained(Path(path), Path(folder) / safe_name(name, f"{index}: session"))
+    return data

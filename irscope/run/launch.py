@@ -1,0 +1,55 @@
+"""Start the user's program as it is, with irscope's recorder put in front of it by ``sitecustomize``."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from ..errors import UsageError
+from .hook import ENV_DIR, ENV_GPU_FREE, ENV_OWNER, ENV_PROFILE
+
+BOOTSTRAP = Path(__file__).parent / "bootstrap"
+
+
+@dataclass(frozen=True)
+class Finished:
+    exit_code: int
+    wall_s: float
+
+
+def environment(raw: Path, *, profile: bool, gpu_free_capability: int | None,
+                base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The program's environment: its own, plus what starts and steers the recorder."""
+    env = dict(os.environ if base is None else base)
+    env.pop(ENV_OWNER, None)
+    env["PYTHONPATH"] = os.pathsep.join([str(BOOTSTRAP)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    env[ENV_DIR] = str(raw.resolve())
+    if profile and gpu_free_capability is None:
+        env[ENV_PROFILE] = "1"
+    if gpu_free_capability is not None:
+        env[ENV_GPU_FREE] = str(gpu_free_capability)
+    # Inductor compiles its kernels in worker processes by default, where Triton's compilation
+    # listener does not fire; in-process compiles are the same compiles, seen.
+    env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
+    return env
+
+
+def run_program(command: Sequence[str], env: Mapping[str, str]) -> Finished:
+    """Run ``command`` to the end; Ctrl-C goes to the program (it shares the terminal), not to irscope."""
+    start = time.perf_counter()
+    try:
+        process = subprocess.Popen(list(command), env=dict(env))
+    except OSError as exc:
+        raise UsageError(f"cannot start {command[0]}: {exc.strerror or exc}") from None
+    # Ignored here only once the program has started: it would inherit SIG_IGN, and Python keeps it.
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        code = process.wait()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    return Finished(code, time.perf_counter() - start)

@@ -1,0 +1,151 @@
+"""On a GPU: `irscope run -- python SCRIPT` keeps every kernel a real program launches, with its GPU time.
+
+The program (run_program.py, written for these tests) launches a plain Triton kernel,
+an autotuned one and a torch.compile'd function. Its kernels are compared with what
+the program itself knows (the PTX its JIT compiled, its autotuner's pick) and with
+torch.profiler in a separate run of the same program; then the run is opened as a
+machine without a GPU would (sweep, diff, tui).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+PROGRAM = str(Path(__file__).with_name("run_program.py"))
+
+
+def _irscope(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "irscope", *args], capture_output=True, text=True, cwd=cwd,
+                          env={**os.environ, **(env or {})}, timeout=900)
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("gpu-run")
+    env = {"TRITON_CACHE_DIR": str(folder / "triton"), "TORCHINDUCTOR_CACHE_DIR": str(folder / "inductor"),
+           "RUN_PROGRAM_REPORT": str(folder / "report.json")}
+    # Once as it is, to fill Triton's and Inductor's caches: Inductor autotunes its kernels on a cold start,
+    # with launches of its own that a warm run does not make (and the comparison below needs two alike runs).
+    warm = subprocess.run([sys.executable, PROGRAM], capture_output=True, text=True, timeout=900,
+                          env={**os.environ, **env})
+    assert warm.returncode == 0, warm.stderr[-3000:]
+    result = _irscope("run", "-o", "out", "--", sys.executable, PROGRAM, cwd=folder, env=env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "run_program done" in result.stdout
+    # The same program again, profiling itself (irscope's profiler and its own cannot run at once).
+    mine = subprocess.run([sys.executable, PROGRAM], capture_output=True, text=True, timeout=900,
+                          env={**os.environ, **env, "RUN_PROGRAM_PROFILE": "1",
+                               "RUN_PROGRAM_REPORT": str(folder / "again.json")})
+    assert mine.returncode == 0, mine.stderr[-3000:]
+    return folder
+
+
+def _index(folder: Path) -> dict:
+    return json.loads((folder / "out" / "run.json").read_text())
+
+
+def test_every_kernel_is_captured_with_its_launches(run_dir):
+    index = _index(run_dir)
+    print(json.dumps({k["name"]: [k["gpu_calls"], k["gpu_total_us"], k["session"], k["why"]]
+                      for k in index["kernels"]}, indent=1))
+    kernels = {k["name"]: k for k in index["kernels"]}
+    assert {"scale_shift_kernel", "relu_sq_kernel"} <= set(kernels)
+    inductor = [k for k in index["kernels"] if k["inductor"]]
+    assert inductor and inductor[0]["name"].startswith("triton_poi_fused"), sorted(kernels)
+    plain = kernels["scale_shift_kernel"]
+    (variant,) = plain["variants"]
+    (launch,) = variant["launches"]
+    assert launch["grid"] == [(1 << 24) // 1024, 1, 1] and launch["calls"] == 50
+    assert launch["arguments"]["x_ptr"]["shape"] == [1 << 24] and launch["arguments"]["n"] == 1 << 24
+    assert variant["gpu_calls"] == 50 and plain["session"]
+    assert all(k["gpu_total_us"] > 0 for k in (plain, kernels["relu_sq_kernel"], inductor[0]))
+    assert index["kernels"][0]["gpu_total_us"] >= index["kernels"][-1]["gpu_total_us"]  # ranked
+
+
+def test_the_captured_ir_is_what_the_jit_compiled(run_dir):
+    from irscope.session import Session
+
+    report = json.loads((run_dir / "report.json").read_text())
+    index = _index(run_dir)
+    kernels = {k["name"]: k for k in index["kernels"]}
+    session = Session.open(run_dir / "out" / kernels["scale_shift_kernel"]["session"])
+    assert session.variant(session.entries[0]).listings["ptx"] == report["ptx"]["scale_shift_kernel"]
+    tuned = Session.open(run_dir / "out" / kernels["relu_sq_kernel"]["session"])
+    assert sorted(tuned.variant(e).listings["ptx"] for e in tuned.entries) == sorted(report["relu_sq_ptx"])
+    picked = [v for v in kernels["relu_sq_kernel"]["variants"] if v["picked_by_autotuner"]]
+    assert len(picked) == 1 and picked[0]["config"]["TILE"] == report["best"]["TILE"]
+    assert all(v["autotuner_ms"] and v["autotuner_ms"] > 0 for v in kernels["relu_sq_kernel"]["variants"])
+
+
+def test_gpu_times_agree_with_torch_profiler(run_dir):
+    profile = json.loads((run_dir / "again.json.profile").read_text())
+    index = _index(run_dir)
+    for k in index["kernels"]:
+        if k["name"] == "relu_sq_kernel":  # its autotuner's benchmark launches vary from run to run
+            continue
+        theirs = profile.get(k["name"])
+        assert theirs is not None, (k["name"], sorted(profile))
+        mine_mean = k["gpu_total_us"] / k["gpu_calls"]
+        their_mean = theirs["total_us"] / theirs["calls"]
+        print(k["name"], k["gpu_calls"], theirs["calls"], round(mine_mean, 2), round(their_mean, 2))
+        assert abs(mine_mean / their_mean - 1) <= 0.05
+        if not k["inductor"]:
+            assert k["gpu_calls"] == theirs["calls"]
+
+
+def test_the_run_opens_without_a_gpu(run_dir):
+    no_gpu = {"IRSCOPE_NO_GPU": "1"}
+    kernels = {k["name"]: k for k in _index(run_dir)["kernels"]}
+    session = kernels["scale_shift_kernel"]["session"]
+    swept = _irscope("sweep", f"out/{session}", "-s", "BLOCK=256,1024", "--json", cwd=run_dir, env=no_gpu)
+    assert swept.returncode == 0, swept.stderr
+    diffed = _irscope("diff", f"out/{session}", "-a", "BLOCK=256", "-b", "BLOCK=1024", cwd=run_dir, env=no_gpu)
+    assert diffed.returncode == 0, diffed.stderr
+    inductor = next(k for k in kernels.values() if k["inductor"])
+    annotated = _irscope("annotate", f"out/{inductor['session']}", "--stage", "ptx", cwd=run_dir, env=no_gpu)
+    assert annotated.returncode == 0, annotated.stderr
+    # The Inductor kernel is rebuilt from its recorded source (with Inductor's helpers) to compile new configs.
+    xblock = inductor["variants"][0]["config"]["XBLOCK"]
+    other = 256 if xblock != 256 else 512
+    resumed = _irscope("sweep", f"out/{inductor['session']}", "-s", f"XBLOCK={xblock},{other}", "--json",
+                       cwd=run_dir, env=no_gpu)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "1 reused" in resumed.stderr, resumed.stderr  # the recorded config is the JIT's, not compiled again
+    shown = subprocess.run([sys.executable, "-c", (
+        "import asyncio, sys\n"
+        "from irscope.tui.factory import make_app\n"
+        "async def main():\n"
+        "    app = make_app(sys.argv[1])\n"
+        "    async with app.run_test() as pilot:\n"
+        "        await pilot.pause()\n"
+        "        print(sorted({r.kernel for r in app.model.rows}))\n"
+        "asyncio.run(main())\n"), str(run_dir / "out")], capture_output=True, text=True, timeout=300,
+        env={**os.environ, **no_gpu})
+    assert shown.returncode == 0, shown.stderr[-2000:]
+    assert "scale_shift_kernel" in shown.stdout and "relu_sq_kernel" in shown.stdout
+
+
+def test_bench_reruns_a_captured_kernel_as_the_program_launched_it(run_dir):
+    kernels = {k["name"]: k for k in _index(run_dir)["kernels"]}
+    session = kernels["scale_shift_kernel"]["session"]
+    benched = _irscope("bench", f"out/{session}", "--json", "--min-time", "20", cwd=run_dir)
+    assert benched.returncode == 0, benched.stderr
+    (row,) = [json.loads(line) for line in benched.stdout.splitlines() if line.startswith("{")]
+    profiled = kernels["scale_shift_kernel"]["gpu_total_us"] / kernels["scale_shift_kernel"]["gpu_calls"]
+    print("bench", row["median_us"], "profiled in the run", profiled)
+    assert row["status"] == "ok" and row["median_us"] > 0
+    # The same launch on new data of the same layout; bench sweeps L2 clean before each launch, the run did not.
+    assert abs(row["median_us"] / profiled - 1) < 0.25
+    tuned = _irscope("bench", f"out/{kernels['relu_sq_kernel']['session']}", "--json", "--min-time", "10",
+                     cwd=run_dir)
+    assert tuned.returncode == 0, tuned.stderr
+    assert len([line for line in tuned.stdout.splitlines() if line.startswith("{")]) == 3  # each config it launched
+    inductor = next(k for k in kernels.values() if k["inductor"])
+    refused = _irscope("bench", f"out/{inductor['session']}", cwd=run_dir)
+    assert refused.returncode == 2 and "no example inputs" in refused.stderr and refused.stderr.count("\n") == 1

@@ -1,0 +1,278 @@
+"""``irscope run`` without a GPU: a program's kernels recorded as it runs, through Triton's own hooks.
+
+Real programs, run as they are in a subprocess; real Triton compiles. The GPU half
+(GPU times, launch hooks on real launches, Inductor) is tests/gpu/test_run_gpu.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+# A program written for this test, in the style of Triton's tutorials: a device from the driver,
+# an autotuned kernel whose configs come from a helper, a plain kernel, launches at module level.
+PROGRAM = textwrap.dedent('''
+    import sys
+
+    import torch
+    import triton
+    import triton.language as tl
+
+    DEVICE = triton.runtime.driver.active.get_active_torch_device()
+
+
+    @triton.jit
+    def shift_kernel(src, dst, n, stride, offset, BLOCK: tl.constexpr):
+        pid = tl.program_id(0)
+        offs = pid * BLOCK + tl.arange(0, BLOCK)
+        mask = offs < n
+        tl.store(dst + offs * stride, tl.load(src + offs * stride, mask=mask) + offset, mask=mask)
+
+
+    def tuning_configs():
+        return [triton.Config({"TILE": t}, num_warps=w, num_stages=s) for t, w, s in ((128, 2, 2), (512, 4, 3), (2048, 8, 3))]
+
+
+    @triton.autotune(configs=tuning_configs(), key=["n"])
+    @triton.jit
+    def clamp_kernel(x_ptr, out_ptr, n, lo, hi, TILE: tl.constexpr):
+        pid = tl.program_id(0)
+        offs = pid * TILE + tl.arange(0, TILE)
+        mask = offs < n
+        x = tl.load(x_ptr + offs, mask=mask)
+        tl.store(out_ptr + offs, tl.minimum(tl.maximum(x, lo), hi), mask=mask)
+
+
+    n = 12345
+    a = torch.rand(n, device=DEVICE, dtype=torch.float16)
+    b = torch.empty_like(a)
+    for _ in range(4):
+        shift_kernel[(triton.cdiv(n, 256),)](a, b, n, 1, 0.5, BLOCK=256)
+    clamp_kernel[lambda meta: (triton.cdiv(n, meta["TILE"]),)](a, b, n, 0.25, 0.75)
+    print("program finished")
+    if len(sys.argv) > 1:
+        raise SystemExit(int(sys.argv[1]))
+''')
+
+
+def irscope(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "IRSCOPE_NO_GPU": "1"}
+    return subprocess.run([sys.executable, "-m", "irscope", *args], capture_output=True, text=True, cwd=cwd,
+                          env=env, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("run")
+    (folder / "prog.py").write_text(PROGRAM)
+    result = irscope("run", "-o", "out", "--", sys.executable, "prog.py", cwd=folder)
+    return folder, result
+
+
+def test_the_program_runs_as_it_is_and_every_kernel_is_kept(recorded):
+    folder, result = recorded
+    assert result.returncode == 0, result.stderr
+    assert "program finished" in result.stdout  # its own output, untouched
+    index = json.loads((folder / "out" / "run.json").read_text())
+    assert index["mode"] == "ahead-of-time (no GPU)" and index["exit_code"] == 0
+    kernels = {k["name"]: k for k in index["kernels"]}
+    assert set(kernels) == {"shift_kernel", "clamp_kernel"}
+    shift = kernels["shift_kernel"]
+    assert shift["session"] == "kernels/shift_kernel" and shift["why"] is None
+    (variant,) = shift["variants"]
+    (launch,) = variant["launches"]
+    # The launch as the program made it: grid, calls, and each argument's dtype, shape and stride.
+    assert launch["grid"] == [49, 1, 1] and launch["calls"] == 4
+    assert launch["arguments"]["src"] == {"tensor": "torch.float16", "shape": [12345], "stride": [1], "aligned": True}
+    assert launch["arguments"]["n"] == 12345 and launch["arguments"]["offset"] == 0.5
+
+
+def test_the_recorded_specialization_is_the_jits(recorded):
+    from irscope.session import Session
+
+    folder, _ = recorded
+    session = Session.open(folder / "out" / "kernels" / "shift_kernel")
+    signature = {i: a for i, a in enumerate(session.signature)}
+    # src, dst: 16-byte aligned fp16 pointers; n = 12345 is not a multiple of 16; stride = 1 became a constant.
+    assert signature[0] == {"type": "*fp16", "hint": 16, "value": None}
+    assert signature[2] == {"type": "i32", "hint": None, "value": None}
+    assert signature[3] == {"type": None, "hint": None, "value": 1}
+    assert signature[4]["type"] == "fp32"
+    variant = session.variant(session.entries[0])
+    assert variant.ok and variant.config.constexprs == {"BLOCK": 256}
+    ttir = variant.listings["ttir"]
+    assert "tt.func public @shift_kernel" in ttir and "%stride" not in ttir  # the unit stride is folded
+
+
+def test_an_autotuned_kernel_keeps_every_config_of_its_list(recorded):
+    from irscope.session import Session
+
+    folder, _ = recorded
+    session = Session.open(folder / "out" / "kernels" / "clamp_kernel")
+    configs = sorted((e.config.values()["TILE"], e.config.values()["num_warps"], e.config.values()["num_stages"])
+                     for e in session.entries)
+    assert configs == [(128, 2, 2), (512, 4, 3), (2048, 8, 3)]
+    assert all(session.variant(e).ok for e in session.entries)
+    index = json.loads((folder / "out" / "run.json").read_text())
+    clamp = next(k for k in index["kernels"] if k["name"] == "clamp_kernel")
+    # Without a GPU the autotuner timed nothing: no variant is called its pick.
+    assert not any(v["picked_by_autotuner"] for v in clamp["variants"])
+
+
+def test_bench_can_rerun_what_the_program_launched_and_says_why_not_otherwise(recorded):
+    from irscope.frontends.triton.replay import launch_key, why_not
+    from irscope.session import Session
+
+    folder, _ = recorded
+    session = Session.open(folder / "out" / "kernels" / "shift_kernel")
+    (key, launch), = session.recorded_launches.items()
+    config = session.entries[0].config
+    assert key == launch_key(config) and launch["grid"] == [49, 1, 1] and why_not(launch, config) is None
+    other = type(config)({"BLOCK": 64}, config.options, {})
+    assert "never launched BLOCK=64" in why_not(session.recorded_launches.get(launch_key(other)), other)
+    odd = {**launch, "arguments": {**launch["arguments"], "src": {"repr": "<a custom object>"}}}
+    assert "custom object" in why_not(odd, config)
+
+
+def test_a_recorded_kernel_sweeps_on_a_machine_without_a_gpu(recorded):
+    folder, _ = recorded
+    result = irscope("sweep", "out/kernels/shift_kernel", "-s", "BLOCK=64,1024", "--json", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+    assert sorted(r["BLOCK"] for r in rows) == [64, 1024] and all(r["status"] == "ok" for r in rows)
+
+
+async def test_the_tui_opens_the_run(recorded):
+    from irscope.tui.factory import make_app
+
+    folder, _ = recorded
+    app = make_app(str(folder / "out"))
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        kernels = {row.kernel for row in app.model.rows}
+        assert kernels == {"shift_kernel", "clamp_kernel"}
+
+
+def test_a_failing_program_keeps_what_it_launched(tmp_path):
+    (tmp_path / "prog.py").write_text(PROGRAM)
+    result = irscope("run", "-o", "out", "--", sys.executable, "prog.py", "3", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "exited with status 3" in result.stderr and "Traceback" not in result.stderr
+    index = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert index["exit_code"] == 3 and {k["name"] for k in index["kernels"]} == {"shift_kernel", "clamp_kernel"}
+
+
+def test_bad_input_is_one_line(tmp_path):
+    missing = irscope("run", "-o", "out", "--", "no-such-program-anywhere", cwd=tmp_path)
+    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "cannot start" in missing.stderr
+    (tmp_path / "busy").mkdir()
+    (tmp_path / "busy" / "file").write_text("x")
+    busy = irscope("run", "-o", "busy", "--", sys.executable, "-c", "pass", cwd=tmp_path)
+    assert busy.returncode == 2 and "not an empty folder" in busy.stderr
+
+
+def test_the_jits_own_compiles_are_kept_byte_for_byte(tmp_path):
+    """Triton's compilation listener copies what the JIT wrote; irscope compiles the same from the record."""
+    from irscope.capture import capture_many
+    from irscope.cli.target import open_target
+    from irscope.run.collect import collect
+
+    (tmp_path / "raw").mkdir()
+    script = tmp_path / "jit.py"
+    script.write_text(textwrap.dedent('''
+        import sys
+        from pathlib import Path
+
+        import torch
+        import triton
+        import triton.language as tl
+        from triton.runtime.driver import driver
+
+        from irscope.frontends.triton.gpu_free import stand_in_driver
+        from irscope.frontends.triton.listen import Listener
+
+        driver.set_active(stand_in_driver(90))
+        listener = Listener(Path(sys.argv[1]))
+        listener.install()
+
+
+        @triton.jit
+        def axpy(x_ptr, y_ptr, n, stride, alpha, BLOCK: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            mask = offs < n
+            x = tl.load(x_ptr + offs * stride, mask=mask)
+            tl.store(y_ptr + offs * stride, alpha * x + tl.load(y_ptr + offs * stride, mask=mask), mask=mask)
+
+
+        x = torch.empty(4096, device="meta")
+        y = torch.empty(4096, device="meta")
+        axpy.warmup(x, y, 4096, 1, 2.0, BLOCK=256, grid=(16,))
+        axpy.warmup(x, y, 4096, 1, 2.0, BLOCK=1024, grid=(4,), num_warps=8)
+        listener.finish()
+    '''))
+    # A Triton cache of its own: Triton keys its cache on the source, not the path, so a cache hit from
+    # another copy of this file (an earlier test run) would name that copy's path in the IR.
+    done = subprocess.run([sys.executable, str(script), str(tmp_path / "raw")], capture_output=True, text=True,
+                          timeout=300, env={**os.environ, "TRITON_CACHE_DIR": str(tmp_path / "triton")})
+    assert done.returncode == 0, done.stderr
+    index = collect(tmp_path, command=["jit.py"], exit_code=0, wall_s=1.0)
+    (kernel,) = index["kernels"]
+    assert kernel["name"] == "axpy" and len(kernel["variants"]) == 2
+    target = open_target(str(tmp_path / kernel["session"]), need_kernel=True)
+    for v in kernel["variants"]:
+        stored = target.session.variant(target.session.entry(v["entry"]))
+        compile_dir = next(p for p in (tmp_path / "raw" / "compiles").iterdir()
+                           if json.loads((p / "compile.json").read_text())["hash"] == v["hash"])
+        assert stored.listings["ptx"] == (compile_dir / "stage.ptx").read_text()
+        # The JIT's own hash of the function is the identity of the kernel rebuilt from the record.
+        assert json.loads((compile_dir / "compile.json").read_text())["cache_key"] == target.ref.identity().source_hash
+        assert stored.listings["ttgir"] == (compile_dir / "stage.ttgir").read_text()
+        assert stored.compile_info.mode.value == "jit" and "sass" in stored.listings
+        # The recorded specialization, compiled again ahead of time from the session: the same PTX.
+        again = next(iter(capture_many(target.ref, [stored.config], "sm_90", use_cache=False))).variant
+        assert again.listings["ptx"] == stored.listings["ptx"]
+
+
+def test_inductor_kernels_loaded_from_its_cache_come_from_the_output_code(tmp_path):
+    """A warm run: Inductor loads its kernels from its cache and Triton compiles nothing; the output code
+    Inductor logged (here one recorded on an H200) gives the kernel, the profile its GPU time."""
+    from irscope.inductor.parse import parse_log
+    from irscope.paths import samples_dir
+    from irscope.run.collect import collect, read_index
+    from irscope.session import Session
+
+    (output,) = parse_log((samples_dir() / "inductor" / "gelu_tanh.log").read_text())
+    (kernel,) = output.kernels
+    raw = tmp_path / "raw"
+    (raw / "inductor").mkdir(parents=True)
+    (raw / "inductor" / "0000.py").write_text(output.module)
+    (raw / "profile.json").write_text(json.dumps({"device": "NVIDIA H200", "capability": "90", "kernels": [
+        {"name": kernel.name, "grid": [65536, 1, 1], "block": [128, 1, 1], "calls": 20, "total_us": 2620.0,
+         "median_us": 131.0, "min_us": 130.0, "max_us": 133.0},
+        {"name": "void at::native::vectorized_elementwise_kernel<4>", "grid": [1, 1, 1], "block": [128, 1, 1],
+         "calls": 1, "total_us": 3.0, "median_us": 3.0, "min_us": 3.0, "max_us": 3.0}]}))
+    index = collect(tmp_path, command=["python", "prog.py"], exit_code=0, wall_s=2.0)
+    (row,) = index["kernels"]
+    assert row["name"] == kernel.name and row["inductor"] and row["session"] == f"inductor/{kernel.name}"
+    assert row["gpu_calls"] == 20 and row["gpu_total_us"] == 2620.0 and row["gpu_share_pct"] > 99
+    assert [o["name"] for o in index["other_gpu_work"]] == ["void at::native::vectorized_elementwise_kernel<4>"]
+    session = Session.open(tmp_path / row["session"])
+    variant = session.variant(session.entries[0])
+    assert variant.ok and variant.arch == "sm_90" and session.entries[0].measurement.median_us == 131.0
+    assert read_index(tmp_path)["kernels"][0]["session"] == row["session"]
+
+
+@pytest.mark.parametrize("session", ["../outside", "kernels/../../x", "/etc", "raw/compiles"])
+def test_a_run_index_never_names_a_folder_outside_its_kernels(tmp_path, session):
+    from irscope.errors import SessionError
+    from irscope.run.collect import read_index
+
+    (tmp_path / "run.json").write_text(json.dumps({"format": "irscope.run/1", "kernels": [{"session": session}]}))
+    with pytest.raises(SessionError):
+        read_index(tmp_path)
