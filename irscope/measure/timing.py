@@ -39,7 +39,7 @@ DESCRIPTIONS = {
     "graph": "CUDA graph replays (no L2 flush, no launch overhead)",
 }
 MIN_LAUNCHES = 30
-MAX_LAUNCHES = 1000
+MAX_LAUNCHES = 300  # 300 and 1000 launches gave the same median and p80/p20 on an H200 (RESULTS.md)
 COOL_FROM_MS = 0.02  # kernels this long get an idle gap of COOL_RATIO times their time before each launch
 COOL_RATIO = 2.0
 

@@ -89,7 +89,13 @@ def _sweep21(gpus: str | None) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--only-sweep21", action="store_true", help="only part 3 (the 21-variant bench)")
     args = parser.parse_args()
+    if args.only_sweep21:
+        for s in [_sweep21("0")]:
+            print(f"irscope bench, 21 square variants, empty caches, GPU 0: {s['seconds']:.1f} s, "
+                  f"{s['ok']}/{s['variants']} ok, exit {s['returncode']}")
+        return
 
     import torch
 
