@@ -106,3 +106,34 @@ def test_a_signature_given_with_s_wins_over_the_recorded_launch(cli, no_gpu, vec
     assert data["compile_info"]["signature"]["x_ptr"] == "*fp16"
     assert data["config"]["constexprs"] == {"BLOCK_SIZE": 256}
     assert "ld.global.v4" not in data["listings"]["ptx"]
+
+
+CHECKED_AT_IMPORT = textwrap.dedent('''
+    import torch
+    import triton
+    import triton.language as tl
+
+    DEVICE = triton.runtime.driver.active.get_active_torch_device()
+
+
+    @triton.jit
+    def twice_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        mask = offs < n
+        tl.store(y_ptr + offs, 2 * tl.load(x_ptr + offs, mask=mask), mask=mask)
+
+
+    x = torch.rand(4096, device=DEVICE)
+    y = torch.empty_like(x)
+    twice_kernel[(4,)](x, y, 4096, BLOCK=1024)
+    assert torch.allclose(y, 2 * x)  # as Triton's tutorials check their kernels: needs real data
+''')
+
+
+def test_a_file_that_checks_its_output_at_import_still_opens(tmp_path, no_gpu, cli):
+    path = tmp_path / "checked.py"
+    path.write_text(CHECKED_AT_IMPORT)
+    result = cli("dump", f"{path}:twice_kernel", "--stage", "ttir")
+    assert result.exit_code == 0, result.output
+    assert "tt.func public @twice_kernel" in result.stdout
+    assert f"{path}:19: the file stopped there" in result.stderr and "meta tensors" in result.stderr

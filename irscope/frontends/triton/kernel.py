@@ -271,7 +271,7 @@ def kernel_in_file(path: Path, kernel_name: str | None, signature: str | None) -
     spec = specs.get(kernel_name)
     parsed = parse_signature(signature, jit_of(fn)) if signature else None
     if spec is None and parsed is None:  # how the file itself launched it, where it did so at import
-        parsed = _launched_signature(module, jit_of(fn))
+        parsed = _launched_signature(module, fn)
     if spec is None and parsed is None:
         raise ParameterError(
             f"{kernel_name} in {path} declares no KernelSpec; give its argument types with "
@@ -283,12 +283,26 @@ def kernel_in_file(path: Path, kernel_name: str | None, signature: str | None) -
     return kernel
 
 
-def _launched_signature(module: Any, jit: Any) -> tuple[SignatureArg, ...] | None:
-    """The signature of the first launch of ``jit`` that importing ``module`` recorded (gpu_free.py), if any."""
+def _launched_signature(module: Any, fn: Any) -> tuple[SignatureArg, ...] | None:
+    """The signature of the first launch of ``fn`` that importing ``module`` recorded (gpu_free.py), if any.
+
+    The constexprs its ``@triton.autotune`` configs or ``@triton.heuristics`` set are left to them:
+    the launch holds only the values of the one config the stand-in driver let through.
+    """
+    from .autotune import jit_of, unwrap
     from .gpu_free import example_launches, signature_of
 
+    jit = jit_of(fn)
     launches = example_launches(module, jit.fn.__name__)
-    return signature_of(launches[0], jit) if launches else None
+    if not launches:
+        return None
+    signature = signature_of(launches[0], jit)
+    tuning = unwrap(fn)
+    if signature is None or tuning is None:
+        return signature
+    tuned = tuning.tuned_names() | {name for name, _, _ in tuning.heuristics()}
+    return tuple(SignatureArg(None) if p.name in tuned and p.is_constexpr else arg
+                 for p, arg in zip(jit.params, signature))
 
 
 def kernel_with_signature(path: Path, name: str, signature: tuple[SignatureArg, ...]) -> TritonKernel:
@@ -378,6 +392,16 @@ def _exec_module(loader: Any, module: Any) -> None:
         with gpu_free_import(DEFAULT_CAPABILITY) as launches:
             try:
                 loader.exec_module(module)
+            except Exception as exc:  # noqa: BLE001
+                # A file that checks its kernel's output at import (Triton's tutorials do) stops there
+                # without a GPU: the stand-in's tensors hold no data. What it defined and launched
+                # before that line is kept, and said.
+                if not launches and not _jit_functions(module):
+                    raise
+                frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == module.__file__]
+                where = f"{module.__file__}:{frames[-1].lineno}" if frames else module.__file__
+                sys.stderr.write(f"irscope: note: {where}: the file stopped there while irscope imported it without "
+                                 f"a GPU ({_said(exc)}); kernels and launches before that line are kept\n")
             finally:
                 setattr(module, LAUNCHES, launches)
 
