@@ -113,7 +113,8 @@ def _print(index: dict, out: Path) -> None:
                       text(total / calls if calls else None), text(k["gpu_share_pct"]), picked,
                       k["session"] or f"(none: {k['why']})", style=None if k["session"] else "yellow")
     for o in index["other_gpu_work"][:8]:
-        table.add_row(o["name"][:60], "", text(o["calls"]), text(o["total_us"] / 1e3), text(o["total_us"] / o["calls"]),
+        name = o["name"] if len(o["name"]) <= 48 else o["name"][:47] + "…"
+        table.add_row(name, "", text(o["calls"]), text(o["total_us"] / 1e3), text(o["total_us"] / o["calls"]),
                       text(o["gpu_share_pct"]), "", "(not Triton)", style="grey50")
     console = Console(width=max(160, Console().width))
     console.print(table)
