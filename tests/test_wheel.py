@@ -181,3 +181,33 @@ def test_the_tui_opens_the_sample_session_with_its_stylesheet(installed):
     assert shown["variants_height"] == "9"  # #variants { height: 9; }
     assert shown["search_display"] == "none"  # #search { display: none; }
     assert shown["rows"] > 0
+
+
+def test_irscope_run_records_a_program_from_the_installed_wheel(installed):
+    """`irscope run` puts the wheel's own run/bootstrap/sitecustomize.py in front of the program."""
+    program = installed.cwd / "prog.py"
+    program.write_text(textwrap.dedent('''
+        import torch
+        import triton
+        import triton.language as tl
+
+        DEVICE = triton.runtime.driver.active.get_active_torch_device()
+
+
+        @triton.jit
+        def copy_kernel(src, dst, n, BLOCK: tl.constexpr):
+            offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            tl.store(dst + offs, tl.load(src + offs, mask=offs < n), mask=offs < n)
+
+
+        x = torch.empty(1000, device=DEVICE)
+        copy_kernel[(4,)](x, torch.empty_like(x), 1000, BLOCK=256)
+    '''))
+    installed.env["IRSCOPE_NO_GPU"] = "1"  # the program records its launches for sm_90, on any machine
+    try:
+        result = installed.run(installed.irscope, "run", "-o", "out", "--", installed.python, program, timeout=300)
+    finally:
+        del installed.env["IRSCOPE_NO_GPU"]
+    assert result.returncode == 0, result.stderr
+    index = json.loads((installed.cwd / "out" / "run.json").read_text())
+    assert [k["name"] for k in index["kernels"]] == ["copy_kernel"] and index["kernels"][0]["session"]
