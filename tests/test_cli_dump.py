@@ -18,7 +18,8 @@ def test_list_shows_each_builtin_kernel_with_defaults_and_sweeps(cli):
     assert square["BLOCK_SIZE"] == {"default": 1024, "sweep": [128, 256, 512, 1024, 2048, 4096, 8192]}
     assert square["num_warps"]["sweep"] == [1, 4, 8]
     assert square["n_cols"]["default"] == 781
-    assert set(kernels) == {"square_kernel", "add_kernel", "gelu_kernel", "softmax_kernel", "matmul_kernel"}
+    assert set(kernels) == {"square_kernel", "add_kernel", "gelu_kernel", "softmax_kernel", "matmul_kernel",
+                            "square_matrix_kernel", "gelu_tanh_kernel"}
 
 
 def test_dump_prints_ptx_by_default_and_a_summary_on_stderr(cli):

@@ -16,6 +16,7 @@ from .base import Compiled, Frontend, Kernel, KernelHandle, Launch
 # name -> "module:class", imported when first needed (Triton costs a second to import).
 FRONTENDS = {
     "triton": "irscope.frontends.triton:TritonFrontend",
+    "cuda": "irscope.frontends.cuda:CudaFrontend",
 }
 
 

@@ -1,0 +1,137 @@
+"""One CUDA C++ compile with nvcc: PTX, the cubin and ptxas's report, for one kernel's config.
+
+``nvcc -cubin --keep`` runs the whole device pipeline once (cudafe, cicc to PTX, ptxas
+to the cubin) and leaves the PTX it made behind; ``-lineinfo`` puts ``.loc`` lines in
+the PTX and a line table in the cubin, so both map back to the ``.cu`` file; ``-Xptxas
+-v`` prints registers, spills and stack per function. A config is the file's tunable
+macros (``-D``) and the compiler flags irscope sweeps.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Mapping
+
+from ...types import CaptureError
+from ..base import Compiled
+from .source import entry_name
+
+# Compiler flags a config may set (kind "constexpr" in the table: compile-time, like the macros).
+# name -> (default, default sweep, what it does)
+FLAGS = {
+    "fast_math": (False, [False, True], "--use_fast_math: approximate division, sqrt and transcendentals, "
+                                        "flush denormals"),
+    "maxrregcount": (0, [0], "-maxrregcount=N: registers per thread (0: no limit)"),
+    "opt": (3, [3], "-Xptxas -O<N>: ptxas optimisation level, 0 to 3"),
+}
+NVCC_TIMEOUT = 300.0
+
+
+def nvcc_path() -> str | None:
+    """nvcc on the PATH, else under $CUDA_HOME (or /usr/local/cuda)."""
+    found = shutil.which("nvcc")
+    if found:
+        return found
+    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
+        if root and os.access(Path(root) / "bin" / "nvcc", os.X_OK):
+            return str(Path(root) / "bin" / "nvcc")
+    return None
+
+
+def nvcc_version() -> str:
+    tool = nvcc_path()
+    if tool is None:
+        return "nvcc missing"
+    try:
+        out = subprocess.run([tool, "--version"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "nvcc unreadable"
+    m = re.search(r"release ([\d.]+), (V[\d.]+)", out)
+    return f"nvcc {m.group(2)}" if m else "nvcc"
+
+
+def command(file: str, values: Mapping[str, Any], macros: Mapping[str, Any], capability: int,
+            out_dir: str) -> list[str]:
+    """The nvcc command line for one config."""
+    tool = nvcc_path() or "nvcc"
+    cmd = [tool, f"-arch=sm_{capability}", "-lineinfo", "-cubin", "-Xptxas", "-v", "--keep", "--keep-dir", out_dir,
+           "-o", os.path.join(out_dir, "kernel.cubin")]
+    cmd += [f"-D{name}={_c_literal(values[name])}" for name in macros if name in values]
+    if values.get("fast_math"):
+        cmd.append("--use_fast_math")
+    if int(values.get("maxrregcount") or 0) > 0:
+        cmd.append(f"-maxrregcount={int(values['maxrregcount'])}")
+    opt = values.get("opt", 3)
+    if opt != 3:
+        cmd += ["-Xptxas", f"-O{int(opt)}"]
+    return cmd + [file]
+
+
+def _c_literal(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    return str(value)
+
+
+def compile_cuda(file: str, kernel: str, values: Mapping[str, Any], macros: Mapping[str, Any],
+                 capability: int) -> Compiled:
+    """Compile ``file`` for ``sm_<capability>``; the stages name every kernel of the file, the report ``kernel``'s."""
+    from ...stages import Stage
+
+    start = time.perf_counter()
+    if nvcc_path() is None:
+        return Compiled(error=CaptureError("environment", "nvcc (the CUDA toolkit) is not installed here: "
+                                           "put it on PATH or set CUDA_HOME"))
+    with tempfile.TemporaryDirectory(prefix="irscope-nvcc-") as tmp:
+        cmd = command(file, values, macros, capability, tmp)
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, timeout=NVCC_TIMEOUT, cwd=tmp)
+        except subprocess.TimeoutExpired:
+            return Compiled(error=CaptureError("timeout", f"nvcc ran past {NVCC_TIMEOUT:.0f} s"))
+        except OSError as exc:
+            return Compiled(error=CaptureError("environment", f"cannot run nvcc: {exc.strerror or exc}"))
+        log = proc.stderr + proc.stdout
+        ptx_files = sorted(Path(tmp).glob("*.ptx"))
+        ptx = ptx_files[0].read_text() if ptx_files else None
+        cubin_path = Path(tmp, "kernel.cubin")
+        cubin = cubin_path.read_bytes() if proc.returncode == 0 and cubin_path.is_file() else None
+    seconds = time.perf_counter() - start
+    stages = {Stage.PTX: ptx} if ptx else {}
+    if proc.returncode != 0:
+        return Compiled(stages=stages, seconds=seconds, compiler=nvcc_version(),
+                        error=CaptureError("nvcc" if ptx is None else "cubin (ptxas)", _first_error(log, file)))
+    entry = entry_name(ptx or "", kernel)
+    if entry is None:
+        return Compiled(stages=stages, seconds=seconds, compiler=nvcc_version(),
+                        error=CaptureError("nvcc", f"nvcc emitted no entry for {kernel} (a template kernel that "
+                                                   "is never instantiated has none)"))
+    # The entry is what a launch looks the function up by (C++ names are mangled).
+    options = {**{k: values[k] for k in FLAGS if k in values}, "entry": entry}
+    return Compiled(stages=stages, cubin=cubin, shared=0, options=options, compiler=nvcc_version(),
+                    ptxas_log=_function_report(log, entry), seconds=round(seconds, 4))
+
+
+def _first_error(log: str, file: str) -> str:
+    """nvcc's first error, as ``file:line: error: ...`` on one line."""
+    for line in log.splitlines():
+        if " error" in line or line.startswith("error") or "fatal" in line:
+            return line.strip().replace(file, Path(file).name)[:500]
+    lines = [ln.strip() for ln in log.splitlines() if ln.strip()]
+    return lines[0][:500] if lines else "nvcc failed"
+
+
+def _function_report(log: str, entry: str) -> str:
+    """ptxas's ``-v`` lines for one function (its report lists every function of the file)."""
+    out, mine = [], False
+    for line in log.splitlines():
+        if "Compiling entry function" in line or "Function properties for" in line:
+            mine = f"'{entry}'" in line or line.rstrip().endswith(f" {entry}")
+        if mine:
+            out.append(line)
+    return "\n".join(out)

@@ -1,0 +1,86 @@
+"""A CUDA C++ kernel as irscope sees it: a ``__global__`` function of a ``.cu`` file, compiled by nvcc."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from ...arch import Target
+from ...errors import KernelFileError, KernelNotFound
+from ...stages import Stage
+from ...types import Config, KernelId
+from ..base import Compiled, Kernel, KernelHandle
+from .compile import FLAGS, compile_cuda, nvcc_version
+from .source import kernels, tunable_macros
+
+
+class CudaKernel(Kernel):
+    frontend = "cuda"
+    stages = (Stage.PTX, Stage.SASS)
+
+    def __init__(self, file: str, name: str, text: str | None = None) -> None:
+        self.file = file
+        self.name = name
+        self._text = text
+
+    def __repr__(self) -> str:
+        return f"CudaKernel({self.name!r}, {self.file!r})"
+
+    def source(self) -> str:
+        if self._text is None:
+            self._text = read_source(Path(self.file))
+        return self._text
+
+    def identity(self) -> KernelId:
+        digest = hashlib.sha256(self.source().encode("utf-8", errors="surrogatepass")).hexdigest()
+        return KernelId(self.name, self.file, digest)
+
+    def macros(self) -> dict[str, Any]:
+        return tunable_macros(self.source())
+
+    def parameter_table(self) -> dict[str, dict[str, Any]]:
+        """The file's tunable macros (``#ifndef``/``#define``) and the compiler flags, all compile-time values."""
+        table = {name: {"default": value, "sweep": [value], "kind": "constexpr"}
+                 for name, value in self.macros().items()}
+        for name, (default, sweep, _) in FLAGS.items():
+            table.setdefault(name, {"default": default, "sweep": list(sweep), "kind": "constexpr"})
+        return table
+
+    @property
+    def description(self) -> str:
+        """The first line of the comment that opens the file."""
+        first = self.source().lstrip().splitlines()[:1]
+        return first[0].lstrip("/ ").strip() if first and first[0].lstrip().startswith("//") else ""
+
+    def handle(self) -> KernelHandle:
+        return KernelHandle(self.frontend, self.file, self.name, {})
+
+    def cache_material(self) -> dict[str, Any]:
+        return {"source_sha": self.identity().source_hash, "nvcc": nvcc_version()}
+
+    def compile(self, config: Config, target: Target) -> Compiled:
+        values = {**config.constexprs, **config.options}
+        return compile_cuda(self.file, self.name, values, self.macros(), target.capability)
+
+
+def read_source(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise KernelFileError(f"no such kernel file: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KernelFileError(f"cannot read {path}: {exc}") from None
+
+
+def kernel_in_file(path: Path, name: str | None) -> CudaKernel:
+    text = read_source(path)
+    found = [k.name for k in kernels(text)]
+    if name is None:
+        if len(found) != 1:
+            raise KernelNotFound(f"{path} holds {len(found)} __global__ kernels ({', '.join(found) or 'none'}); "
+                                 f"name one as {path}:NAME")
+        name = found[0]
+    if name not in found:
+        raise KernelNotFound(f"no __global__ kernel named {name!r} in {path}; found: {', '.join(found) or 'none'}")
+    return CudaKernel(str(path), name, text)

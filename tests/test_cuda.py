@@ -1,0 +1,135 @@
+"""CUDA C++ kernels beside Triton's: real nvcc compiles (CUDA 13 on these machines), no GPU needed.
+
+The built-ins are the lecture's square (2-D, 16x16 blocks) and a tanh GeLU; the
+tunable-macro and register kernels are written for these tests.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from irscope.capture import capture
+from irscope.frontends import resolve_kernel
+from irscope.ir.sourcemap import SourceMap
+from irscope.types import Stage, Status
+
+pytestmark = pytest.mark.skipif(__import__("shutil").which("nvcc") is None, reason="needs nvcc")
+
+TILED = textwrap.dedent('''
+    // A row sum written for the tests: TILE elements per thread, unrolled.
+    #ifndef TILE
+    #define TILE 4
+    #endif
+
+    __global__ void row_sum(const float* __restrict__ x, float* __restrict__ out, int n) {
+        int base = (blockIdx.x * blockDim.x + threadIdx.x) * TILE;
+        float acc = 0.0f;
+    #pragma unroll
+        for (int j = 0; j < TILE; ++j) {
+            if (base + j < n) acc += x[base + j];
+        }
+        out[blockIdx.x * blockDim.x + threadIdx.x] = acc;
+    }
+
+    extern "C" __global__ void unused_neighbour(float* y) { y[threadIdx.x] = 1.0f; }
+
+    // TILE values live at once: register pressure grows with TILE.
+    __global__ void many_live(const float* __restrict__ x, float* __restrict__ out) {
+        float acc[TILE];
+    #pragma unroll
+        for (int j = 0; j < TILE; ++j) acc[j] = x[threadIdx.x + j * 1024];
+    #pragma unroll
+        for (int r = 0; r < 4; ++r) {
+    #pragma unroll
+            for (int j = 0; j < TILE; ++j) acc[j] = acc[j] * acc[(j + 1) % TILE] + 1.0f;
+        }
+    #pragma unroll
+        for (int j = 0; j < TILE; ++j) out[threadIdx.x + j * 1024] = acc[j];
+    }
+''')
+
+
+@pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
+@pytest.mark.parametrize("name", ["square_matrix_kernel", "gelu_tanh_kernel"])
+def test_the_builtin_cuda_kernels_compile_to_ptx_and_sass(name, arch):
+    v = capture(name, arch=arch)
+    assert v.status is Status.OK, v.error
+    ptx, sass = v.listings[Stage.PTX], v.listings[Stage.SASS]
+    assert f".target {arch}" in ptx and f".entry _Z{len(name)}{name}" in ptx
+    assert v.compile_info.compiler.startswith("nvcc V13") and v.compile_info.options["entry"].startswith("_Z")
+    assert v.resources.registers and v.resources.spill_stores == 0
+    assert '.cu", line' in sass and v.cubin[:4] == b"\x7fELF"
+    assert set(v.listings) == {Stage.SOURCE, Stage.PTX, Stage.SASS}
+
+
+def test_every_ptx_and_sass_line_of_the_square_maps_to_its_line_of_the_cu_file():
+    v = capture("square_matrix_kernel", {"fast_math": False}, arch="sm_90")
+    source = v.listings[Stage.SOURCE].splitlines()
+    line = next(i + 1 for i, text in enumerate(source) if "matrix[idx] * matrix[idx]" in text)
+    smap = SourceMap(v)
+    ptx = v.listings[Stage.PTX].splitlines()
+    mul = next(i for i, text in enumerate(ptx) if "mul.f32" in text)
+    assert smap.source_line(Stage.PTX, mul) == line
+    sass = v.listings[Stage.SASS].splitlines()
+    fmul = next(i for i, text in enumerate(sass) if " FMUL " in text)
+    assert smap.source_line(Stage.SASS, fmul) == line
+
+
+def test_tunable_macros_are_swept_with_d(tmp_path, cli):
+    path = tmp_path / "tiled.cu"
+    path.write_text(TILED)
+    ref = resolve_kernel(f"{path}:row_sum")
+    table = ref.parameter_table()
+    assert table["TILE"] == {"default": 4, "sweep": [4], "kind": "constexpr"}
+    narrow, wide = capture(ref, {"TILE": 2}, "sm_90"), capture(ref, {"TILE": 16}, "sm_90")
+    def loads(v) -> int:  # in row_sum's own entry (the PTX holds every kernel of the file)
+        ptx = v.listings[Stage.PTX]
+        body = ptx[ptx.index(".entry _Z7row_sum"):]
+        return body[:body.index("\n}")].count("ld.global")
+
+    assert (loads(narrow), loads(wide)) == (2, 16)  # unrolled TILE times
+    result = cli("sweep", f"{path}:row_sum", "-s", "TILE=2,8", "-c", "fast_math=0", "--json")
+    assert result.exit_code == 0, result.output
+    assert [line.count('"TILE"') for line in result.stdout.splitlines() if line.startswith("{")] == [1, 1]
+
+
+def test_fast_math_changes_the_gelus_tanh_and_the_diff_says_so(cli):
+    exact = capture("gelu_tanh_kernel", {"fast_math": False}, arch="sm_90")
+    fast = capture("gelu_tanh_kernel", {"fast_math": True}, arch="sm_90")
+    assert "tanh.approx.f32" in fast.listings[Stage.PTX] and "tanh.approx" not in exact.listings[Stage.PTX]
+    result = cli("diff", "gelu_tanh_kernel", "-a", "fast_math=0", "-b", "fast_math=1", "--stage", "ptx")
+    assert result.exit_code == 0, result.output
+    assert "tanh.approx.f32" in result.stdout
+
+
+def test_maxrregcount_caps_the_registers(tmp_path):
+    path = tmp_path / "tiled.cu"
+    path.write_text(TILED)
+    ref = resolve_kernel(f"{path}:many_live")
+    free = capture(ref, {"TILE": 64, "fast_math": False}, "sm_90")
+    capped = capture(ref, {"TILE": 64, "fast_math": False, "maxrregcount": 32}, "sm_90")
+    assert free.resources.registers > 32 >= capped.resources.registers
+    assert "-maxrregcount" not in str(free.compile_info.options) and capped.compile_info.options["maxrregcount"] == 32
+
+
+def test_a_cu_file_that_does_not_compile_is_one_line(tmp_path, run_irscope):
+    path = tmp_path / "broken.cu"
+    path.write_text("__global__ void broken(float* x) {\n  x[0] = undefined_name;\n}\n")
+    result = run_irscope("dump", f"{path}:broken", "--stage", "ptx")
+    assert result.returncode == 3, result.stderr
+    (error,) = [line for line in result.stderr.splitlines() if line.startswith("irscope: error")]
+    assert "failed at nvcc: broken.cu(2): error: identifier \"undefined_name\" is undefined" in error
+    assert "Traceback" not in result.stderr
+    missing = run_irscope("dump", f"{path}:nope")
+    assert missing.returncode == 2 and "no __global__ kernel named 'nope'" in missing.stderr
+
+
+def test_list_shows_the_cuda_builtins(cli):
+    result = cli("list", "--json")
+    import json
+
+    kernels = {k["name"]: k for k in json.loads(result.stdout)}
+    assert kernels["square_matrix_kernel"]["frontend"] == "cuda"
+    assert kernels["gelu_tanh_kernel"]["parameters"]["fast_math"]["sweep"] == [False, True]
