@@ -15,6 +15,10 @@ from irscope.frontends import resolve_kernel
 from irscope.ir.sourcemap import SourceMap
 from irscope.types import Stage, Status
 
+# The lecture's load_inline square as people write it: running this file would build a torch extension
+# (minutes) and needs a GPU; irscope reads its CUDA string without running it.
+LECTURE = '# The lecture\'s load_inline square, as people write it (written for irscope\'s tests).\nimport torch\nfrom torch.utils.cpp_extension import load_inline\n\ncuda_source = \'\'\'\n__global__ void square_matrix_kernel(const float* matrix, float* result, int width, int height) {\n    int row = blockIdx.y * blockDim.y + threadIdx.y;\n    int col = blockIdx.x * blockDim.x + threadIdx.x;\n\n    if (row < height && col < width) {\n        int idx = row * width + col;\n        result[idx] = matrix[idx] * matrix[idx];\n    }\n}\n\ntorch::Tensor square_matrix(torch::Tensor matrix) {\n    const auto height = matrix.size(0);\n    const auto width = matrix.size(1);\n\n    auto result = torch::empty_like(matrix);\n\n    dim3 threads_per_block(16, 16);\n    dim3 number_of_blocks((width + threads_per_block.x - 1) / threads_per_block.x,\n                          (height + threads_per_block.y - 1) / threads_per_block.y);\n\n    square_matrix_kernel<<<number_of_blocks, threads_per_block>>>(\n        matrix.data_ptr<float>(), result.data_ptr<float>(), width, height);\n\n    return result;\n    }\n\'\'\'\n\ncpp_source = "torch::Tensor square_matrix(torch::Tensor matrix);"\n\nsquare_matrix_extension = load_inline(\n    name=\'square_matrix_extension\',\n    cpp_sources=cpp_source,\n    cuda_sources=cuda_source,\n    functions=[\'square_matrix\'],\n    with_cuda=True,\n    extra_cuda_cflags=["-O2"],\n    build_directory=\'./load_inline_cuda\',\n)\n\na = torch.tensor([[1., 2., 3.], [4., 5., 6.]], device=\'cuda\')\nprint(square_matrix_extension.square_matrix(a))\n'
+
 pytestmark = pytest.mark.skipif(__import__("shutil").which("nvcc") is None, reason="needs nvcc")
 
 TILED = textwrap.dedent('''
@@ -133,3 +137,24 @@ def test_list_shows_the_cuda_builtins(cli):
     kernels = {k["name"]: k for k in json.loads(result.stdout)}
     assert kernels["square_matrix_kernel"]["frontend"] == "cuda"
     assert kernels["gelu_tanh_kernel"]["parameters"]["fast_math"]["sweep"] == [False, True]
+
+
+def test_a_load_inline_kernel_compiles_from_the_python_file_without_running_it(tmp_path, run_irscope):
+    path = tmp_path / "lecture_square.py"
+    path.write_text(LECTURE)
+    ref = resolve_kernel(f"{path}:square_matrix_kernel")
+    assert ref.frontend == "cuda" and ref.file == str(path)
+    v = capture(ref, {"fast_math": False}, "sm_90")
+    assert v.status is Status.OK, v.error
+    assert not (tmp_path / "load_inline_cuda").exists()  # the file did not run: no extension was built
+    python = LECTURE.splitlines()
+    line = next(i + 1 for i, text in enumerate(python) if "matrix[idx] * matrix[idx]" in text)
+    ptx = v.listings[Stage.PTX].splitlines()
+    mul = next(i for i, text in enumerate(ptx) if "mul.f32" in text)
+    smap = SourceMap(v)
+    assert smap.source_line(Stage.PTX, mul) == line  # a line of the .py, inside the string
+    sass = v.listings[Stage.SASS].splitlines()
+    assert smap.source_line(Stage.SASS, next(i for i, t in enumerate(sass) if " FMUL " in t)) == line
+    assert "square_matrix(torch::Tensor" not in v.listings[Stage.PTX]  # the host function is not compiled
+    result = run_irscope("dump", f"{path}:square_matrix_kernel", "--stage", "sass")
+    assert result.returncode == 0 and f'File "{path}", line {line}' in result.stdout, result.stderr

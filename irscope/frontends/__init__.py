@@ -17,6 +17,7 @@ from .base import Compiled, Frontend, Kernel, KernelHandle, Launch
 FRONTENDS = {
     "triton": "irscope.frontends.triton:TritonFrontend",
     "cuda": "irscope.frontends.cuda:CudaFrontend",
+    "numba": "irscope.frontends.numba:NumbaFrontend",
 }
 
 
@@ -68,7 +69,8 @@ def resolve_kernel(name: str, signature: str | None = None) -> Kernel:
     if path.suffix or "/" in path_text:
         if not path.is_file():
             raise KernelFileError(f"no such kernel file: {path}")
-        return frontend_for(path).resolve(path.resolve(), kernel_name or None, signature)
+        claimed = next((frontend(n) for n in FRONTENDS if kernel_name and frontend(n).claims(path, kernel_name)), None)
+        return (claimed or frontend_for(path)).resolve(path.resolve(), kernel_name or None, signature)
     for kernel in builtin_kernels():
         if kernel.name == name:
             return frontend_for(Path(kernel.file)).resolve(Path(kernel.file), name, signature) if signature else kernel

@@ -177,3 +177,10 @@ class Frontend(abc.ABC):
     def builtin(self, directory: Path) -> list[Kernel]:
         """The built-in example kernels this frontend finds in ``directory``."""
         return []
+
+    def claims(self, path: Path, name: str) -> bool:
+        """Does ``path`` hold kernel ``name`` in this language, though another frontend owns its suffix?
+
+        (CUDA C++ in a Python file's ``load_inline`` strings.) Read without running the file.
+        """
+        return False

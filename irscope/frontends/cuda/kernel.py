@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +20,12 @@ class CudaKernel(Kernel):
     frontend = "cuda"
     stages = (Stage.PTX, Stage.SASS)
 
-    def __init__(self, file: str, name: str, text: str | None = None) -> None:
+    def __init__(self, file: str, name: str, text: str | None = None, device_code: str | None = None) -> None:
         self.file = file
         self.name = name
         self._text = text
+        # A load_inline kernel (inline.py): the device code nvcc compiles, numbered as in the Python file.
+        self.device_code = device_code
 
     def __repr__(self) -> str:
         return f"CudaKernel({self.name!r}, {self.file!r})"
@@ -37,7 +40,7 @@ class CudaKernel(Kernel):
         return KernelId(self.name, self.file, digest)
 
     def macros(self) -> dict[str, Any]:
-        return tunable_macros(self.source())
+        return tunable_macros(self.device_code if self.device_code is not None else self.source())
 
     def parameter_table(self) -> dict[str, dict[str, Any]]:
         """The file's tunable macros (``#ifndef``/``#define``) and the compiler flags, all compile-time values."""
@@ -61,7 +64,12 @@ class CudaKernel(Kernel):
 
     def compile(self, config: Config, target: Target) -> Compiled:
         values = {**config.constexprs, **config.options}
-        return compile_cuda(self.file, self.name, values, self.macros(), target.capability)
+        if self.device_code is None:
+            return compile_cuda(self.file, self.name, values, self.macros(), target.capability)
+        with tempfile.TemporaryDirectory(prefix="irscope-inline-") as tmp:
+            cu = Path(tmp) / f"{Path(self.file).stem}_inline.cu"
+            cu.write_text(self.device_code, encoding="utf-8")
+            return compile_cuda(str(cu), self.name, values, self.macros(), target.capability)
 
 
 def read_source(path: Path) -> str:
@@ -84,3 +92,21 @@ def kernel_in_file(path: Path, name: str | None) -> CudaKernel:
     if name not in found:
         raise KernelNotFound(f"no __global__ kernel named {name!r} in {path}; found: {', '.join(found) or 'none'}")
     return CudaKernel(str(path), name, text)
+
+
+def inline_kernel(path: Path, name: str | None) -> CudaKernel:
+    """A ``__global__`` kernel of a ``load_inline`` call's CUDA sources in the Python file ``path``."""
+    from .inline import device_side, inline_sources
+
+    text = read_source(path)
+    sources = inline_sources(path, text)
+    found = {k.name: source for source in sources for k in kernels(source.text)}
+    if name is None:
+        if len(found) != 1:
+            raise KernelNotFound(f"{path} holds {len(found)} __global__ kernels in load_inline sources "
+                                 f"({', '.join(found) or 'none'}); name one as {path}:NAME")
+        name = next(iter(found))
+    if name not in found:
+        raise KernelNotFound(f"no __global__ kernel named {name!r} in the load_inline sources of {path}; "
+                             f"found: {', '.join(found) or 'none'}")
+    return CudaKernel(str(path), name, text, device_side(found[name], str(path)))

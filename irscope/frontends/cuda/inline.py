@@ -1,0 +1,118 @@
+"""CUDA C++ that a Python file builds with ``torch.utils.cpp_extension.load_inline``, read without running it.
+
+The lecture builds its CUDA square this way: a ``cuda_sources`` string holding the
+``__global__`` kernel and the host function that launches it. The file is parsed
+with ``ast``; a ``load_inline(...)`` call's ``cuda_sources`` (a string, a list of
+strings, or names bound to string literals at module level) are the sources.
+
+Only the device side is compiled: the host functions need torch's headers (tens of
+seconds of nvcc per config), and irscope wants the kernel's PTX and SASS. Lines
+outside ``__global__``/``__device__`` functions and preprocessor lines are blanked,
+torch's includes dropped, and a ``#line`` directive makes nvcc count lines in the
+Python file, so every PTX and SASS line maps to its line of the ``.py``.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...errors import KernelFileError
+from .source import blank_comments, kernels
+
+DEVICE_FUNCTION = re.compile(r"^\s*(?:template\s*<[^>]*>\s*)?(?:static\s+|inline\s+|__forceinline__\s+)*"
+                             r"(?:extern\s+\"C\"\s+)?(?:__global__|__device__|__host__\s+__device__)\b")
+DEVICE_VARIABLE = re.compile(r"^\s*(?:static\s+)?(?:__constant__|__device__)\s+[^(]*;\s*$")
+HOST_ONLY_INCLUDE = re.compile(r"^\s*#\s*include\s*[<\"](?:torch|ATen|c10|pybind11)/")
+
+
+@dataclass(frozen=True)
+class InlineSource:
+    text: str  # the string's value
+    line: int  # the line of the Python file the string's first line is on
+
+
+def inline_sources(path: Path, text: str | None = None) -> list[InlineSource]:
+    """Every ``cuda_sources`` string of every ``load_inline`` call in ``path``."""
+    text = text if text is not None else path.read_text(encoding="utf-8")
+    try:
+        tree = ast.parse(text, str(path))
+    except SyntaxError as exc:
+        raise KernelFileError(f"{path}:{exc.lineno}: syntax error: {exc.msg}") from None
+    strings: dict[str, ast.Constant] = {}
+    for node in tree.body:  # module-level NAME = "..." (the lecture's `cuda_source = '''...'''`)
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    strings[target.id] = node.value
+    out = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and _called(node) == "load_inline"):
+            continue
+        for keyword in node.keywords:
+            if keyword.arg == "cuda_sources":
+                values = keyword.value.elts if isinstance(keyword.value, (ast.List, ast.Tuple)) else [keyword.value]
+                for value in values:
+                    if isinstance(value, ast.Name):
+                        value = strings.get(value.id)
+                    if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                        out.append(InlineSource(value.value, value.lineno))
+    return out
+
+
+def _called(node: ast.Call) -> str:
+    func = node.func
+    return func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+
+
+def inline_kernel_names(path: Path) -> list[str]:
+    try:
+        return [k.name for source in inline_sources(path) for k in kernels(source.text)]
+    except (OSError, UnicodeDecodeError, KernelFileError):
+        return []
+
+
+def device_side(source: InlineSource, python_file: str) -> str:
+    """The source's device code, for nvcc, with lines numbered as in the Python file."""
+    lines = source.text.split("\n")
+    clean = blank_comments(source.text).split("\n")
+    keep = [False] * len(lines)
+    i = 0
+    while i < len(lines):
+        line = clean[i]
+        if line.lstrip().startswith("#"):
+            keep[i] = not HOST_ONLY_INCLUDE.match(line)
+            i += 1
+        elif DEVICE_VARIABLE.match(line):
+            keep[i] = True
+            i += 1
+        elif DEVICE_FUNCTION.match(line) or (line.strip().startswith("template") and i + 1 < len(lines)
+                                             and DEVICE_FUNCTION.match(clean[i + 1])):
+            end = _function_end(clean, i)
+            for j in range(i, end + 1):
+                keep[j] = True
+            i = end + 1
+        else:
+            i += 1
+    body = "\n".join(text if kept else "" for text, kept in zip(lines, keep))
+    # The string's first line is on line `source.line` of the Python file (after the opening quotes).
+    escaped = python_file.replace("\\", "\\\\").replace('"', '\\"')
+    return f'#line {source.line} "{escaped}"\n{body}\n'
+
+
+def _function_end(clean: list[str], start: int) -> int:
+    """The line of the brace that closes the function starting at ``start``."""
+    depth, opened = 0, False
+    for j in range(start, len(clean)):
+        for ch in clean[j]:
+            if ch == "{":
+                depth, opened = depth + 1, True
+            elif ch == "}":
+                depth -= 1
+                if opened and depth == 0:
+                    return j
+        if not opened and clean[j].rstrip().endswith(";"):  # a declaration, no body
+            return j
+    return len(clean) - 1

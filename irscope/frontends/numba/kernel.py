@@ -1,0 +1,229 @@
+"""A Numba CUDA kernel: a ``@cuda.jit`` function, its argument types, and its compile to PTX and a cubin."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import warnings
+from pathlib import Path
+from typing import Any
+
+from ...arch import Target
+from ...errors import IrscopeError, KernelFileError, KernelNotFound, ParameterError, exception_line
+from ...stages import Stage
+from ...types import CaptureError, Config, KernelId
+from ..base import Compiled, Kernel, KernelHandle
+
+JIT_SPELLINGS = {"cuda.jit", "numba.cuda.jit", "jit"}
+# name -> (default, default sweep): fastmath is Numba's own flag; the other two go to ptxas.
+FLAGS = {"fast_math": (False, [False, True]), "maxrregcount": (0, [0]), "opt": (3, [3])}
+SIGNATURE_HELP = ('Numba types, e.g. -S "float32[:], float32[:], int32" (a void kernel\'s arguments), '
+                  "or a signature string in the decorator: @cuda.jit(\"void(float32[:], float32[:], int32)\")")
+
+
+def _decorated(node: ast.FunctionDef) -> tuple[bool, str | None]:
+    """Is ``node`` a ``@cuda.jit`` function, and the signature string its decorator gives, if any."""
+    for decorator in node.decorator_list:
+        call = decorator if isinstance(decorator, ast.Call) else None
+        target = call.func if call else decorator
+        spelled = ast.unparse(target)
+        if spelled in JIT_SPELLINGS:
+            sig = None
+            if call and call.args and isinstance(call.args[0], ast.Constant) and isinstance(call.args[0].value, str):
+                sig = call.args[0].value
+            return True, sig
+    return False, None
+
+
+def _jit_defs(path: Path) -> dict[str, tuple[ast.FunctionDef, str | None]]:
+    try:
+        text = path.read_text(encoding="utf-8")
+        tree = ast.parse(text, str(path))
+    except (OSError, UnicodeDecodeError, SyntaxError):
+        return {}
+    if "cuda" not in text:  # a Triton file: nothing to look at
+        return {}
+    out = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef):
+            is_jit, sig = _decorated(node)
+            if is_jit:
+                out[node.name] = (node, sig)
+    return out
+
+
+def cuda_jit_names(path: Path) -> list[str]:
+    """The file's ``@cuda.jit`` functions, in order, found without importing it."""
+    return list(_jit_defs(path))
+
+
+class NumbaKernel(Kernel):
+    frontend = "numba"
+    stages = (Stage.PTX, Stage.SASS)
+
+    def __init__(self, file: str, name: str, signature: str, text: str) -> None:
+        self.file = file
+        self.name = name
+        self.signature = signature  # Numba's: "void(float32[:], float32[:], int32)"
+        self._text = text
+        self._function: Any = None
+
+    def __repr__(self) -> str:
+        return f"NumbaKernel({self.name!r}, {self.file!r})"
+
+    def source(self) -> str:
+        return self._text
+
+    def identity(self) -> KernelId:
+        digest = hashlib.sha256((self._text + "\0" + self.signature).encode("utf-8", "surrogatepass")).hexdigest()
+        return KernelId(self.name, self.file, digest)
+
+    def parameter_table(self) -> dict[str, dict[str, Any]]:
+        return {name: {"default": default, "sweep": list(sweep), "kind": "constexpr"}
+                for name, (default, sweep) in FLAGS.items()}
+
+    def handle(self) -> KernelHandle:
+        return KernelHandle(self.frontend, self.file, self.name, {"signature": self.signature})
+
+    def cache_material(self) -> dict[str, Any]:
+        import numba
+
+        from ..cuda.compile import nvcc_version
+
+        return {"source": self.identity().source_hash, "numba": numba.__version__, "toolkit": nvcc_version()}
+
+    def python_function(self) -> Any:
+        """The undecorated function, from the file the user named (imported once)."""
+        if self._function is None:
+            module = _import(Path(self.file))
+            dispatcher = getattr(module, self.name, None)
+            self._function = getattr(dispatcher, "py_func", None)
+            if self._function is None:
+                raise KernelNotFound(f"{self.file} defines no @cuda.jit function {self.name!r} when imported")
+        return self._function
+
+    def compile(self, config: Config, target: Target) -> Compiled:
+        values = {**config.constexprs, **config.options}
+        start = time.perf_counter()
+        try:
+            from numba import cuda
+        except ImportError as exc:
+            return Compiled(error=CaptureError("environment", f"numba-cuda is not installed ({exc}); "
+                                                              "pip install numba-cuda nvidia-cuda-nvrtc"))
+        capability = target.capability
+        try:
+            fn = self.python_function()
+        except IrscopeError as exc:  # the file does not import here: this variant's failure, said in one line
+            return Compiled(error=CaptureError("import", str(exc)), compiler=_numba_version())
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # NumbaPerformanceWarning and friends: not the user's question
+                ptx, _ = cuda.compile_ptx(fn, self.signature, cc=divmod(capability, 10), lineinfo=True,
+                                          fastmath=bool(values.get("fast_math")))
+        except Exception as exc:  # noqa: BLE001 - Numba's typing and lowering errors, in one line
+            environment = CaptureError.from_environment(exc, "compiling (numba)")
+            return Compiled(error=environment or CaptureError("numba", _numba_message(exc)),
+                            seconds=time.perf_counter() - start, compiler=_numba_version())
+        cubin, log, error = _ptxas(ptx, capability, values)
+        entry = next(iter(re.findall(r"\.entry\s+(\w+)\s*\(", ptx)), None)
+        return Compiled(stages={Stage.PTX: ptx}, cubin=cubin, options={**values, "entry": entry},
+                        compiler=_numba_version(), ptxas_log=log, error=error,
+                        seconds=round(time.perf_counter() - start, 4))
+
+
+def _numba_version() -> str:
+    try:
+        import numba
+
+        return f"numba {numba.__version__}"
+    except ImportError:
+        return "numba"
+
+
+def _numba_message(exc: BaseException) -> str:
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip() and not ln.startswith("\x1b")]
+    text = re.sub(r"\x1b\[[0-9;]*m", "", " ".join(lines[:3]))
+    return f"{type(exc).__name__}: {text}"[:500]
+
+
+def _ptxas(ptx: str, capability: int, values: dict[str, Any]) -> tuple[bytes | None, str, CaptureError | None]:
+    """The toolkit's ptxas on ``ptx``: the cubin, its -v report, or the error."""
+    from ..cuda.compile import nvcc_path
+
+    nvcc = nvcc_path()
+    ptxas = str(Path(nvcc).with_name("ptxas")) if nvcc else None
+    if ptxas is None or not Path(ptxas).exists():
+        return None, "", CaptureError("environment", "ptxas (the CUDA toolkit) is not installed here")
+    with tempfile.TemporaryDirectory(prefix="irscope-numba-") as tmp:
+        src, out = Path(tmp) / "kernel.ptx", Path(tmp) / "kernel.cubin"
+        src.write_text(ptx)
+        cmd = [ptxas, "-v", "-lineinfo", f"--gpu-name=sm_{capability}", str(src), "-o", str(out)]
+        if int(values.get("maxrregcount") or 0) > 0:
+            cmd.append(f"--maxrregcount={int(values['maxrregcount'])}")
+        if values.get("opt", 3) != 3:
+            cmd.append(f"-O{int(values['opt'])}")
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        log = proc.stderr + proc.stdout
+        if proc.returncode != 0:
+            first = next((ln for ln in log.splitlines() if "error" in ln.lower()), log.strip()[:300])
+            return None, log, CaptureError("cubin (ptxas)", first.strip())
+        return out.read_bytes(), log, None
+
+
+class _Lazy(ast.NodeTransformer):
+    """``@cuda.jit("sig", ...)`` as ``@cuda.jit(...)``: a signature makes Numba compile at import, for a GPU."""
+
+    def visit_FunctionDef(self, node: ast.FunctionDef) -> ast.FunctionDef:
+        for decorator in node.decorator_list:
+            if isinstance(decorator, ast.Call) and ast.unparse(decorator.func) in JIT_SPELLINGS:
+                decorator.args = []
+        return node
+
+
+def _import(path: Path) -> Any:
+    """Run the user's file (their say-so: they named it) with its kernels made lazy; errors in one line."""
+    name = f"irscope_numba_{path.stem}_{hashlib.sha256(str(path).encode()).hexdigest()[:8]}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise KernelFileError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    module.__name__ = path.stem  # what Numba mangles into the kernel's name: the user's module, as they know it
+    try:
+        tree = _Lazy().visit(ast.parse(path.read_text(encoding="utf-8"), str(path)))
+        # Decorators dropped, line numbers kept: Numba's line info still names the file's own lines.
+        exec(compile(tree, str(path), "exec"), module.__dict__)  # noqa: S102 - the file the user named
+    except Exception as exc:  # noqa: BLE001
+        sys.modules.pop(name, None)
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
+        where = f"{path}:{frames[-1].lineno}" if frames else str(path)
+        raise KernelFileError(f"{where}: error importing kernel file: {exception_line(exc)}") from None
+    return module
+
+
+def kernel_in_file(path: Path, name: str | None, signature: str | None) -> NumbaKernel:
+    defs = _jit_defs(path)
+    if name is None:
+        if len(defs) != 1:
+            raise KernelNotFound(f"{path} holds {len(defs)} @cuda.jit kernels ({', '.join(defs) or 'none'}); "
+                                 f"name one as {path}:NAME")
+        name = next(iter(defs))
+    if name not in defs:
+        raise KernelNotFound(f"no @cuda.jit kernel named {name!r} in {path}; found: {', '.join(defs) or 'none'}")
+    given = signature or defs[name][1]
+    if not given:
+        raise ParameterError(f"{name} in {path} has no signature in its decorator; give its argument types as "
+                             + SIGNATURE_HELP)
+    sig = given.strip()
+    if "(" not in sig:
+        sig = f"void({sig})"
+    return NumbaKernel(str(path), name, sig, path.read_text(encoding="utf-8"))
