@@ -131,17 +131,25 @@ def _style(token: object) -> str:
     return ""
 
 
+# A kernel's source in another language than the source stage's own (Python): by file suffix.
+SOURCE_LEXERS = {".cu": "pygments.lexers:CudaLexer", ".cuh": "pygments.lexers:CudaLexer"}
+
+
 @functools.lru_cache(maxsize=16)
-def _lexer(stage: Stage):
+def _lexer(stage: Stage, suffix: str = ""):
+    if stage is Stage.SOURCE and suffix in SOURCE_LEXERS:
+        from .stages import load_ref
+
+        return load_ref(SOURCE_LEXERS[suffix])(stripnl=False, ensurenl=False)
     return stage.spec.behaviour("lexer")(stripnl=False, ensurenl=False)  # which lexer: stages.py
 
 
-def highlight_line(stage: Stage, line: str) -> list[tuple[str, str]]:
-    """``[(style, text), ...]`` covering ``line`` exactly."""
+def highlight_line(stage: Stage, line: str, suffix: str = "") -> list[tuple[str, str]]:
+    """``[(style, text), ...]`` covering ``line`` exactly; ``suffix``: the source file's (``.cu``), for its lexer."""
     if not line:
         return []
     out: list[tuple[str, str]] = []
-    for token, value in _lexer(stage).get_tokens(line):
+    for token, value in _lexer(stage, suffix).get_tokens(line):
         if not value:
             continue
         style = _style(token)

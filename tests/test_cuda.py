@@ -158,3 +158,21 @@ def test_a_load_inline_kernel_compiles_from_the_python_file_without_running_it(t
     assert "square_matrix(torch::Tensor" not in v.listings[Stage.PTX]  # the host function is not compiled
     result = run_irscope("dump", f"{path}:square_matrix_kernel", "--stage", "sass")
     assert result.returncode == 0 and f'File "{path}", line {line}' in result.stdout, result.stderr
+
+
+async def test_the_tui_opens_a_cuda_kernel_with_its_source_highlighted_as_cuda():
+    from irscope.tui.factory import make_app
+    from irscope.tui.widgets.listing import ListingView
+
+    app = make_app("square_matrix_kernel")
+    async with app.run_test(size=(160, 48)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.1)
+            if all(r.variant is not None for r in app.model.rows):
+                break
+        assert [r.variant.status for r in app.model.rows] == [Status.OK, Status.OK]  # fast_math off and on
+        for key in ("5", "6", "j"):  # PTX, SASS, next variant
+            await pilot.press(key)
+            await pilot.pause(0.05)
+        source = app.query_one("#source", ListingView)
+        assert source.suffix == ".cu" and any("__global__" in line for line in source.lines)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from pathlib import Path
 
 from textual import events, on, work
 from textual.app import App, ComposeResult
@@ -273,7 +274,7 @@ class IrscopeApp(App):
         if damage is not None:
             source.show([f"{DAMAGED}: {damage}"], None)
         else:
-            source.show(text.splitlines(), Stage.SOURCE)
+            source.show(text.splitlines(), Stage.SOURCE, suffix=Path(kernel.file).suffix)
 
     def _variant(self, row: Row) -> Variant | None:
         """The row's variant (None if damaged or still capturing); a row found damaged now says so in the table."""

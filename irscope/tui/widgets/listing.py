@@ -72,6 +72,7 @@ class ListingView(ScrollView, can_focus=True):
         super().__init__(id=id, classes=classes)
         self.lines: list[str] = []
         self.stage: Stage | None = None
+        self.suffix = ""
         self.diff = diff
         self.linked: set[int] = set()
         self.matches: set[int] = set()
@@ -80,10 +81,14 @@ class ListingView(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------ content
 
-    def show(self, lines: list[str], stage: Stage | None, cursor: int = 0) -> None:
-        """Replace the content; cheap, whatever the size (nothing is highlighted until drawn)."""
+    def show(self, lines: list[str], stage: Stage | None, cursor: int = 0, suffix: str = "") -> None:
+        """Replace the content; cheap, whatever the size (nothing is highlighted until drawn).
+
+        ``suffix``: the kernel file's, where the source is not Python (``.cu``), for its highlighting.
+        """
         self.lines = lines
         self.stage = stage
+        self.suffix = suffix
         self.linked = set()
         self.matches = set()
         self._strips.clear()
@@ -176,7 +181,7 @@ class ListingView(ScrollView, can_focus=True):
         if self.diff:
             segments.append(Segment(line, DIFF_STYLES.get(line[:1])))
         elif self.stage is not None:
-            segments.extend(Segment(text, _style(style)) for style, text in highlight_line(self.stage, line))
+            segments.extend(Segment(text, _style(style)) for style, text in highlight_line(self.stage, line, self.suffix))
         else:
             segments.append(Segment(line))
         if len(self._strips) > 4000:
