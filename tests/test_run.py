@@ -276,3 +276,28 @@ def test_a_run_index_never_names_a_folder_outside_its_kernels(tmp_path, session)
     (tmp_path / "run.json").write_text(json.dumps({"format": "irscope.run/1", "kernels": [{"session": session}]}))
     with pytest.raises(SessionError):
         read_index(tmp_path)
+
+
+def test_a_raw_record_that_names_a_file_outside_the_run_is_refused(tmp_path):
+    """What the program's process wrote is data: a record pointing outside its folder reads nothing there."""
+    from irscope.run.collect import collect
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not for irscope")
+    raw = tmp_path / "run" / "raw"
+    folder = raw / "compiles" / "00000"
+    folder.mkdir(parents=True)
+    (raw / "sources").mkdir()
+    record = {"format": "irscope.triton-compile/1", "kernel": "k", "file": "/x/k.py", "source": "../../secret.txt",
+              "params": ["x"], "constexprs": [], "signature": {"x": "*fp32"}, "constants": {}, "divisible": [],
+              "options": {"num_warps": 4}, "hash": "h", "name": "k", "arch": 90, "stages": {"ptx": "../../../secret.txt"}}
+    (folder / "compile.json").write_text(json.dumps(record))
+    index = collect(tmp_path / "run", command=["x"], exit_code=0, wall_s=0.1)
+    assert index["kernels"] == [] and "secret.txt" in index["skipped"][0] and "outside" in index["skipped"][0]
+    (raw / "sources" / "k.py").write_text("import triton\n\n\n@triton.jit\ndef k(x):\n    pass\n")
+    record["source"] = "sources/k.py"  # a real kernel now; its stage file still points outside
+    (folder / "compile.json").write_text(json.dumps(record))
+    index = collect(tmp_path / "run", command=["x"], exit_code=0, wall_s=0.1)
+    (kernel,) = index["kernels"]
+    assert kernel["session"] is None and "outside" in kernel["why"]
+    assert not any("not for irscope" in p.read_text(errors="ignore") for p in (tmp_path / "run").rglob("*") if p.is_file())
