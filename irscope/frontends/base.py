@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..arch import Target
+from ..errors import KernelNotFound
 from ..records import AutotunerRun
 from ..stages import Stage
 from ..types import CaptureError, Config, KernelId
@@ -154,6 +155,21 @@ class Kernel(abc.ABC):
 
     def source(self) -> str:
         return Path(self.file).read_text(encoding="utf-8")
+
+
+def choose_kernel(found: Sequence[str], name: str | None, path: Path, kind: str) -> str:
+    """``name`` among the kernels ``found`` in ``path`` (the only one when None), or one line saying what is there.
+
+    ``kind`` names them as the file's language does: ``"__global__ kernel"``, ``"@cuda.jit kernel"``.
+    """
+    listed = ", ".join(found) or "none"
+    if name is None:
+        if len(found) != 1:
+            raise KernelNotFound(f"{path} holds {len(found)} {kind}s ({listed}); name one as {path}:NAME")
+        return found[0]
+    if name not in found:
+        raise KernelNotFound(f"no {kind} named {name!r} in {path}; found: {listed}")
+    return name
 
 
 class Frontend(abc.ABC):

@@ -81,13 +81,14 @@ def collect(out: Path, *, command: list[str], exit_code: int, wall_s: float, arc
     ahead_of_time = not records and (raw / "launches_ahead_of_time.json").is_file()
     if ahead_of_time:
         records, skipped = read_launched(raw)
-    _sources_from_output_code(raw, records, note)
+    outputs = _output_codes(raw, note)  # Inductor's, as the program logged them
+    _sources_from_output_code(outputs, records)
     kernels = _group(records, ahead_of_time)
     tuners = _read_optional(raw / "autotuners.json", list) or []
     if ahead_of_time:  # the stand-in driver times nothing: the autotuner's configs are compiled, none is picked
         _add_autotuned_configs(tuners, kernels)
         tuners = []
-    if not ahead_of_time:
+    else:
         _attach_launches(raw, kernels)
     used: set[str] = set()
     for kernel in kernels:
@@ -100,7 +101,7 @@ def collect(out: Path, *, command: list[str], exit_code: int, wall_s: float, arc
     others = _attach_profile(profile, kernels)
     _attach_autotuners(tuners, kernels)
     _store_measurements(out, kernels, profile)
-    extra = [] if ahead_of_time else _inductor_rows(out, kernels, others, profile, arch, note)
+    extra = [] if ahead_of_time else _inductor_rows(out, outputs, kernels, others, profile, arch)
     covered = {row["name"] for row in extra if row["session"]}  # compiled from the output code instead
     kernels = [k for k in kernels if k.session is not None or k.name not in covered]
     index = _index(command, exit_code, wall_s, ahead_of_time, profile, kernels, extra, others, skipped, raw)
@@ -189,19 +190,18 @@ def _write_session(out: Path, kernel: RunKernel, used: set[str], ahead_of_time: 
     while name in used:
         name, n = f"{kernel.name}-{n}", n + 1
     used.add(name)
+    if ahead_of_time and ref is None:
+        return  # nothing was compiled in the program, and irscope cannot compile it: run.json says why
+    session = Session.create(out / "kernels" / name, identity, source, table, signature, rebuild=rebuild)
     if ahead_of_time:
-        if ref is None:
-            return  # nothing was compiled in the program, and irscope cannot compile it: run.json says why
         from ..session import run_sweep
 
-        session = Session.create(out / "kernels" / name, identity, source, table, signature, rebuild=rebuild)
         target_arch = arch or f"sm_{first.arch or 90}"
         for result in run_sweep(ref, configs, target_arch, session):
             kernel.variants[result.index].entry = result.entry.id if result.entry else None
             if not result.variant.ok:
                 note(f"{kernel.name} {result.variant.config.label()}: {result.variant.error}")
     else:
-        session = Session.create(out / "kernels" / name, identity, source, table, signature, rebuild=rebuild)
         batch = []
         for i, v in enumerate(kernel.variants):
             target = Target(v.record.arch or 90, CaptureMode.JIT)
@@ -333,31 +333,31 @@ def _store_measurements(out: Path, kernels: list[RunKernel], profile: dict[str, 
 # ------------------------------------------------------------------ Inductor's kernels loaded from its cache
 
 
-def _output_code_kernels(raw: Path, note: Callable[[str], None]) -> list[Any]:
-    """Every kernel of the output code Inductor logged in the run, in order (a module per compiled graph)."""
+def _output_codes(raw: Path, note: Callable[[str], None]) -> list[Any]:
+    """Every output-code module Inductor logged in the run (one per compiled graph), in order, parsed."""
     from ..inductor.parse import InductorLogError, parse_output_code
     from ..store import read_text
 
-    kernels = []
+    outputs = []
     for path in sorted((raw / "inductor").glob("*.py")) if (raw / "inductor").is_dir() else []:
         text = read_text(path)
         if "async_compile.triton(" not in text:
             continue
         try:
-            kernels.extend(parse_output_code(text, graph=f"[{path.stem}]").kernels)
+            outputs.append(parse_output_code(text, graph=f"[{path.stem}]"))
         except InductorLogError as exc:
             note(f"Inductor output code {path.name}: {exc}")
-    return kernels
+    return outputs
 
 
-def _sources_from_output_code(raw: Path, records: list[Recorded], note: Callable[[str], None]) -> None:
+def _sources_from_output_code(outputs: list[Any], records: list[Recorded]) -> None:
     """A kernel Inductor restored from its cache has no source file of its own in the run: its output code has it."""
     missing = [r for r in records if r.source is None]
     if not missing:
         return
     from ..inductor.kernels import kernel_text
 
-    by_name = {k.name: k for k in _output_code_kernels(raw, note)}
+    by_name = {k.name: k for output in outputs for k in output.kernels}
     for record in missing:
         kernel = by_name.get(record.kernel)
         if kernel is not None:
@@ -365,8 +365,8 @@ def _sources_from_output_code(raw: Path, records: list[Recorded], note: Callable
             record.file = kernel.kernel_path or f"{record.kernel}.py"
 
 
-def _inductor_rows(out: Path, kernels: list[RunKernel], others: list[dict[str, Any]], profile: dict[str, Any],
-                   arch: str | None, note: Callable[[str], None]) -> list[dict[str, Any]]:
+def _inductor_rows(out: Path, outputs: list[Any], kernels: list[RunKernel], others: list[dict[str, Any]],
+                   profile: dict[str, Any], arch: str | None) -> list[dict[str, Any]]:
     """Kernels of the output code Inductor logged that Triton did not compile in the run (cache hits).
 
     They are compiled here, ahead of time for the run's GPU, with the launch config each
@@ -374,28 +374,17 @@ def _inductor_rows(out: Path, kernels: list[RunKernel], others: list[dict[str, A
     """
     from ..inductor.capture import InductorCapture, compile_all, plan, write_sessions
     from ..inductor.kernels import LaunchConfig
-    from ..inductor.parse import InductorLogError, parse_output_code
-    from ..store import read_text
 
-    folder = out / RAW / "inductor"
-    if not folder.is_dir():
-        return []
-    captured, seen, outputs = {k.name for k in kernels if k.session is not None}, set(), []
-    for path in sorted(folder.glob("*.py")):
-        text = read_text(path)
-        if "async_compile.triton(" not in text:
-            continue
-        try:
-            output = parse_output_code(text, graph=f"[{len(outputs)}]")
-        except InductorLogError as exc:
-            note(f"Inductor output code {path.name}: {exc}")
-            continue
+    captured, seen, missing = {k.name for k in kernels if k.session is not None}, set(), []
+    for output in outputs:
         fresh = tuple(k for k in output.kernels if k.name not in captured and k.name not in seen)
         seen.update(k.name for k in fresh)
         if fresh:
-            outputs.append(replace(output, kernels=fresh))
-    if not outputs:
+            missing.append(replace(output, kernels=fresh))
+    if not missing:
         return []
+    outputs = missing
+    folder = out / RAW / "inductor"
     chosen = {}
     for name, c in (_read_optional(folder / "inductor_chosen.json", dict) or {}).items():
         if isinstance(c, dict) and isinstance(c.get("constexprs"), dict):

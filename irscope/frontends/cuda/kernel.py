@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from ...arch import Target
-from ...errors import KernelFileError, KernelNotFound
+from ...errors import KernelFileError
 from ...stages import Stage
 from ...types import Config, KernelId
-from ..base import Compiled, Kernel, KernelHandle
+from ..base import Compiled, Kernel, KernelHandle, choose_kernel
 from .compile import FLAGS, compile_cuda, nvcc_version
 from .source import kernels, tunable_macros
 
@@ -83,14 +83,7 @@ def read_source(path: Path) -> str:
 
 def kernel_in_file(path: Path, name: str | None) -> CudaKernel:
     text = read_source(path)
-    found = [k.name for k in kernels(text)]
-    if name is None:
-        if len(found) != 1:
-            raise KernelNotFound(f"{path} holds {len(found)} __global__ kernels ({', '.join(found) or 'none'}); "
-                                 f"name one as {path}:NAME")
-        name = found[0]
-    if name not in found:
-        raise KernelNotFound(f"no __global__ kernel named {name!r} in {path}; found: {', '.join(found) or 'none'}")
+    name = choose_kernel([k.name for k in kernels(text)], name, path, "__global__ kernel")
     return CudaKernel(str(path), name, text)
 
 
@@ -99,14 +92,6 @@ def inline_kernel(path: Path, name: str | None) -> CudaKernel:
     from .inline import device_side, inline_sources
 
     text = read_source(path)
-    sources = inline_sources(path, text)
-    found = {k.name: source for source in sources for k in kernels(source.text)}
-    if name is None:
-        if len(found) != 1:
-            raise KernelNotFound(f"{path} holds {len(found)} __global__ kernels in load_inline sources "
-                                 f"({', '.join(found) or 'none'}); name one as {path}:NAME")
-        name = next(iter(found))
-    if name not in found:
-        raise KernelNotFound(f"no __global__ kernel named {name!r} in the load_inline sources of {path}; "
-                             f"found: {', '.join(found) or 'none'}")
+    found = {k.name: source for source in inline_sources(path, text) for k in kernels(source.text)}
+    name = choose_kernel(list(found), name, path, "load_inline __global__ kernel")
     return CudaKernel(str(path), name, text, device_side(found[name], str(path)))

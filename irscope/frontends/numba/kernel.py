@@ -19,7 +19,7 @@ from ...arch import Target
 from ...errors import IrscopeError, KernelFileError, KernelNotFound, ParameterError, exception_line
 from ...stages import Stage
 from ...types import CaptureError, Config, KernelId
-from ..base import Compiled, Kernel, KernelHandle
+from ..base import Compiled, Kernel, KernelHandle, choose_kernel
 
 JIT_SPELLINGS = {"cuda.jit", "numba.cuda.jit", "jit"}
 # name -> (default, default sweep): fastmath is Numba's own flag; the other two go to ptxas.
@@ -212,13 +212,7 @@ def _import(path: Path) -> Any:
 
 def kernel_in_file(path: Path, name: str | None, signature: str | None) -> NumbaKernel:
     defs = _jit_defs(path)
-    if name is None:
-        if len(defs) != 1:
-            raise KernelNotFound(f"{path} holds {len(defs)} @cuda.jit kernels ({', '.join(defs) or 'none'}); "
-                                 f"name one as {path}:NAME")
-        name = next(iter(defs))
-    if name not in defs:
-        raise KernelNotFound(f"no @cuda.jit kernel named {name!r} in {path}; found: {', '.join(defs) or 'none'}")
+    name = choose_kernel(list(defs), name, path, "@cuda.jit kernel")
     given = signature or defs[name][1]
     if not given:
         raise ParameterError(f"{name} in {path} has no signature in its decorator; give its argument types as "

@@ -192,11 +192,11 @@ class Tuning:
             flags, why = self._pruned(ref, table)
             default = next((i for i, f in enumerate(flags) if f is False), 0) if flags else 0
             for name, (kind, column) in columns.items():
-                table[name] = {"default": column[default], "sweep": _distinct(column), "kind": kind,
+                table[name] = {"default": column[default], "sweep": distinct(column), "kind": kind,
                                "configs": list(column)}
             if flags is not None:
                 mark = PRUNED if PRUNED not in table else f"autotune_{PRUNED}"
-                table[mark] = {"default": flags[default], "sweep": _distinct(flags), "kind": "mark", "configs": flags,
+                table[mark] = {"default": flags[default], "sweep": distinct(flags), "kind": "mark", "configs": flags,
                                **({"why": why} if why else {})}
         for name in heuristic_names:
             table[name] = {"default": None, "sweep": [None], "kind": "heuristic"}
@@ -283,7 +283,8 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
-def _distinct(values: Sequence[Any]) -> list[Any]:
+def distinct(values: Sequence[Any]) -> list[Any]:
+    """``values`` once each, in order; 1 and True are two values (a config may set either)."""
     out: list[Any] = []
     for v in values:
         if not any(v is w or (type(v) is type(w) and v == w) for w in out):

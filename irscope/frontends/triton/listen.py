@@ -101,10 +101,11 @@ class Listener:
         if fn is None or not hasattr(fn, "arg_names"):
             self.skipped.append(str(getattr(src, "path", src))[:200])
             return
+        meta = dict(metadata)
         with self._lock:
-            if str(dict(metadata).get("hash")) in self._hashes:  # seen already (Inductor's kernels, at exit)
+            if str(meta.get("hash")) in self._hashes:  # seen already (Inductor's kernels, at exit)
                 return
-            self._hashes.add(str(dict(metadata).get("hash")))
+            self._hashes.add(str(meta.get("hash")))
             number = self.compiles
             self.compiles += 1
         folder = self.directory / "compiles" / f"{number:05d}"
@@ -116,7 +117,6 @@ class Listener:
                 continue
             shutil.copyfile(path, folder / f"stage.{extension}")
             stages[extension] = f"stage.{extension}"
-        meta = dict(metadata)
         target = meta.get("target")
         names = list(fn.arg_names)
         record = {
@@ -195,9 +195,12 @@ class Listener:
         launches = [{"hash": h, "grid": list(g), "calls": calls, "arguments": args}
                     for (h, g), (calls, args) in list(self.launches.items())]
         _write(self.directory / "launches.json", json.dumps(launches, indent=1))
-        _write(self.directory / "autotuners.json", json.dumps(autotuner_picks(), indent=1))
+        self._write_autotuners()
         if self.skipped or self.errors:
             _write(self.directory / "listener.json", json.dumps({"skipped": self.skipped, "errors": self.errors}))
+
+    def _write_autotuners(self) -> None:
+        _write(self.directory / "autotuners.json", json.dumps(autotuner_picks(), indent=1))
 
     def _error(self, message: str) -> None:
         if len(self.errors) < 20:
@@ -235,7 +238,7 @@ class GpuFreeListener(Listener):
                 "arch": self.capability,
             })
         _write(self.directory / "launches_ahead_of_time.json", json.dumps(out, indent=1))
-        _write(self.directory / "autotuners.json", json.dumps(autotuner_picks(), indent=1))
+        self._write_autotuners()
 
 
 def _cache_key(fn: Any) -> str | None:

@@ -17,6 +17,7 @@ from typing import Any
 from ...errors import IrscopeError, SessionError
 from ...store import contained, read_bytes, read_json, read_text
 from ...types import Config
+from .autotune import distinct
 from .kernel import SignatureArg, TritonKernel, is_type
 from .listen import FORMAT, RECORD
 
@@ -195,11 +196,7 @@ def parameter_table(kernel: TritonKernel | None, configs: list[Config]) -> dict[
         for name in {n for c in configs for n in getattr(c, part)}:
             columns[name] = (kind, [getattr(c, part).get(name, table.get(name, {}).get("default")) for c in configs])
     for name, (kind, column) in columns.items():
-        distinct = []
-        for value in column:
-            if value not in distinct:
-                distinct.append(value)
-        table[name] = {"default": column[0], "sweep": distinct, "kind": kind,
+        table[name] = {"default": column[0], "sweep": distinct(column), "kind": kind,
                        **({"configs": column} if len(configs) > 1 else {})}
     return table
 
