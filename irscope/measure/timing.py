@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import statistics
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 METHODS = ("cupti", "events", "graph")
 DESCRIPTIONS = {
@@ -77,8 +78,8 @@ def time_launches(run: Callable[[], Any], method: str = "cupti", *, min_time_ms:
 
 
 def warm_up() -> None:
-    """Pay the cupti method's one-time costs now: CUPTI's start-up (3.2 s on an H200, in a
-    process's first profiler session) and the L2 sweep's buffer and compile."""
+    """Pay the cupti method's one-time costs now: CUPTI's first session and the L2 sweep's
+    buffer and compile (1.3 s on an H200 from an empty Triton cache)."""
     import torch
 
     from .l2 import L2Sweep
@@ -126,9 +127,8 @@ def _profile(run: Callable[[], Any], sweep: Any, launches: int, isolate: bool, g
              ) -> tuple[list[float], dict[str, list[float]]]:
     """Per launch: the summed duration (ms) of every GPU activity between two sweeps; and per kernel name."""
     import torch
-    from torch.profiler import ProfilerActivity, profile
 
-    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+    with _kineto() as records:
         for _ in range(launches):
             sweep()
             if isolate:
@@ -137,7 +137,7 @@ def _profile(run: Callable[[], Any], sweep: Any, launches: int, isolate: bool, g
                 time.sleep(gap_ms * 1e-3)
             run()
         torch.cuda.synchronize()
-    activities = sorted(_gpu_activities(prof), key=lambda a: a[1])
+    activities = sorted(records, key=lambda a: a[1])
     totals: list[float] = []
     per_kernel: dict[str, list[float]] = {}
     current: float | None = None
@@ -159,12 +159,38 @@ def _profile(run: Callable[[], Any], sweep: Any, launches: int, isolate: bool, g
     return totals, per_kernel
 
 
-def _gpu_activities(prof: Any) -> list[tuple[str, float, float]]:
-    """(name, start ns, duration ms) of every GPU kernel, memcpy and memset kineto recorded."""
+@contextmanager
+def _kineto() -> Iterator[list[tuple[str, float, float]]]:
+    """CUPTI's records of every GPU kernel, memcpy and memset run inside the block, through kineto.
+
+    torch.profiler's ``profile`` would do the same, but its first use in a process
+    imports torch._dynamo, sympy and FSDP (3.4 s on an H200, measured with cProfile in
+    ``tests/perf/probe_cupti_start.py``); the autograd profiler's own calls underneath it
+    take 0.03 s. (Triton's proton starts as fast but records kernels only, not the
+    memcpy that is the bandwidth reference.)
+    """
+    from torch._C._profiler import ProfilerActivity, _ExperimentalConfig
+    from torch.autograd.profiler import (ProfilerConfig, ProfilerState, _disable_profiler, _enable_profiler,
+                                         _prepare_profiler)
+
+    config = ProfilerConfig(ProfilerState.KINETO, False, False, False, False, False, _ExperimentalConfig())
+    activities = {ProfilerActivity.CUDA}
+    records: list[tuple[str, float, float]] = []
+    _prepare_profiler(config, activities)
+    _enable_profiler(config, activities)
+    try:
+        yield records
+    finally:
+        result = _disable_profiler()
+    records.extend(_gpu_activities(result))
+
+
+def _gpu_activities(result: Any) -> list[tuple[str, float, float]]:
+    """(name, start ns, duration ms) of every GPU kernel, memcpy and memset in kineto's result."""
     from torch.autograd import DeviceType
 
     out = []
-    for event in prof.profiler.kineto_results.events():
+    for event in result.events():
         if event.device_type() != DeviceType.CUDA:
             continue
         start = event.start_ns() if hasattr(event, "start_ns") else 1e3 * event.start_us()

@@ -90,9 +90,10 @@ def measure(state: _State, handle, config: Config, options: dict[str, Any]) -> M
 def warm_up(state: _State) -> Measurement:
     """Pay a worker's one-time costs while the variants are still compiling.
 
-    The first profiler session in a process initialises CUPTI (3.2 s on an H200), the
-    first launch initialises CUDA and Triton's launcher, and the device's copy rate is
-    measured once: bench asks each GPU's worker for this before the first variant is ready.
+    The first launch initialises CUDA and Triton's launcher (the L2 sweep's compile and
+    launcher build: 1.3 s on an H200 from an empty cache), the first profiler session
+    starts CUPTI, and the device's copy rate is measured once: bench asks each GPU's
+    worker for this before the first variant is ready (tests/perf/probe_worker_start.py).
     """
     from .hardware import current_device
     from .timing import warm_up as start_timing
