@@ -12,7 +12,7 @@ from typing import Any, Iterable, Mapping
 
 from .errors import ParameterError
 from .frontends import Kernel, builtin_kernels, resolve_kernel
-from .spec import LAUNCH_OPTION_VALUES, LAUNCH_OPTIONS
+from .spec import LAUNCH_OPTION_VALUES, LAUNCH_OPTIONS, OPTION_CHECKS
 from .types import Config
 
 # ------------------------------------------------------------------ configs
@@ -21,6 +21,8 @@ from .types import Config
 def parse_value(name: str, text: str, like: Any = None) -> Any:
     """Parse a -c value; follow the type of ``like`` (the default) when there is one."""
     text = text.strip()
+    if isinstance(like, str):  # a text setting (a CUDA kernel's block shape "16x16"): its kernel checks it
+        return text
     if isinstance(like, bool) or (like is None and text.lower() in ("true", "false")):
         if text.lower() in ("true", "1", "false", "0"):
             return text.lower() in ("true", "1")
@@ -85,7 +87,9 @@ def config_from_table(table: Mapping[str, Mapping[str, Any]], overrides: Mapping
     missing = [n for n in constexpr_names if values.get(n) is None]
     if missing:
         raise ParameterError(f"constexpr {missing[0]!r} of {kernel} has no value; set it with -c {missing[0]}=VALUE")
-    options = {n: values[n] for n in LAUNCH_OPTIONS if values.get(n) is not None}
+    # Triton's launch options, and any a frontend's table names (a CUDA kernel's block shape).
+    option_names = [*LAUNCH_OPTIONS, *(n for n, k in kinds.items() if k == "option" and n not in LAUNCH_OPTIONS)]
+    options = {n: values[n] for n in option_names if values.get(n) is not None}
     _check_options(options)
     for name in size_names:
         if not isinstance(values[name], int) or values[name] < 0:
@@ -134,6 +138,10 @@ def _same(a: Any, b: Any) -> bool:
 def _check_options(options: Mapping[str, Any]) -> None:
     """Refuse what Triton would assert on, miscompile quietly or take minutes over."""
     for name, value in options.items():
+        if name not in LAUNCH_OPTION_VALUES:
+            if name in OPTION_CHECKS:  # a frontend's own option (a CUDA kernel's block shape)
+                OPTION_CHECKS[name](value)
+            continue
         allowed, words = LAUNCH_OPTION_VALUES[name]
         if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
             raise ParameterError(f"{name} must be {words}, got {value!r}")

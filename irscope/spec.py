@@ -115,8 +115,40 @@ class Tensor:
         return math.prod(self.dims(sizes)) * DTYPE_BYTES[self.dtype]
 
 
+class _Examples:
+    """What every spec says the same way: example tensors, sizes, the reference and the figures.
+
+    (KernelSpec for Triton kernels and CudaSpec for CUDA C++ and Numba kernels both
+    carry ``sizes``, ``tensors``, ``reference``, ``flops``, ``bytes_moved`` and ``tolerance``.)
+    """
+
+    sizes: Mapping[str, int]
+    tensors: Mapping[str, Tensor]
+    flops: Callable[[SimpleNamespace], float] | None
+    bytes_moved: Callable[[SimpleNamespace], float] | None
+    tolerance: tuple[float, float] | None
+
+    def namespace(self, values: Mapping[str, Any], tensors: Mapping[str, Any] | None = None) -> SimpleNamespace:
+        return SimpleNamespace(**values, **(tensors or {}))
+
+    def outputs(self) -> list[str]:
+        return [name for name, t in self.tensors.items() if t.output]
+
+    def bytes_for(self, values: Mapping[str, Any]) -> float:
+        if self.bytes_moved is not None:
+            return float(self.bytes_moved(self.namespace(values)))
+        sizes = {k: values[k] for k in self.sizes}
+        return float(sum(t.nbytes(sizes) for t in self.tensors.values()))
+
+    def flops_for(self, values: Mapping[str, Any]) -> float | None:
+        return None if self.flops is None else float(self.flops(self.namespace(values)))
+
+    def tolerance_for(self, dtype: str) -> tuple[float, float]:
+        return self.tolerance or DEFAULT_TOLERANCE.get(dtype, (1e-5, 1e-5))
+
+
 @dataclass(frozen=True)
-class KernelSpec:
+class KernelSpec(_Examples):
     """Everything irscope needs to compile, check and time one Triton kernel.
 
     ``args`` returns the kernel's non-constexpr arguments in order; constexprs are
@@ -152,25 +184,89 @@ class KernelSpec:
         sizes = {k: Tunable(v) for k, v in self.sizes.items()}
         return {**self.constexprs, **self.options(), **sizes}
 
-    def namespace(self, values: Mapping[str, Any], tensors: Mapping[str, Any] | None = None) -> SimpleNamespace:
-        return SimpleNamespace(**values, **(tensors or {}))
-
-    def outputs(self) -> list[str]:
-        return [name for name, t in self.tensors.items() if t.output]
-
-    def bytes_for(self, values: Mapping[str, Any]) -> float:
-        if self.bytes_moved is not None:
-            return float(self.bytes_moved(self.namespace(values)))
-        sizes = {k: values[k] for k in self.sizes}
-        return float(sum(t.nbytes(sizes) for t in self.tensors.values()))
-
-    def flops_for(self, values: Mapping[str, Any]) -> float | None:
-        return None if self.flops is None else float(self.flops(self.namespace(values)))
-
-    def tolerance_for(self, dtype: str) -> tuple[float, float]:
-        return self.tolerance or DEFAULT_TOLERANCE.get(dtype, (1e-5, 1e-5))
-
 
 def kernel_specs(namespace: Mapping[str, Any]) -> Iterable[KernelSpec]:
     """The specs declared in a module's globals."""
     return (v for v in namespace.values() if isinstance(v, KernelSpec))
+
+
+# ------------------------------------------------------------------ CUDA C++ and Numba kernels
+
+MAX_THREADS_PER_BLOCK = 1024
+
+
+def parse_block(text: Any) -> tuple[int, int, int]:
+    """Threads per block, ``"256"``, ``"16x16"`` or ``"8x8x4"``, as ``(x, y, z)``."""
+    parts = str(text).lower().replace("*", "x").split("x")
+    try:
+        dims = [int(p) for p in parts]
+    except ValueError:
+        dims = []
+    if not 1 <= len(dims) <= 3 or any(d < 1 for d in dims) or math.prod(dims) > MAX_THREADS_PER_BLOCK:
+        raise ParameterError(f"block must be threads per block as X, XxY or XxYxZ, at most "
+                             f"{MAX_THREADS_PER_BLOCK} in all (16x16, 32x8, 256), got {text!r}")
+    return tuple(dims + [1] * (3 - len(dims)))  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class CudaSpec(_Examples):
+    """Everything irscope needs to check and time a CUDA C++ or Numba kernel on a GPU.
+
+    ``kernel``: the ``__global__`` function's name (CUDA C++, in ``source``, a ``.cu``
+    or ``load_inline`` file named relative to the spec's own file) or the ``@cuda.jit``
+    function (Numba). ``block`` is the launch shape, threads per block as ``"16x16"``;
+    its sweep is what ``-s block=16x16,32x8,256`` tries by default. ``grid`` returns
+    blocks per grid; the namespace ``k`` it gets also holds ``block_x``, ``block_y`` and
+    ``block_z``. ``macros`` give sweeps to the file's tunable macros (``#ifndef TILE``).
+    ``args`` returns the kernel's arguments in order: tensors (passed as their data
+    pointers, or as Numba arrays) and scalars (typed as the kernel's PTX declares them)::
+
+        square_matrix = CudaSpec(
+            "square_matrix_kernel", source="square_matrix.cu",
+            sizes=dict(height=4096, width=781),
+            tensors=dict(matrix=Tensor("float32", "height, width"),
+                         result=Tensor("float32", "height, width", output=True)),
+            args=lambda k: (k.matrix, k.result, k.width, k.height),
+            block=Tunable("16x16", ("16x16", "32x8", "256x1")),
+            grid=lambda k: (cdiv(k.width, k.block_x), cdiv(k.height, k.block_y)),
+            reference=lambda k: k.matrix * k.matrix,
+        )
+    """
+
+    kernel: Any
+    args: Callable[[SimpleNamespace], Sequence[Any]]
+    grid: Callable[[SimpleNamespace], tuple[int, ...]]
+    block: Tunable = Tunable("256")
+    source: str | None = None
+    sizes: Mapping[str, int] = field(default_factory=dict)
+    tensors: Mapping[str, Tensor] = field(default_factory=dict)
+    macros: Mapping[str, Tunable] = field(default_factory=dict)
+    reference: Callable[[SimpleNamespace], Any] | None = None
+    flops: Callable[[SimpleNamespace], float] | None = None
+    bytes_moved: Callable[[SimpleNamespace], float] | None = None
+    tolerance: tuple[float, float] | None = None
+    description: str = ""
+
+    @property
+    def name(self) -> str:
+        if isinstance(self.kernel, str):
+            return self.kernel
+        return getattr(getattr(self.kernel, "py_func", self.kernel), "__name__", str(self.kernel))
+
+    def namespace(self, values: Mapping[str, Any], tensors: Mapping[str, Any] | None = None) -> SimpleNamespace:
+        x, y, z = parse_block(values.get("block", self.block.default))
+        return SimpleNamespace(**values, block_x=x, block_y=y, block_z=z, **(tensors or {}))
+
+
+# Options a frontend adds, and how a value is checked (a config with a bad one is refused up front).
+OPTION_CHECKS: dict[str, Callable[[Any], Any]] = {"block": parse_block}
+
+
+def cdiv(a: int, b: int) -> int:
+    """Blocks of ``b`` that cover ``a``."""
+    return -(-int(a) // int(b))
+
+
+def cuda_specs(namespace: Mapping[str, Any]) -> Iterable[CudaSpec]:
+    """The CUDA C++ and Numba specs declared in a module's globals."""
+    return (v for v in namespace.values() if isinstance(v, CudaSpec))

@@ -19,7 +19,9 @@ def test_list_shows_each_builtin_kernel_with_defaults_and_sweeps(cli):
     assert square["num_warps"]["sweep"] == [1, 4, 8]
     assert square["n_cols"]["default"] == 781
     assert set(kernels) == {"square_kernel", "add_kernel", "gelu_kernel", "softmax_kernel", "matmul_kernel",
-                            "square_matrix_kernel", "gelu_tanh_kernel"}
+                            "square_matrix_kernel", "gelu_tanh_kernel", "gelu_numba_kernel", "square_numba_kernel"}
+    # A CUDA kernel's spec gives its launch shape as a sweepable option
+    assert kernels["square_matrix_kernel"]["parameters"]["block"]["sweep"] == ["16x16", "32x8", "256x1"]
 
 
 def test_dump_prints_ptx_by_default_and_a_summary_on_stderr(cli):

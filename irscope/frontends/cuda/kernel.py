@@ -26,6 +26,17 @@ class CudaKernel(Kernel):
         self._text = text
         # A load_inline kernel (inline.py): the device code nvcc compiles, numbered as in the Python file.
         self.device_code = device_code
+        self._spec: Any = False  # not looked for yet
+
+    @property
+    def spec(self) -> Any:
+        """The kernel's CudaSpec from ``<stem>_spec.py`` beside its file, or None."""
+        if self._spec is False:
+            from ..cubin import find_spec, import_specs, spec_file
+
+            path = spec_file(self.file)
+            self._spec = find_spec(import_specs(path), self.name, self.file) if path.is_file() else None
+        return self._spec
 
     def __repr__(self) -> str:
         return f"CudaKernel({self.name!r}, {self.file!r})"
@@ -43,16 +54,38 @@ class CudaKernel(Kernel):
         return tunable_macros(self.device_code if self.device_code is not None else self.source())
 
     def parameter_table(self) -> dict[str, dict[str, Any]]:
-        """The file's tunable macros (``#ifndef``/``#define``) and the compiler flags, all compile-time values."""
-        table = {name: {"default": value, "sweep": [value], "kind": "constexpr"}
-                 for name, value in self.macros().items()}
+        """The file's tunable macros (``#ifndef``/``#define``) and the compiler flags, all compile-time values;
+        with a spec, also its launch shape (``block``) and its sizes."""
+        from ..cubin import merge_macros, spec_parameters
+
+        spec = self.spec
+        table = merge_macros(self.macros(), spec)
         for name, (default, sweep, _) in FLAGS.items():
             table.setdefault(name, {"default": default, "sweep": list(sweep), "kind": "constexpr"})
+        if spec is not None:
+            table.update(spec_parameters(spec))
         return table
 
     @property
+    def can_launch(self) -> bool:
+        return self.spec is not None
+
+    def launch(self, config: Config, device: str = "cuda", seed: int = 0) -> Any:
+        """Compiled for this GPU, loaded from its cubin and ready to run with the spec's inputs."""
+        from ..cubin import cubin_launch
+
+        if self.spec is None:
+            from ...errors import ParameterError
+
+            raise ParameterError(f"{self.name} has no CudaSpec (example inputs, grid, reference): declare one in "
+                                 f"{Path(self.file).stem}_spec.py beside {Path(self.file).name}")
+        return cubin_launch(self, self.spec, config, device, seed)
+
+    @property
     def description(self) -> str:
-        """The first line of the comment that opens the file."""
+        """The spec's description, else the first line of the comment that opens the file."""
+        if self.spec is not None and self.spec.description:
+            return self.spec.description
         first = self.source().lstrip().splitlines()[:1]
         return first[0].lstrip("/ ").strip() if first and first[0].lstrip().startswith("//") else ""
 
@@ -63,7 +96,7 @@ class CudaKernel(Kernel):
         return {"source_sha": self.identity().source_hash, "nvcc": nvcc_version()}
 
     def compile(self, config: Config, target: Target) -> Compiled:
-        values = {**config.constexprs, **config.options}
+        values = {**config.constexprs, **config.options}  # the block shape and sizes do not reach nvcc
         if self.device_code is None:
             return compile_cuda(self.file, self.name, values, self.macros(), target.capability)
         with tempfile.TemporaryDirectory(prefix="irscope-inline-") as tmp:

@@ -33,5 +33,12 @@ class NumbaFrontend(Frontend):
     def claims(self, path: Path, name: str) -> bool:
         return path.suffix == ".py" and name in cuda_jit_names(path)
 
+    def builtin(self, directory: Path) -> list[NumbaKernel]:
+        """``kernels/numba/``: apart from the Triton files, which irscope imports to list (Numba is optional)."""
+        out = []
+        for path in sorted((directory / "numba").glob("*.py")):
+            out.extend(kernel_in_file(path, name, None) for name in cuda_jit_names(path))
+        return out
+
 
 __all__ = ["NumbaFrontend", "NumbaKernel"]

@@ -74,6 +74,7 @@ class NumbaKernel(Kernel):
         self.signature = signature  # Numba's: "void(float32[:], float32[:], int32)"
         self._text = text
         self._function: Any = None
+        self._spec: Any = False  # not looked for yet
 
     def __repr__(self) -> str:
         return f"NumbaKernel({self.name!r}, {self.file!r})"
@@ -86,8 +87,44 @@ class NumbaKernel(Kernel):
         return KernelId(self.name, self.file, digest)
 
     def parameter_table(self) -> dict[str, dict[str, Any]]:
-        return {name: {"default": default, "sweep": list(sweep), "kind": "constexpr"}
-                for name, (default, sweep) in FLAGS.items()}
+        """Numba's fastmath and ptxas's flags; with a spec, also the launch shape (``block``) and the sizes."""
+        from ..cubin import spec_parameters
+
+        table = {name: {"default": default, "sweep": list(sweep), "kind": "constexpr"}
+                 for name, (default, sweep) in FLAGS.items()}
+        if self.spec is not None:
+            table.update(spec_parameters(self.spec))
+        return table
+
+    @property
+    def spec(self) -> Any:
+        """The CudaSpec the kernel's own file declares for it, or None."""
+        if self._spec is False:
+            from ...spec import cuda_specs
+            from ..cubin import find_spec
+
+            self._spec = None
+            if "CudaSpec" in self._text:
+                try:
+                    module = _import(Path(self.file))
+                except KernelFileError:
+                    if importlib.util.find_spec("numba") is not None:
+                        raise
+                    return None  # no numba here: compile says so in its own line
+                self._spec = find_spec(list(cuda_specs(vars(module))), self.name)
+        return self._spec
+
+    @property
+    def can_launch(self) -> bool:
+        return self.spec is not None
+
+    def launch(self, config: Config, device: str = "cuda", seed: int = 0) -> Any:
+        """Compiled for this GPU, loaded from its cubin and ready to run with the spec's inputs as Numba arrays."""
+        from ..cubin import cubin_launch
+
+        if self.spec is None:
+            raise ParameterError(f"{self.name} has no CudaSpec (example inputs, grid, reference) in {self.file}")
+        return cubin_launch(self, self.spec, config, device, seed, numba=True)
 
     def handle(self) -> KernelHandle:
         return KernelHandle(self.frontend, self.file, self.name, {"signature": self.signature})
@@ -97,7 +134,11 @@ class NumbaKernel(Kernel):
 
         from ..cuda.compile import nvcc_version
 
-        return {"source": self.identity().source_hash, "numba": numba.__version__, "toolkit": nvcc_version()}
+        import numpy
+
+        # numba-cuda types kernels with numpy's own functions: a numpy upgrade can change (or break) a compile.
+        return {"source": self.identity().source_hash, "numba": numba.__version__, "numpy": numpy.__version__,
+                "toolkit": nvcc_version()}
 
     def python_function(self) -> Any:
         """The undecorated function, from the file the user named (imported once)."""
@@ -128,7 +169,7 @@ class NumbaKernel(Kernel):
                 ptx, _ = cuda.compile_ptx(fn, self.signature, cc=divmod(capability, 10), lineinfo=True,
                                           fastmath=bool(values.get("fast_math")))
         except Exception as exc:  # noqa: BLE001 - Numba's typing and lowering errors, in one line
-            environment = CaptureError.from_environment(exc, "compiling (numba)")
+            environment = CaptureError.from_environment(exc, "compiling (numba)") or _numpy_mismatch(exc)
             return Compiled(error=environment or CaptureError("numba", _numba_message(exc)),
                             seconds=time.perf_counter() - start, compiler=_numba_version())
         cubin, log, error = _ptxas(ptx, capability, values)
@@ -145,6 +186,22 @@ def _numba_version() -> str:
         return f"numba {numba.__version__}"
     except ImportError:
         return "numba"
+
+
+def _numpy_mismatch(exc: BaseException) -> CaptureError | None:
+    """numba-cuda built against an older numpy (0.30.4 calls np.row_stack, which numpy 2.5 removed)."""
+    if not (isinstance(exc, AttributeError) and "module 'numpy'" in str(exc)):
+        return None
+    import numpy
+
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        numba_cuda = version("numba-cuda")
+    except PackageNotFoundError:
+        numba_cuda = "?"
+    return CaptureError("environment", f"numba-cuda {numba_cuda} does not run with numpy {numpy.__version__} "
+                                       f"({exception_line(exc)}); install a numpy it supports")
 
 
 def _numba_message(exc: BaseException) -> str:
