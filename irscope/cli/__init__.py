@@ -38,6 +38,7 @@ COMMANDS = {
     "tui": ("irscope.cli.tui", "tui"),
     "inductor": ("irscope.cli.inductor", "inductor"),
     "run": ("irscope.cli.run", "run"),
+    "compare": ("irscope.cli.compare", "compare"),
 }
 
 # What irscope changed in its own environment (TMPDIR...) and the user's values, for the

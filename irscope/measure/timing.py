@@ -47,7 +47,7 @@ COOL_RATIO = 2.0
 
 @dataclass
 class Timing:
-    """Per-launch times (ms), and for ``cupti`` each kernel's median (us) by name, in launch order."""
+    """Per-launch times (ms), and for ``cupti`` each GPU kernel's median (us) by name, in launch order."""
 
     method: str
     times_ms: list[float]
@@ -107,7 +107,7 @@ def _cupti(run: Callable[[], Any], min_time_ms: float, isolate: bool, gap_ms: fl
     totals, per_kernel = _profile(run, sweep, launches, isolate, gap_ms)
     kernels = [{"name": name, "median_us": 1e3 * statistics.median(ms), "count": len(ms)}
                for name, ms in per_kernel.items()]
-    return Timing("cupti", totals, kernels if len(kernels) > 1 else [])
+    return Timing("cupti", totals, kernels)
 
 
 def _estimate_ms(run: Callable[[], Any]) -> float:

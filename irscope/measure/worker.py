@@ -52,7 +52,12 @@ def measure(state: _State, handle, config: Config, options: dict[str, Any]) -> M
     if state.device is None:
         state.device = current_device()
     device = state.device
-    launch = frontends.load(handle).launch(config, device="cuda", seed=options["seed"])
+    if options.get("reference"):  # the spec's PyTorch reference, eager or torch.compile'd (irscope compare)
+        from .reference import reference_launch
+
+        launch = reference_launch(frontends.load(handle), config, options["reference"], seed=options["seed"])
+    else:
+        launch = frontends.load(handle).launch(config, device="cuda", seed=options["seed"])
     for out in launch.outputs.values():  # poison: an element the kernel never writes cannot pass as correct
         out.fill_(float("nan") if out.dtype.is_floating_point else -1)
 
@@ -81,9 +86,9 @@ def measure(state: _State, handle, config: Config, options: dict[str, Any]) -> M
                       ceiling_gbps=device.copy_gbps, peak_gbps=device.datasheet_gbps,
                       peak_tflops=device.datasheet_tflops)
     loaded = {"gpu_registers": getattr(kernel, "n_regs", None), "gpu_spills": getattr(kernel, "n_spills", None),
-              "copy_us": copy_us}
+              "copy_us": copy_us, "gpu_kernels": [k["name"] for k in timing.kernels] or None}
     return replace(base, status=status, repetitions=len(timing.times_ms), method=DESCRIPTIONS[method],
-                   timing=method, kernels=timing.kernels or None, max_abs_error=abs_err, max_rel_error=rel_err,
+                   timing=method, kernels=timing.kernels if len(timing.kernels) > 1 else None, max_abs_error=abs_err, max_rel_error=rel_err,
                    error=why, extra=loaded, **stats, **figures)
 
 

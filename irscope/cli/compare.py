@@ -1,0 +1,129 @@
+"""``irscope compare``: one operation written several ways (Triton, CUDA C++, Numba, torch.compile), side by side."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+
+@click.command()
+@click.argument("kernels", nargs=-1, required=True)
+@click.option("-c", "assignments", multiple=True, metavar="NAME=VALUE",
+              help="Set a parameter in every implementation that has it (sizes such as n=4194304). Repeatable.")
+@click.option("--arch", metavar="SM", help="Compile for this arch (default: this machine's GPU, else sm_90).")
+@click.option("--bench/--no-bench", "with_bench", default=None,
+              help="Check and time each implementation on this GPU (default: when there is one).")
+@click.option("--torch/--no-torch", "with_torch", default=True, show_default=True,
+              help="With --bench, also time the first kernel's torch reference, eager and through torch.compile.")
+@click.option("--method", type=click.Choice(["cupti", "events", "graph"]), default="cupti", show_default=True,
+              help="How to time (as for bench).")
+@click.option("--min-time", "min_time_ms", type=click.FloatRange(min=0, min_open=True), default=100.0,
+              show_default=True, help="Milliseconds of timed calls per implementation.")
+@click.option("--json", "as_json", is_flag=True, help="Print the table as one JSON object.")
+def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time_ms, as_json) -> None:
+    """Compare implementations of one operation: KERNELS in any language irscope compiles.
+
+    One row per implementation: registers, spills, shared memory, PTX and SASS
+    instruction counts and the global loads and stores by width (bytes per thread
+    per access) from each one's own compile, and on a GPU the runtime of each on
+    the same sizes, timed the same way as bench, with the spec's PyTorch reference
+    eager and through torch.compile beside them. Each kernel uses its own default
+    config; -c sets a parameter wherever an implementation has one.
+
+    \b
+    Examples:
+      irscope compare gelu_kernel gelu_tanh_kernel gelu_numba_kernel
+      irscope compare square_kernel square_matrix_kernel square_numba_kernel -c fast_math=true
+    """
+    from ..capture import capture, choose_target
+    from ..device import gpu_capability
+    from ..diff.compare import implementation_label, structure, widths
+    from ..errors import ExitCode, UsageError
+    from ..frontends import resolve_kernel
+    from ..kernel import parse_assignments, resolve_config
+    from ..types import Status
+
+    given = parse_assignments(assignments)
+    rows = []
+    target = choose_target(arch)
+    for name in kernels:
+        ref = resolve_kernel(name)
+        table = ref.parameter_table()
+        config = resolve_config(ref, {k: v for k, v in given.items() if k in table})
+        variant = capture(ref, config=config, arch=target.arch)
+        rows.append({"implementation": implementation_label(ref.frontend, ref.name), "kernel": ref, "config": config,
+                     "variant": variant, "structure": structure(variant) if variant.status is Status.OK else None,
+                     "measurement": None})
+    if with_bench is None:
+        with_bench = gpu_capability() is not None
+    extra = []
+    if with_bench:
+        from ..measure.compare import measure_all
+
+        launchable = [(i, r) for i, r in enumerate(rows) if r["kernel"].can_launch and r["structure"] is not None]
+        if not launchable:
+            raise UsageError("none of the kernels declares example inputs to run them with (a KernelSpec or CudaSpec)")
+        references = ("eager", "torch.compile") if with_torch else ()
+        jobs = [(r["kernel"], r["config"]) for _, r in launchable]
+        for tag, m in measure_all(jobs, references, method=method, min_time_ms=min_time_ms):
+            if isinstance(tag, int):
+                rows[launchable[tag][0]]["measurement"] = m
+            else:
+                extra.append({"implementation": f"PyTorch {tag}" if tag == "eager" else tag, "kernel": None,
+                              "config": launchable[0][1]["config"], "variant": None, "structure": None,
+                              "measurement": m})
+        extra.sort(key=lambda r: r["implementation"] != "PyTorch eager")
+    rows += extra
+    if as_json:
+        click.echo(json.dumps({"arch": target.arch, "rows": [_row_json(r) for r in rows]}, indent=2))
+    else:
+        _print(rows, target.arch, widths)
+    bad = [r for r in rows if (r["variant"] is not None and r["variant"].status is not Status.OK)
+           or (r["measurement"] is not None and r["measurement"].status is not Status.OK)]
+    if bad:
+        raise click.exceptions.Exit(int(ExitCode.FAILURE))
+
+
+def _row_json(row) -> dict:
+    v, m, s = row["variant"], row["measurement"], row["structure"]
+    out = {"implementation": row["implementation"], "config": row["config"].to_json()}
+    if v is not None:
+        out["status"] = v.status.value
+        if v.error:
+            out["error"] = str(v.error)
+    if s is not None:
+        out["structure"] = s.to_json()
+    if m is not None:
+        out["measurement"] = {"status": m.status.value, "median_us": m.median_us, "p20_us": m.p20_us,
+                              "p80_us": m.p80_us, "gbps": m.gbps, "pct_copy": m.pct_copy, "method": m.timing,
+                              "device": m.device, "gpu_kernels": m.extra.get("gpu_kernels"), "error": m.error,
+                              "max_abs_error": m.max_abs_error}
+    return out
+
+
+def _print(rows, arch, widths) -> None:
+    timed = any(r["measurement"] is not None for r in rows)
+    head = f"{'implementation':34s} {'regs':>4s} {'spill':>5s} {'PTX':>5s} {'SASS':>5s}  {'global loads':14s} {'global stores':14s}"
+    if timed:
+        head += f" {'median us':>10s} {'GB/s':>7s} {'% copy':>7s}"
+    click.echo(f"compiled for {arch}" + ("; timed on this GPU (cupti unless --method)" if timed else ""))
+    click.echo(head)
+    for r in rows:
+        s, m = r["structure"], r["measurement"]
+        if s is not None:
+            line = (f"{r['implementation']:34s} {s.registers or 0:4d} {s.spills or 0:5d} {s.ptx_instructions or 0:5d} "
+                    f"{s.sass_instructions or 0:5d}  {widths(s.loads):14s} {widths(s.stores):14s}")
+        elif r["variant"] is not None:
+            line = f"{r['implementation']:34s} {r['variant'].status.value}: {r['variant'].error}"
+        else:
+            line = f"{r['implementation']:34s} {'':4s} {'':5s} {'':5s} {'':5s}  {'':14s} {'':14s}"
+        if m is not None:
+            if m.status.value == "ok":
+                line += f" {m.median_us:10.2f} {m.gbps or 0:7.0f} {m.pct_copy or 0:6.1f}%"
+            else:
+                line += f" {m.status.value}: {m.error}"
+            names = m.extra.get("gpu_kernels") or []
+            if r["kernel"] is None and names:
+                line += "  [" + ", ".join(n[:40] for n in names) + "]"
+        click.echo(line.rstrip())
