@@ -105,8 +105,9 @@ class Resources:
 
     The ptxas figures (registers, spills, stack) come from ptxas's own report and
     need no GPU; ``gpu_registers``/``gpu_spills`` are what the driver reported on
-    loading the module, when it was captured on a GPU. ``shared`` is the dynamic
-    shared memory Triton requests at launch (ptxas does not see it).
+    loading the module, when it was captured on a GPU. ``shared`` is a block's shared
+    memory in bytes: the dynamic shared memory Triton requests at launch (ptxas does not
+    see it) plus the static ``__shared__`` arrays ptxas reports (a CUDA C++ kernel's).
     """
 
     shared: int = 0

@@ -6,7 +6,9 @@ tunable-macro and register kernels are written for these tests.
 
 from __future__ import annotations
 
+import os
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -177,3 +179,89 @@ async def test_the_tui_opens_a_cuda_kernel_with_its_source_highlighted_as_cuda()
             await pilot.pause(0.05)
         source = app.query_one("#source", ListingView)
         assert source.suffix == ".cu" and any("__global__" in line for line in source.lines)
+
+
+SHARED = textwrap.dedent('''
+    // Written for the tests: a shared-memory tiled matrix multiply and a warp-shuffle sum.
+    #ifndef TILE
+    #define TILE 16
+    #endif
+
+    __global__ void tiled_matmul(const float* a, const float* b, float* c, int n) {
+        __shared__ float as[TILE][TILE];
+        __shared__ float bs[TILE][TILE];
+        int row = blockIdx.y * TILE + threadIdx.y, col = blockIdx.x * TILE + threadIdx.x;
+        float acc = 0.0f;
+        for (int t = 0; t < n; t += TILE) {
+            as[threadIdx.y][threadIdx.x] = a[row * n + t + threadIdx.x];
+            bs[threadIdx.y][threadIdx.x] = b[(t + threadIdx.y) * n + col];
+            __syncthreads();
+            for (int k = 0; k < TILE; ++k) acc += as[threadIdx.y][k] * bs[k][threadIdx.x];
+            __syncthreads();
+        }
+        c[row * n + col] = acc;
+    }
+
+    __global__ void warp_sum(const float* x, float* out) {
+        float v = x[blockIdx.x * 32 + threadIdx.x];
+        for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);
+        if (threadIdx.x == 0) out[blockIdx.x] = v;
+    }
+''')
+
+
+def _line_of(text: str, needle: str, nth: int = 0) -> int:
+    return [i + 1 for i, line in enumerate(text.splitlines()) if needle in line][nth]
+
+
+@pytest.fixture
+def shared_cu(tmp_path):
+    path = tmp_path / "shared.cu"
+    path.write_text(SHARED)
+    return path
+
+
+def test_barriers_and_shared_loads_map_to_syncthreads_and_the_inner_product(shared_cu):
+    v = capture(resolve_kernel(f"{shared_cu}:tiled_matmul"), {"TILE": 16}, "sm_90")
+    assert v.status is Status.OK, v.error
+    smap = SourceMap(v)
+    sync_lines = {_line_of(SHARED, "__syncthreads", 0), _line_of(SHARED, "__syncthreads", 1)}
+    inner = _line_of(SHARED, "acc += as")
+    ptx, sass = v.listings[Stage.PTX].splitlines(), v.listings[Stage.SASS].splitlines()
+    bars = {smap.source_line(Stage.PTX, i) for i, t in enumerate(ptx) if "bar.sync" in t}
+    assert bars == sync_lines
+    sass_bars = {smap.source_line(Stage.SASS, i) for i, t in enumerate(sass) if " BAR.SYNC" in t}
+    assert sass_bars == sync_lines
+    lds = [smap.source_line(Stage.SASS, i) for i, t in enumerate(sass) if " LDS" in t]
+    assert lds and all(line == inner for line in lds)
+    assert v.resources.shared == 2 * 16 * 16 * 4  # two TILE x TILE float tiles, as ptxas reports them
+
+
+def test_a_shuffle_maps_to_its_shfl_down_sync_line(shared_cu):
+    v = capture(resolve_kernel(f"{shared_cu}:warp_sum"), {}, "sm_90")
+    assert v.status is Status.OK, v.error
+    smap = SourceMap(v)
+    sass = v.listings[Stage.SASS].splitlines()
+    shfl = [smap.source_line(Stage.SASS, i) for i, t in enumerate(sass) if "SHFL.DOWN" in t]
+    assert len(shfl) == 5 and set(shfl) == {_line_of(SHARED, "__shfl_down_sync")}  # unrolled: offsets 16..1
+
+
+def test_the_tile_diff_shows_the_shared_memory_change(shared_cu, cli):
+    result = cli("diff", f"{shared_cu}:tiled_matmul", "-a", "TILE=16", "-b", "TILE=32", "--stage", "sass")
+    assert result.exit_code == 0, result.output
+    assert "2048" in result.output and "8192" in result.output, result.output[-1500:]
+
+
+def test_a_missing_nvcc_is_one_line(tmp_path, run_irscope, monkeypatch):
+    path = tmp_path / "k.cu"
+    path.write_text("__global__ void k(float* x) { x[0] = 1.0f; }\n")
+    env_path = ":".join(p for p in os.environ["PATH"].split(":")
+                        if not (Path(p) / "nvcc").exists())
+    monkeypatch.setenv("PATH", env_path)
+    monkeypatch.setenv("CUDA_HOME", str(tmp_path / "no-toolkit"))
+    monkeypatch.setenv("CUDA_PATH", str(tmp_path / "no-toolkit"))
+    monkeypatch.setenv("IRSCOPE_CACHE_DIR", str(tmp_path / "cache"))
+    result = run_irscope("dump", f"{path}:k")
+    assert result.returncode == 3, result.stderr
+    assert [ln for ln in result.stderr.splitlines() if ln.startswith("irscope: error")] and "nvcc (the CUDA toolkit) " \
+        "is not installed here" in result.stderr and "Traceback" not in result.stderr

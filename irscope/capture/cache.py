@@ -20,7 +20,9 @@ from ..paths import cache_dir
 from ..store import read_variant, write_variant
 from ..types import Config, Variant
 
-CACHE_VERSION = 6  # bump when what a capture stores changes (6: checksums; environment faults never cached)
+CACHE_VERSION = 7  # bump when what a capture stores changes (6: checksums; environment faults never cached;
+#                    7: static __shared__ bytes in resources.shared; SASS inlined-at chains in
+#                    cubins of several kernels)
 
 
 class CaptureCache:

@@ -23,7 +23,7 @@ from ..arch import DEFAULT_CAPABILITY, CaptureMode, Target, parse_arch
 from ..device import gpu_capability
 from ..frontends import Compiled, Kernel
 from ..kernel import resolve_config, resolve_kernel
-from ..nvidia.ptxas import parse_ptxas_log
+from ..nvidia.ptxas import parse_ptxas_log, static_shared
 from ..nvidia.sass import disassemble
 from ..types import CompileInfo, Config, KernelId, Resources, Stage, Status, Variant
 from .cache import CaptureCache
@@ -178,7 +178,8 @@ def build_variant(kernel_id: KernelId, config: Config, target: Target, compiled:
     resources = info = None
     if compiled.produced:
         resources = Resources(
-            shared=compiled.shared,
+            # a block's shared memory: what the launch requests (Triton) and the kernel's own __shared__ arrays
+            shared=compiled.shared + static_shared(compiled.ptxas_log or ""),
             gpu_registers=compiled.gpu_registers,
             gpu_spills=compiled.gpu_spills,
             **parse_ptxas_log(compiled.ptxas_log or ""),

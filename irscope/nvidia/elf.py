@@ -86,15 +86,17 @@ class Cubin:
             for i in range(symtab.size // 24)
         ]
 
-    def line_table(self) -> list[LineRow]:
-        """The Python line for each code address, from .debug_line (empty if absent)."""
-        debug_line = self.section(".debug_line")
+    def line_table(self, name: str = ".debug_line") -> list[LineRow]:
+        """The source line for each code address, from .debug_line (empty if absent); or from
+        another line program of the same form (``.nv_debug_line_sass``: SASS to PTX lines)."""
+        debug_line = self.section(name)
         if debug_line is None:
             return []
         # DW_LNE_set_address operands are relocated against the section symbol of
-        # the function they describe; the relocation tells us which .text section.
+        # the function they describe; the relocation tells us which .text section
+        # (a cubin of several kernels, as nvcc makes from a .cu file, has one each).
         targets: dict[int, str] = {}
-        rela = self.section(".rela.debug_line")
+        rela = self.section(".rela" + name)
         if rela is not None:
             sym_sections = self._section_of_symbols()
             for i in range(rela.size // 24):

@@ -25,6 +25,15 @@ PTXAS_REGISTERS = re.compile(r"Used (\d+) registers(?:, used (\d+) barriers)?")
 PTXAS_FRAME = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
 
 
+PTXAS_SMEM = re.compile(r"Used \d+ registers[^\n]*?, (\d+) bytes smem")
+
+
+def static_shared(log: str) -> int:
+    """Bytes of static shared memory (``__shared__`` arrays) ptxas reports for the function, 0 if none."""
+    m = PTXAS_SMEM.search(log)
+    return int(m.group(1)) if m else 0
+
+
 def parse_ptxas_log(log: str) -> dict[str, int]:
     out: dict[str, int] = {}
     m = PTXAS_REGISTERS.search(log)

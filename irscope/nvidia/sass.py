@@ -21,7 +21,7 @@ from typing import Sequence
 
 from ..ir.locations import ptx_locations
 from ..types import SourceLoc
-from .elf import Cubin, LineRow, parse_line_program
+from .elf import Cubin, LineRow
 
 #         /*04d0*/                   BRA 0x4d0;
 RAW_INSTRUCTION = re.compile(r"^\s*/\*([0-9a-f]+)\*/\s*(.*?)\s*$")
@@ -191,11 +191,7 @@ def _rows_by_section(rows: list[LineRow]) -> dict[str, list[LineRow]]:
 
 
 def _sass_to_ptx_rows(cubin: Cubin) -> list[LineRow]:
-    section = cubin.section(".nv_debug_line_sass")
-    if section is None:
-        return []
-    text = cubin.text_sections()
-    return parse_line_program(cubin.body(section), {}, text[0].name if text else "")
+    return cubin.line_table(".nv_debug_line_sass")
 
 
 def _row_at(rows: list[LineRow], addr: int) -> LineRow | None:

@@ -34,12 +34,14 @@ NVCC_TIMEOUT = 300.0
 
 
 def nvcc_path() -> str | None:
-    """nvcc on the PATH, else under $CUDA_HOME (or /usr/local/cuda)."""
+    """nvcc on the PATH, else under $CUDA_HOME or $CUDA_PATH; /usr/local/cuda only where neither is set
+    (a toolkit the user named is the one they want, not another one found behind it)."""
     found = shutil.which("nvcc")
     if found:
         return found
-    for root in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda"):
-        if root and os.access(Path(root) / "bin" / "nvcc", os.X_OK):
+    named = [r for r in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH")) if r]
+    for root in named or ["/usr/local/cuda"]:
+        if os.access(Path(root) / "bin" / "nvcc", os.X_OK):
             return str(Path(root) / "bin" / "nvcc")
     return None
 
