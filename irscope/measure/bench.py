@@ -32,10 +32,10 @@ class BenchResult:
     measurement: Measurement
 
 
-def require_gpu() -> int:
+def require_gpu(command: str = "bench") -> int:
     capability = gpu_capability()
     if capability is None:
-        raise NoGpu("irscope bench needs a CUDA GPU and none was found on this machine; the other commands show "
+        raise NoGpu(f"irscope {command} needs a CUDA GPU and none was found on this machine; the other commands show "
                     "runtimes recorded on real GPUs (samples/) where kernel, config and arch match")
     return capability
 

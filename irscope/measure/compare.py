@@ -22,7 +22,7 @@ def measure_all(jobs: Sequence[tuple[Kernel, Config]], references: Sequence[str]
     from .bench import WARM_UP, require_gpu
     from .worker import failure
 
-    require_gpu()
+    require_gpu("compare --bench")
     options = {"method": method, "min_time_ms": min_time_ms}
     pool = WorkerPool(1, "irscope.measure.worker:serve", failure, timeout=timeout)
     try:

@@ -91,9 +91,12 @@ def main() -> None:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--only-sweep21", action="store_true", help="only part 3 (the 21-variant bench)")
     args = parser.parse_args()
-    if args.only_sweep21:
-        for s in [_sweep21("0")]:
-            print(f"irscope bench, 21 square variants, empty caches, GPU 0: {s['seconds']:.1f} s, "
+    if args.only_sweep21:  # on one GPU, then (where the host has more) on every GPU
+        from irscope.device import visible_gpus
+
+        gpus = visible_gpus()
+        for s in [_sweep21("0")] + ([_sweep21(",".join(gpus))] if len(gpus) > 1 else []):
+            print(f"irscope bench, 21 square variants, empty caches, GPUs {s['gpus']}: {s['seconds']:.1f} s, "
                   f"{s['ok']}/{s['variants']} ok, exit {s['returncode']}")
         return
 
