@@ -301,3 +301,94 @@ def test_a_raw_record_that_names_a_file_outside_the_run_is_refused(tmp_path):
     (kernel,) = index["kernels"]
     assert kernel["session"] is None and "outside" in kernel["why"]
     assert not any("not for irscope" in p.read_text(errors="ignore") for p in (tmp_path / "run").rglob("*") if p.is_file())
+
+
+LECTURE_CUDA = '''
+__global__ void square_matrix_kernel(const float* matrix, float* result, int width, int height) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < height && col < width) {
+        int idx = row * width + col;
+        result[idx] = matrix[idx] * matrix[idx];
+    }
+}
+
+torch::Tensor square_matrix(torch::Tensor matrix) {
+    auto result = torch::empty_like(matrix);
+    dim3 threads_per_block(16, 16);
+    dim3 number_of_blocks((matrix.size(1) + 15) / 16, (matrix.size(0) + 15) / 16);
+    square_matrix_kernel<<<number_of_blocks, threads_per_block>>>(
+        matrix.data_ptr<float>(), result.data_ptr<float>(), matrix.size(1), matrix.size(0));
+    return result;
+}
+'''
+
+
+def test_load_inline_is_wrapped_when_the_program_imports_it_and_not_before(tmp_path):
+    """The recorder waits for torch.utils.cpp_extension (a program that never imports it pays nothing)."""
+    script = textwrap.dedent(f'''
+        import sys
+        from pathlib import Path
+        from irscope.run.inline_listen import LoadInlineRecorder
+
+        LoadInlineRecorder(Path({str(tmp_path)!r})).install()
+        assert "torch.utils.cpp_extension" not in sys.modules
+        from torch.utils.cpp_extension import load_inline
+        print(getattr(load_inline, "__irscope_recorded__", False), load_inline.__name__)
+    ''')
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "load_inline"]
+
+
+@pytest.mark.skipif(__import__("shutil").which("nvcc") is None, reason="needs nvcc")
+def test_a_recorded_load_inline_call_becomes_a_cuda_session_with_its_gpu_time(tmp_path):
+    """What the recorder writes for a call (torch's real load_inline signature binds the arguments; nothing is
+    built) is compiled by irscope's CUDA frontend; the profile's kernel of that name gives its GPU time."""
+    from torch.utils.cpp_extension import load_inline
+
+    from irscope.run.collect import collect, read_index
+    from irscope.run.inline_listen import LoadInlineRecorder
+    from irscope.session import Session
+    from irscope.types import Stage
+
+    raw = tmp_path / "raw"
+    raw.mkdir()
+    recorder = LoadInlineRecorder(raw)
+    recorder.record(load_inline, ("square_ext", "torch::Tensor square_matrix(torch::Tensor matrix);"),
+                    {"cuda_sources": LECTURE_CUDA, "functions": ["square_matrix"],
+                     "extra_cuda_cflags": ["--use_fast_math"]}, sys._getframe(0))
+    (raw / "profile.json").write_text(json.dumps({"device": "NVIDIA H100", "capability": "90", "kernels": [
+        {"name": "square_matrix_kernel(float const*, float*, int, int)", "grid": [49, 256, 1],
+         "block": [16, 16, 1], "calls": 10, "total_us": 120.0, "median_us": 12.0, "min_us": 11.9, "max_us": 12.4}]}))
+    index = collect(tmp_path, command=["python", "lecture.py"], exit_code=0, wall_s=1.0)
+    (row,) = index["kernels"]
+    assert row["name"] == "square_matrix_kernel" and row["frontend"] == "cuda" and row["why"] is None
+    assert row["gpu_calls"] == 10 and row["gpu_total_us"] == 120.0 and index["other_gpu_work"] == []
+    assert "load_inline(name='square_ext') called at" in row["from"] and "--use_fast_math" in row["from"]
+    assert row["variants"][0]["config"]["fast_math"] is True
+    session = Session.open(tmp_path / row["session"])
+    variant = session.variant(session.entries[0])
+    assert variant.ok and variant.arch == "sm_90" and session.frontend == "cuda"
+    cu = (tmp_path / "load_inline" / "square_ext.cu").read_text()
+    assert cu.startswith("#include <torch/types.h>")  # as torch compiled it
+    from irscope.ir.sourcemap import SourceMap
+
+    smap = SourceMap(variant)
+    square = next(i + 1 for i, t in enumerate(cu.splitlines()) if "matrix[idx] * matrix[idx]" in t)
+    ptx = variant.listings[Stage.PTX].splitlines()
+    mul = next(i for i, t in enumerate(ptx) if t.strip().startswith("mul.") and ".f32" in t)  # mul.ftz.f32: fast math
+    assert smap.source_line(Stage.PTX, mul) == square
+    assert read_index(tmp_path)["kernels"][0]["session"] == row["session"]
+
+
+def test_a_load_inline_record_that_is_not_one_is_skipped(tmp_path):
+    from irscope.run.collect import collect
+
+    folder = tmp_path / "raw" / "load_inline"
+    folder.mkdir(parents=True)
+    (folder / "0001.json").write_text(json.dumps({"name": "../../x", "cuda_sources": "not a list"}))
+    notes = []
+    index = collect(tmp_path, command=["x"], exit_code=0, wall_s=0.1, on_note=notes.append)
+    assert index["kernels"] == [] and notes == ["0001.json: not a load_inline record irscope wrote; skipped"]
+    assert not (tmp_path / "load_inline").exists()

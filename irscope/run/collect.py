@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
@@ -36,6 +37,7 @@ from . import INDEX, INDEX_FORMAT, RAW
 from .hook import PROFILE
 
 PROFILE_METHOD = "CUPTI kernel durations over the program's run (torch.profiler)"
+SESSION_FOLDERS = ("kernels", "inductor", "load_inline")  # where a run's sessions may be
 
 
 @dataclass
@@ -102,6 +104,7 @@ def collect(out: Path, *, command: list[str], exit_code: int, wall_s: float, arc
     _attach_autotuners(tuners, kernels)
     _store_measurements(out, kernels, profile)
     extra = [] if ahead_of_time else _inductor_rows(out, outputs, kernels, others, profile, arch)
+    extra += _load_inline_rows(out, raw, others, profile, arch, note)
     covered = {row["name"] for row in extra if row["session"]}  # compiled from the output code instead
     kernels = [k for k in kernels if k.session is not None or k.name not in covered]
     index = _index(command, exit_code, wall_s, ahead_of_time, profile, kernels, extra, others, skipped, raw)
@@ -419,6 +422,84 @@ def _inductor_rows(out: Path, outputs: list[Any], kernels: list[RunKernel], othe
     } for ck, calls, total in rows]
 
 
+# ------------------------------------------------------------------ load_inline's CUDA C++
+
+# What torch's load_inline puts before the CUDA sources it is given (torch/utils/cpp_extension.py).
+LOAD_INLINE_PRELUDE = "#include <torch/types.h>\n#include <cuda.h>\n#include <cuda_runtime.h>\n"
+
+
+def _load_inline_rows(out: Path, raw: Path, others: list[dict[str, Any]], profile: dict[str, Any],
+                      arch: str | None, note: Callable[[str], None]) -> list[dict[str, Any]]:
+    """A session per ``__global__`` kernel of each recorded load_inline call, its GPU time from the profile.
+
+    The CUDA sources are written as torch compiled them (its prelude first) to
+    ``load_inline/<name>.cu``; irscope's CUDA frontend compiles their device code for the
+    run's GPU, mapped to that file's lines.
+    """
+    from ..device import gpu_capability
+    from ..frontends.cuda import CudaFrontend
+    from ..frontends.cuda.source import kernels as cuda_kernels
+    from ..kernel import resolve_config
+    from ..session import run_sweep
+
+    folder = raw / "load_inline"
+    if not folder.is_dir():
+        return []
+    capability = profile.get("capability") or gpu_capability() or 90
+    target = arch or f"sm_{capability}"
+    rows, used = [], set()
+    for path in sorted(folder.glob("[0-9]*.json")):
+        data = _read_optional(path, dict)
+        sources = data.get("cuda_sources") if data else None
+        if not (isinstance(sources, list) and all(isinstance(t, str) for t in sources)
+                and isinstance(data.get("name"), str)):
+            note(f"{path.name}: not a load_inline record irscope wrote; skipped")
+            continue
+        flags = [f for f in data.get("extra_cuda_cflags") or [] if isinstance(f, str)]
+        where = f"{data.get('file')}:{data.get('line')}" if isinstance(data.get("line"), int) else "the program"
+        base = re.sub(r"[^A-Za-z0-9_.-]+", "_", data["name"]).strip("._") or "extension"
+        stem, n = base, 2
+        while stem in used:
+            stem, n = f"{base}-{n}", n + 1
+        used.add(stem)
+        cu = out / "load_inline" / f"{stem}.cu"
+        cu.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(cu, LOAD_INLINE_PRELUDE + "\n".join(sources))
+        for decl in cuda_kernels(cu.read_text(encoding="utf-8")):
+            ref = CudaFrontend().resolve(cu, decl.name)
+            overrides = {"fast_math": "--use_fast_math" in flags}
+            for flag in flags:
+                m = re.fullmatch(r"-maxrregcount[= ](\d+)", flag)
+                if m:
+                    overrides["maxrregcount"] = int(m.group(1))
+            config = resolve_config(ref, overrides)
+            session_dir = out / "load_inline" / f"{stem}.{decl.name}"
+            session = Session.create(session_dir, ref.identity(), ref.source(), ref.parameter_table(),
+                                     frontend="cuda")
+            why = None
+            for result in run_sweep(ref, [config], target, session):
+                if not result.variant.ok:
+                    why = f"it did not compile: {result.variant.error}"
+                    note(f"{decl.name} ({stem}): {result.variant.error}")
+            mine = [o for o in others if o["name"] == decl.name or o["name"].startswith(decl.name + "(")]
+            for item in mine:
+                others.remove(item)
+            calls, total = sum(i["calls"] for i in mine), sum(i["total_us"] for i in mine)
+            rows.append({
+                "name": decl.name, "file": str(cu), "inductor": False, "frontend": "cuda",
+                "session": None if why else f"load_inline/{stem}.{decl.name}", "why": why,
+                "from": f"load_inline(name={data['name']!r}) called at {where}: its CUDA sources as torch compiled "
+                        f"them, device code compiled by irscope's nvcc for {target} "
+                        f"(the program's nvcc flags: {' '.join(flags) or 'none'})",
+                "gpu_calls": calls, "gpu_total_us": round(total, 3), "shared_gpu": [],
+                "variants": [{"entry": None, "config": config.values(), "label": config.label(), "hash": None,
+                              "cache_hit": None, "launches": [], "calls": None, "gpu": mine, "gpu_calls": calls,
+                              "gpu_total_us": round(total, 3), "autotuner_ms": None,
+                              "picked_by_autotuner": False}],
+            })
+    return rows
+
+
 # ------------------------------------------------------------------ the index
 
 
@@ -478,7 +559,8 @@ def read_index(path: str | Path) -> dict[str, Any]:
         session = k.get("session")
         if session is not None:
             folder, _, name = session.partition("/") if isinstance(session, str) else ("", "", "")
-            if folder not in ("kernels", "inductor"):
-                raise SessionError(f"{index}: session {session!r} is not a folder of the run's kernels/ or inductor/")
+            if folder not in SESSION_FOLDERS:
+                raise SessionError(f"{index}: session {session!r} is not a folder of the run's kernels/, inductor/ "
+                                   "or load_inline/")
             contained(Path(path), Path(folder) / safe_name(name, f"{index}: session"))
     return data

@@ -1,7 +1,8 @@
 """irscope's part of a program ``irscope run`` runs: started by bootstrap/sitecustomize.py before its code.
 
 It records, and changes nothing the program sees: Triton's compiles and
-launches through Triton's own hooks (frontends/triton/listen.py), and, on a GPU,
+launches through Triton's own hooks (frontends/triton/listen.py), the CUDA sources
+of each ``load_inline`` call (inline_listen.py), and, on a GPU,
 every GPU activity of the run through torch.profiler (CUPTI), as the lecture
 profiles a program. Only the first Python process of the run records (its
 children, an Inductor compile worker say, inherit ``IRSCOPE_RUN_OWNER`` and do
@@ -40,6 +41,15 @@ def start() -> None:
     except Exception as exc:  # noqa: BLE001 - no Triton here, say: the program runs all the same
         _say(f"Triton kernels are not recorded: {type(exc).__name__}: {exc}")
         listener = None
+    inline = None
+    try:
+        from .inline_listen import LoadInlineRecorder
+
+        inline = LoadInlineRecorder(raw)
+        inline.install()
+    except Exception as exc:  # noqa: BLE001
+        _say(f"load_inline calls are not recorded: {type(exc).__name__}: {exc}")
+        inline = None
     inductor = None
     if not capability:  # without a GPU, Inductor writes C++ kernels, not Triton
         from ..inductor.listen import OutputCodeListener
@@ -54,7 +64,7 @@ def start() -> None:
         except Exception as exc:  # noqa: BLE001
             _say(f"the run is not profiled: {type(exc).__name__}: {exc}")
             profiler = None
-    atexit.register(_finish, inductor, listener, profiler)  # Inductor's loaded kernels go to the listener first
+    atexit.register(_finish, inductor, listener, profiler, inline)  # Inductor's loaded kernels go to the listener first
 
 
 def _finish(*parts: Any) -> None:

@@ -149,3 +149,53 @@ def test_bench_reruns_a_captured_kernel_as_the_program_launched_it(run_dir):
     inductor = next(k for k in kernels.values() if k["inductor"])
     refused = _irscope("bench", f"out/{inductor['session']}", cwd=run_dir)
     assert refused.returncode == 2 and "no example inputs" in refused.stderr and refused.stderr.count("\n") == 1
+
+
+LOAD_INLINE_PROGRAM = '''
+# The lecture's load_inline square, its CUDA source formatted at run time (written for irscope's tests).
+import torch
+from torch.utils.cpp_extension import load_inline
+
+BLOCK = 16
+cuda_source = """
+__global__ void square_matrix_kernel(const float* matrix, float* result, int width, int height) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < height && col < width) {
+        int idx = row * width + col;
+        result[idx] = matrix[idx] * matrix[idx];
+    }
+}
+
+torch::Tensor square_matrix(torch::Tensor matrix) {
+    auto result = torch::empty_like(matrix);
+    dim3 threads_per_block(%d, %d);
+    dim3 number_of_blocks((matrix.size(1) + %d - 1) / %d, (matrix.size(0) + %d - 1) / %d);
+    square_matrix_kernel<<<number_of_blocks, threads_per_block>>>(
+        matrix.data_ptr<float>(), result.data_ptr<float>(), matrix.size(1), matrix.size(0));
+    return result;
+}
+""" % ((BLOCK,) * 6)
+ext = load_inline(name="square_ext_irscope", cpp_sources="torch::Tensor square_matrix(torch::Tensor matrix);",
+                  cuda_sources=cuda_source, functions=["square_matrix"], with_cuda=True, extra_cuda_cflags=["-O2"])
+a = torch.randn(1024, 1000, device="cuda")
+for _ in range(50):
+    out = ext.square_matrix(a)
+torch.cuda.synchronize()
+assert torch.allclose(out, a * a)
+print("load_inline program done")
+'''
+
+
+def test_a_running_load_inline_call_is_captured_with_its_gpu_time(tmp_path):
+    (tmp_path / "prog.py").write_text(LOAD_INLINE_PROGRAM)
+    result = _irscope("run", "-o", "out", "--", sys.executable, "prog.py", cwd=tmp_path,
+                      env={"TORCH_EXTENSIONS_DIR": str(tmp_path / "ext")})
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "load_inline program done" in result.stdout
+    rows = {r["name"]: r for r in json.loads((tmp_path / "out" / "run.json").read_text())["kernels"]}
+    row = rows["square_matrix_kernel"]
+    assert row["frontend"] == "cuda" and row["session"] and row["gpu_calls"] == 50, row
+    assert "prog.py:" in row["from"] and "-O2" in row["from"]
+    dump = _irscope("dump", str(tmp_path / "out" / row["session"]), "--stage", "sass", cwd=tmp_path)
+    assert dump.returncode == 0 and "FMUL" in dump.stdout, dump.stderr[-2000:]

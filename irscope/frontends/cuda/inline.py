@@ -25,7 +25,7 @@ from .source import blank_comments, kernels
 DEVICE_FUNCTION = re.compile(r"^\s*(?:template\s*<[^>]*>\s*)?(?:static\s+|inline\s+|__forceinline__\s+)*"
                              r"(?:extern\s+\"C\"\s+)?(?:__global__|__device__|__host__\s+__device__)\b")
 DEVICE_VARIABLE = re.compile(r"^\s*(?:static\s+)?(?:__constant__|__device__)\s+[^(]*;\s*$")
-HOST_ONLY_INCLUDE = re.compile(r"^\s*#\s*include\s*[<\"](?:torch|ATen|c10|pybind11)/")
+HOST_ONLY_INCLUDE = re.compile(r"^\s*#\s*include\s*[<\"](?:torch|ATen|c10|pybind11)/", re.M)
 
 
 @dataclass(frozen=True)

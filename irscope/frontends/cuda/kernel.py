@@ -13,6 +13,7 @@ from ...stages import Stage
 from ...types import Config, KernelId
 from ..base import Compiled, Kernel, KernelHandle, choose_kernel
 from .compile import FLAGS, compile_cuda, nvcc_version
+from .inline import HOST_ONLY_INCLUDE, InlineSource, device_side
 from .source import kernels, tunable_macros
 
 
@@ -97,6 +98,10 @@ class CudaKernel(Kernel):
 
     def compile(self, config: Config, target: Target) -> Compiled:
         values = {**config.constexprs, **config.options}  # the block shape and sizes do not reach nvcc
+        if self.device_code is None and HOST_ONLY_INCLUDE.search(self.source()):
+            # A torch extension's source (what a load_inline call built): its host functions need
+            # torch's headers; the device code alone compiles, its lines numbered as in the file.
+            self.device_code = device_side(InlineSource(self.source(), 1), self.file)
         if self.device_code is None:
             return compile_cuda(self.file, self.name, values, self.macros(), target.capability)
         with tempfile.TemporaryDirectory(prefix="irscope-inline-") as tmp:
