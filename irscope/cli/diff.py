@@ -21,11 +21,15 @@ from .options import STAGE_CHOICES, check_arch, sample_gpu_option
 @click.option("--signature", "-S", metavar="TYPES", help="Argument types for a kernel without a KernelSpec.")
 @click.option("--stage", "stage_name", type=click.Choice(STAGE_CHOICES), default="ptx", show_default=True)
 @click.option("--raw", is_flag=True, help="Diff the listings as they are, without normalising.")
+@click.option("--ignore", "ignore", metavar="CLASSES",
+              help="Noise to leave out, comma-separated: registers (names compare by class only), immediates "
+                   "(numbers compare as #), order (instructions within a basic block compare as a set).")
 @click.option("--side-by-side", "-y", "side_by_side", is_flag=True, help="Two columns instead of a unified diff.")
 @click.option("--context", "-U", type=click.IntRange(min=0), default=3, show_default=True,
               help="Unchanged lines around each change.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def diff(kernel, a_values, b_values, common, arch, signature, stage_name, raw, side_by_side, context, as_json) -> None:
+def diff(kernel, a_values, b_values, common, arch, signature, stage_name, raw, ignore, side_by_side, context,
+         as_json) -> None:
     """Diff one stage of two variants of KERNEL (a kernel or a session directory).
 
     Listings are normalised (locations and debug info dropped, SSA values, registers
@@ -61,7 +65,7 @@ def diff(kernel, a_values, b_values, common, arch, signature, stage_name, raw, s
     for label, v in (("A", a), ("B", b)):
         if stage not in v.listings:
             raise UsageError(f"{stage.value} of variant {label} was not captured: {v.stage_errors.get(stage, 'missing')}")
-    result = diff_variants(a, b, stage, raw=raw)
+    result = diff_variants(a, b, stage, raw=raw, ignore=_ignored(ignore))
     result.runtimes = (_runtime(ta, a), _runtime(tb, b))
     if as_json:
         click.echo(json.dumps(to_json(result), indent=1))
@@ -83,3 +87,14 @@ def _runtime(target, variant):
 
     entry = target.session.find(variant.config, variant.arch) if target.session is not None else None
     return Runtime.of(shown_measurement(variant.kernel, variant.config, variant.arch, entry))
+
+
+def _ignored(text: str | None) -> tuple[str, ...]:
+    from ..diff.canonical import IGNORABLE
+    from ..errors import UsageError
+
+    names = tuple(n.strip() for n in (text or "").split(",") if n.strip())
+    unknown = [n for n in names if n not in IGNORABLE]
+    if unknown:
+        raise UsageError(f"--ignore {unknown[0]!r} is not a noise class irscope knows; known: {', '.join(IGNORABLE)}")
+    return names

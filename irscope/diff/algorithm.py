@@ -19,14 +19,18 @@ Opcode = tuple[str, int, int, int, int]
 SMALL_REGION = 20_000  # len(a) * len(b) below which difflib aligns a region without anchors
 
 
-def opcodes(a: Sequence[str], b: Sequence[str]) -> list[Opcode]:
-    """``difflib``-style opcodes (equal/replace/delete/insert with ranges) aligning ``a`` to ``b``."""
+def opcodes(a: Sequence[str], b: Sequence[str], repeats: int = 1) -> list[Opcode]:
+    """``difflib``-style opcodes (equal/replace/delete/insert with ranges) aligning ``a`` to ``b``.
+
+    ``repeats``: a line that occurs as often on both sides, at most this many times, anchors
+    too (its k-th occurrences paired): shapes of instructions repeat where whole lines do not.
+    """
     out: list[Opcode] = []
-    _diff(a, b, 0, len(a), 0, len(b), out)
+    _diff(a, b, 0, len(a), 0, len(b), out, repeats)
     return _merge(out)
 
 
-def _diff(a, b, a0: int, a1: int, b0: int, b1: int, out: list[Opcode]) -> None:
+def _diff(a, b, a0: int, a1: int, b0: int, b1: int, out: list[Opcode], repeats: int = 1) -> None:
     # common prefix and suffix first: cheap, and most of any real diff
     start_a, start_b = a0, b0
     while a0 < a1 and b0 < b1 and a[a0] == b[b0]:
@@ -46,13 +50,15 @@ def _diff(a, b, a0: int, a1: int, b0: int, b1: int, out: list[Opcode]) -> None:
             out.append(("insert", a0, a0, b0, b1))
     else:
         anchors = _anchors(a, b, a0, a1, b0, b1)
+        if not anchors and repeats > 1:
+            anchors = _anchors(a, b, a0, a1, b0, b1, repeats)
         if anchors:
             i, j = a0, b0
             for ai, bj in anchors:
-                _diff(a, b, i, ai, j, bj, out)
+                _diff(a, b, i, ai, j, bj, out, repeats)
                 out.append(("equal", ai, ai + 1, bj, bj + 1))
                 i, j = ai + 1, bj + 1
-            _diff(a, b, i, a1, j, b1, out)
+            _diff(a, b, i, a1, j, b1, out, repeats)
         elif (a1 - a0) * (b1 - b0) <= SMALL_REGION:
             matcher = difflib.SequenceMatcher(None, a[a0:a1], b[b0:b1], autojunk=False)
             for tag, i1, i2, j1, j2 in matcher.get_opcodes():
@@ -63,17 +69,25 @@ def _diff(a, b, a0: int, a1: int, b0: int, b1: int, out: list[Opcode]) -> None:
         out.append(suffix)
 
 
-def _anchors(a, b, a0: int, a1: int, b0: int, b1: int) -> list[tuple[int, int]]:
-    """Lines unique on both sides, longest increasing run by position (patience sorting)."""
+def _anchors(a, b, a0: int, a1: int, b0: int, b1: int, repeats: int = 1) -> list[tuple[int, int]]:
+    """Lines unique on both sides (or, with ``repeats``, as frequent on both sides, their k-th
+    occurrences paired), longest increasing run by position (patience sorting)."""
     count_a: dict[str, int] = {}
     for i in range(a0, a1):
         count_a[a[i]] = count_a.get(a[i], 0) + 1
     count_b: dict[str, int] = {}
-    where_b: dict[str, int] = {}
+    where_b: dict[str, list[int]] = {}
     for j in range(b0, b1):
         count_b[b[j]] = count_b.get(b[j], 0) + 1
-        where_b[b[j]] = j
-    pairs = [(i, where_b[a[i]]) for i in range(a0, a1) if count_a[a[i]] == 1 and count_b.get(a[i]) == 1]
+        where_b.setdefault(b[j], []).append(j)
+    seen: dict[str, int] = {}
+    pairs = []
+    for i in range(a0, a1):
+        n = count_a[a[i]]
+        if n <= repeats and count_b.get(a[i]) == n:
+            k = seen.get(a[i], 0)
+            seen[a[i]] = k + 1
+            pairs.append((i, where_b[a[i]][k]))
     if not pairs:
         return []
     # longest increasing subsequence of the b positions, in O(n log n)

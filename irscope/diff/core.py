@@ -1,12 +1,17 @@
 """Diff two variants: the normalised line diff of one stage, a structural summary
-of every stage, and what each Python line became in A and in B."""
+of every stage, and what each Python line became in A and in B.
+
+Normalised means the canonical form of canonical.py: both listings renamed together
+after aligning their shapes, so an inserted instruction changes only itself and the
+lines that use its names. A block that only moved (a software-pipelined loop body
+shifted by its prologue, say) is tagged ``moved`` on both sides, not removed and added."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ir.normalize import NormalizedLine, normalize, raw_lines
+from ..ir.normalize import NormalizedLine, raw_lines
 from ..ir.sourcemap import SourceMap
 from ..ir.stats import StageStats, stage_stats
 from ..types import Stage, Variant
@@ -15,7 +20,8 @@ from .algorithm import opcodes
 
 @dataclass(frozen=True)
 class Hunk:
-    """One opcode of the line diff: ``tag`` is equal, replace, delete or insert."""
+    """One opcode of the line diff: ``tag`` is equal, replace, delete, insert or moved (a delete whose
+    lines are inserted elsewhere unchanged, and that insert: both sides say moved)."""
 
     tag: str
     a: list[NormalizedLine]
@@ -24,12 +30,15 @@ class Hunk:
 
 @dataclass(frozen=True)
 class LineChange:
-    """What one Python line became in each variant (instructions of the diffed stage)."""
+    """What one Python line became in each variant (instructions of the diffed stage): how many in A and
+    in B, and how many of them the diff removed from A and added in B."""
 
     line: int
     source: str
     a: int
     b: int
+    removed: int = 0
+    added: int = 0
 
 
 @dataclass
@@ -48,25 +57,103 @@ class VariantDiff:
         return any(h.tag != "equal" for h in self.hunks)
 
     def counts(self) -> tuple[int, int]:
-        """Lines removed from A and added in B."""
-        removed = sum(len(h.a) for h in self.hunks if h.tag != "equal")
-        added = sum(len(h.b) for h in self.hunks if h.tag != "equal")
+        """Lines removed from A and added in B (moved lines are neither)."""
+        removed = sum(len(h.a) for h in self.hunks if h.tag not in ("equal", "moved"))
+        added = sum(len(h.b) for h in self.hunks if h.tag not in ("equal", "moved"))
         return removed, added
+
+    def changed_instructions(self) -> int:
+        """Instructions the diff changes (canonical.changed_instructions: an instruction replaced by one with
+        new operands is one change; moves and directives are not counted)."""
+        from .canonical import changed_instructions
+
+        return changed_instructions(self.stage, self.hunks)
 
 
 def diff_lines(a: list[NormalizedLine], b: list[NormalizedLine]) -> list[Hunk]:
     ops = opcodes([x.text for x in a], [x.text for x in b])
-    return [Hunk(tag, a[i1:i2], b[j1:j2]) for tag, i1, i2, j1, j2 in ops]
+    return mark_moves([Hunk(tag, a[i1:i2], b[j1:j2]) for tag, i1, i2, j1, j2 in ops])
+
+
+def hunks_from(a: list[NormalizedLine], b: list[NormalizedLine], ops) -> list[Hunk]:
+    """Hunks from the alignment that paired the names: within an aligned run, a line whose canonical
+    text differs from its partner's is a one-line replace (new operands), the rest equal. No second diff."""
+    out: list[Hunk] = []
+    for tag, i1, i2, j1, j2 in ops:
+        if tag != "equal":
+            out.append(Hunk(tag, a[i1:i2], b[j1:j2]))
+            continue
+        start = 0
+        n = i2 - i1
+        while start < n:
+            same = a[i1 + start].text == b[j1 + start].text
+            end = start + 1
+            while end < n and (a[i1 + end].text == b[j1 + end].text) == same:
+                end += 1
+            out.append(Hunk("equal" if same else "replace", a[i1 + start:i1 + end], b[j1 + start:j1 + end]))
+            start = end
+    merged: list[Hunk] = []
+    for h in out:  # neighbouring changes are one hunk, as a line diff gives them
+        if merged and h.tag != "equal" and merged[-1].tag != "equal":
+            merged[-1] = Hunk("replace", merged[-1].a + h.a, merged[-1].b + h.b)
+        else:
+            merged.append(h)
+    merged = [h if h.tag == "equal" or (h.a and h.b) else Hunk("delete" if h.a else "insert", h.a, h.b)
+              for h in merged]
+    return mark_moves(merged)
+
+
+def mark_moves(hunks: list[Hunk]) -> list[Hunk]:
+    """A deleted run of lines that is inserted elsewhere unchanged: both become ``moved``.
+
+    Within a replace, its deleted part and its inserted part are matched the same way
+    (the longest runs first), so a moved line beside a real change is still a move.
+    """
+    pieces: list[Hunk] = []
+    for h in hunks:
+        if h.tag == "replace":
+            pieces += [Hunk("delete", h.a, []), Hunk("insert", [], h.b)]
+        else:
+            pieces.append(h)
+    inserted: dict[tuple[str, ...], list[int]] = {}
+    for n, h in enumerate(pieces):
+        if h.tag == "insert":
+            inserted.setdefault(tuple(x.text for x in h.b), []).append(n)
+    out = list(pieces)
+    for n, h in enumerate(pieces):
+        if h.tag != "delete":
+            continue
+        key = tuple(x.text for x in h.a)
+        candidates = inserted.get(key)
+        if candidates:
+            m = candidates.pop(0)
+            out[n] = Hunk("moved", h.a, [])
+            out[m] = Hunk("moved", [], pieces[m].b)
+    # delete and insert side by side again, where they were one replace and neither moved
+    merged: list[Hunk] = []
+    for h in out:
+        if merged and h.tag == "insert" and merged[-1].tag == "delete":
+            merged[-1] = Hunk("replace", merged[-1].a, h.b)
+        else:
+            merged.append(h)
+    return merged
 
 
 def diff_variants(a: Variant, b: Variant, stage: Stage = Stage.PTX, raw: bool = False,
-                  summary_stages: tuple[Stage, ...] | None = None) -> VariantDiff:
-    """Diff ``stage`` of ``a`` and ``b`` (raises KeyError, with the reason, if either lacks it)."""
+                  summary_stages: tuple[Stage, ...] | None = None, ignore: tuple[str, ...] = ()) -> VariantDiff:
+    """Diff ``stage`` of ``a`` and ``b`` (raises KeyError, with the reason, if either lacks it).
+
+    ``ignore``: noise classes left out of the comparison (canonical.IGNORABLE).
+    """
+    from .canonical import canonical_diff, listing_lines
+
     text_a, text_b = a.listing(stage), b.listing(stage)
     if raw:
         hunks = diff_lines(raw_lines(text_a), raw_lines(text_b))
     else:
-        hunks = diff_lines(normalize(stage, text_a), normalize(stage, text_b))
+        lines_a, lines_b, ops = canonical_diff(stage, listing_lines(stage, text_a), listing_lines(stage, text_b),
+                                               ignore)
+        hunks = diff_lines(lines_a, lines_b) if ops is None else hunks_from(lines_a, lines_b, ops)
     stats: dict[Stage, tuple[StageStats | None, StageStats | None]] = {}
     for s in summary_stages if summary_stages is not None else Stage.compiled():
         positions = s is stage  # only the diffed stage needs line positions (for the by-line counts)
@@ -77,24 +164,38 @@ def diff_variants(a: Variant, b: Variant, stage: Stage = Stage.PTX, raw: bool = 
     result = VariantDiff(a, b, stage, raw, hunks, stats)
     same_source = a.kernel.file == b.kernel.file  # lines of different files do not align
     if same_source and stage in stats and stats[stage][0] is not None and stats[stage][1] is not None:
-        result.by_line = by_python_line(a, b, stage, stats[stage][0], stats[stage][1])
+        result.by_line = by_python_line(a, b, stage, stats[stage][0], stats[stage][1], hunks)
     return result
 
 
-def by_python_line(a: Variant, b: Variant, stage: Stage, stats_a: StageStats, stats_b: StageStats) -> list[LineChange]:
-    """For each Python line of the kernel, its instruction count in A and in B."""
-    counts = []
+def by_python_line(a: Variant, b: Variant, stage: Stage, stats_a: StageStats, stats_b: StageStats,
+                   hunks: list[Hunk] | None = None) -> list[LineChange]:
+    """For each Python line of the kernel: its instruction count in A and in B, and the instructions
+    of it the diff removed from A and added in B."""
+    counts, owns = [], []
     for variant, stats in ((a, stats_a), (b, stats_b)):
         own = SourceMap(variant).own_lines(stage)
+        owns.append(own)
         per_line: dict[int, int] = {}
         for index, _ in stats.instructions:
             line = own[index] if index < len(own) else None
             if line:
                 per_line[line] = per_line.get(line, 0) + 1
         counts.append(per_line)
+    instruction_lines = [{i for i, _ in stats_a.instructions}, {i for i, _ in stats_b.instructions}]
+    changed: list[dict[int, int]] = [{}, {}]
+    for h in hunks or []:
+        if h.tag in ("equal", "moved"):
+            continue
+        for side, lines in ((0, h.a), (1, h.b)):
+            for x in lines:
+                line = owns[side][x.index] if x.index < len(owns[side]) else None
+                if line and x.index in instruction_lines[side]:
+                    changed[side][line] = changed[side].get(line, 0) + 1
     source = (a.listings.get(Stage.SOURCE) or b.listings.get(Stage.SOURCE) or "").splitlines()
     lines = sorted(set(counts[0]) | set(counts[1]))
     return [
-        LineChange(n, source[n - 1].strip() if 0 < n <= len(source) else "", counts[0].get(n, 0), counts[1].get(n, 0))
+        LineChange(n, source[n - 1].strip() if 0 < n <= len(source) else "", counts[0].get(n, 0), counts[1].get(n, 0),
+                   changed[0].get(n, 0), changed[1].get(n, 0))
         for n in lines
     ]

@@ -94,10 +94,11 @@ def summary_lines(d: VariantDiff) -> list[str]:
                 out.append(f"  ... {len(changed) - OPCODE_ROWS} more")
     if d.by_line:
         out.append("")
-        out.append(f"by Python line ({d.stage.value} instructions, A -> B)")
+        out.append(f"by Python line ({d.stage.value} instructions, A -> B; of them removed / added by the diff)")
         for change in d.by_line:
-            mark = " " if change.a == change.b else "*"
-            out.append(f" {mark}{change.line:4}  {change.source[:56]:56} {change.a:>5} -> {change.b:<5}")
+            mark = " " if change.a == change.b and not (change.removed or change.added) else "*"
+            edits = f"-{change.removed} +{change.added}" if change.removed or change.added else ""
+            out.append(f" {mark}{change.line:4}  {change.source[:56]:56} {change.a:>5} -> {change.b:<5} {edits}".rstrip())
     return out
 
 
@@ -116,6 +117,9 @@ def unified_lines(d: VariantDiff, context: int = 3) -> list[str]:
         for h in group:
             if h.tag == "equal":
                 out.extend(f" {ln.text}" for ln in h.a)
+            elif h.tag == "moved":  # the same lines elsewhere on the other side
+                out.extend(f"<{ln.text}    (moved)" for ln in h.a)
+                out.extend(f">{ln.text}    (moved)" for ln in h.b)
             else:
                 out.extend(f"-{ln.text}" for ln in h.a)
                 out.extend(f"+{ln.text}" for ln in h.b)
@@ -135,7 +139,7 @@ def side_by_side_lines(d: VariantDiff, width: int = 160, context: int = 3) -> li
             for i in range(max(len(h.a), len(h.b))):
                 left = h.a[i].text if i < len(h.a) else ""
                 right = h.b[i].text if i < len(h.b) else ""
-                mark = "|" if left and right else ("<" if left else ">")
+                mark = "m" if h.tag == "moved" else "|" if left and right else ("<" if left else ">")
                 out.append(f"{left[:col]:{col}} {mark} {right[:col]}")
     return out
 
@@ -183,6 +187,8 @@ def to_json(d: VariantDiff) -> dict[str, Any]:
     return {
         "a": side(d.a), "b": side(d.b), "stage": d.stage.value, "normalised": not d.raw,
         "changed": d.changed, "removed": removed, "added": added,
+        "changed_instructions": d.changed_instructions(),
+        "moved": sum(len(h.a) for h in d.hunks if h.tag == "moved"),
         "runtimes_us": [None if r is None else r.median_us for r in d.runtimes],
         "stats": stats,
         "by_python_line": [vars(c) for c in d.by_line],

@@ -16,6 +16,7 @@ from typing import Callable, NamedTuple
 from ..types import Stage
 
 WHITESPACE = re.compile(r"\s+")
+WHITESPACE_RUN = re.compile(r"[ \t]+")  # within lines: newlines kept
 
 
 class NormalizedLine(NamedTuple):
@@ -44,10 +45,12 @@ class _Renamer:
 # %r12, %rd3, %f4, %p1, %rs2, %fd1 (not %r<14> declarations, not %tid.x) and labels like $L__BB0_3
 PTX_TOKEN = re.compile(r"%[a-z]+\d+\b|\$L__BB\d+_\d+|\$L\d+\b")
 PTX_DEBUG_LABEL = re.compile(r"^\$L__(?:tmp|func_begin|func_end|info_string)\d+:")
+PTX_REG_COUNT = re.compile(r"<\d+>")
 
 
-def normalize_ptx(text: str) -> list[NormalizedLine]:
-    kept: list[tuple[int, str]] = []
+def clean_ptx(text: str) -> list[NormalizedLine]:
+    """The PTX's instructions and directives, without locations, comments and debug tables; names as they are."""
+    kept: list[NormalizedLine] = []
     for i, line in enumerate(text.splitlines()):
         code = line.strip()
         if not code:
@@ -64,7 +67,16 @@ def normalize_ptx(text: str) -> list[NormalizedLine]:
                 continue
         elif first == "$" and PTX_DEBUG_LABEL.match(code):
             continue
-        kept.append((i, " ".join(code.split())))
+        if code.startswith(".reg ") and "<" in code:
+            # `.reg .b32 %r<36>;` counts the virtual registers: it changes with any added one and says
+            # nothing of its own (ptxas's register count is in the summary)
+            code = PTX_REG_COUNT.sub("<N>", code)
+        kept.append(NormalizedLine(i, " ".join(code.split())))
+    return kept
+
+
+def normalize_ptx(text: str) -> list[NormalizedLine]:
+    kept = clean_ptx(text)
     # One scan for the tokens and one substitution over the whole body: much faster
     # than per-line work on listings of tens of thousands of lines.
     body = "\n".join(code for _, code in kept)
@@ -75,8 +87,8 @@ def normalize_ptx(text: str) -> list[NormalizedLine]:
         n = counts.get(cls, 0)
         counts[cls] = n + 1
         names[token] = f"$L{n}" if cls == "$L" else f"%{cls}{n}"
-    body = PTX_TOKEN.sub(lambda m: names[m[0]], body).split("\n")
-    return [NormalizedLine(i, code) for (i, _), code in zip(kept, body)]
+    lines = PTX_TOKEN.sub(lambda m: names[m[0]], body).split("\n") if kept else []
+    return [NormalizedLine(i, code) for (i, _), code in zip(kept, lines)]
 
 
 # ---------------------------------------------------------------- MLIR (TTIR / TTGIR)
@@ -172,17 +184,26 @@ SASS_LABEL = re.compile(r"\.L_x_\d+")
 SASS_ADDRESS = re.compile(r"/\*[0-9a-f]+\*/")
 
 
-def normalize_sass(text: str) -> list[NormalizedLine]:
-    rename = _Renamer()
-    out = []
+def clean_sass(text: str) -> list[NormalizedLine]:
+    """The SASS instructions and branch labels, without addresses, line comments and headers; names as they are."""
+    kept = []
     for i, line in enumerate(text.splitlines()):
         code = line.strip()
         if not code or code.startswith("//") or code.endswith(":") and not code.startswith(".L_x_"):
             continue
-        code = SASS_ADDRESS.sub("", code)
-        code = SASS_REGISTER.sub(lambda m: rename(m["cls"], m[0], lambda n, c=m["cls"]: f"{c}{n}"), code)
+        kept.append((i, code))
+    # `.reuse` marks an operand for the register reuse cache: the scheduler's hint, not what is computed
+    body = WHITESPACE_RUN.sub(" ", SASS_ADDRESS.sub("", "\n".join(code for _, code in kept)).replace(".reuse", ""))
+    return [NormalizedLine(i, code.strip()) for (i, _), code in zip(kept, body.split("\n"))] if kept else []
+
+
+def normalize_sass(text: str) -> list[NormalizedLine]:
+    rename = _Renamer()
+    out = []
+    for line in clean_sass(text):
+        code = SASS_REGISTER.sub(lambda m: rename(m["cls"], m[0], lambda n, c=m["cls"]: f"{c}{n}"), line.text)
         code = SASS_LABEL.sub(lambda m: rename("label", m[0], lambda n: f".L_x_{n}"), code)
-        out.append(NormalizedLine(i, WHITESPACE.sub(" ", code).strip()))
+        out.append(NormalizedLine(line.index, code))
     return out
 
 

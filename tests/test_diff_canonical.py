@@ -1,0 +1,183 @@
+"""The canonical diff (issue 15): only real changes show, on real compiles of kernels written for the test.
+
+The floor is a diff of opcodes alone (operands dropped), which no renaming can beat;
+the normalised diff may change at most 1.5x the instructions it changes.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from irscope.capture import capture
+from irscope.diff import diff_variants
+from irscope.diff.canonical import canonical_pair, listing_lines, opcode_floor
+from irscope.diff.core import diff_lines
+from irscope.frontends import resolve_kernel
+from irscope.ir.normalize import NormalizedLine
+from irscope.types import Stage
+
+MATMUL = textwrap.dedent('''
+    import triton
+    import triton.language as tl
+
+
+    @triton.jit
+    def tiled_mm(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
+                 BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+        pid_m = tl.program_id(0)
+        pid_n = tl.program_id(1)
+        rm = (pid_m * BM + tl.arange(0, BM)) % M
+        rn = (pid_n * BN + tl.arange(0, BN)) % N
+        rk = tl.arange(0, BK)
+        a = a_ptr + rm[:, None] * stride_am + rk[None, :]
+        b = b_ptr + rk[:, None] * stride_bk + rn[None, :]
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for k in range(0, tl.cdiv(K, BK)):
+            x = tl.load(a, mask=rk[None, :] < K - k * BK, other=0.0)
+            y = tl.load(b, mask=rk[:, None] < K - k * BK, other=0.0)
+            acc = tl.dot(x, y, acc)
+            a += BK
+            b += BK * stride_bk
+        tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc.to(tl.float16))
+''')
+SIGNATURE = "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:16, i32:16"
+
+SQUARE = textwrap.dedent('''
+    import triton
+    import triton.language as tl
+
+
+    @triton.jit
+    def row_square(x_ptr, y_ptr, n_cols, stride, BLOCK: tl.constexpr):
+        row = tl.program_id(0)
+        cols = tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        x = tl.load(x_ptr + row * stride + cols, mask=mask)
+        tl.store(y_ptr + row * stride + cols, x * x, mask=mask)
+''')
+
+
+@pytest.fixture(scope="module")
+def kernels(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("canonical")
+    (folder / "mm.py").write_text(MATMUL)
+    (folder / "sq.py").write_text(SQUARE)
+    return folder
+
+
+def _pair(kernels, which, a, b):
+    if which == "mm":
+        ref = resolve_kernel(f"{kernels / 'mm.py'}:tiled_mm", SIGNATURE)
+        base = {"BM": 128, "BN": 128, "BK": 64, "num_warps": 8}
+    else:
+        ref = resolve_kernel(f"{kernels / 'sq.py'}:row_square", "*fp32, *fp32, i32, i32")
+        base = {"BLOCK": 1024, "num_warps": 4}
+    va, vb = capture(ref, {**base, **a}, "sm_90"), capture(ref, {**base, **b}, "sm_90")
+    assert va.ok and vb.ok, (va.error, vb.error)
+    return va, vb
+
+
+PAIRS = [("mm", {"num_stages": 2}, {"num_stages": 3}),
+         ("sq", {"BLOCK": 256}, {"BLOCK": 2048}),
+         ("sq", {"num_warps": 2}, {"num_warps": 8})]
+
+
+@pytest.mark.parametrize("stage", [Stage.PTX, Stage.SASS])
+@pytest.mark.parametrize("which,a,b", PAIRS)
+def test_the_normalised_diff_changes_at_most_one_and_a_half_times_the_opcode_floor(kernels, which, a, b, stage):
+    va, vb = _pair(kernels, which, a, b)
+    d = diff_variants(va, vb, stage, summary_stages=())
+    floor = opcode_floor(stage, listing_lines(stage, va.listings[stage]), listing_lines(stage, vb.listings[stage]))
+    assert floor > 0
+    assert d.changed_instructions() <= 1.5 * floor, (d.changed_instructions(), floor)
+
+
+def _alignment_pair(kernels):
+    """A pointer not known to be 16-byte aligned (the signature's divisibility) against one that is."""
+    plain = resolve_kernel(f"{kernels / 'sq.py'}:row_square", "*fp32, *fp32, i32, i32")
+    aligned = resolve_kernel(f"{kernels / 'sq.py'}:row_square", "*fp32:16, *fp32:16, i32, i32:16")
+    return capture(plain, {"BLOCK": 1024}, "sm_90"), capture(aligned, {"BLOCK": 1024}, "sm_90")
+
+
+@pytest.mark.parametrize("stage", [Stage.PTX, Stage.SASS])
+def test_alignment_changes_operands_and_nothing_else_beyond_the_floor(kernels, stage):
+    """Alignment moves each thread's elements together: the same instructions with new offsets (512 -> 4).
+    Those are real changes no opcode diff sees; with immediates ignored the diff is within 1.5x the floor."""
+    va, vb = _alignment_pair(kernels)
+    floor = opcode_floor(stage, listing_lines(stage, va.listings[stage]), listing_lines(stage, vb.listings[stage]))
+    quiet = diff_variants(va, vb, stage, summary_stages=(), ignore=("immediates",)).changed_instructions()
+    assert 0 < floor and quiet <= 1.5 * floor, (quiet, floor)
+    loud = diff_variants(va, vb, stage, summary_stages=()).changed_instructions()
+    assert loud > quiet  # the offsets are there to see without --ignore
+
+
+@pytest.mark.parametrize("stage,mma", [(Stage.PTX, "wgmma.mma_async"), (Stage.SASS, "HGMMA")])
+def test_the_unchanged_mma_loop_body_shows_as_unchanged(kernels, stage, mma):
+    va, vb = _pair(kernels, "mm", {"num_stages": 2}, {"num_stages": 3})
+    d = diff_variants(va, vb, stage, summary_stages=())
+    in_equal = sum(mma in x.text for h in d.hunks if h.tag == "equal" for x in h.a)
+    changed = [x.text for h in d.hunks if h.tag != "equal" for x in h.a + h.b if mma in x.text]
+    assert in_equal > 0 and changed == []
+
+
+def _with_insert(lines, at):
+    """The listing with one instruction inserted at ``at``, defining a register of its own: renaming each
+    side by first appearance shifts every name first seen after it."""
+    import re
+
+    top = max(int(n) for x in lines for n in re.findall(r"%r(\d+)\b", x.text)) + 1
+    return lines[:at] + [NormalizedLine(10_000, f"add.s32 %r{top}, %r1, 12345;")] + lines[at:]
+
+
+@pytest.mark.parametrize("stage", [Stage.PTX])
+def test_an_inserted_instruction_changes_only_itself(kernels, stage):
+    va, _ = _pair(kernels, "mm", {"num_stages": 3}, {"num_stages": 3})
+    lines = listing_lines(stage, va.listings[stage])
+    at = len(lines) // 3
+    b = _with_insert(lines, at)
+    hunks = diff_lines(*canonical_pair(stage, lines, b))
+    changed = [h for h in hunks if h.tag != "equal"]
+    assert [(h.tag, len(h.a), len(h.b)) for h in changed] == [("insert", 0, 1)], changed[:3]
+    # renaming each side by first appearance alone (the old normal form) cascades
+    from irscope.ir.normalize import normalize_ptx
+
+    old = diff_lines(normalize_ptx(va.listings[stage]), normalize_ptx("\n".join(x.text for x in b)))
+    assert sum(len(h.b) for h in old if h.tag != "equal") > 20
+
+
+def test_a_moved_block_shows_as_moved(kernels):
+    va, _ = _pair(kernels, "mm", {"num_stages": 3}, {"num_stages": 3})
+    lines = listing_lines(Stage.PTX, va.listings[Stage.PTX])
+    block = [n for n, x in enumerate(lines) if x.text.startswith("ld.param")]
+    moved = [lines[n] for n in block[:3]]
+    rest = [x for n, x in enumerate(lines) if n not in block[:3]]
+    b = rest[:40] + moved + rest[40:]
+    hunks = diff_lines(*canonical_pair(Stage.PTX, lines, b))
+    tags = [h.tag for h in hunks if h.tag != "equal"]
+    assert tags and set(tags) == {"moved"}, tags
+    assert sum(len(h.a) for h in hunks if h.tag == "moved") == sum(len(h.b) for h in hunks if h.tag == "moved") == 3
+
+
+def test_ignoring_immediates_registers_and_order(kernels):
+    va, vb = _alignment_pair(kernels)
+    plain = diff_variants(va, vb, Stage.PTX, summary_stages=()).changed_instructions()
+    no_numbers = diff_variants(va, vb, Stage.PTX, summary_stages=(), ignore=("immediates",)).changed_instructions()
+    assert no_numbers < plain
+    same = diff_variants(va, va, Stage.SASS, summary_stages=(), ignore=("registers", "order"))
+    assert not same.changed
+    lines = listing_lines(Stage.PTX, va.listings[Stage.PTX])
+    body = [n for n, x in enumerate(lines) if x.text.startswith(("mul.", "add.", "mad."))]
+    i, j = body[0], body[1]
+    swapped = list(lines)
+    swapped[i], swapped[j] = swapped[j], swapped[i]
+    shuffled = canonical_pair(Stage.PTX, lines, swapped, ignore=("order",))
+    assert [x.text for x in shuffled[0]] == [x.text for x in shuffled[1]]
+
+
+def test_the_cli_takes_ignore_and_refuses_an_unknown_class(cli):
+    result = cli("diff", "square_kernel", "-a", "BLOCK_SIZE=256", "-b", "BLOCK_SIZE=1024", "--ignore", "immediates")
+    assert result.exit_code == 0, result.output
+    bad = cli("diff", "square_kernel", "-a", "BLOCK_SIZE=256", "-b", "BLOCK_SIZE=1024", "--ignore", "colours")
+    assert bad.exit_code == 2 and "--ignore 'colours' is not a noise class" in bad.output
