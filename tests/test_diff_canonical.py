@@ -181,3 +181,11 @@ def test_the_cli_takes_ignore_and_refuses_an_unknown_class(cli):
     assert result.exit_code == 0, result.output
     bad = cli("diff", "square_kernel", "-a", "BLOCK_SIZE=256", "-b", "BLOCK_SIZE=1024", "--ignore", "colours")
     assert bad.exit_code == 2 and "--ignore 'colours' is not a noise class" in bad.output
+
+
+def test_changed_tokens_of_an_aligned_pair_are_only_the_ones_that_differ():
+    from irscope.diff.render import changed_spans
+
+    left, right = "add.s32 %r85, %r84, 32768;", "add.s32 %r85, %r84, 49152;"
+    sa, sb = changed_spans(left, right)
+    assert [left[x:y] for x, y in sa] == ["32768"] and [right[x:y] for x, y in sb] == ["49152"]

@@ -139,7 +139,14 @@ async def test_marking_two_variants_opens_their_diff():
         assert "--- A" in text and "+++ B" in text
         await pilot.press("y")
         await settle(pilot)
-        assert any(" | " in line or " < " in line or " > " in line for line in app.screen.query_one("#diff-body").lines)
+        body = app.screen.query_one("#diff-body")
+        assert any(" | " in line or " < " in line or " > " in line for line in body.lines)
+        # Across from each other, a replaced pair of lines: only the tokens that changed are marked
+        marked = [(n, spans) for n, spans in body.emphasis.items() if " | " in body.lines[n]]
+        assert marked
+        n, spans = marked[0]
+        tokens = [body.lines[n][x:y] for x, y in spans]
+        assert tokens and all(t.strip() and " " not in t for t in tokens)
         await pilot.press("escape")
         assert not isinstance(app.screen, DiffScreen)
 

@@ -92,15 +92,10 @@ def hunks_from(a: list[NormalizedLine], b: list[NormalizedLine], ops) -> list[Hu
                 end += 1
             out.append(Hunk("equal" if same else "replace", a[i1 + start:i1 + end], b[j1 + start:j1 + end]))
             start = end
-    merged: list[Hunk] = []
-    for h in out:  # neighbouring changes are one hunk, as a line diff gives them
-        if merged and h.tag != "equal" and merged[-1].tag != "equal":
-            merged[-1] = Hunk("replace", merged[-1].a + h.a, merged[-1].b + h.b)
-        else:
-            merged.append(h)
-    merged = [h if h.tag == "equal" or (h.a and h.b) else Hunk("delete" if h.a else "insert", h.a, h.b)
-              for h in merged]
-    return mark_moves(merged)
+    # A run of lines aligned one to one stays its own hunk beside inserts and deletes, so the
+    # side-by-side view puts each line across from its partner.
+    out = [h if h.tag == "equal" or (h.a and h.b) else Hunk("delete" if h.a else "insert", h.a, h.b) for h in out]
+    return mark_moves(out)
 
 
 def mark_moves(hunks: list[Hunk]) -> list[Hunk]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import re
 from typing import Any
 
 from ..types import Stage, Variant
@@ -124,6 +126,60 @@ def unified_lines(d: VariantDiff, context: int = 3) -> list[str]:
                 out.extend(f"-{ln.text}" for ln in h.a)
                 out.extend(f"+{ln.text}" for ln in h.b)
     return out
+
+
+TOKEN = re.compile(r"[^\s,;\[\]{}()]+")
+Spans = dict[int, list[tuple[int, int]]]  # line -> (start, end) character ranges that changed
+
+
+def changed_spans(left: str, right: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """The tokens (opcode, operands) that differ between two aligned lines: their character ranges."""
+    ta, tb = list(TOKEN.finditer(left)), list(TOKEN.finditer(right))
+    matcher = difflib.SequenceMatcher(None, [m[0] for m in ta], [m[0] for m in tb], autojunk=False)
+    out_a: list[tuple[int, int]] = []
+    out_b: list[tuple[int, int]] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag != "equal":
+            out_a += [(m.start(), m.end()) for m in ta[i1:i2]]
+            out_b += [(m.start(), m.end()) for m in tb[j1:j2]]
+    return out_a, out_b
+
+
+def unified(d: VariantDiff, context: int = 3) -> tuple[list[str], Spans]:
+    """``unified_lines`` and, for each line replaced by one line, the tokens that changed in it."""
+    lines = unified_lines(d, context)
+    spans: Spans = {}
+    i = 0
+    while i < len(lines):  # a run of n '-' lines followed by n '+' lines: line k against line k
+        if lines[i].startswith("-") and not lines[i].startswith("---"):
+            j = i
+            while j < len(lines) and lines[j].startswith("-"):
+                j += 1
+            k = j
+            while k < len(lines) and lines[k].startswith("+"):
+                k += 1
+            if k - j == j - i:
+                for n in range(j - i):
+                    sa, sb = changed_spans(lines[i + n][1:], lines[j + n][1:])
+                    spans[i + n] = [(x + 1, y + 1) for x, y in sa]
+                    spans[j + n] = [(x + 1, y + 1) for x, y in sb]
+            i = k
+        else:
+            i += 1
+    return lines, spans
+
+
+def side_by_side(d: VariantDiff, width: int = 160, context: int = 3) -> tuple[list[str], Spans]:
+    """``side_by_side_lines`` and the changed tokens of each pair of aligned lines."""
+    col = max(20, (width - 3) // 2)
+    lines = side_by_side_lines(d, width, context)
+    spans: Spans = {}
+    for n, line in enumerate(lines):
+        if len(line) > col + 2 and line[col + 1] == "|":
+            left, right = line[:col].rstrip(), line[col + 3:]
+            sa, sb = changed_spans(left, right)
+            spans[n] = [(x, y) for x, y in sa if y <= col] + [(x + col + 3, y + col + 3) for x, y in sb]
+    return lines, spans
 
 
 def side_by_side_lines(d: VariantDiff, width: int = 160, context: int = 3) -> list[str]:

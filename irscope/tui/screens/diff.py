@@ -9,7 +9,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...diff import diff_variants
-from ...diff.render import side_by_side_lines, summary_lines, unified_lines
+from ...diff import render
 from ...records import Runtime
 from ...types import Stage, Variant
 from ..widgets.listing import ListingView
@@ -53,19 +53,24 @@ class DiffScreen(Screen):
 
     @work(thread=True, exclusive=True, group="diff")
     def compute(self, side_by_side: bool, raw: bool, width: int) -> None:
+        spans: dict[int, list[tuple[int, int]]] = {}
         if self.stage not in self.a.listings or self.stage not in self.b.listings:
             lines = [f"{self.stage.value} is missing in one of the variants (it did not compile)"]
         else:
             result = diff_variants(self.a, self.b, self.stage, raw=raw)
             result.runtimes = self.runtimes
-            body = side_by_side_lines(result, max(width - 8, 60)) if side_by_side else unified_lines(result)
-            lines = summary_lines(result) + [""] + (body if result.changed else
-                                                     [f"no differences in {self.stage.value}"])
-        self.app.call_from_thread(self._show, lines, side_by_side, raw)
+            body, body_spans = render.side_by_side(result, max(width - 8, 60)) if side_by_side else render.unified(result)
+            head = render.summary_lines(result) + [""]
+            lines = head + (body if result.changed else [f"no differences in {self.stage.value}"])
+            spans = {len(head) + n: s for n, s in body_spans.items()} if result.changed else {}
+        self.app.call_from_thread(self._show, lines, side_by_side, raw, spans)
 
-    def _show(self, lines: list[str], side_by_side: bool, raw: bool) -> None:
+    def _show(self, lines: list[str], side_by_side: bool, raw: bool,
+              spans: dict[int, list[tuple[int, int]]] | None = None) -> None:
         mode = "raw" if raw else "normalised"
         layout = "side by side" if side_by_side else "unified"
         self.query_one("#diff-title", Static).update(
             f"diff of {self.stage.value} ({mode}, {layout}) · y: layout · r: raw · escape: back")
-        self.query_one("#diff-body", ListingView).show(lines, None)
+        view = self.query_one("#diff-body", ListingView)
+        view.show(lines, None)
+        view.emphasis = spans or {}  # the tokens that changed within aligned lines

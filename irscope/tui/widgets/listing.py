@@ -30,6 +30,7 @@ MATCH = Style(bgcolor="#5a3d1a")
 GUTTER = Style(color="grey42")
 WIDTH = 240  # columns the listing can scroll across
 DIFF_STYLES = {"+": Style(color="#9ece6a"), "-": Style(color="#f7768e"), "@": Style(color="#7dcfff", bold=True)}
+CHANGED_TOKEN = Style(bold=True, underline=True, bgcolor="#45283c")  # the tokens of a line that changed
 
 
 @dataclass
@@ -78,6 +79,7 @@ class ListingView(ScrollView, can_focus=True):
         self.matches: set[int] = set()
         self._strips: dict[int, list[Segment]] = {}
         self._gutter = 4
+        self.emphasis: dict[int, list[tuple[int, int]]] = {}  # diff mode: changed tokens per line
 
     # ------------------------------------------------------------ content
 
@@ -89,6 +91,7 @@ class ListingView(ScrollView, can_focus=True):
         self.lines = lines
         self.stage = stage
         self.suffix = suffix
+        self.emphasis = {}
         self.linked = set()
         self.matches = set()
         self._strips.clear()
@@ -179,7 +182,14 @@ class ListingView(ScrollView, can_focus=True):
         line = self.lines[index].expandtabs(4)
         segments = [Segment(f"{index + 1:>{self._gutter - 1}} ", GUTTER)]
         if self.diff:
-            segments.append(Segment(line, DIFF_STYLES.get(line[:1])))
+            style = DIFF_STYLES.get(line[:1])
+            at = 0
+            for start, end in sorted(self.emphasis.get(index, ())):
+                if start < at:
+                    continue
+                segments += [Segment(line[at:start], style), Segment(line[start:end], (style or Style()) + CHANGED_TOKEN)]
+                at = end
+            segments.append(Segment(line[at:], style))
         elif self.stage is not None:
             segments.extend(Segment(text, _style(style)) for style, text in highlight_line(self.stage, line, self.suffix))
         else:
