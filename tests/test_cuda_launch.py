@@ -84,7 +84,7 @@ def test_a_kernel_without_a_spec_compiles_but_cannot_launch(tmp_path):
 def test_a_spec_file_that_fails_to_import_is_one_line(tmp_path):
     (tmp_path / "bad.cu").write_text(SAXPY)
     (tmp_path / "bad_spec.py").write_text("import not_a_module_anywhere\n")
-    with pytest.raises(KernelFileError, match="bad_spec.py: error importing the spec file: .*not_a_module"):
+    with pytest.raises(KernelFileError, match="bad_spec.py:1: error importing the spec file: .*not_a_module"):
         resolve_kernel(f"{tmp_path / 'bad.cu'}:saxpy").parameter_table()
 
 

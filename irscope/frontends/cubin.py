@@ -10,13 +10,10 @@ Python file (Numba), or, for a ``.cu`` file or a ``load_inline`` file, in
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
-from ..errors import CompileFailed, KernelFileError, exception_line
+from ..errors import CompileFailed
 from ..spec import CudaSpec, Tunable, cuda_specs, parse_block
 from ..types import Config
 
@@ -29,19 +26,9 @@ def spec_file(kernel_file: str) -> Path:
 
 def import_specs(path: Path) -> list[CudaSpec]:
     """The CudaSpecs a Python file declares (the file runs: the user's own spec, named by convention)."""
-    name = f"irscope_spec_{path.stem}_{hashlib.sha256(str(path).encode()).hexdigest()[:8]}"
-    module = sys.modules.get(name)
-    if module is None:
-        spec = importlib.util.spec_from_file_location(name, path)
-        if spec is None or spec.loader is None:
-            raise KernelFileError(f"cannot import {path}")
-        module = importlib.util.module_from_spec(spec)
-        try:
-            spec.loader.exec_module(module)
-        except Exception as exc:  # noqa: BLE001 - the user's spec file, said in one line
-            raise KernelFileError(f"{path}: error importing the spec file: {exception_line(exc)}") from None
-        sys.modules[name] = module
-    return list(cuda_specs(vars(module)))
+    from .files import import_file
+
+    return list(cuda_specs(vars(import_file(path, "irscope_spec", "the spec file"))))
 
 
 def find_spec(specs: list[CudaSpec], kernel: str, kernel_file: str | None = None) -> CudaSpec | None:

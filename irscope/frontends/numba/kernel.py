@@ -7,10 +7,8 @@ import hashlib
 import importlib.util
 import re
 import subprocess
-import sys
 import tempfile
 import time
-import traceback
 import warnings
 from pathlib import Path
 from typing import Any
@@ -246,25 +244,15 @@ class _Lazy(ast.NodeTransformer):
 
 def _import(path: Path) -> Any:
     """Run the user's file (their say-so: they named it) with its kernels made lazy; errors in one line."""
-    name = f"irscope_numba_{path.stem}_{hashlib.sha256(str(path).encode()).hexdigest()[:8]}"
-    if name in sys.modules:
-        return sys.modules[name]
-    spec = importlib.util.spec_from_file_location(name, path)
-    if spec is None or spec.loader is None:
-        raise KernelFileError(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    module.__name__ = path.stem  # what Numba mangles into the kernel's name: the user's module, as they know it
-    try:
+    from ..files import import_file
+
+    def run(loader: Any, module: Any) -> None:
+        module.__name__ = path.stem  # what Numba mangles into the kernel's name: the user's module, as they know it
         tree = _Lazy().visit(ast.parse(path.read_text(encoding="utf-8"), str(path)))
         # Decorators dropped, line numbers kept: Numba's line info still names the file's own lines.
         exec(compile(tree, str(path), "exec"), module.__dict__)  # noqa: S102 - the file the user named
-    except Exception as exc:  # noqa: BLE001
-        sys.modules.pop(name, None)
-        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
-        where = f"{path}:{frames[-1].lineno}" if frames else str(path)
-        raise KernelFileError(f"{where}: error importing kernel file: {exception_line(exc)}") from None
-    return module
+
+    return import_file(path, "irscope_numba", "kernel file", run)
 
 
 def kernel_in_file(path: Path, name: str | None, signature: str | None) -> NumbaKernel:

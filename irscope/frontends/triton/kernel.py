@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import importlib.util
 import os
 import sys
 import traceback
@@ -20,12 +19,13 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from ...arch import CaptureMode, Target
-from ...errors import KernelFileError, KernelNotFound, ParameterError, exception_line
+from ...errors import KernelNotFound, ParameterError
 from ...records import AutotunerRun
 from ...spec import TRITON_DEFAULT_OPTIONS, KernelSpec, kernel_specs
 from ...stages import Stage
 from ...types import Config, KernelId
 from ..base import Compiled, Kernel, KernelHandle, Launch
+from ..files import import_file, module_name, said
 
 
 @dataclass(frozen=True)
@@ -337,42 +337,14 @@ def _is_jit_function(value: Any) -> bool:
     return is_kernel(value)
 
 
-_MODULES: dict[Path, Any] = {}
-
-
 def module_name_for(file: str) -> str:
     """The module name a kernel file gets: from its resolved path, so two files never share one."""
-    path = Path(file).resolve()
-    digest = hashlib.sha256(str(path).encode()).hexdigest()[:8]
-    return f"irscope_kernel_{path.stem}_{digest}"
+    return module_name("irscope_kernel", Path(file))
 
 
 def load_module(path: Path) -> Any:
     """Import a kernel file by path (once per process), with errors as one line."""
-    path = path.resolve()
-    if path in _MODULES:
-        return _MODULES[path]
-    module_name = module_name_for(str(path))
-    spec = importlib.util.spec_from_file_location(module_name, path)
-    if spec is None or spec.loader is None:
-        raise KernelFileError(f"cannot import {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[module_name] = module  # dataclasses and triton look modules up by name
-    try:
-        _exec_module(spec.loader, module)
-    except SyntaxError as exc:
-        sys.modules.pop(module_name, None)
-        raise KernelFileError(f"{exc.filename}:{exc.lineno}: syntax error: {exc.msg}") from exc
-    except KeyboardInterrupt:
-        sys.modules.pop(module_name, None)
-        raise
-    except BaseException as exc:  # sys.exit() or a BaseException of its own in the file is its error too
-        sys.modules.pop(module_name, None)
-        frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == str(path)]
-        where = f"{path}:{frames[-1].lineno}" if frames else str(path)
-        raise KernelFileError(f"{where}: error importing kernel file: {_said(exc)}") from exc
-    _MODULES[path] = module
-    return module
+    return import_file(path.resolve(), "irscope_kernel", "kernel file", _exec_module)
 
 
 def _exec_module(loader: Any, module: Any) -> None:
@@ -401,17 +373,9 @@ def _exec_module(loader: Any, module: Any) -> None:
                 frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == module.__file__]
                 where = f"{module.__file__}:{frames[-1].lineno}" if frames else module.__file__
                 sys.stderr.write(f"irscope: note: {where}: the file stopped there while irscope imported it without "
-                                 f"a GPU ({_said(exc)}); kernels and launches before that line are kept\n")
+                                 f"a GPU ({said(exc)}); kernels and launches before that line are kept\n")
             finally:
                 setattr(module, LAUNCHES, launches)
-
-
-def _said(exc: BaseException) -> str:
-    """``Type: first line``, even for an exception whose message cannot be made."""
-    try:
-        return exception_line(exc)
-    except Exception:  # noqa: BLE001 - a __str__ that raises says nothing more
-        return type(exc).__name__
 
 
 # ------------------------------------------------------------------ signatures
