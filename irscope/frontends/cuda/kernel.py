@@ -98,10 +98,6 @@ class CudaKernel(Kernel):
 
     def compile(self, config: Config, target: Target) -> Compiled:
         values = {**config.constexprs, **config.options}  # the block shape and sizes do not reach nvcc
-        if self.device_code is None and HOST_ONLY_INCLUDE.search(self.source()):
-            # A torch extension's source (what a load_inline call built): its host functions need
-            # torch's headers; the device code alone compiles, its lines numbered as in the file.
-            self.device_code = device_side(InlineSource(self.source(), 1), self.file)
         if self.device_code is None:
             return compile_cuda(self.file, self.name, values, self.macros(), target.capability)
         with tempfile.TemporaryDirectory(prefix="irscope-inline-") as tmp:
@@ -122,7 +118,12 @@ def read_source(path: Path) -> str:
 def kernel_in_file(path: Path, name: str | None) -> CudaKernel:
     text = read_source(path)
     name = choose_kernel([k.name for k in kernels(text)], name, path, "__global__ kernel")
-    return CudaKernel(str(path), name, text)
+    device_code = None
+    if HOST_ONLY_INCLUDE.search(text):
+        # A torch extension's source (what a load_inline call built): its host functions need torch's
+        # headers; the device code alone compiles, its lines numbered as in the file.
+        device_code = device_side(InlineSource(text, 1), str(path))
+    return CudaKernel(str(path), name, text, device_code)
 
 
 def inline_kernel(path: Path, name: str | None) -> CudaKernel:
