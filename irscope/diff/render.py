@@ -108,26 +108,6 @@ def _fmt(value: Any, unit: str = "") -> str:
     return "—" if value is None else f"{value}{unit}"
 
 
-def unified_lines(d: VariantDiff, context: int = 3) -> list[str]:
-    mode = "raw" if d.raw else "normalised"
-    out = [f"--- A {variant_title(d.a)} ({d.stage.value}, {mode})", f"+++ B {variant_title(d.b)} ({d.stage.value}, {mode})"]
-    for group in _groups(d.hunks, context):
-        first_a = next((ln.index for h in group for ln in h.a), 0)
-        first_b = next((ln.index for h in group for ln in h.b), 0)
-        na, nb = sum(len(h.a) for h in group), sum(len(h.b) for h in group)
-        out.append(f"@@ -{first_a + 1},{na} +{first_b + 1},{nb} @@")
-        for h in group:
-            if h.tag == "equal":
-                out.extend(f" {ln.text}" for ln in h.a)
-            elif h.tag == "moved":  # the same lines elsewhere on the other side
-                out.extend(f"<{ln.text}    (moved)" for ln in h.a)
-                out.extend(f">{ln.text}    (moved)" for ln in h.b)
-            else:
-                out.extend(f"-{ln.text}" for ln in h.a)
-                out.extend(f"+{ln.text}" for ln in h.b)
-    return out
-
-
 TOKEN = re.compile(r"[^\s,;\[\]{}()]+")
 Spans = dict[int, list[tuple[int, int]]]  # line -> (start, end) character ranges that changed
 
@@ -145,46 +125,50 @@ def changed_spans(left: str, right: str) -> tuple[list[tuple[int, int]], list[tu
     return out_a, out_b
 
 
+def _shifted(spans: list[tuple[int, int]], by: int) -> list[tuple[int, int]]:
+    return [(x + by, y + by) for x, y in spans]
+
+
+def unified_lines(d: VariantDiff, context: int = 3) -> list[str]:
+    return unified(d, context)[0]
+
+
 def unified(d: VariantDiff, context: int = 3) -> tuple[list[str], Spans]:
-    """``unified_lines`` and, for each line replaced by one line, the tokens that changed in it."""
-    lines = unified_lines(d, context)
+    """The unified diff, and for each line replaced one for one, the tokens that changed in it."""
+    mode = "raw" if d.raw else "normalised"
+    out = [f"--- A {variant_title(d.a)} ({d.stage.value}, {mode})", f"+++ B {variant_title(d.b)} ({d.stage.value}, {mode})"]
     spans: Spans = {}
-    i = 0
-    while i < len(lines):  # a run of n '-' lines followed by n '+' lines: line k against line k
-        if lines[i].startswith("-") and not lines[i].startswith("---"):
-            j = i
-            while j < len(lines) and lines[j].startswith("-"):
-                j += 1
-            k = j
-            while k < len(lines) and lines[k].startswith("+"):
-                k += 1
-            if k - j == j - i:
-                for n in range(j - i):
-                    sa, sb = changed_spans(lines[i + n][1:], lines[j + n][1:])
-                    spans[i + n] = [(x + 1, y + 1) for x, y in sa]
-                    spans[j + n] = [(x + 1, y + 1) for x, y in sb]
-            i = k
-        else:
-            i += 1
-    return lines, spans
-
-
-def side_by_side(d: VariantDiff, width: int = 160, context: int = 3) -> tuple[list[str], Spans]:
-    """``side_by_side_lines`` and the changed tokens of each pair of aligned lines."""
-    col = max(20, (width - 3) // 2)
-    lines = side_by_side_lines(d, width, context)
-    spans: Spans = {}
-    for n, line in enumerate(lines):
-        if len(line) > col + 2 and line[col + 1] == "|":
-            left, right = line[:col].rstrip(), line[col + 3:]
-            sa, sb = changed_spans(left, right)
-            spans[n] = [(x, y) for x, y in sa if y <= col] + [(x + col + 3, y + col + 3) for x, y in sb]
-    return lines, spans
+    for group in _groups(d.hunks, context):
+        first_a = next((ln.index for h in group for ln in h.a), 0)
+        first_b = next((ln.index for h in group for ln in h.b), 0)
+        na, nb = sum(len(h.a) for h in group), sum(len(h.b) for h in group)
+        out.append(f"@@ -{first_a + 1},{na} +{first_b + 1},{nb} @@")
+        for h in group:
+            if h.tag == "equal":
+                out.extend(f" {ln.text}" for ln in h.a)
+            elif h.tag == "moved":  # the same lines elsewhere on the other side
+                out.extend(f"<{ln.text}    (moved)" for ln in h.a)
+                out.extend(f">{ln.text}    (moved)" for ln in h.b)
+            else:
+                if h.tag == "replace" and len(h.a) == len(h.b):  # line k against line k
+                    for k, (x, y) in enumerate(zip(h.a, h.b)):
+                        sa, sb = changed_spans(x.text, y.text)
+                        spans[len(out) + k] = _shifted(sa, 1)
+                        spans[len(out) + len(h.a) + k] = _shifted(sb, 1)
+                out.extend(f"-{ln.text}" for ln in h.a)
+                out.extend(f"+{ln.text}" for ln in h.b)
+    return out, spans
 
 
 def side_by_side_lines(d: VariantDiff, width: int = 160, context: int = 3) -> list[str]:
+    return side_by_side(d, width, context)[0]
+
+
+def side_by_side(d: VariantDiff, width: int = 160, context: int = 3) -> tuple[list[str], Spans]:
+    """A and B in two columns, each line across from its aligned partner, and the changed tokens of each pair."""
     col = max(20, (width - 3) // 2)
     out = [f"{('A ' + variant_title(d.a))[:col]:{col}} | {('B ' + variant_title(d.b))[:col]}"]
+    spans: Spans = {}
     for group in _groups(d.hunks, context):
         out.append("-" * col + "-+-" + "-" * col)
         for h in group:
@@ -196,8 +180,11 @@ def side_by_side_lines(d: VariantDiff, width: int = 160, context: int = 3) -> li
                 left = h.a[i].text if i < len(h.a) else ""
                 right = h.b[i].text if i < len(h.b) else ""
                 mark = "m" if h.tag == "moved" else "|" if left and right else ("<" if left else ">")
+                if mark == "|":
+                    sa, sb = changed_spans(left[:col], right[:col])
+                    spans[len(out)] = sa + _shifted(sb, col + 3)
                 out.append(f"{left[:col]:{col}} {mark} {right[:col]}")
-    return out
+    return out, spans
 
 
 def _groups(hunks: list[Hunk], context: int) -> list[list[Hunk]]:
