@@ -16,7 +16,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 ENV_DIR = "IRSCOPE_RUN_DIR"  # where to write (the run's raw/ folder)
 ENV_OWNER = "IRSCOPE_RUN_OWNER"  # the pid of the process that records
@@ -32,24 +32,19 @@ def start() -> None:
     os.environ[ENV_OWNER] = str(os.getpid())
     raw = Path(directory)
     capability = os.environ.get(ENV_GPU_FREE)
-    listener = None
-    try:
+
+    def triton_listener() -> Any:
         from ..frontends.triton.listen import GpuFreeListener, Listener
 
-        listener = GpuFreeListener(raw, int(capability)) if capability else Listener(raw)
-        listener.install()
-    except Exception as exc:  # noqa: BLE001 - no Triton here, say: the program runs all the same
-        _say(f"Triton kernels are not recorded: {type(exc).__name__}: {exc}")
-        listener = None
-    inline = None
-    try:
+        return GpuFreeListener(raw, int(capability)) if capability else Listener(raw)
+
+    def inline_recorder() -> Any:
         from .inline_listen import LoadInlineRecorder
 
-        inline = LoadInlineRecorder(raw)
-        inline.install()
-    except Exception as exc:  # noqa: BLE001
-        _say(f"load_inline calls are not recorded: {type(exc).__name__}: {exc}")
-        inline = None
+        return LoadInlineRecorder(raw)
+
+    listener = _started(triton_listener, "install", "Triton kernels are not recorded")
+    inline = _started(inline_recorder, "install", "load_inline calls are not recorded")
     inductor = None
     if not capability:  # without a GPU, Inductor writes C++ kernels, not Triton
         from ..inductor.listen import OutputCodeListener
@@ -58,13 +53,19 @@ def start() -> None:
         inductor.install()
     profiler = None
     if os.environ.get(ENV_PROFILE) == "1" and not capability:
-        try:
-            profiler = Profiler(raw)
-            profiler.start()
-        except Exception as exc:  # noqa: BLE001
-            _say(f"the run is not profiled: {type(exc).__name__}: {exc}")
-            profiler = None
+        profiler = _started(lambda: Profiler(raw), "start", "the run is not profiled")
     atexit.register(_finish, inductor, listener, profiler, inline)  # Inductor's loaded kernels go to the listener first
+
+
+def _started(make: Callable[[], Any], start: str, lost: str) -> Any:
+    """``make()`` with its ``start`` method called, or None and one line saying what is ``lost``."""
+    try:
+        part = make()
+        getattr(part, start)()
+        return part
+    except Exception as exc:  # noqa: BLE001 - what irscope records must never stop the program
+        _say(f"{lost}: {type(exc).__name__}: {exc}")
+        return None
 
 
 def _finish(*parts: Any) -> None:
