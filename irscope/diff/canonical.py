@@ -67,10 +67,6 @@ class Line:
         self.keys = keys  # what each name pairs by: the name, or for SASS the name and its version (R4.3)
         self.defines = defines  # the line writes its first name (its destination operand)
 
-    @property
-    def names(self) -> list[str]:
-        return self.keys
-
 
 def _class(name: str) -> str:
     """``%rd12`` -> ``%rd``; ``R7`` -> ``R``; ``.L_x_3`` -> ``.L_x_``; ``#blocked1`` -> ``#blocked``."""
@@ -141,18 +137,16 @@ DEF_WEIGHT = 4  # a value is what defines it: a pairing of two definitions outwe
 
 
 def _defines(stage: Stage, line: Line) -> bool:
-    """Does ``line`` write its first name (the destination operand)?"""
+    """Does ``line`` write its first name (the destination operand)? (SASS: set by _versioned.)"""
     if not line.keys:
         return False
     if stage == Stage.PTX:
         return not PTX_NO_DEST.match(line.parts[0]) and line.parts[0][:1] not in ".$" and "[" not in line.parts[0]
-    if stage == Stage.SASS:
-        m = SASS_OPCODE.match(line.parts[0])
-        return m is not None and not SASS_NO_DEST.match(m[1])
-    return stage != Stage.LLIR or "=" in line.parts[2] if len(line.parts) > 2 else False
+    # SSA forms (TTIR, TTGIR, LLVM IR): `%x = op ...` (`%x:2 = ...` for several results); `tt.store %p, %v` reads
+    return line.parts[0].strip() == "" and line.parts[2].lstrip(" :0123456789").startswith("=")
 
 
-def pair_names(a: list[Line], b: list[Line], ops, stage: Stage | None = None) -> dict[str, str]:
+def pair_names(a: list[Line], b: list[Line], ops) -> dict[str, str]:
     """A's name -> B's name, from the names at the same places of aligned lines (most votes first);
     a definition paired with a definition weighs DEF_WEIGHT uses."""
     votes: Counter = Counter()
@@ -202,7 +196,7 @@ def _refine(stage: Stage, ta: list[Line], tb: list[Line], mapping: dict[str, str
         return "".join(parts)
 
     ops = opcodes([signature(x, True) for x in ta], [signature(x, False) for x in tb], repeats=8)
-    return pair_names(ta, tb, ops, stage), ops
+    return pair_names(ta, tb, ops), ops
 
 
 def canonical_pair(stage: Stage, a: Sequence[NormalizedLine], b: Sequence[NormalizedLine],
@@ -226,7 +220,7 @@ def canonical_diff(stage: Stage, a: Sequence[NormalizedLine], b: Sequence[Normal
         out_b = [NormalizedLine(x.index, x.shape) for x in tb]
     else:
         ops = opcodes([x.shape for x in ta], [x.shape for x in tb], repeats=8)
-        mapping = pair_names(ta, tb, ops, stage)
+        mapping = pair_names(ta, tb, ops)
         for _ in range(REFINE):
             before = mapping
             mapping, ops = _refine(stage, ta, tb, mapping)
