@@ -38,7 +38,7 @@ def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time
     """
     from ..capture import capture, choose_target
     from ..device import gpu_capability
-    from ..diff.compare import implementation_label, structure, widths
+    from ..diff.compare import implementation_label, structure
     from ..errors import ExitCode, UsageError
     from ..frontends import resolve_kernel
     from ..kernel import parse_assignments, resolve_config
@@ -78,7 +78,7 @@ def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time
     if as_json:
         click.echo(json.dumps({"arch": target.arch, "rows": [_row_json(r) for r in rows]}, indent=2))
     else:
-        _print(rows, target.arch, widths)
+        _print(rows, target.arch)
     bad = [r for r in rows if (r["variant"] is not None and r["variant"].status is not Status.OK)
            or (r["measurement"] is not None and r["measurement"].status is not Status.OK)]
     if bad:
@@ -102,7 +102,9 @@ def _row_json(row) -> dict:
     return out
 
 
-def _print(rows, arch, widths) -> None:
+def _print(rows, arch) -> None:
+    from ..diff.compare import widths
+
     timed = any(r["measurement"] is not None for r in rows)
     head = f"{'implementation':34s} {'regs':>4s} {'spill':>5s} {'PTX':>5s} {'SASS':>5s}  {'global loads':14s} {'global stores':14s}"
     if timed:

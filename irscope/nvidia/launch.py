@@ -93,8 +93,6 @@ class CubinFunction:
     def __init__(self, cubin: bytes, entry: str, ptx: str) -> None:
         import torch
 
-        torch.cuda.init()
-        torch.cuda.current_device()
         torch.empty(1, device="cuda")  # the primary context is current on this thread from here on
         self._cuda = ctypes.CDLL("libcuda.so.1")
         self._image = ctypes.create_string_buffer(cubin, len(cubin))
