@@ -189,3 +189,47 @@ def test_changed_tokens_of_an_aligned_pair_are_only_the_ones_that_differ():
     left, right = "add.s32 %r85, %r84, 32768;", "add.s32 %r85, %r84, 49152;"
     sa, sb = changed_spans(left, right)
     assert [left[x:y] for x, y in sa] == ["32768"] and [right[x:y] for x, y in sb] == ["49152"]
+
+
+@pytest.mark.parametrize("stage", [Stage.PTX, Stage.SASS])
+def test_a_guard_is_read_not_defined(kernels, stage):
+    """``@!P0 LDG.E R17, [...]`` and ``@%p2 ld.global.b32 {%r10}, [...]`` read their guard: it keeps the
+    value its compare wrote (and is never taken for the line's destination)."""
+    from irscope.diff.canonical import tokenize
+
+    va, _ = _pair(kernels, "sq", {}, {})
+    lines = tokenize(stage, listing_lines(stage, va.listings[stage]))
+    guarded = [x for x in lines if x.parts[0] in ("@", "@!")]
+    assert len(guarded) >= 4  # the masked loads and stores
+    last_write: dict[str, str] = {}  # a guard's name -> the key its last definition gave it
+    for x in lines:
+        if x.parts[0] in ("@", "@!"):
+            assert x.dest != 0, x.parts
+            if stage == Stage.SASS:  # SASS keys carry the value's version: the guard's is the last write's
+                assert x.keys[0] == last_write[x.parts[1]], x.parts
+        elif x.dest >= 0:
+            last_write[x.parts[2 * x.dest + 1]] = x.keys[x.dest]
+
+
+@pytest.mark.parametrize("stage", [Stage.PTX, Stage.SASS])
+def test_each_python_line_says_how_its_access_width_and_masks_changed(kernels, stage):
+    """Pointers, stride and length known to be multiples of 16 against not: the tl.load line goes from
+    4-byte to 16-byte loads; the summary says so on that line."""
+    from irscope.diff.render import summary_lines
+    from irscope.ir.stats import stage_stats
+
+    plain = resolve_kernel(f"{kernels / 'sq.py'}:row_square", "*fp32, *fp32, i32, i32")
+    aligned = resolve_kernel(f"{kernels / 'sq.py'}:row_square", "*fp32:16, *fp32:16, i32:16, i32:16")
+    va, vb = capture(plain, {"BLOCK": 1024}, "sm_90"), capture(aligned, {"BLOCK": 1024}, "sm_90")
+    d = diff_variants(va, vb, stage, summary_stages=(stage,))
+    load = next(c for c in d.by_line if "tl.load" in c.source)
+    widths = [{a.bytes for a in stage_stats(stage, v.listings[stage]).global_accesses if a.kind == "load"} for v in (va, vb)]
+    assert widths == [{4}, {16}]  # the fact the line must report
+    assert any(k.startswith("load 4 B x") for k in load.access_a) and all("16 B" not in k for k in load.access_a)
+    assert any(k.startswith("load 16 B x") for k in load.access_b)
+    assert load.masked_a > 0 and load.masked_b > 0  # `mask=mask` on both
+    assert load.access_changed
+    text = "\n".join(summary_lines(d))
+    assert "global accesses: load 4 B x" in text and "-> load 16 B x" in text
+    store = next(c for c in d.by_line if "tl.store" in c.source)
+    assert any("store 16 B" in k for k in store.access_b) and not any("load" in k for k in store.access_b)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import difflib
+from collections import Counter
 from typing import Sequence
 
 Opcode = tuple[str, int, int, int, int]
@@ -27,6 +28,36 @@ def opcodes(a: Sequence[str], b: Sequence[str], repeats: int = 1) -> list[Opcode
     """
     out: list[Opcode] = []
     _diff(a, b, 0, len(a), 0, len(b), out, repeats)
+    return _merge(out)
+
+
+def realign(a: Sequence[str], b: Sequence[str], previous: list[Opcode], repeats: int = 1) -> list[Opcode]:
+    """``opcodes(a, b)`` where ``previous`` aligned earlier versions of the same lines: the lines it
+    paired that still match stay paired, and only the stretches between them are aligned again.
+    (The canonical diff re-pairs names in rounds; each round changes a few lines, not the listing.)"""
+    out: list[Opcode] = []
+    gap_a = gap_b = 0  # where the stretch still to align starts
+
+    def close(i: int, j: int) -> None:
+        if i > gap_a or j > gap_b:
+            _diff(a, b, gap_a, i, gap_b, j, out, repeats)
+
+    for tag, i1, i2, j1, j2 in previous:
+        if tag != "equal":
+            continue
+        k = 0
+        n = i2 - i1
+        while k < n:
+            if a[i1 + k] != b[j1 + k]:
+                k += 1
+                continue
+            start = k
+            while k < n and a[i1 + k] == b[j1 + k]:
+                k += 1
+            close(i1 + start, j1 + start)
+            out.append(("equal", i1 + start, i1 + k, j1 + start, j1 + k))
+            gap_a, gap_b = i1 + k, j1 + k
+    close(len(a), len(b))
     return _merge(out)
 
 
@@ -55,8 +86,13 @@ def _diff(a, b, a0: int, a1: int, b0: int, b1: int, out: list[Opcode], repeats: 
         if anchors:
             i, j = a0, b0
             for ai, bj in anchors:
-                _diff(a, b, i, ai, j, bj, out, repeats)
-                out.append(("equal", ai, ai + 1, bj, bj + 1))
+                if ai > i or bj > j:
+                    _diff(a, b, i, ai, j, bj, out, repeats)
+                last = out[-1] if out else None
+                if last is not None and last[0] == "equal" and last[2] == ai and last[4] == bj:
+                    out[-1] = ("equal", last[1], ai + 1, last[3], bj + 1)  # a run of anchors is one opcode
+                else:
+                    out.append(("equal", ai, ai + 1, bj, bj + 1))
                 i, j = ai + 1, bj + 1
             _diff(a, b, i, a1, j, b1, out, repeats)
         elif (a1 - a0) * (b1 - b0) <= SMALL_REGION:
@@ -72,22 +108,26 @@ def _diff(a, b, a0: int, a1: int, b0: int, b1: int, out: list[Opcode], repeats: 
 def _anchors(a, b, a0: int, a1: int, b0: int, b1: int, repeats: int = 1) -> list[tuple[int, int]]:
     """Lines unique on both sides (or, with ``repeats``, as frequent on both sides, their k-th
     occurrences paired), longest increasing run by position (patience sorting)."""
-    count_a: dict[str, int] = {}
-    for i in range(a0, a1):
-        count_a[a[i]] = count_a.get(a[i], 0) + 1
-    count_b: dict[str, int] = {}
+    # Counting slices in C is most of the speed: this runs once per region of the recursion.
+    sub_a, sub_b = a[a0:a1], b[b0:b1]
+    count_a, count_b = Counter(sub_a), Counter(sub_b)
+    if repeats == 1:
+        wanted = {x for x, n in count_a.items() if n == 1 and count_b.get(x) == 1}
+    else:
+        wanted = {x for x, n in count_a.items() if n <= repeats and count_b.get(x) == n}
+    if not wanted:
+        return []
     where_b: dict[str, list[int]] = {}
-    for j in range(b0, b1):
-        count_b[b[j]] = count_b.get(b[j], 0) + 1
-        where_b.setdefault(b[j], []).append(j)
+    for j, x in enumerate(sub_b, b0):
+        if x in wanted:
+            where_b.setdefault(x, []).append(j)
     seen: dict[str, int] = {}
     pairs = []
-    for i in range(a0, a1):
-        n = count_a[a[i]]
-        if n <= repeats and count_b.get(a[i]) == n:
-            k = seen.get(a[i], 0)
-            seen[a[i]] = k + 1
-            pairs.append((i, where_b[a[i]][k]))
+    for i, x in enumerate(sub_a, a0):
+        if x in wanted:
+            k = seen.get(x, 0)
+            seen[x] = k + 1
+            pairs.append((i, where_b[x][k]))
     if not pairs:
         return []
     # longest increasing subsequence of the b positions, in O(n log n)

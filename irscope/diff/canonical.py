@@ -26,11 +26,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
+from itertools import chain
+from operator import attrgetter
 from typing import Iterable, Sequence
 
 from ..ir.normalize import NormalizedLine
 from ..types import Stage
-from .algorithm import opcodes
+from .algorithm import opcodes, realign
 
 IGNORABLE = ("registers", "immediates", "order")
 
@@ -58,14 +61,14 @@ SASS_OPCODE = re.compile(r"^(?:@!?U?P[T\d]+ )?(\S+)")
 class Line:
     """One line of a listing, split at its names."""
 
-    __slots__ = ("index", "parts", "shape", "keys", "defines")
+    __slots__ = ("index", "parts", "shape", "keys", "dest")
 
-    def __init__(self, index: int, parts: list[str], shape: str, keys: list[str], defines: bool = False) -> None:
+    def __init__(self, index: int, parts: list[str], shape: str, keys: list[str], dest: int = -1) -> None:
         self.index = index  # in the original listing
         self.parts = parts  # text between names at the even places, the names at the odd ones
         self.shape = shape  # names replaced by their classes
         self.keys = keys  # what each name pairs by: the name, or for SASS the name and its version (R4.3)
-        self.defines = defines  # the line writes its first name (its destination operand)
+        self.dest = dest  # which of its names the line writes (its destination operand), -1 for none
 
 
 def _class(name: str) -> str:
@@ -87,6 +90,14 @@ def listing_lines(stage: Stage, text: str) -> list[NormalizedLine]:
     return normalize(stage, text)
 
 
+@lru_cache(maxsize=8)
+def listing_tokens(stage: Stage, text: str, drop_immediates: bool = False) -> tuple[list[NormalizedLine], list[Line]]:
+    """``listing_lines`` and ``tokenize`` of one listing, kept for the next diff that uses it (the TUI
+    diffs a variant against each of its neighbours in turn). Shared: not to be changed by callers."""
+    lines = listing_lines(stage, text)
+    return lines, tokenize(stage, lines, ("immediates",) if drop_immediates else ())
+
+
 def tokenize(stage: Stage, lines: Sequence[NormalizedLine], ignore: Iterable[str] = ()) -> list[Line]:
     pattern = NAMES.get(stage)
     drop_numbers = "immediates" in ignore
@@ -106,97 +117,159 @@ def tokenize(stage: Stage, lines: Sequence[NormalizedLine], ignore: Iterable[str
         _versioned(out)
     elif stage != Stage.SASS:
         for x in out:
-            x.defines = _defines(stage, x)
+            x.dest = _dest(stage, x)
     return out
 
 
 def _versioned(lines: list[Line]) -> None:
     """SASS registers are physical and reused: each write starts a new value (key ``R4.3``), so that
-    names pair by value, as virtual registers do in PTX. Sets each line's keys and ``defines``."""
+    names pair by value, as virtual registers do in PTX. Sets each line's keys and ``dest``.
+
+    A guarded line (``@!P0 LDG.E R17, ...``) reads its guard, and its write starts a new value but is
+    not taken as that value's definition (it may not happen). An instruction that updates a register in
+    place (``HGMMA R24, gdesc[UR8], R24``, the accumulator) reads and writes one value, so a chain of
+    updates keeps one name whatever came before it."""
     version: dict[str, int] = {}
+    writes_by_opcode: dict[str, bool] = {}
     for line in lines:
         parts = line.parts
         if len(parts) == 1:
             continue
-        m = SASS_OPCODE.match(parts[0])
         names = line.keys
-        first = names[0]
-        writes = m is not None and not SASS_NO_DEST.match(m[1]) and first[0] != "."
-        start = 0
+        guarded = parts[0] in ("@", "@!")
+        dest = 1 if guarded else 0  # where the first operand is among the names
+        head = parts[2] if guarded else parts[0]
+        m = SASS_OPCODE.match(head.lstrip())
+        opcode = m[1] if m else ""
+        writes = writes_by_opcode.get(opcode)
+        if writes is None:
+            writes = writes_by_opcode[opcode] = bool(opcode) and not SASS_NO_DEST.match(opcode)
+        writes = writes and dest < len(names) and names[dest][0] != "." and (guarded or head.strip() != "")
         if writes:
-            n = version[first] = version.get(first, 0) + 1
-            start = 1
-        keys = [name if name[0] == "." else f"{name}.{version.get(name, 0)}" for name in names[start:]]
-        line.keys = [f"{first}.{n}"] + keys if writes else keys
-        line.defines = writes
+            name = names[dest]
+            version[name] = version.get(name, 0) + 1
+        keys = [name if name[0] == "." else f"{name}.{version.get(name, 0)}" for name in names]
+        line.keys = keys
+        line.dest = dest if writes and not guarded else -1
 
 
-PTX_NO_DEST = re.compile(r"^(?:@!?%p\w* )?(?:st\.|red\.|bar\.|bra|ret|cp\.async|membar|fence|barrier|"
+PTX_NO_DEST = re.compile(r"^(?:st\.|red\.|bar\.|bra|ret|cp\.async|membar|fence|barrier|"
                          r"mbarrier\.(?:init|arrive|expect)|wgmma\.(?:fence|commit|wait)|exit|trap|call)")
+_KEYS = attrgetter("keys")
 DEF_WEIGHT = 4  # a value is what defines it: a pairing of two definitions outweighs a few uses
 
 
-def _defines(stage: Stage, line: Line) -> bool:
-    """Does ``line`` write its first name (the destination operand)? (SASS: set by _versioned.)"""
+def _dest(stage: Stage, line: Line) -> int:
+    """Which of ``line``'s names it writes (its destination operand), -1 for none. (SASS: _versioned.)"""
     if not line.keys:
-        return False
+        return -1
     if stage == Stage.PTX:
-        return not PTX_NO_DEST.match(line.parts[0]) and line.parts[0][:1] not in ".$" and "[" not in line.parts[0]
+        # `@%p1 ld.global.b32 %r5, [%rd2];` reads its guard and may write %r5: not a definition to pair by
+        guarded = line.parts[0] in ("@", "@!")
+        dest = 1 if guarded else 0
+        head = line.parts[2] if guarded else line.parts[0]
+        if dest >= len(line.keys) or PTX_NO_DEST.match(head.lstrip()) or head.lstrip()[:1] in ".$" or "[" in head:
+            return -1
+        return -1 if guarded else dest
     # SSA forms (TTIR, TTGIR, LLVM IR): `%x = op ...` (`%x:2 = ...` for several results); `tt.store %p, %v` reads
-    return line.parts[0].strip() == "" and line.parts[2].lstrip(" :0123456789").startswith("=")
+    return 0 if line.parts[0].strip() == "" and line.parts[2].lstrip(" :0123456789").startswith("=") else -1
+
+
+class _Votes:
+    """Names paired by votes: the k-th name of a line in A and the k-th name of its aligned partner in B
+    are one vote for the pair; two definitions paired weigh DEF_WEIGHT votes. Most votes pair first, one
+    to one. Each round of pairing re-counts only the lines whose alignment changed."""
+
+    def __init__(self, a: list[Line], b: list[Line]) -> None:
+        self.a, self.b = a, b
+        self.aligned: set[tuple[int, int]] = set()
+        self.votes: Counter = Counter()
+
+    def pair(self, ops) -> dict[str, str]:
+        """A's name -> B's name under the alignment ``ops``."""
+        aligned: set[tuple[int, int]] = set()
+        for tag, i1, i2, j1, j2 in ops:
+            if tag == "equal":
+                aligned.update(zip(range(i1, i2), range(j1, j2)))
+        gone, new = sorted(self.aligned - aligned), sorted(aligned - self.aligned)
+        self.aligned = aligned
+        if gone:
+            self.votes.subtract(self._votes(gone))
+        self.votes.update(self._votes(new))  # counted in C
+        mapping: dict[str, str] = {}
+        taken: set[str] = set()
+        for (x, y), n in self.votes.most_common():
+            if n <= 0:
+                break
+            if x not in mapping and y not in taken:
+                mapping[x] = y
+                taken.add(y)
+        return mapping
+
+    def _votes(self, aligned: list[tuple[int, int]]) -> list[tuple[str, str]]:
+        a, b = self.a, self.b
+        xs, ys = [a[i] for i, _ in aligned], [b[j] for _, j in aligned]
+        out = list(chain.from_iterable(map(zip, map(_KEYS, xs), map(_KEYS, ys))))
+        for x, y in zip(xs, ys):
+            if x.dest >= 0 and x.dest == y.dest:
+                out += [(x.keys[x.dest], y.keys[y.dest])] * (DEF_WEIGHT - 1)
+        return out
 
 
 def pair_names(a: list[Line], b: list[Line], ops) -> dict[str, str]:
-    """A's name -> B's name, from the names at the same places of aligned lines (most votes first);
-    a definition paired with a definition weighs DEF_WEIGHT uses."""
-    votes: Counter = Counter()
-    for tag, i1, i2, j1, j2 in ops:
-        if tag != "equal":
-            continue
-        for k in range(i2 - i1):
-            x, y = a[i1 + k], b[j1 + k]
-            pairs = zip(x.keys, y.keys)
-            if x.defines and y.defines:
-                first = next(pairs, None)
-                if first is not None:
-                    votes[first] += DEF_WEIGHT
-            for pair in pairs:
-                votes[pair] += 1
-    mapping: dict[str, str] = {}
-    taken: set[str] = set()
-    for (x, y), _ in sorted(votes.items(), key=lambda kv: -kv[1]):
-        if x not in mapping and y not in taken:
-            mapping[x] = y
-            taken.add(y)
-    return mapping
+    """A's name -> B's name, from the names at the same places of aligned lines (see _Votes)."""
+    return _Votes(a, b).pair(ops)
 
 
-REFINE = 3  # rounds of re-pairing by operands (see _refine)
+REFINE = 3  # rounds of re-pairing by operands (see _Signatures)
 
 
-def _refine(stage: Stage, ta: list[Line], tb: list[Line], mapping: dict[str, str]):
-    """Pair names again, aligning lines by what they read: each line with its operands in the current
-    pairing and its destination left out. A run of alike instructions (four ``mad.wide`` in A, five in B)
-    then aligns by the values each one reads, not by its place in the run, and their destinations pair
-    accordingly. Returns the new pairing and that alignment."""
-    paired = set(mapping.values())
+class _Signatures:
+    """Each line as the re-pairing rounds align it: its operands in the current pairing, its destination
+    left out (``=``), a name not yet paired ``?``. A run of alike instructions (four ``mad.wide`` in A,
+    five in B) then aligns by the values each one reads, not by its place in the run, and their
+    destinations pair accordingly. After the first round only the lines that hold a name whose pairing
+    changed are written again."""
 
-    def signature(line: Line, side_a: bool) -> str:
+    def __init__(self, ta: list[Line], tb: list[Line]) -> None:
+        self.ta, self.tb = ta, tb
+        self.mapping: dict[str, str] = {}
+        self.paired: set[str] = set()
+        self.a: list[str] = []
+        self.b: list[str] = []
+
+    def _line(self, line: Line, names: list[str]) -> str:
         if not line.keys:
             return line.shape
+        if line.dest >= 0:
+            names[line.dest] = "="
         parts = list(line.parts)
-        keys = line.keys
-        if side_a:
-            names = [mapping.get(k, "?") for k in keys]
-        else:
-            names = [k if k in paired else "?" for k in keys]
-        if line.defines:
-            names[0] = "="
         parts[1::2] = names
         return "".join(parts)
 
-    ops = opcodes([signature(x, True) for x in ta], [signature(x, False) for x in tb], repeats=8)
-    return pair_names(ta, tb, ops), ops
+    def _a(self, line: Line) -> str:
+        get = self.mapping.get
+        return self._line(line, [get(k, "?") for k in line.keys])
+
+    def _b(self, line: Line) -> str:
+        paired = self.paired
+        return self._line(line, [k if k in paired else "?" for k in line.keys])
+
+    def update(self, mapping: dict[str, str]) -> None:
+        old_mapping, old_paired = self.mapping, self.paired
+        self.mapping, self.paired = mapping, set(mapping.values())
+        if not self.a:
+            self.a = [self._a(x) for x in self.ta]
+            self.b = [self._b(x) for x in self.tb]
+            return
+        changed_a = {k for k in mapping.keys() | old_mapping.keys() if mapping.get(k) != old_mapping.get(k)}
+        changed_b = self.paired ^ old_paired
+        for i, x in enumerate(self.ta):
+            if not changed_a.isdisjoint(x.keys):
+                self.a[i] = self._a(x)
+        for i, x in enumerate(self.tb):
+            if not changed_b.isdisjoint(x.keys):
+                self.b[i] = self._b(x)
 
 
 def canonical_pair(stage: Stage, a: Sequence[NormalizedLine], b: Sequence[NormalizedLine],
@@ -213,17 +286,32 @@ def canonical_diff(stage: Stage, a: Sequence[NormalizedLine], b: Sequence[Normal
     """``canonical_pair``'s two listings and the alignment that paired their names (difflib-style
     opcodes over them; None where the lines were reordered, ``ignore=order``, and must be diffed again)."""
     ignore = set(ignore)
-    ta, tb = tokenize(stage, a, ignore), tokenize(stage, b, ignore)
+    return _canonical(stage, tokenize(stage, a, ignore), tokenize(stage, b, ignore), ignore)
+
+
+def canonical_diff_texts(stage: Stage, a: str, b: str, ignore: Iterable[str] = ()):
+    """``canonical_diff`` of two listings' texts, each tokenized once for every diff it takes part in."""
+    ignore = set(ignore)
+    drop = "immediates" in ignore
+    return _canonical(stage, listing_tokens(stage, a, drop)[1], listing_tokens(stage, b, drop)[1], ignore)
+
+
+def _canonical(stage: Stage, ta: list[Line], tb: list[Line], ignore: set[str]):
     ops = None
     if "registers" in ignore or NAMES.get(stage) is None:
         out_a = [NormalizedLine(x.index, x.shape) for x in ta]
         out_b = [NormalizedLine(x.index, x.shape) for x in tb]
     else:
         ops = opcodes([x.shape for x in ta], [x.shape for x in tb], repeats=8)
-        mapping = pair_names(ta, tb, ops)
-        for _ in range(REFINE):
-            before = mapping
-            mapping, ops = _refine(stage, ta, tb, mapping)
+        votes = _Votes(ta, tb)
+        mapping = votes.pair(ops)
+        signatures = _Signatures(ta, tb)
+        for round in range(REFINE):
+            signatures.update(mapping)
+            # the first round aligns afresh (shapes pair lines that operands tell apart); later rounds
+            # keep the lines the last one paired that still match
+            ops = realign(signatures.a, signatures.b, ops, 8) if round else opcodes(signatures.a, signatures.b, 8)
+            before, mapping = mapping, votes.pair(ops)
             if mapping == before:
                 break
         shown_b = {k: n for x in tb for k, n in zip(x.keys, x.parts[1::2])}  # a pairing key -> B's name
@@ -309,5 +397,5 @@ def _opcode(stage: Stage, text: str) -> str:
     return words[0]
 
 
-__all__ = ["IGNORABLE", "canonical_diff", "canonical_pair", "changed_instructions", "is_instruction", "listing_lines", "opcode_floor",
+__all__ = ["IGNORABLE", "canonical_diff", "canonical_diff_texts", "canonical_pair", "changed_instructions", "is_instruction", "listing_lines", "opcode_floor",
            "tokenize"]

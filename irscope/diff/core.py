@@ -8,6 +8,9 @@ shifted by its prologue, say) is tagged ``moved`` on both sides, not removed and
 
 from __future__ import annotations
 
+import gc
+from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +42,16 @@ class LineChange:
     b: int
     removed: int = 0
     added: int = 0
+    # its global memory accesses in A and in B: bytes per thread of each width ("load 16 B x2"), and how
+    # many are masked (predicated)
+    access_a: tuple[str, ...] = ()
+    access_b: tuple[str, ...] = ()
+    masked_a: int = 0
+    masked_b: int = 0
+
+    @property
+    def access_changed(self) -> bool:
+        return self.access_a != self.access_b or self.masked_a != self.masked_b
 
 
 @dataclass
@@ -140,14 +153,33 @@ def diff_variants(a: Variant, b: Variant, stage: Stage = Stage.PTX, raw: bool = 
 
     ``ignore``: noise classes left out of the comparison (canonical.IGNORABLE).
     """
-    from .canonical import canonical_diff, listing_lines
+    with _collector_paused():
+        return _diff_variants(a, b, stage, raw, summary_stages, ignore)
+
+
+@contextmanager
+def _collector_paused():
+    """A diff of two large listings allocates a few hundred thousand small objects and frees them
+    without cycles; the cyclic collector's passes over them (and over the tokens kept for the next
+    diff) took a third of its time. Reference counting frees them all the same."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _diff_variants(a: Variant, b: Variant, stage: Stage, raw: bool, summary_stages: tuple[Stage, ...] | None,
+                   ignore: tuple[str, ...]) -> VariantDiff:
+    from .canonical import canonical_diff_texts
 
     text_a, text_b = a.listing(stage), b.listing(stage)
     if raw:
         hunks = diff_lines(raw_lines(text_a), raw_lines(text_b))
     else:
-        lines_a, lines_b, ops = canonical_diff(stage, listing_lines(stage, text_a), listing_lines(stage, text_b),
-                                               ignore)
+        lines_a, lines_b, ops = canonical_diff_texts(stage, text_a, text_b, ignore)
         hunks = diff_lines(lines_a, lines_b) if ops is None else hunks_from(lines_a, lines_b, ops)
     stats: dict[Stage, tuple[StageStats | None, StageStats | None]] = {}
     for s in summary_stages if summary_stages is not None else Stage.compiled():
@@ -187,10 +219,29 @@ def by_python_line(a: Variant, b: Variant, stage: Stage, stats_a: StageStats, st
                 line = owns[side][x.index] if x.index < len(owns[side]) else None
                 if line and x.index in instruction_lines[side]:
                     changed[side][line] = changed[side].get(line, 0) + 1
+    accesses = [_accesses_by_line(stats, own) for stats, own in ((stats_a, owns[0]), (stats_b, owns[1]))]
     source = (a.listings.get(Stage.SOURCE) or b.listings.get(Stage.SOURCE) or "").splitlines()
     lines = sorted(set(counts[0]) | set(counts[1]))
+    none: tuple[tuple[str, ...], int] = ((), 0)
     return [
         LineChange(n, source[n - 1].strip() if 0 < n <= len(source) else "", counts[0].get(n, 0), counts[1].get(n, 0),
-                   changed[0].get(n, 0), changed[1].get(n, 0))
+                   changed[0].get(n, 0), changed[1].get(n, 0),
+                   *(accesses[0].get(n, none)[0], accesses[1].get(n, none)[0]),
+                   accesses[0].get(n, none)[1], accesses[1].get(n, none)[1])
         for n in lines
     ]
+
+
+def _accesses_by_line(stats: StageStats, own: list[int | None]) -> dict[int, tuple[tuple[str, ...], int]]:
+    """Per Python line: its global accesses as ``load 16 B x4`` (kind, bytes per thread, count), and how
+    many of them are masked."""
+    kinds: dict[int, Counter] = {}
+    masked: dict[int, int] = {}
+    for access in stats.global_accesses:
+        line = own[access.index] if 0 <= access.index < len(own) else None
+        if not line:
+            continue
+        width = f"{access.bytes} B" if access.bytes else "? B"
+        kinds.setdefault(line, Counter())[f"{access.kind} {width}"] += 1
+        masked[line] = masked.get(line, 0) + access.predicated
+    return {line: (tuple(f"{k} x{n}" for k, n in sorted(c.items())), masked[line]) for line, c in kinds.items()}

@@ -101,7 +101,16 @@ def summary_lines(d: VariantDiff) -> list[str]:
             mark = " " if change.a == change.b and not (change.removed or change.added) else "*"
             edits = f"-{change.removed} +{change.added}" if change.removed or change.added else ""
             out.append(f" {mark}{change.line:4}  {change.source[:56]:56} {change.a:>5} -> {change.b:<5} {edits}".rstrip())
+            if change.access_changed:
+                out.append(f"{'':8}global accesses: {_accesses(change.access_a, change.masked_a)} -> "
+                           f"{_accesses(change.access_b, change.masked_b)}")
     return out
+
+
+def _accesses(kinds: tuple[str, ...], masked: int) -> str:
+    if not kinds:
+        return "none"
+    return ", ".join(kinds) + (f" ({masked} masked)" if masked else "")
 
 
 def _fmt(value: Any, unit: str = "") -> str:
@@ -115,9 +124,15 @@ Spans = dict[int, list[tuple[int, int]]]  # line -> (start, end) character range
 def changed_spans(left: str, right: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
     """The tokens (opcode, operands) that differ between two aligned lines: their character ranges."""
     ta, tb = list(TOKEN.finditer(left)), list(TOKEN.finditer(right))
-    matcher = difflib.SequenceMatcher(None, [m[0] for m in ta], [m[0] for m in tb], autojunk=False)
     out_a: list[tuple[int, int]] = []
     out_b: list[tuple[int, int]] = []
+    if len(ta) == len(tb):  # the usual case, new operands: token k against token k
+        for x, y in zip(ta, tb):
+            if x[0] != y[0]:
+                out_a.append(x.span())
+                out_b.append(y.span())
+        return out_a, out_b
+    matcher = difflib.SequenceMatcher(None, [m[0] for m in ta], [m[0] for m in tb], autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag != "equal":
             out_a += [(m.start(), m.end()) for m in ta[i1:i2]]
@@ -130,11 +145,12 @@ def _shifted(spans: list[tuple[int, int]], by: int) -> list[tuple[int, int]]:
 
 
 def unified_lines(d: VariantDiff, context: int = 3) -> list[str]:
-    return unified(d, context)[0]
+    return unified(d, context, spans=False)[0]
 
 
-def unified(d: VariantDiff, context: int = 3) -> tuple[list[str], Spans]:
-    """The unified diff, and for each line replaced one for one, the tokens that changed in it."""
+def unified(d: VariantDiff, context: int = 3, spans: bool = True) -> tuple[list[str], Spans]:
+    """The unified diff, and (with ``spans``) for each line replaced one for one, the tokens that changed in it."""
+    want_spans = spans
     mode = "raw" if d.raw else "normalised"
     out = [f"--- A {variant_title(d.a)} ({d.stage.value}, {mode})", f"+++ B {variant_title(d.b)} ({d.stage.value}, {mode})"]
     spans: Spans = {}
@@ -150,7 +166,7 @@ def unified(d: VariantDiff, context: int = 3) -> tuple[list[str], Spans]:
                 out.extend(f"<{ln.text}    (moved)" for ln in h.a)
                 out.extend(f">{ln.text}    (moved)" for ln in h.b)
             else:
-                if h.tag == "replace" and len(h.a) == len(h.b):  # line k against line k
+                if want_spans and h.tag == "replace" and len(h.a) == len(h.b):  # line k against line k
                     for k, (x, y) in enumerate(zip(h.a, h.b)):
                         sa, sb = changed_spans(x.text, y.text)
                         spans[len(out) + k] = _shifted(sa, 1)

@@ -7,6 +7,7 @@ so a variant read back from a session or sample maps exactly as a fresh one.
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import lru_cache
 
 from ..types import SourceLoc, Stage, Variant
 from .locations import LineLocs, locations
@@ -44,18 +45,10 @@ class SourceMap:
     def own_lines(self, stage: Stage) -> list[int | None]:
         """``source_line`` for every line of ``stage`` at once."""
         if stage not in self._own:
-            cache: dict[SourceLoc, int | None] = {}
-            out: list[int | None] = []
-            for loc in self.locs(stage):
-                if loc is None:
-                    out.append(None)
-                    continue
-                line = cache.get(loc, -1)
-                if line == -1:
-                    own = loc.in_file(self.file)
-                    line = cache[loc] = own.line if own is not None else None
-                out.append(line)
-            self._own[stage] = out
+            if stage in self._locs:
+                self._own[stage] = _own_lines(self._locs[stage], self.file)
+            else:  # kept across SourceMaps of the same listing (each diff makes its own)
+                self._own[stage] = _own_lines_of(stage, self.variant.listings.get(stage, ""), self.file)
         return self._own[stage]
 
     def lines_for(self, stage: Stage, line: int, file: str | None = None) -> list[int]:
@@ -77,3 +70,23 @@ class SourceMap:
                         index[key].append(i)
             self._reverse[stage] = dict(index)
         return self._reverse[stage]
+
+
+def _own_lines(locs: LineLocs, file: str) -> list[int | None]:
+    cache: dict[SourceLoc, int | None] = {}
+    out: list[int | None] = []
+    for loc in locs:
+        if loc is None:
+            out.append(None)
+            continue
+        line = cache.get(loc, -1)
+        if line == -1:
+            own = loc.in_file(file)
+            line = cache[loc] = own.line if own is not None else None
+        out.append(line)
+    return out
+
+
+@lru_cache(maxsize=16)
+def _own_lines_of(stage: Stage, text: str, file: str) -> list[int | None]:
+    return _own_lines(locations(stage, text, file), file)

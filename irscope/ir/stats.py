@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..types import Stage
@@ -55,9 +56,11 @@ _PTX_LOADS = ("ld", "ldu", "cp")  # cp.async.* global -> shared is a global load
 _SASS_GLOBAL = ("LDG", "STG", "LDGSTS", "ATOMG", "REDG", "RED")
 
 
+@lru_cache(maxsize=32)
 def stage_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
     """Facts about ``text``, by the stage's own counter (see stages.py); without ``positions``
-    (line indices are -1) SASS is scanned much faster."""
+    (line indices are -1) SASS is scanned much faster. Kept for the next caller that asks about the
+    same listing (a diff's summary, the TUI's panes): shared, not to be changed."""
     return stage.spec.behaviour("stats")(stage, text, positions)
 
 
