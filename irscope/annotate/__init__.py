@@ -48,7 +48,7 @@ def annotate(variant: Variant, stage: Stage = Stage.PTX) -> Annotation:
         AnnotatedLine(i, text, own[i] if i < len(own) else None, explanation)
         for i, (text, explanation) in enumerate(zip(variant.listing(stage).splitlines(), explanations))
     ]
-    return Annotation(variant, stage, lines, findings(variant, smap))
+    return Annotation(variant, stage, lines, findings(variant, stage, smap))
 
 
 __all__ = ["AnnotatedLine", "Annotation", "Finding", "annotate", "explain_lines", "explainer", "findings"]

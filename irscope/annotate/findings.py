@@ -1,261 +1,333 @@
-"""What a kernel's PTX says about it, as a short list of findings, each pointing at its lines.
+"""What a kernel's PTX or SASS says about it, as a short list of findings, each pointing at lines of that
+same stage and naming the evidence it rests on.
 
-The questions a kernel engineer asks first of a listing: are the global loads
-vectorised (and if not, why not), which accesses are masked, does it spill,
-how many warps fit on an SM with these registers and this shared memory, does it
-use shared memory, barriers, asynchronous copies, tensor cores, and which Python
-lines cost the most instructions.
+The questions a kernel engineer asks first of a listing: are the global loads vectorised (and if not,
+why not), which accesses are masked, does it spill, how many warps fit on an SM and what limits them,
+does it use shared memory, barriers, asynchronous copies (and on Hopper, TMA), tensor cores,
+reductions across a warp, and which Python lines cost the most instructions. Each finding is computed
+from the stage's own instructions (facts.py): a SASS finding cites SASS lines.
 """
 
 from __future__ import annotations
 
-import math
-import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ..ir import ptx as ptx_ir
 from ..ir.sourcemap import SourceMap
-from ..ir.stats import stage_stats
 from ..types import Stage, Variant
+from .facts import StageFacts, stage_facts
+from .occupancy import Occupancy, occupancy
 
 
 @dataclass(frozen=True)
 class Finding:
-    kind: str  # vectorization, masking, spills, occupancy, shared-memory, async-copy, tensor-cores, hot-lines
+    kind: str  # vectorization, masking, spills, occupancy, shared-memory, async-copy, tma, tensor-cores, reduction, hot-lines
     severity: str  # "info" or "warn"
     title: str
     detail: str
     stage: Stage
     lines: tuple[int, ...] = ()  # 0-based lines of ``stage`` the finding points at
+    evidence: tuple[str, ...] = ()  # the facts it rests on: instruction counts, resources, arguments
 
 
-@dataclass(frozen=True)
-class SmLimits:
-    registers: int = 65536
-    max_threads: int = 2048
-    max_blocks: int = 32
-    shared: int = 233472  # shared memory per SM, bytes
-    reserved_shared_per_block: int = 1024
-
-
-# CUDA C Programming Guide, "Technical Specifications per Compute Capability".
-SM_LIMITS = {
-    70: SmLimits(max_threads=2048, max_blocks=32, shared=98304, reserved_shared_per_block=0),
-    75: SmLimits(max_threads=1024, max_blocks=16, shared=65536, reserved_shared_per_block=0),
-    80: SmLimits(max_threads=2048, max_blocks=32, shared=167936),
-    86: SmLimits(max_threads=1536, max_blocks=16, shared=102400),
-    87: SmLimits(max_threads=2048, max_blocks=32, shared=167936),
-    89: SmLimits(max_threads=1536, max_blocks=24, shared=102400),
-    90: SmLimits(max_threads=2048, max_blocks=32, shared=233472),
-    100: SmLimits(max_threads=2048, max_blocks=32, shared=233472),
-    120: SmLimits(max_threads=1536, max_blocks=32, shared=102400),
-}
-
-
-def occupancy(capability: int, registers: int, num_warps: int, shared: int) -> tuple[int, int, str]:
-    """``(blocks per SM, warps per SM, limiting resource)`` for one kernel configuration."""
-    limits = SM_LIMITS.get(capability, SM_LIMITS[90])
-    threads = 32 * num_warps
-    regs_per_warp = math.ceil(max(registers, 1) * 32 / 256) * 256  # allocated per warp, in units of 256
-    by = {  # on a tie the first limit named wins: threads are the hard ceiling
-        "threads": limits.max_threads // threads,
-        "blocks": limits.max_blocks,
-        "registers": limits.registers // (regs_per_warp * num_warps),
-    }
-    if shared:
-        by["shared memory"] = limits.shared // (shared + limits.reserved_shared_per_block)
-    limiter = min(by, key=lambda k: by[k])
-    blocks = by[limiter]
-    return blocks, blocks * num_warps, limiter
-
-
-def findings(variant: Variant, smap: SourceMap | None = None) -> list[Finding]:
-    """The findings for ``variant`` (from its PTX, resources and config)."""
-    if Stage.PTX not in variant.listings:
+def findings(variant: Variant, stage: Stage = Stage.PTX, smap: SourceMap | None = None) -> list[Finding]:
+    """The findings for ``variant`` from its ``stage`` (PTX or SASS), its resources and its config."""
+    if stage not in (Stage.PTX, Stage.SASS) or stage not in variant.listings:
         return []
-    text = variant.listings[Stage.PTX]
+    facts = stage_facts(stage, variant.listings[stage])
+    assert facts is not None
     smap = smap or SourceMap(variant)
-    instructions = ptx_ir.instructions(text)
-    stats = stage_stats(Stage.PTX, text)
     out: list[Finding] = []
-    out += _vectorization(variant, stats, smap)
-    out += _masking(stats)
-    out += _spills(variant, instructions)
-    out += _occupancy(variant)
-    out += _shared_memory(variant, instructions)
-    out += _async_copies(instructions)
-    out += _tensor_cores(instructions, variant)
-    out += _hot_lines(variant, stats, smap)
+    out += _vectorization(variant, facts, smap)
+    out += _masking(facts)
+    out += _spills(variant, facts)
+    out += _occupancy(variant, stage)
+    out += _shared_memory(variant, facts)
+    out += _async_copies(variant, facts)
+    out += _tensor_cores(facts)
+    out += _reductions(facts)
+    out += _hot_lines(variant, facts, smap)
     return out
 
 
-def _vectorization(variant: Variant, stats, smap: SourceMap) -> list[Finding]:
+def _width_rows(accesses) -> tuple[list[str], dict[int, float]]:
+    """``["ld.global.v4.b32 x2 (16 B)", ...]`` and each width's share of the bytes moved."""
+    per_opcode = Counter((i.opcode, a.bytes) for i, a in accesses)
+    rows = [f"{op} x{n} ({width or '?'} B)" for (op, width), n in per_opcode.most_common()]
+    moved = Counter()
+    for _, a in accesses:
+        moved[a.bytes or 0] += a.bytes or 0
+    total = sum(moved.values()) or 1
+    return rows, {width: moved[width] / total for width in sorted(moved, reverse=True)}
+
+
+def _vectorization(variant: Variant, facts: StageFacts, smap: SourceMap) -> list[Finding]:
     out = []
     for kind in ("load", "store"):
-        accesses = [a for a in stats.global_accesses if a.kind == kind]
+        accesses = facts.global_accesses(kind)
         if not accesses:
             continue
-        widths = Counter(a.bytes for a in accesses)
-        widest = max(b for b in widths if b) if any(widths) else None
-        mix = ", ".join(f"{op} x{n}" for op, n in Counter(a.opcode for a in accesses).most_common())
-        lines = tuple(a.index for a in accesses)
-        if widest is not None and widest >= 16:
-            out.append(Finding("vectorization", "info", f"global {kind}s are vectorised: {widest} bytes per thread",
-                               f"{mix}. Each thread moves {widest} contiguous bytes per instruction, the widest "
-                               "global access there is.", Stage.PTX, lines))
+        rows, shares = _width_rows(accesses)
+        widths = sorted({a.bytes for _, a in accesses if a.bytes}, reverse=True)
+        mix = ", ".join(rows)
+        if widths and widths[-1] >= 16:
+            out.append(Finding("vectorization", "info", f"global {kind}s are vectorised: {widths[0]} bytes per thread",
+                               f"{mix}. Each thread moves {widths[0]} contiguous bytes per instruction, the widest "
+                               "global access there is.", facts.stage, tuple(i.index for i, _ in accesses), tuple(rows)))
             continue
-        element = _element_bytes(accesses)
-        reasons = _scalar_reasons(variant)
-        detail = f"{mix}. Each thread moves {widest or element} bytes per instruction; 16 would be the widest."
+        narrow = [(i, a) for i, a in accesses if (a.bytes or 0) < 16]
+        reasons = _reasons_for(variant, smap, facts.stage, [i.index for i, _ in narrow])
+        if widths and widths[0] >= 16:
+            share = ", ".join(f"{w} B {100 * s:.0f}%" for w, s in shares.items() if w)
+            detail = (f"{mix}. Of the bytes each thread moves, {share}: the narrow accesses (lines cited) are the ones "
+                      "to widen.")
+            if reasons:
+                detail += " " + reasons
+            out.append(Finding("vectorization", "warn", f"global {kind}s mix widths: {share} of the bytes",
+                               detail, facts.stage, tuple(i.index for i, _ in narrow), tuple(rows)))
+            continue
+        widest = widths[0] if widths else None
+        detail = f"{mix}. Each thread moves {widest or '?'} bytes per instruction; 16 would be the widest."
         if reasons:
             detail += " " + reasons
         out.append(Finding("vectorization", "warn", f"global {kind}s are not vectorised ({widest} bytes per thread)",
-                           detail, Stage.PTX, lines))
+                           detail, facts.stage, tuple(i.index for i, _ in accesses), tuple(rows)))
     return out
 
 
-def _element_bytes(accesses) -> int:
-    return min((a.bytes for a in accesses if a.bytes), default=4)
-
-
-# %row_3 = tt.load %input_ptrs_1, %row_2, %cst : tensor<1024x!tt.ptr<f32>, #blocked>
-TTGIR_MEMORY_SHAPE = re.compile(r"\btt\.(?:load|store)\b.*:\s*tensor<(?P<dims>[\dx]+)x!tt\.ptr")
-
-
-def _scalar_reasons(variant: Variant) -> str:
-    """Why accesses are likely scalar, and what to try, from the specialization the compile saw."""
+def _reasons_for(variant: Variant, smap: SourceMap, stage: Stage, lines: list[int]) -> str:
+    """Why the accesses at ``lines`` are narrow: one element per thread, or what the compiler could not
+    assume about the arguments their addresses come from (reasons.py), for the tl.load/tl.store on the
+    same Python lines."""
     info = variant.compile_info
-    if info is None:
+    ttir = variant.listings.get(Stage.TTIR, "")
+    if info is None or not ttir:
         return ""
-    ttgir = variant.listings.get(Stage.TTGIR, "")
-    elements = [math.prod(int(d) for d in m.group("dims").split("x")) for m in TTGIR_MEMORY_SHAPE.finditer(ttgir)]
+    from .reasons import access_reasons, combined
+
+    elements = _elements_per_access(variant)
     threads = info.threads_per_block
     if elements and threads and max(elements) <= threads:
         return (f"Each access covers {max(elements)} elements and the block has {threads} threads: one element per "
                 "thread. A larger BLOCK_SIZE or fewer warps give each thread several contiguous elements, which can "
                 "become one wide access.")
-    unknown = [name for name, ty in info.signature.items() if ty != "constexpr" and name not in info.divisible_by_16]
-    pointers = [n for n in unknown if info.signature[n].startswith("*")]
-    ints = [n for n in unknown if not info.signature[n].startswith("*")]
-    parts = []
-    if pointers:
-        parts.append(f"the compiler cannot prove {', '.join(pointers)} 16-byte aligned")
-    if ints:
-        parts.append(f"{', '.join(ints)} {'is' if len(ints) == 1 else 'are'} not known to be multiples of 16 "
-                     "(addresses offset by them, and masks compared against them, may not form 16-byte runs)")
-    if not parts:
-        return ""
-    return ("Each thread has several elements, but likely " + "; ".join(parts) + ". Try: sizes and strides that are "
-            "multiples of 16 (pad rows), 16-byte aligned tensors, or tell the compiler what it cannot see with "
-            "tl.multiple_of / tl.max_contiguous.")
+    own = smap.own_lines(stage)
+    python_lines = {own[i] for i in lines if i < len(own) and own[i]}
+    ttir_own = smap.own_lines(Stage.TTIR)
+    ttir_lines = ttir.splitlines()
+    found = access_reasons(ttir)
+    chosen = []
+    memory_ops = [n for n, line in enumerate(ttir_lines) if " tt.load " in line or "tt.store " in line]
+    for n, reasons in zip(memory_ops, found):
+        line = ttir_own[n] if n < len(ttir_own) else None
+        if not python_lines or line in python_lines:
+            chosen.append(reasons)
+    words = combined(chosen or found).words() if (chosen or found) else ""
+    return f"Each thread has several elements, but {words}." if words else ""
 
 
-def _masking(stats) -> list[Finding]:
-    masked = [a for a in stats.global_accesses if a.predicated]
+def _elements_per_access(variant: Variant) -> list[int]:
+    import math
+    import re
+
+    shape = re.compile(r"\btt\.(?:load|store)\b.*:\s*tensor<(?P<dims>[\dx]+)x!tt\.ptr")
+    ttgir = variant.listings.get(Stage.TTGIR, "")
+    return [math.prod(int(d) for d in m.group("dims").split("x")) for m in shape.finditer(ttgir)]
+
+
+def _masking(facts: StageFacts) -> list[Finding]:
+    accesses = facts.global_accesses()
+    masked = [(i, a) for i, a in accesses if a.masked]
     if not masked:
         return []
-    return [Finding("masking", "info", f"{len(masked)} of {len(stats.global_accesses)} global accesses are masked",
-                    "Predicated (@%p) loads and stores come from mask= in tl.load/tl.store: threads whose predicate "
-                    "is false skip the access. Masks cost a compare per access and, when the bound is not known to "
-                    "be a multiple of the vector width, keep accesses narrow.", Stage.PTX,
-                    tuple(a.index for a in masked))]
+    zero_fill = [i for i, a in masked if a.asynchronous]
+    how = ("through cp.async's src-size operand: it reads fewer bytes than it writes"
+           if facts.stage == Stage.PTX else "LDGSTS's zero-fill predicate, its last operand")
+    detail = ("Masked accesses come from mask= in tl.load/tl.store: threads whose mask is false skip the access "
+              f"(predicated, {'@%p' if facts.stage == Stage.PTX else '@P'})")
+    if zero_fill:
+        detail += f" or, for the {len(zero_fill)} asynchronous copies among them, write zeros instead ({how})"
+    detail += (". Masks cost a compare per access and, when the bound is not known to be a multiple of the vector "
+               "width, keep accesses narrow.")
+    evidence = (f"{len(masked) - len(zero_fill)} predicated", f"{len(zero_fill)} zero-filling copies")
+    return [Finding("masking", "info", f"{len(masked)} of {len(accesses)} global accesses are masked", detail,
+                    facts.stage, tuple(i.index for i, _ in masked), evidence)]
 
 
-def _spills(variant: Variant, instructions) -> list[Finding]:
+def _spills(variant: Variant, facts: StageFacts) -> list[Finding]:
     r = variant.resources
-    local = [i.index for i in instructions if i.opcode.startswith(("ld.local", "st.local"))]
     spilled = (r.spill_stores or 0) + (r.spill_loads or 0) if r else 0
-    if not spilled and not local:
+    if not spilled and not facts.local:
         return []
     detail = (f"ptxas reports {r.spill_stores or 0} bytes of spill stores and {r.spill_loads or 0} bytes of spill "
               f"loads with {r.registers} registers per thread" if r else "")
-    if local:
-        detail += f"; the PTX itself has {len(local)} local-memory accesses (ld.local/st.local)"
+    if facts.local:
+        names = "ld.local/st.local" if facts.stage == Stage.PTX else "LDL/STL"
+        detail += f"; the {facts.stage.value.upper()} has {len(facts.local)} local-memory accesses ({names})"
     detail += (". Spilled values live in local memory (DRAM, cached in L1/L2): expect extra memory traffic. "
                "Fewer elements per thread (smaller blocks, more warps) lowers register pressure.")
-    return [Finding("spills", "warn", f"registers spill to local memory ({spilled} bytes)", detail, Stage.PTX,
-                    tuple(local))]
+    return [Finding("spills", "warn", f"registers spill to local memory ({spilled} bytes)", detail, facts.stage,
+                    tuple(facts.local), (f"{spilled} bytes spilled", f"{len(facts.local)} local accesses"))]
 
 
-def _occupancy(variant: Variant) -> list[Finding]:
+def kernel_occupancy(variant: Variant) -> Occupancy | None:
     r, info = variant.resources, variant.compile_info
     if r is None or info is None or not r.registers or not info.threads_per_block:
+        return None
+    capability = int("".join(c for c in variant.arch.removeprefix("sm_") if c.isdigit()) or 90)
+    return occupancy(capability, r.registers, info.threads_per_block, r.shared or 0)
+
+
+def _occupancy(variant: Variant, stage: Stage) -> list[Finding]:
+    occ = kernel_occupancy(variant)
+    if occ is None:
         return []
-    threads = info.threads_per_block
-    capability = int(variant.arch.removeprefix("sm_"))
-    limits = SM_LIMITS.get(capability, SM_LIMITS[90])
-    blocks, warps, limiter = occupancy(capability, r.registers, threads // 32, r.shared)
-    max_warps = limits.max_threads // 32
-    pct = 100 * warps / max_warps
+    evidence = (f"{occ.registers} registers per thread", f"{occ.threads} threads per block",
+                f"{occ.shared} bytes of shared memory per block",
+                *(f"{name}: {n} blocks" for name, n in occ.by.items()))
+    if occ.blocks == 0:
+        why = ", ".join(name for name, n in occ.by.items() if n == 0)
+        return [Finding("occupancy", "warn", f"no block fits on one {variant.arch} SM ({why})",
+                        f"{occ.registers} registers x {occ.threads} threads, {occ.shared} bytes of shared memory per "
+                        f"block: more than one {variant.arch} SM has.", stage, (), evidence)]
+    pct = 100 * occ.warps / occ.max_warps
+    shape = (f"{occ.registers} registers per thread x {occ.threads} threads"
+             + (f", {occ.shared} bytes of shared memory" if occ.shared else "") + " per block")
+    allowed = ", ".join(f"{name} {n}" for name, n in occ.by.items())
+    if occ.warps == occ.max_warps:
+        return [Finding("occupancy", "info", f"full occupancy: {occ.warps} warps per SM",
+                        f"{shape}: {occ.blocks} blocks fill all {occ.max_warps} warp slots of a {variant.arch} SM "
+                        f"(blocks each limit allows: {allowed}).", stage, (), evidence)]
+    binding = occ.binding
+    detail = (f"{shape}: {occ.blocks} blocks ({occ.warps} of {occ.max_warps} warps) fit on one {variant.arch} SM. "
+              f"Blocks each limit allows: {allowed}.")
+    if len(binding) > 1:
+        detail += f" {' and '.join(binding).capitalize()} bind equally: easing only one of them gains nothing."
+    detail += " " + _to_fit_one_more(occ)
     severity = "warn" if pct < 25 else "info"
-    if warps == max_warps:
-        return [Finding("occupancy", "info", f"full occupancy: {warps} warps per SM",
-                        f"{r.registers} registers per thread x {threads} threads per block: {blocks} blocks "
-                        f"fill all {max_warps} warp slots of a {variant.arch} SM.", Stage.PTX)]
-    detail = (f"{r.registers} registers per thread x {threads} threads"
-              + (f", {r.shared} bytes of shared memory" if r.shared else "")
-              + f" per block: {blocks} blocks ({warps} of {max_warps} warps) fit on one {variant.arch} SM, "
-              f"limited by {limiter}.")
-    if limiter == "registers":
-        detail += " Fewer registers per thread (smaller tiles, fewer elements per thread) would fit more warps."
-    return [Finding("occupancy", severity, f"occupancy {pct:.0f}%: {warps} warps per SM, limited by {limiter}",
-                    detail, Stage.PTX)]
+    return [Finding("occupancy", severity, f"occupancy {pct:.0f}%: {occ.warps} warps per SM, limited by "
+                    f"{' and '.join(binding)}", detail.strip(), stage, (), evidence)]
 
 
-def _shared_memory(variant: Variant, instructions) -> list[Finding]:
-    shared_ops = [i.index for i in instructions if i.space == "shared" and i.base in ("ld", "st", "ldmatrix", "stmatrix")]
-    barriers = [i.index for i in instructions if i.base in ("bar", "barrier") or i.opcode.startswith("mbarrier")]
+def _to_fit_one_more(occ: Occupancy) -> str:
+    """What would let one more block fit: each binding limit eased to the point where it allows it."""
+    more = occ.blocks + 1
+    steps = []
+    for name in occ.binding:
+        if name == "registers":
+            regs = occ.registers_for(more)
+            if regs:
+                steps.append(f"at most {regs} registers per thread (now {occ.registers}: smaller tiles, fewer "
+                             "elements per thread, or a register cap)")
+        elif name == "shared memory":
+            steps.append(f"at most {occ.shared_for(more)} bytes of shared memory per block (now {occ.shared}: "
+                         "smaller tiles or fewer pipeline stages)")
+        elif name == "threads":
+            steps.append(f"at most {occ.limits.max_threads // more // 32} warps per block (now "
+                         f"{occ.warps_per_block})")
+        elif name == "blocks":
+            steps.append(f"larger blocks: the SM holds at most {occ.limits.max_blocks} blocks")
+    return ("For " + str(more) + " blocks per SM: " + "; and ".join(steps) + ".") if steps else ""
+
+
+def _shared_memory(variant: Variant, facts: StageFacts) -> list[Finding]:
     shared = variant.resources.shared if variant.resources else 0
-    if not shared and not shared_ops and not barriers:
+    if not shared and not facts.shared and not facts.barriers:
         return []
-    detail = (f"{shared} bytes of dynamic shared memory per block; {len(shared_ops)} shared-memory loads/stores and "
-              f"{len(barriers)} barriers in the PTX.")
-    if barriers:
-        detail += " Each bar.sync makes every warp of the block wait for the others."
-    return [Finding("shared-memory", "info", f"uses {shared} B of shared memory and {len(barriers)} barriers", detail,
-                    Stage.PTX, tuple(sorted(shared_ops + barriers)))]
+    stage = facts.stage.value.upper()
+    detail = (f"{shared} bytes of shared memory per block; {len(facts.shared)} shared-memory loads/stores and "
+              f"{len(facts.barriers)} barrier instructions in the {stage}.")
+    if facts.barriers:
+        detail += " A block-wide barrier makes every warp of the block wait for the others."
+    return [Finding("shared-memory", "info", f"uses {shared} B of shared memory and {len(facts.barriers)} barriers",
+                    detail, facts.stage, tuple(sorted(facts.shared + facts.barriers)),
+                    (f"{shared} B shared", f"{len(facts.shared)} shared accesses", f"{len(facts.barriers)} barriers"))]
 
 
-def _async_copies(instructions) -> list[Finding]:
-    cp_async = [i.index for i in instructions if i.opcode.startswith("cp.async") and not i.opcode.startswith("cp.async.bulk")]
-    bulk = [i.index for i in instructions if i.opcode.startswith(("cp.async.bulk", "cp.reduce.async.bulk"))]
+def _async_copies(variant: Variant, facts: StageFacts) -> list[Finding]:
+    copies = facts.async_copies()
     out = []
-    if cp_async:
-        out.append(Finding("async-copy", "info", f"{len(cp_async)} asynchronous copies (cp.async)",
-                           "Global-to-shared copies that run while the warp computes (Ampere-style software "
-                           "pipelining; num_stages buffers in flight); cp.async.wait_group waits for them.",
-                           Stage.PTX, tuple(cp_async)))
-    if bulk:
-        out.append(Finding("async-copy", "info", f"{len(bulk)} bulk asynchronous copies (TMA)",
-                           "cp.async.bulk moves whole tiles with the Tensor Memory Accelerator, tracked by mbarriers.",
-                           Stage.PTX, tuple(bulk)))
+    ptx = facts.stage == Stage.PTX
+    if copies:
+        name = "cp.async" if ptx else "LDGSTS"
+        groups = "cp.async.commit_group / wait_group" if ptx else "LDGDEPBAR / DEPBAR"
+        out.append(Finding("async-copy", "info", f"{len(copies)} asynchronous copies ({name}), "
+                           f"{len(facts.copy_groups)} commit/wait points",
+                           f"Global-to-shared copies that run while the warp computes (Ampere-style software "
+                           f"pipelining, num_stages buffers in flight); {groups} mark and wait for groups of them "
+                           "and are not copies themselves.", facts.stage, tuple(i.index for i, _ in copies),
+                           (f"{len(copies)} copies", f"{len(facts.copy_groups)} commit/wait")))
+        capability = int("".join(c for c in variant.arch.removeprefix("sm_") if c.isdigit()) or 0)
+        if capability >= 90 and not facts.bulk:
+            out.append(Finding("tma", "warn", f"Ampere-style copies on {variant.arch}: no TMA",
+                               f"Each thread issues its own {name} here. Hopper and later move whole tiles with one "
+                               "instruction through the Tensor Memory Accelerator (cp.async.bulk.tensor / UTMALDG), "
+                               "freeing registers and issue slots. In Triton: describe the tensor with "
+                               "tl.make_tensor_descriptor (or a host-side TensorDescriptor) and load tiles with "
+                               "desc.load([...]); the compiler then emits TMA.", facts.stage,
+                               tuple(i.index for i, _ in copies), (f"{len(copies)} {name}", "0 TMA copies")))
+    if facts.bulk:
+        out.append(Finding("tma", "info", f"{len(facts.bulk)} bulk asynchronous copies (TMA)",
+                           "Whole tiles moved by the Tensor Memory Accelerator, tracked by mbarriers.", facts.stage,
+                           tuple(facts.bulk), (f"{len(facts.bulk)} TMA",)))
     return out
 
 
-SHAPE = re.compile(r"^m\d+n\d+k\d+$")
-
-
-def _tensor_cores(instructions, variant: Variant) -> list[Finding]:
-    mma = [i for i in instructions if i.base in ("mma", "wgmma") and any(SHAPE.match(m) for m in i.modifiers)]
-    if not mma:
+def _tensor_cores(facts: StageFacts) -> list[Finding]:
+    if not facts.mma:
         return []
-    shapes = Counter()
-    for i in mma:
-        shape = next(m for m in i.modifiers if SHAPE.match(m))
-        types = ".".join(m for m in i.modifiers if re.match(r"^(f|bf|s|u|e\d)\d*", m) and not m.startswith("sync"))
-        shapes[f"{i.base} {shape} {types}".strip()] += 1
+    shapes = Counter(label for _, label in facts.mma)
     kinds = "; ".join(f"{k} x{n}" for k, n in shapes.most_common())
-    detail = (f"{kinds}. " + ("wgmma is Hopper's warpgroup-wide asynchronous MMA (4 warps, operands from shared memory)."
-                              if any(i.base == "wgmma" for i in mma) else
-                              "mma.sync is a warp-wide matrix multiply-accumulate on the tensor cores."))
-    return [Finding("tensor-cores", "info", f"tensor cores: {len(mma)} MMA instructions", detail, Stage.PTX,
-                    tuple(i.index for i in mma))]
+    labels = " ".join(shapes)
+    if "wgmma" in labels or "GMMA" in labels:
+        what = "Hopper's warpgroup-wide asynchronous MMA (4 warps, operands from shared memory)."
+    elif "tcgen05" in labels or "UTC" in labels:
+        what = "Blackwell's tcgen05 MMA, issued by one thread, accumulating in Tensor Memory."
+    else:
+        what = "a warp-wide matrix multiply-accumulate on the tensor cores (mma.sync)."
+    return [Finding("tensor-cores", "info", f"tensor cores: {len(facts.mma)} MMA instructions", f"{kinds}. {what}",
+                    facts.stage, tuple(i for i, _ in facts.mma), tuple(f"{k} x{n}" for k, n in shapes.most_common()))]
 
 
-def _hot_lines(variant: Variant, stats, smap: SourceMap, top: int = 5) -> list[Finding]:
-    own = smap.own_lines(Stage.PTX)
-    per_line = Counter(own[i] for i, _ in stats.instructions if i < len(own) and own[i])
+def _reductions(facts: StageFacts) -> list[Finding]:
+    """Warp reductions (runs of shuffles: a butterfly of 5 for 32 lanes) and whether partial results then
+    cross warps through shared memory (stores, a barrier, loads)."""
+    # butterfly (xor) and down/up shuffles combine lanes; idx shuffles broadcast one lane's value
+    shuffles = [(i, mode) for i, mode in facts.shuffles if mode in ("bfly", "down", "up")]
+    runs = [r for r in _runs([i for i, _ in shuffles]) if len(r) >= 2]
+    if not runs:
+        return []
+    in_runs = {i for r in runs for i in r}
+    modes = Counter(mode for i, mode in shuffles if i in in_runs)
+    steps = Counter(len(r) for r in runs)
+    shape = ", ".join(f"{n} x {k} steps" for k, n in sorted(steps.items(), reverse=True))
+    kinds = ", ".join(f"{mode} x{n}" for mode, n in modes.most_common())
+    detail = (f"{len(in_runs)} warp shuffles ({kinds}) in {len(runs)} run{'s' if len(runs) > 1 else ''} ({shape}): "
+              "each run combines values across the lanes of a warp without shared memory (5 steps cover 32 lanes).")
+    cross = bool(facts.shared) and bool(facts.barriers)
+    if cross:
+        detail += (" Partial results then cross warps through shared memory: stores, a barrier, and loads "
+                   f"({len(facts.shared)} shared accesses, {len(facts.barriers)} barriers).")
+    title = f"{len(runs)} warp reduction{'s' if len(runs) > 1 else ''} by shuffle" + (", combined across warps in shared memory" if cross else "")
+    return [Finding("reduction", "info", title, detail, facts.stage, tuple(sorted(in_runs)),
+                    (kinds, shape))]
+
+
+def _runs(lines: list[int], gap: int = 12) -> list[list[int]]:
+    """Shuffle lines grouped into runs: a reduction's steps sit within a few instructions of each other."""
+    runs: list[list[int]] = []
+    for line in lines:
+        if runs and line - runs[-1][-1] <= gap:
+            runs[-1].append(line)
+        else:
+            runs.append([line])
+    return runs
+
+
+def _hot_lines(variant: Variant, facts: StageFacts, smap: SourceMap, top: int = 5) -> list[Finding]:
+    own = smap.own_lines(facts.stage)
+    indices = [i.index for i in facts.instructions]
+    per_line = Counter(own[i] for i in indices if i < len(own) and own[i])
     if not per_line:
         return []
     total = sum(per_line.values())
@@ -265,6 +337,7 @@ def _hot_lines(variant: Variant, stats, smap: SourceMap, top: int = 5) -> list[F
         source = python[line - 1].strip() if 0 < line <= len(python) else ""
         rows.append(f"line {line} ({count}, {100 * count / total:.0f}%): {source[:60]}")
     hottest = per_line.most_common(1)[0][0]
-    lines = tuple(i for i, _ in stats.instructions if i < len(own) and own[i] == hottest)
+    lines = tuple(i for i in indices if i < len(own) and own[i] == hottest)
     return [Finding("hot-lines", "info", f"instruction mix per Python line: line {hottest} costs the most",
-                    f"{total} PTX instructions with a source line. " + "; ".join(rows), Stage.PTX, lines)]
+                    f"{total} {facts.stage.value.upper()} instructions with a source line. " + "; ".join(rows),
+                    facts.stage, lines, tuple(rows))]

@@ -69,6 +69,9 @@ def summary_lines(d: VariantDiff) -> list[str]:
             out.append(f"  {kind + 's':16} {_access_mix(ca)}  {arrow}  {_access_mix(cb)}")
             wa, wb = sa.widest(kind), sb.widest(kind)
             out.append(f"  {'widest ' + kind:16} {_fmt(wa, ' B'):>12}  {_fmt(wb, ' B'):>12}")
+            shares = [sa.width_shares(kind), sb.width_shares(kind)]
+            if any(len(s) > 1 for s in shares):  # mixed widths: how much each carries
+                out.append(f"  {'bytes by width':16} {_shares(shares[0]):>12}  {_shares(shares[1]):>12}")
         pa, pb = sa.predicated_accesses(), sb.predicated_accesses()
         out.append(f"  {'predicated':16} {pa:>12}  {pb:>12}  {_delta(pa, pb)}")
     sa, sb = d.stats.get(Stage.TTGIR, (None, None))
@@ -111,6 +114,10 @@ def _accesses(kinds: tuple[str, ...], masked: int) -> str:
     if not kinds:
         return "none"
     return ", ".join(kinds) + (f" ({masked} masked)" if masked else "")
+
+
+def _shares(shares: dict[int, float]) -> str:
+    return ", ".join(f"{w} B {100 * s:.0f}%" for w, s in shares.items()) or "—"
 
 
 def _fmt(value: Any, unit: str = "") -> str:

@@ -133,9 +133,19 @@ def mlir_locations(text: str, file: str = "") -> LineLocs:
                 defs[m.group(1)] = m.group(2)
     parser = _MlirLocParser(defs)
     out: LineLocs = []
-    for line in lines:
+    opened: list[int] = []  # lines that open a region (`scf.for ... {`, `"tt.reduce"(...) ({`): their op's
+    for n, line in enumerate(lines):  # location is on the line that closes it (`} loc(#loc12)`)
         expr = None if line.startswith("#") else _trailing_loc(line)
         out.append(parser.expr(expr)[0] if expr else None)
+        code = line.strip()
+        if code.startswith("}") and opened:
+            start = opened.pop()
+            if out[start] is None:
+                out[start] = out[n]
+            if code.endswith("{"):  # `} else {`: the same op goes on
+                opened.append(start)
+        elif code.endswith("{") and not line.startswith("#"):
+            opened.append(n)
     return out
 
 
@@ -183,7 +193,8 @@ def llvm_locations(text: str, file: str = "") -> LineLocs:
                 caller = resolve(fields["inlinedAt"], depth + 1)
                 if caller is not None:
                     callers = (caller, *caller.callers)
-            loc = SourceLoc(file_of(fields.get("scope")), int(fields.get("line", 0)), int(fields.get("column", 0)), callers)
+            loc = _known(SourceLoc(file_of(fields.get("scope")), int(fields.get("line", 0)),
+                                   int(fields.get("column", 0)), callers))
         elif kind == "DISubprogram":
             loc = SourceLoc(file_of(ref), int(fields.get("line", 0)), 0)
         cache[ref] = loc
@@ -237,7 +248,7 @@ def ptx_locations(text: str, file: str = "") -> LineLocs:
     return out
 
 
-def _ptx_loc(m: re.Match, files: dict[str, str], by_basename: dict[str, str]) -> SourceLoc:
+def _ptx_loc(m: re.Match, files: dict[str, str], by_basename: dict[str, str]) -> SourceLoc | None:
     file = files.get(m.group(1), m.group(1))
     callers: list[SourceLoc] = []
     if m.group(4):
@@ -246,7 +257,15 @@ def _ptx_loc(m: re.Match, files: dict[str, str], by_basename: dict[str, str]) ->
         # The comment spells the whole inlining chain; its first frame is the .loc itself.
         frames = PTX_COMMENT_FRAME.findall(m.group(7))[1:]
         callers = [SourceLoc(by_basename.get(name, name), int(ln), int(col)) for name, ln, col in frames]
-    return SourceLoc(file, int(m.group(2)), int(m.group(3)), tuple(callers))
+    return _known(SourceLoc(file, int(m.group(2)), int(m.group(3)), tuple(callers)))
+
+
+def _known(loc: SourceLoc) -> SourceLoc | None:
+    """Line 0 is DWARF's "no source line" (code the compiler made up): the frame it was inlined into, if any."""
+    if loc.line != 0:
+        return loc
+    callers = [c for c in loc.callers if c.line != 0]
+    return SourceLoc(callers[0].file, callers[0].line, callers[0].column, tuple(callers[1:])) if callers else None
 
 
 # ---------------------------------------------------------------- SASS
@@ -263,7 +282,7 @@ def sass_locations(text: str, file: str = "") -> LineLocs:
         m = SASS_LINE_INFO.match(line)
         if m:
             callers = tuple(SourceLoc(f, int(n)) for f, n in SASS_INLINED_AT.findall(m.group(3)))
-            current = SourceLoc(m.group(1), int(m.group(2)), 0, callers)
+            current = _known(SourceLoc(m.group(1), int(m.group(2)), 0, callers))
         elif line.startswith("//----") or line.startswith("\t.section"):
             current = None
         out.append(current if line.strip() else None)

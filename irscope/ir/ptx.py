@@ -152,3 +152,43 @@ def instructions(text: str) -> list[PtxInstruction]:
         if ";" in rest:  # more statements on the same line (inline asm)
             out.extend(parse_line(rest, line))
     return out
+
+
+class Access(NamedTuple):
+    """What one memory instruction moves, per thread: shared by the statistics, the diff and the findings."""
+
+    kind: str  # load, store or atomic
+    space: str  # global, shared, local, generic
+    bytes: int | None  # per thread and instruction (cp.async: its copy size)
+    masked: bool  # predicated, or (cp.async) told to read fewer bytes than it writes and zero-fill the rest
+    asynchronous: bool = False  # cp.async / LDGSTS: global to shared without registers
+
+
+_ACCESS_BASES = {"ld": "load", "ldu": "load", "st": "store", "atom": "atomic", "red": "atomic"}
+_IMMEDIATE = re.compile(r"^(?:0[xX][0-9a-fA-F]+|\d+)$")
+
+
+def is_async_copy(opcode: str) -> bool:
+    """``cp.async.cg.shared.global``, an Ampere-style copy; not its commit/wait groups, not a bulk (TMA) copy."""
+    return opcode.startswith("cp.async.c") and not opcode.startswith(("cp.async.commit", "cp.async.bulk"))
+
+
+def access(ins: PtxInstruction) -> Access | None:
+    """The memory access ``ins`` makes (None: not a load, store, atomic or asynchronous copy)."""
+    base = ins.base
+    if base == "cp":
+        if not is_async_copy(ins.opcode):
+            return None
+        ops = ins.operands  # [dst], [src], cp-size[, src-size]: src-size < cp-size reads less and zero-fills
+        size = _int(ops[2]) if len(ops) >= 3 else None
+        partial = len(ops) >= 4 and not ops[3].startswith(".") and _int(ops[3]) != size
+        return Access("load", "global", size, ins.guard is not None or partial, True)
+    kind = _ACCESS_BASES.get(base)
+    if kind is None:
+        return None
+    return Access(kind, ins.space or "generic", ins.access_bytes, ins.guard is not None)
+
+
+def _int(token: str) -> int | None:
+    token = token.strip()
+    return int(token, 0) if _IMMEDIATE.match(token) else None

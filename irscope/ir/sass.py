@@ -33,14 +33,26 @@ class SassInstruction(NamedTuple):
         return access_bits(self.opcode)
 
 
-MEMORY_OPCODES = ("LDG", "STG", "LDS", "STS", "LDL", "STL", "LD", "ST", "LDSM", "ATOMG", "RED")
+# opcode -> (kind, space) of the access it makes
+MEMORY_OPCODES = {
+    "LDG": ("load", "global"), "STG": ("store", "global"), "LDGSTS": ("load", "global"),
+    "LDS": ("load", "shared"), "STS": ("store", "shared"), "LDSM": ("load", "shared"), "STSM": ("store", "shared"),
+    "LDL": ("load", "local"), "STL": ("store", "local"), "LD": ("load", "generic"), "ST": ("store", "generic"),
+    "ATOMG": ("atomic", "global"), "REDG": ("atomic", "global"), "RED": ("atomic", "generic"),
+    "ATOM": ("atomic", "generic"), "ATOMS": ("atomic", "shared"),
+}
 
 
 def access_bits(opcode: str) -> int | None:
-    """Width of the access ``opcode`` makes, or None for an instruction that is not a load or store."""
+    """Width of the access ``opcode`` makes per thread, from its own size suffix (LDG.E.128 -> 128,
+    LDGSTS.E.BYPASS.128 -> 128, LDG.E.U16 -> 16, plain LDG.E -> 32), or None for an instruction that is
+    not a load, store or atomic."""
     base, *mods = opcode.split(".")
     if base not in MEMORY_OPCODES:
         return None
+    if base in ("LDSM", "STSM"):  # .16.M88.4 / .16.MT88.2: the count of 8x8 matrices, 32 bits a thread each
+        count = next((int(m) for m in reversed(mods) if m in ("1", "2", "4")), 1)
+        return 32 * count
     for mod in mods:
         if mod.isdigit():
             return int(mod)
@@ -49,6 +61,35 @@ def access_bits(opcode: str) -> int | None:
         if mod in ("U16", "S16"):
             return 16
     return 32
+
+
+class Access(NamedTuple):
+    """As ``ptx.Access``: what one memory instruction moves, per thread."""
+
+    kind: str
+    space: str
+    bytes: int | None
+    masked: bool
+    asynchronous: bool = False
+
+
+PREDICATE = re.compile(r"^!?U?P[0-6]$")  # a predicate register, not PT (always true)
+
+
+def access(ins: SassInstruction) -> Access | None:
+    """The memory access ``ins`` makes. LDGSTS's last operand, a predicate, zero-fills the copy where false:
+    that is how a masked cp.async reaches SASS."""
+    found = MEMORY_OPCODES.get(ins.base)
+    if found is None:
+        return None
+    kind, space = found
+    bits = access_bits(ins.opcode)
+    masked = ins.guard is not None
+    asynchronous = ins.base == "LDGSTS"
+    if asynchronous:
+        ops = ins.operands
+        masked = masked or bool(ops and PREDICATE.match(ops[-1])) or "ZFILL" in ins.modifiers
+    return Access(kind, space, bits // 8 if bits else None, masked, asynchronous)
 
 
 # The same, over a whole listing at once (MULTILINE): one scan instead of a loop over lines.

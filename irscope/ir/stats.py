@@ -19,9 +19,9 @@ from . import mlir, ptx, sass
 class MemoryAccess(NamedTuple):
     index: int
     opcode: str
-    kind: str  # "load" or "store"
-    bytes: int | None  # per thread and access
-    predicated: bool
+    kind: str  # "load", "store" or "atomic"
+    bytes: int | None  # per thread and access, from the instruction's own size suffix (cp.async: its copy size)
+    predicated: bool  # masked: a guard, or a cp.async / LDGSTS told to zero-fill
 
 
 @dataclass(frozen=True)
@@ -46,14 +46,18 @@ class StageStats:
         widths = [a.bytes for a in self.global_accesses if a.kind == kind and a.bytes]
         return max(widths) if widths else None
 
+    def width_shares(self, kind: str) -> dict[int, float]:
+        """Each access width's share of the bytes a thread moves by global accesses of ``kind`` (widest first):
+        {16: 0.75, 2: 0.25} for 24 16-byte copies beside 64 2-byte loads."""
+        moved = Counter()
+        for a in self.global_accesses:
+            if a.kind == kind and a.bytes:
+                moved[a.bytes] += a.bytes
+        total = sum(moved.values())
+        return {width: moved[width] / total for width in sorted(moved, reverse=True)} if total else {}
+
     def predicated_accesses(self) -> int:
         return sum(a.predicated for a in self.global_accesses)
-
-
-_PTX_LOADS = ("ld", "ldu", "cp")  # cp.async.* global -> shared is a global load
-
-
-_SASS_GLOBAL = ("LDG", "STG", "LDGSTS", "ATOMG", "REDG", "RED")
 
 
 @lru_cache(maxsize=32)
@@ -66,29 +70,29 @@ def stage_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
 
 def ptx_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
     ins = ptx.instructions(text)
-    accesses = [
-        MemoryAccess(i.index, i.opcode, "load" if i.base in _PTX_LOADS else "store",
-                     _cp_async_bytes(i) if i.base == "cp" else i.access_bytes, i.guard is not None)
-        for i in ins if "global" in i.opcode and i.base in ("ld", "ldu", "st", "cp", "atom", "red")
-    ]
+    accesses = []
+    for i in ins:
+        if "global" not in i.opcode:
+            continue
+        a = ptx.access(i)
+        if a is not None and a.space == "global":
+            accesses.append(MemoryAccess(i.index, i.opcode, a.kind, a.bytes, a.masked))
     return StageStats(stage, [(i.index, i.opcode) for i in ins], accesses)
 
 
 def sass_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
-    if not positions:
-        pairs = sass.guards_and_opcodes(text)
-        accesses = [
-            MemoryAccess(-1, op, "load" if op.split(".", 1)[0] in ("LDG", "LDGSTS") else "store",
-                         (sass.access_bits(op) or 32) // 8, bool(guard))
-            for guard, op in pairs if op.split(".", 1)[0] in _SASS_GLOBAL
-        ]
-        return StageStats(stage, [(-1, op) for _, op in pairs], accesses)
-    ins = sass.instructions(text)
-    accesses = [
-        MemoryAccess(i.index, i.opcode, "load" if i.base in ("LDG", "LDGSTS") else "store",
-                     (i.access_bits or 32) // 8, i.guard is not None)
-        for i in ins if i.base in _SASS_GLOBAL
-    ]
+    if positions:
+        ins = sass.instructions(text)
+    else:  # one scan without line numbers; only memory instructions are parsed further
+        found = sass.SASS_LINE_INSTRUCTION.findall(text)
+        ins = [sass.SassInstruction(-1, 0, opcode, operands.strip(), guard or None) for _, guard, opcode, operands in found]
+    accesses = []
+    for i in ins:
+        if i.opcode[:1] not in "LSAR":  # LDG, STG, ATOMG, RED...: skip the rest without parsing
+            continue
+        a = sass.access(i)
+        if a is not None and a.space == "global":
+            accesses.append(MemoryAccess(i.index, i.opcode, a.kind, a.bytes, a.masked))
     return StageStats(stage, [(i.index, i.opcode) for i in ins], accesses)
 
 
@@ -103,13 +107,3 @@ def llvm_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
 
 def no_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
     return StageStats(stage)
-
-
-def _cp_async_bytes(i: ptx.PtxInstruction) -> int | None:
-    # cp.async.cg.shared.global [dst], [src], 0x10, ...;  the third operand is the copy size in bytes
-    if len(i.operands) >= 3:
-        try:
-            return int(i.operands[2], 0)
-        except ValueError:
-            return None
-    return None

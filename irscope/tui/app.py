@@ -88,7 +88,7 @@ class IrscopeApp(App):
         self.cancel_event = threading.Event()
         self._lines: dict[tuple[int, str], list[str]] = {}
         self._explainers: dict[tuple[int, str], LineExplainer | None] = {}
-        self._findings: dict[int, list] = {}
+        self._findings: dict[tuple[int, Stage], list] = {}  # (row, PTX or SASS): each stage's own findings
         self._shown: tuple[int, str] | None = None
         self._source_file: str | None = None
         self.busy = False
@@ -259,10 +259,11 @@ class IrscopeApp(App):
         # The listing paints first; the source link and the explanation follow right after, and
         # findings only once the user has stayed on a variant (scrolling the table stays instant).
         self.call_after_refresh(self._explain_cursor, row, stage)
-        if row.index in self._findings:
-            self.query_one("#annotation", AnnotationPane).show_findings(self._findings[row.index])
+        found = (row.index, _findings_stage(stage))
+        if found in self._findings:
+            self.query_one("#annotation", AnnotationPane).show_findings(self._findings[found])
         else:
-            self.set_timer(0.15, lambda: self._findings_if_still_shown(row))
+            self.set_timer(0.15, lambda: self._findings_if_still_shown(row, found[1]))
 
     def _show_source(self, row: Row) -> None:
         kernel = row.kernel_id
@@ -288,9 +289,10 @@ class IrscopeApp(App):
         if self._shown == (row.index, stage.value):
             self._explain(row, stage, self.query_one("#listing", ListingView).cursor)
 
-    def _findings_if_still_shown(self, row: Row) -> None:
-        if self._shown is not None and self._shown[0] == row.index and row.index not in self._findings:
-            self.compute_findings(row)
+    def _findings_if_still_shown(self, row: Row, stage: Stage) -> None:
+        if (self._shown is not None and self._shown[0] == row.index and _findings_stage(Stage(self._shown[1])) == stage
+                and (row.index, stage) not in self._findings):
+            self.compute_findings(row, stage)
 
     def _listing_lines(self, row: Row, stage: Stage) -> list[str]:
         key = (row.index, stage.value)
@@ -307,14 +309,14 @@ class IrscopeApp(App):
         return self._lines[key]
 
     @work(thread=True, exclusive=True, group="findings", exit_on_error=False)
-    def compute_findings(self, row: Row) -> None:
+    def compute_findings(self, row: Row, stage: Stage = Stage.PTX) -> None:
         variant = self.model.variant(row)
-        result = findings(variant) if variant is not None else []
-        self.call_from_thread(self._show_findings, row, result)
+        result = findings(variant, stage) if variant is not None else []
+        self.call_from_thread(self._show_findings, row, stage, result)
 
-    def _show_findings(self, row: Row, result: list) -> None:
-        self._findings[row.index] = result
-        if self.current_row() is row:
+    def _show_findings(self, row: Row, stage: Stage, result: list) -> None:
+        self._findings[(row.index, stage)] = result
+        if self.current_row() is row and self._shown is not None and _findings_stage(Stage(self._shown[1])) == stage:
             self.query_one("#annotation", AnnotationPane).show_findings(result)
 
     # ------------------------------------------------------------ the source link
@@ -464,3 +466,8 @@ class IrscopeApp(App):
     def _refresh_chart(self) -> None:
         if self.stage_key == "chart":
             self.query_one("#chart", RuntimeChart).redraw()
+
+
+def _findings_stage(stage: Stage) -> Stage:
+    """Findings come from PTX or SASS: the SASS view shows SASS findings, every other view PTX's."""
+    return Stage.SASS if stage == Stage.SASS else Stage.PTX

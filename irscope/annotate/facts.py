@@ -1,0 +1,109 @@
+"""One stage's own instructions sorted into what findings are about: memory accesses with their widths
+and masks, asynchronous copies and their commit/wait groups, bulk (TMA) copies, barriers, tensor-core
+instructions, warp shuffles, local memory. PTX and SASS name these differently; everything after this
+module works on the same facts, so a SASS finding cites SASS lines and a PTX finding PTX lines."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Union
+
+from ..ir import ptx as ptx_ir
+from ..ir import sass as sass_ir
+from ..types import Stage
+
+Instruction = Union[ptx_ir.PtxInstruction, sass_ir.SassInstruction]
+Access = Union[ptx_ir.Access, sass_ir.Access]
+
+
+@dataclass
+class StageFacts:
+    stage: Stage
+    instructions: list[Instruction]
+    accesses: list[tuple[Instruction, Access]] = field(default_factory=list)
+    copy_groups: list[int] = field(default_factory=list)  # commit / wait of asynchronous copies: not copies
+    bulk: list[int] = field(default_factory=list)  # TMA: whole tiles moved by the Tensor Memory Accelerator
+    barriers: list[int] = field(default_factory=list)
+    mma: list[tuple[int, str]] = field(default_factory=list)  # (line, shape and types)
+    shuffles: list[tuple[int, str]] = field(default_factory=list)  # (line, mode: bfly, down, up, idx)
+    shared: list[int] = field(default_factory=list)  # shared-memory loads and stores (ldmatrix and LDSM too)
+    local: list[int] = field(default_factory=list)  # local memory: spills and stack arrays
+
+    def add_access(self, ins: Instruction, access: Access | None) -> bool:
+        """Record ``ins`` as the memory access it makes; False when it makes none."""
+        if access is None:
+            return False
+        self.accesses.append((ins, access))
+        if access.space == "shared":
+            self.shared.append(ins.index)
+        elif access.space == "local":
+            self.local.append(ins.index)
+        return True
+
+    def global_accesses(self, kind: str | None = None) -> list[tuple[Instruction, Access]]:
+        return [(i, a) for i, a in self.accesses if a.space == "global" and (kind is None or a.kind == kind)]
+
+    def async_copies(self) -> list[tuple[Instruction, Access]]:
+        return [(i, a) for i, a in self.accesses if a.asynchronous]
+
+
+PTX_SHAPE = re.compile(r"^m\d+n\d+k\d+$")
+PTX_TYPE = re.compile(r"^(?:f|bf|s|u|e\d|tf)\d+")
+
+
+def ptx_facts(text: str) -> StageFacts:
+    facts = StageFacts(Stage.PTX, ptx_ir.instructions(text))
+    for i in facts.instructions:
+        op, base = i.opcode, i.base
+        if not facts.add_access(i, ptx_ir.access(i)) and base in ("ldmatrix", "stmatrix"):
+            facts.shared.append(i.index)
+        if op.startswith(("cp.async.commit", "cp.async.wait", "cp.async.mbarrier", "cp.async.bulk.commit",
+                          "cp.async.bulk.wait")):
+            facts.copy_groups.append(i.index)
+        elif op.startswith(("cp.async.bulk", "cp.reduce.async.bulk")):
+            facts.bulk.append(i.index)
+        elif base in ("bar", "barrier") or op.startswith("mbarrier"):
+            facts.barriers.append(i.index)
+        elif base in ("mma", "wgmma") and any(PTX_SHAPE.match(m) for m in i.modifiers):
+            shape = next(m for m in i.modifiers if PTX_SHAPE.match(m))
+            types = ".".join(m for m in i.modifiers if PTX_TYPE.match(m))
+            facts.mma.append((i.index, f"{base} {shape} {types}".strip()))
+        elif op.startswith("tcgen05.mma"):
+            facts.mma.append((i.index, op))
+        elif base == "shfl":
+            facts.shuffles.append((i.index, next((m for m in i.modifiers if m in ("bfly", "down", "up", "idx")), "")))
+    return facts
+
+
+SASS_BULK = ("UTMALDG", "UTMASTG", "UTMAREDG", "UBLKCP", "UBLKRED")
+SASS_MMA = ("HMMA", "IMMA", "DMMA", "BMMA", "QMMA", "OMMA", "HGMMA", "IGMMA", "QGMMA", "BGMMA",
+            "UTCHMMA", "UTCIMMA", "UTCQMMA", "UTCOMMA")
+
+
+def sass_facts(text: str) -> StageFacts:
+    facts = StageFacts(Stage.SASS, sass_ir.instructions(text))
+    for i in facts.instructions:
+        base = i.base
+        if facts.add_access(i, sass_ir.access(i)):
+            continue
+        if base in ("LDGDEPBAR", "DEPBAR"):
+            facts.copy_groups.append(i.index)
+        elif base in SASS_BULK:
+            facts.bulk.append(i.index)
+        elif base in ("BAR", "ARRIVES") or base == "SYNCS":
+            facts.barriers.append(i.index)
+        elif base in SASS_MMA:
+            facts.mma.append((i.index, i.opcode))
+        elif base == "SHFL":
+            facts.shuffles.append((i.index, next((m.lower() for m in i.modifiers if m in ("BFLY", "DOWN", "UP", "IDX")), "")))
+    return facts
+
+
+def stage_facts(stage: Stage, text: str) -> StageFacts | None:
+    """The facts of a PTX or SASS listing (None for other stages)."""
+    if stage == Stage.PTX:
+        return ptx_facts(text)
+    if stage == Stage.SASS:
+        return sass_facts(text)
+    return None

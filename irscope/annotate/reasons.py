@@ -1,0 +1,177 @@
+"""Why a Triton load or store could not be vectorised: which kernel arguments its address and mask are
+built from, and what the compiler could not assume about each, read from the TTIR's own dataflow.
+
+A vector access needs a thread's elements to be contiguous (the index that varies across them is
+scaled by 1) and their first address 16-byte aligned (base pointer, uniform offsets and the mask's
+bound multiples of 16 bytes). An argument reaches the address in one of three roles:
+
+- ``base``: the pointer the access starts from: not known 16-byte aligned unless specialised;
+- ``stride``: multiplied by the per-element index (``offs * stride_x``): unless the compiler knows it is
+  1, a thread's elements are not known to be contiguous, whatever its divisibility;
+- ``offset``: added uniformly (``row * stride``, ``pid * n``), or a mask's bound (``offs < n``): not known
+  to keep 16-byte runs unless known to be a multiple of 16.
+
+Float scalars never reach an address, so they are never blamed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# tt.func public @k(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32} loc(...), %n: i32 loc(...), ...)
+FUNC = re.compile(r"tt\.func\b[^(]*\((?P<args>.*)\)\s*(?:attributes|\{)")
+ARG = re.compile(r"(%[\w$.-]+)\s*:\s*([^{,]+?)\s*(\{[^}]*\})?\s*loc\(")
+# %x_6 = tt.addptr %x_5, %x_4 : ...        %x:2 = ...
+DEF = re.compile(r"^\s*(%[\w$.-]+)(?::\d+)?\s*=\s*([\w.]+)\s*(.*)$")
+NAME = re.compile(r"%[\w$.-]+")
+MEMORY = re.compile(r"^\s*(?:(%[\w$.-]+)\s*=\s*)?tt\.(load|store)\s+(.*)$")
+LOC = re.compile(r"loc\((#loc\d*)\)\s*$")
+# scf.for %k = ... iter_args(%acc = %cst, %a_ptrs_47 = %a_ptrs) -> (...)
+ITER_ARGS = re.compile(r"iter_args\(([^)]*)\)")
+TENSOR = re.compile(r"tensor<((?:\d+x)+)")
+AXIS = re.compile(r"axis = (\d+)")
+ITER_ARG = re.compile(r"(%[\w$.-]+)\s*=\s*(%[\w$.-]+)")
+FOLLOW = ("tt.splat", "tt.broadcast", "tt.expand_dims", "tt.reshape", "tt.trans", "arith.extsi", "arith.extui",
+          "arith.trunci", "arith.index_cast", "ttg.convert_layout", "tt.bitcast")
+
+
+@dataclass(frozen=True)
+class Argument:
+    name: str  # without the %
+    type: str  # "!tt.ptr<f32>", "i32"
+    divisible_by_16: bool
+
+    @property
+    def pointer(self) -> bool:
+        return "ptr" in self.type
+
+
+@dataclass(frozen=True)
+class AccessReasons:
+    op: str  # load or store
+    loc: str  # the op's #loc alias (maps to its Python line)
+    base: tuple[str, ...]  # pointer arguments not known 16-byte aligned
+    strides: tuple[str, ...]  # integer arguments scaling the per-element index
+    offsets: tuple[str, ...]  # integer arguments added uniformly or bounding the mask, not known multiples of 16
+
+    def words(self) -> str:
+        """The reasons in plain words, with what to try; "" when the address is fully known."""
+        parts = []
+        if self.strides:
+            names = ", ".join(self.strides)
+            parts.append(f"{names} multiplies the element index and is not known to be 1, so a thread's elements are "
+                         f"not known to be contiguous. If it is 1 when the kernel runs, Triton's JIT compiles that "
+                         f"case with {names}=1 as a constant (an int argument equal to 1 is specialised); here, "
+                         f"declare it 1 in the signature, or make it a tl.constexpr")
+        if self.base:
+            parts.append(f"{', '.join(self.base)} {'is' if len(self.base) == 1 else 'are'} not known to be 16-byte "
+                         "aligned (pass 16-byte aligned tensors, which the JIT marks divisible by 16, or state it with "
+                         "tl.multiple_of where it holds)")
+        if self.offsets:
+            parts.append(f"{', '.join(self.offsets)} {'is' if len(self.offsets) == 1 else 'are'} not known to be a "
+                         "multiple of 16 (an offset or mask bound that may split 16-byte runs; pad sizes and strides to "
+                         "multiples of 16, or say what holds with tl.multiple_of)")
+        return "; ".join(parts)
+
+
+def access_reasons(ttir: str) -> list[AccessReasons]:
+    """For each tt.load / tt.store of the TTIR, in order, the arguments that keep it from being a vector access."""
+    lines = ttir.splitlines()
+    args: dict[str, Argument] = {}
+    for line in lines:
+        m = FUNC.search(line)
+        if m:
+            for name, ty, attrs in ARG.findall(m["args"]):
+                args[name] = Argument(name[1:], ty.strip(), bool(attrs and "tt.divisibility = 16" in attrs))
+            break
+    defs: dict[str, tuple[str, list[str]]] = {}
+    shapes: dict[str, tuple[int, int]] = {}  # name -> (rank, expand_dims axis or -1)
+    for line in lines:
+        m = DEF.match(line)
+        if m:
+            body = m[3].split(" : ", 1)[0]
+            defs[m[1]] = (m[2], NAME.findall(body))
+            tensors = TENSOR.findall(line)
+            axis = AXIS.search(line)
+            shapes[m[1]] = (len(tensors[-1].split("x")) - 1 if tensors else 0, int(axis[1]) if axis else -1)
+        for carried, initial in ITER_ARG.findall(ITER_ARGS.search(line)[1] if "iter_args(" in line else ""):
+            defs[carried] = ("tt.splat", [initial])  # a loop-carried value starts as its initial value
+    out = []
+    for line in lines:
+        m = MEMORY.match(line)
+        if not m:
+            continue
+        operands = NAME.findall(m[3].split(" : ", 1)[0])
+        if not operands:
+            continue
+        pointer = operands[0]
+        mask = operands[2] if m[2] == "store" and len(operands) > 2 else operands[1] if m[2] == "load" and len(operands) > 1 else None
+        roles: dict[str, set[str]] = {}
+        _walk(pointer, "address", defs, shapes, args, roles, 0)
+        if mask is not None:
+            _walk(mask, "mask", defs, shapes, args, roles, 0)
+        loc = LOC.search(line)
+        base = tuple(a.name for n, a in args.items() if a.pointer and "base" in roles.get(n, ()) and not a.divisible_by_16)
+        strides = tuple(a.name for n, a in args.items() if not a.pointer and "stride" in roles.get(n, ()))
+        offsets = tuple(a.name for n, a in args.items() if not a.pointer and roles.get(n, set()) & {"offset", "bound"}
+                        and "stride" not in roles[n] and not a.divisible_by_16)
+        out.append(AccessReasons(m[2], loc[1] if loc else "", base, strides, offsets))
+    return out
+
+
+def _varying(name: str, defs, shapes, depth: int = 0) -> frozenset[int]:
+    """The dimensions along which ``name`` differs from element to element (it derives from tt.make_range)."""
+    if depth > 40 or name not in defs:
+        return frozenset()
+    op, operands = defs[name]
+    if op == "tt.make_range":
+        return frozenset({0})
+    inner = frozenset().union(*(_varying(x, defs, shapes, depth + 1) for x in operands)) if operands else frozenset()
+    if op == "tt.expand_dims":
+        axis = shapes.get(name, (0, -1))[1]
+        return frozenset(d + 1 if d >= axis >= 0 else d for d in inner)
+    return inner
+
+
+def _walk(name: str, role: str, defs, shapes, args, roles: dict[str, set[str]], depth: int) -> None:
+    """Record the role in which each argument reaches ``name`` (an address, an offset, a mask)."""
+    if depth > 40:
+        return
+    if name in args:
+        if role == "address":
+            role = "base" if args[name].pointer else "offset"
+        roles.setdefault(name, set()).add(role)
+        return
+    if name not in defs:
+        return
+    op, operands = defs[name]
+    step = depth + 1
+    if op in FOLLOW:
+        for x in operands[:1]:
+            _walk(x, role, defs, shapes, args, roles, step)
+    elif op == "tt.addptr" and len(operands) >= 2:
+        _walk(operands[0], role, defs, shapes, args, roles, step)
+        _walk(operands[1], "offset" if role == "address" else role, defs, shapes, args, roles, step)
+    elif op == "arith.muli" and len(operands) >= 2:
+        last = shapes.get(name, (0, -1))[0] - 1  # the fastest-varying dimension: contiguous in memory
+        for x, other in ((operands[0], operands[1]), (operands[1], operands[0])):
+            # a factor of the index along the last dimension is that dimension's stride; of anything else
+            # (a row index, a program id) it is an offset whose divisibility keeps rows aligned
+            fast = last >= 0 and last in _varying(other, defs, shapes)
+            _walk(x, "stride" if fast else ("offset" if role == "address" else role), defs, shapes, args, roles, step)
+    elif op == "arith.cmpi":
+        for x in operands:
+            _walk(x, "bound", defs, shapes, args, roles, step)
+    elif op in ("arith.addi", "arith.subi", "arith.andi", "arith.ori", "arith.select", "arith.remsi", "arith.divsi"):
+        for x in operands:
+            _walk(x, "offset" if role == "address" else role, defs, shapes, args, roles, step)
+
+
+def combined(reasons: list[AccessReasons]) -> AccessReasons:
+    """The reasons of several accesses as one: each argument named once, in order."""
+    def union(field: str) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(name for r in reasons for name in getattr(r, field)))
+
+    ops = {r.op for r in reasons}
+    return AccessReasons(ops.pop() if len(ops) == 1 else "access", "", union("base"), union("strides"), union("offsets"))
