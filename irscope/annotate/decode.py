@@ -8,7 +8,9 @@ from dataclasses import dataclass, field
 
 from ..ir import ptx as ptx_ir
 from ..ir import sass as sass_ir
+from ..ir.sass_control import Control
 from .knowledge import SASS_MMA_SHAPE, Knowledge, Meaning, generic_modifier
+from .roles import Definitions, ptx_roles, sass_roles
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,7 @@ class Explanation:
     detail: str = ""
     category: str = ""
     known: bool = True  # False: an instruction (or directive) the knowledge base lacks
+    control: Control | None = None  # SASS only: the instruction's scheduling bits, where the cubin was read
 
     def describe(self) -> str:
         """Summary plus each known part's meaning, one line."""
@@ -116,6 +119,16 @@ class PtxContext:
     register_types: dict[str, str] = field(default_factory=dict)  # "r" -> "b32"
     params: list[str] = field(default_factory=list)  # kernel argument names, in PTX parameter order
     files: dict[str, str] = field(default_factory=dict)  # .file number -> path
+    # Which instruction writes each register. Filled line by line, unless the whole listing was
+    # read first (scanned), so descriptors built after their first use still decode.
+    definitions: Definitions = field(default_factory=Definitions)
+    scanned: bool = False
+
+    def scan(self, text: str) -> None:
+        """Read every register definition in ``text`` before explaining any line of it."""
+        for ins in ptx_ir.instructions(text):
+            self.definitions.note(ins)
+        self.scanned = True
 
 
 def ptx_line(kb: Knowledge, line: str, ctx: PtxContext) -> Explanation:
@@ -134,6 +147,9 @@ def ptx_line(kb: Knowledge, line: str, ctx: PtxContext) -> Explanation:
     if not instructions:
         return Explanation("other", "", known=False)
     explanations = [_ptx_instruction(kb, ins, ctx) for ins in instructions]
+    if not ctx.scanned:
+        for ins in instructions:
+            ctx.definitions.note(ins)
     if len(explanations) == 1:
         return explanations[0]
     return Explanation("instruction", " then ".join(e.summary for e in explanations),
@@ -165,8 +181,11 @@ def _ptx_instruction(kb: Knowledge, ins: ptx_ir.PtxInstruction, ctx: PtxContext)
                              f"runs only in threads where predicate {pred} is {'false' if negated else 'true'}"
                              " (a mask: other threads skip it)", "9.3.1 Predicated Execution"))
     bits, is_float = ins.type_bits, any(m.startswith(("f", "e4", "e5", "bf", "tf")) for m in ins.modifiers)
-    for n, operand in enumerate(ins.operands):
-        parts.append(Part(operand, "operand", _ptx_operand(kb, operand, ctx, bits, is_float, n, ins)))
+    for operand, role in zip(ins.operands, ptx_roles(ins, ctx.definitions)):
+        if role is not None:
+            parts.append(Part(operand, "operand", role.text, role.section))
+        else:
+            parts.append(Part(operand, "operand", _ptx_operand(kb, operand, ctx, bits, is_float, ins)))
     if mods:
         summary = f"{summary} ({', '.join(mods)})"
     if ins.guard:
@@ -175,7 +194,7 @@ def _ptx_instruction(kb: Knowledge, ins: ptx_ir.PtxInstruction, ctx: PtxContext)
                        known=known)
 
 
-def _ptx_operand(kb: Knowledge, op: str, ctx: PtxContext, bits: int | None, is_float: bool, n: int,
+def _ptx_operand(kb: Knowledge, op: str, ctx: PtxContext, bits: int | None, is_float: bool,
                  ins: ptx_ir.PtxInstruction) -> str:
     op = op.strip()
     if op.startswith("{") and op.endswith("}"):
@@ -278,7 +297,8 @@ SASS_MEMORY = re.compile(r"^\[(?P<addr>[^\]]+)\]$")
 SASS_SPECIAL = re.compile(r"^SR_\w+(?:\.\w+)?$")
 
 
-def sass_line(kb: Knowledge, line: str, param_base: int | None = None) -> Explanation:
+def sass_line(kb: Knowledge, line: str, param_base: int | None = None, control: Control | None = None) -> Explanation:
+    """One SASS line explained; ``control``: the instruction's scheduling bits, read from the cubin."""
     code = line.strip()
     if not code:
         return Explanation("blank", "")
@@ -309,14 +329,20 @@ def sass_line(kb: Knowledge, line: str, param_base: int | None = None) -> Explan
         pred = ins.guard.lstrip("!")
         parts.insert(0, Part("@" + ins.guard, "guard",
                              f"runs only in threads where {pred} is {'false' if ins.guard.startswith('!') else 'true'}"))
-    for operand in ins.operands:
-        parts.append(Part(operand, "operand", _sass_operand(kb, operand, param_base)))
+    for operand, role in zip(ins.operands, sass_roles(ins.opcode, ins.operands)):
+        if role is not None:
+            parts.append(Part(operand, "operand", role.text, role.section))
+        else:
+            parts.append(Part(operand, "operand", _sass_operand(kb, operand, param_base)))
     if mods:
         summary = f"{summary} ({', '.join(mods)})"
     if ins.guard:
         summary += f", only where {ins.guard.lstrip('!')} is {'false' if ins.guard.startswith('!') else 'true'}"
+    if control is not None:
+        parts.append(Part(control.code, "control", control.describe(), control.section))
+        summary += f"; {control.describe()}"
     return Explanation("instruction", summary, tuple(parts), info.get("detail", "") if info else "",
-                       info.get("category", "") if info else "", known=known)
+                       info.get("category", "") if info else "", known=known, control=control)
 
 
 def _sass_modifier(kb: Knowledge, base: str, mod: str) -> Meaning | None:

@@ -85,7 +85,8 @@ def _as_json(result) -> dict:
              "kind": line.explanation.kind, "summary": line.explanation.summary, "known": line.explanation.known,
              "category": line.explanation.category, "detail": line.explanation.detail,
              "parts": [{"token": p.token, "role": p.role, "text": p.text, "section": p.section}
-                       for p in line.explanation.parts]}
+                       for p in line.explanation.parts],
+             **({"control": line.explanation.control.to_json()} if line.explanation.control else {})}
             for line in result.lines
         ],
     }
