@@ -7,7 +7,7 @@ import subprocess
 import tempfile
 
 from irscope.capture import capture
-from irscope.nvidia.elf import Cubin
+from irscope.ir.elf import Cubin
 from irscope.nvidia.sass import disassemble, nvdisasm_path
 from irscope.types import Stage
 

@@ -49,7 +49,7 @@ def line_controls(variant: Variant) -> list[Control | None]:
 
 
 def _controls_in_listing_order(variant: Variant) -> list[Control | None]:
-    from ..nvidia.control import controls  # reads the cubin's code bytes; runs no tool
+    from ..ir.sass_control import controls  # reads the cubin's code bytes; runs no tool
 
     text = variant.listings.get(Stage.SASS, "")
     try:

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .elf import Cubin
+
 SECTION = "Jia et al. 2018, Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking, 2.1 Control information"
 NO_BARRIER = 7  # the 3-bit barrier field's "none"
 INSTRUCTION_BYTES = 16
@@ -88,3 +90,14 @@ def code_controls(code: bytes) -> dict[int, Control]:
     """Each instruction's address in one code section -> its control bits (Volta and later only)."""
     return {addr: decode(code[addr:addr + INSTRUCTION_BYTES])
             for addr in range(0, len(code) - INSTRUCTION_BYTES + 1, INSTRUCTION_BYTES)}
+
+
+def controls(cubin: bytes | Cubin) -> dict[str, dict[int, Control]]:
+    """Per code section (``.text.<kernel>``) of a cubin, each instruction's address -> its control bits.
+
+    Empty for code from before Volta (sm_70), which packs control bits differently.
+    """
+    elf = cubin if isinstance(cubin, Cubin) else Cubin(cubin)
+    if elf.sm < 70:
+        return {}
+    return {section.name: code_controls(elf.body(section)) for section in elf.text_sections()}

@@ -21,7 +21,7 @@ from typing import Sequence
 
 from ..ir.locations import ptx_locations
 from ..types import SourceLoc
-from .elf import Cubin, LineRow
+from ..ir.elf import Cubin, LineRow
 
 #         /*04d0*/                   BRA 0x4d0;
 RAW_INSTRUCTION = re.compile(r"^\s*/\*([0-9a-f]+)\*/\s*(.*?)\s*$")
