@@ -30,6 +30,9 @@ VECTOR = re.compile(r"^v(?P<n>\d+)$")
 PTX_SHAPE = re.compile(r"^m(?P<m>\d+)n(?P<n>\d+)(?:k(?P<k>\d+))?$")
 SASS_SHAPE = re.compile(r"^(?P<m>\d+)x(?P<n>\d+)x(?P<k>\d+)$")
 SASS_MMA_SHAPE = re.compile(r"^(?P<m>\d{2})(?P<n>\d)(?P<k>\d{1,2})$")  # HMMA.16816: m16n8k16
+REPEAT = re.compile(r"^x(?P<n>\d+)$")  # tcgen05.ld .x64, LDTM.x64
+# LDTM.16dp32bit_t0_t15: 16 lanes ("data paths") of 32 bits, the half of a 16x32bx2 access for threads 0-15
+TMEM_SHAPE = re.compile(r"^(?P<lanes>\d+)dp(?P<bits>\d+)bit(?:_t(?P<first>\d+)_t(?P<last>\d+))?$")
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,16 @@ def generic_modifier(modifier: str) -> Meaning | None:
     if m:
         k = f" x K={m['k']}" if m["k"] else ""
         return Meaning(f"matrix shape M={m['m']} x N={m['n']}{k}", "shape", "9.7.14 Matrix multiply-accumulate shapes")
+    m = REPEAT.match(modifier)
+    if m:
+        return Meaning(f"the access pattern repeated {m['n']} times along the columns", "shape",
+                       "9.7.16 TensorCore 5th Generation Family Instructions: tcgen05.ld / tcgen05.st")
+    m = TMEM_SHAPE.match(modifier)
+    if m:
+        threads = f", for threads {m['first']}-{m['last']} of the warp" if m["first"] else ""
+        return Meaning(f"tensor-memory access of {m['lanes']} lanes x {m['bits']} bits{threads}", "shape",
+                       "CUDA Binary Utilities 4.6 Blackwell Instruction Set: LDTM / STTM (modifier not itemised by NVIDIA;"
+                       " meaning from the tcgen05.ld/st shape that produces it)")
     if modifier.isdigit():
         return Meaning(f"{modifier}-bit access width", "width", "")
     return None
