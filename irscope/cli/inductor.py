@@ -13,16 +13,18 @@ import click
 @click.option("--input", "inputs", multiple=True, metavar="DTYPE[DIMS]", help="An example input, e.g. f32[4096,4096]. Repeatable.")
 @click.option("--log", "log", type=click.Path(dir_okay=False, path_type=Path),
               help="What TORCH_LOGS=output_code printed (prefixes and all), or an output-code .py file.")
+@click.option("--trace", "trace", type=click.Path(file_okay=False, path_type=Path),
+              help="A TORCH_TRACE folder (what TORCH_TRACE=DIR wrote, tlparse's input): its output-code records.")
 @click.option("--mode", help="torch.compile mode (default, reduce-overhead, max-autotune, ...).")
 @click.option("--arch", metavar="SM", help="Compile the kernels for this arch (default: the one Inductor recorded).")
 @click.option("-o", "out", type=click.Path(file_okay=False, path_type=Path),
               help="Write one session per kernel and inductor.json into this directory.")
 @click.option("--json", "as_json", is_flag=True, help="Print the capture as one JSON object.")
-def inductor(target, inputs, log, mode, arch, out, as_json) -> None:
+def inductor(target, inputs, log, trace, mode, arch, out, as_json) -> None:
     """Capture the Triton kernels torch.compile (Inductor) generates.
 
     Live, on a GPU: TARGET is path/to/file.py:function, called on --input tensors.
-    From a log, anywhere: --log FILE. Each kernel is compiled (ahead of time, for the
+    From a log, anywhere: --log FILE, or --trace DIR for a TORCH_TRACE folder. Each kernel is compiled (ahead of time, for the
     arch its DeviceProperties record) with the launch config Inductor chose, and shows
     its kind, the ATen ops and FX graph it fuses, and every stage; live captures add
     each kernel's time inside the compiled function and the function's time against eager.
@@ -30,6 +32,7 @@ def inductor(target, inputs, log, mode, arch, out, as_json) -> None:
     \b
     Examples:
       irscope inductor --log train.log -o runs/inductor
+      irscope inductor --trace /tmp/torch_trace -o runs/inductor
       irscope inductor model.py:block --input f32[8,512,768] -o runs/block
       irscope tui runs/inductor                 # every kernel in the TUI
       irscope sweep runs/inductor/triton_poi_fused_pow_0 -s XBLOCK=256,512,1024 -s num_warps=2,4,8
@@ -37,10 +40,20 @@ def inductor(target, inputs, log, mode, arch, out, as_json) -> None:
     from ..errors import ExitCode, UsageError
     from ..inductor.capture import InductorCapture, compile_all, plan, write_sessions
 
-    if (target is None) == (log is None):
-        raise UsageError("give either TARGET (path/to/file.py:function, live on a GPU) or --log FILE")
+    if sum(x is not None for x in (target, log, trace)) != 1:
+        raise UsageError("give one of TARGET (path/to/file.py:function, live on a GPU), --log FILE or --trace DIR")
     chosen, timing, per_kernel = {}, {}, {}
-    if log is not None:
+    if trace is not None:
+        from ..inductor.trace import read_trace
+
+        if not trace.is_dir():
+            raise UsageError(f"no such TORCH_TRACE folder: {trace}")
+        read = read_trace(trace)
+        for line in read.skipped:
+            click.echo(f"irscope: skipped {line}", err=True)
+        outputs = read.outputs
+        origin = {"trace": str(trace), "files": read.files}
+    elif log is not None:
         from ..inductor.parse import parse_log
 
         if not log.is_file():

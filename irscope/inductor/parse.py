@@ -203,10 +203,15 @@ def parse_log(text: str) -> list[OutputCode]:
     returned too; the text as a whole must hold at least one Triton kernel. A
     module printed more than once is returned once, and each kernel once.
     """
-    text = _normalize_newlines(text)
-    outputs = _unique([_parse_module(module, graph) for graph, module in _split_log(text)])
+    return parse_modules(_split_log(_normalize_newlines(text)))
+
+
+def parse_modules(modules: list[tuple[str, str]]) -> list[OutputCode]:
+    """``parse_log`` for modules already split out: ``(graph, module text)`` pairs (a TORCH_TRACE's payloads)."""
+    modules = [(graph, _normalize_newlines(module)) for graph, module in modules]
+    outputs = _unique([_parse_module(module, graph) for graph, module in modules])
     if not any(out.kernels for out in outputs):
-        raise _no_kernels(text, outputs)
+        raise _no_kernels("\n".join(module for _, module in modules), outputs)
     return outputs
 
 

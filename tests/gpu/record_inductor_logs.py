@@ -2,9 +2,11 @@
 
 For each example function this runs ``TORCH_LOGS=output_code python -c ...`` in a fresh
 process with an empty Inductor cache and keeps what it printed to stderr, prefixes and
-all, exactly as a user would save it. Run on the GPU machine:
+all, exactly as a user would save it. With ``--trace NAME,...`` those examples also run with
+``TORCH_TRACE=OUT_DIR/NAME_trace`` in the same process: a TORCH_TRACE folder and its TORCH_LOGS twin
+from one compile. Run on the GPU machine:
 
-    python tests/gpu/record_inductor_logs.py OUT_DIR
+    python tests/gpu/record_inductor_logs.py OUT_DIR [--only NAME,...] [--trace NAME,...]
 """
 
 from __future__ import annotations
@@ -70,11 +72,24 @@ torch.cuda.synchronize()
 
 
 def main() -> None:
-    out_dir = Path(sys.argv[1])
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("out_dir", type=Path)
+    parser.add_argument("--only", default="", help="comma-separated example names (default: all)")
+    parser.add_argument("--trace", default="", help="examples to record with TORCH_TRACE too")
+    args = parser.parse_args()
+    out_dir = args.out_dir
     out_dir.mkdir(parents=True, exist_ok=True)
+    only = set(filter(None, args.only.split(",")))
+    traced = set(filter(None, args.trace.split(",")))
     for name, body in EXAMPLES.items():
+        if only and name not in only:
+            continue
         with tempfile.TemporaryDirectory() as cache:
             env = {**os.environ, "TORCH_LOGS": "output_code", "TORCHINDUCTOR_CACHE_DIR": cache}
+            if name in traced:
+                env["TORCH_TRACE"] = str(out_dir / f"{name}_trace")
             start = time.time()
             proc = subprocess.run([sys.executable, "-c", PRELUDE + body + RUN], env=env, capture_output=True,
                                   text=True, timeout=600)
