@@ -142,7 +142,7 @@ def test_an_input_spec_that_does_not_parse(cli, tmp_path, spec):
 
 
 def test_neither_or_both_of_target_and_log(cli):
-    one_line_error(cli("inductor"), 2, "give either TARGET")
+    one_line_error(cli("inductor"), 2, "give one of TARGET")
 
 
 def test_a_live_capture_without_a_gpu_says_to_use_a_log(cli, tmp_path, monkeypatch):

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .parse import OutputCode, parse_modules
+from .parse import NoTritonKernels, OutputCode, TruncatedLog, parse_modules
 
 # V1122 08:29:44.938000 21235 site-packages/torch/_inductor/graph.py:2745] {"inductor_output_code": ...}
 RECORD = re.compile(r"^(?:\[rank(?P<rank>\d+)\]:)?[VIWEC]\d{4} [\d:.]+ +\d+ [^\]]*\] (?P<json>\{.*\})\s*$")
@@ -44,9 +44,10 @@ def read_trace(folder: Path) -> TraceRead:
                 skipped.append(f"{path.name}:{line}: output code whose payload is cut off or does not match its hash")
                 continue
             modules.append((_graph(meta), payload))
+    if not modules and skipped:
+        raise TruncatedLog(f"{folder}: every output-code record is cut off or changed ({len(skipped)}; its payload "
+                           f"does not match its hash), first at {skipped[0].split(':', 2)[0]}")
     if not modules:
-        from .parse import NoTritonKernels
-
         raise NoTritonKernels(f"{folder}: no inductor_output_code records in {len(files)} trace file(s) "
                               "(was the program run with TORCH_TRACE set, and did torch.compile compile anything?)")
     return TraceRead(parse_modules(modules), [p.name for p in files], skipped)

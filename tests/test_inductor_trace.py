@@ -1,0 +1,77 @@
+"""TORCH_TRACE folders (issue 18): what `TORCH_TRACE=DIR` wrote on a GPU opens like its TORCH_LOGS twin.
+
+samples/inductor/traces/mlp_layernorm/ and mlp_layernorm.log were recorded in one run on an H100
+(tests/gpu/record_inductor_logs.py --only mlp_layernorm --trace mlp_layernorm): the same compile, logged
+both ways.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from irscope.inductor.parse import parse_log
+from irscope.inductor.trace import read_trace
+
+from expect import one_line_error
+
+TRACES = Path(__file__).resolve().parent.parent / "samples" / "inductor" / "traces"
+TRACE = TRACES / "mlp_layernorm"
+
+
+def test_a_trace_holds_what_its_torch_logs_twin_holds():
+    read = read_trace(TRACE)
+    twin = parse_log((TRACES / "mlp_layernorm.log").read_text())
+    assert read.skipped == [] and read.files == [p.name for p in TRACE.iterdir()]
+    assert [o.graph for o in read.outputs] == [o.graph for o in twin] == ["[0/0]"]
+    assert [o.module.strip() for o in read.outputs] == [o.module.strip() for o in twin]
+    assert [[(k.name, k.kind, k.source) for k in o.kernels] for o in read.outputs] == \
+        [[(k.name, k.kind, k.source) for k in o.kernels] for o in twin]
+    assert [k.name for k in read.outputs[0].kernels] == [
+        "triton_per_fused_native_layer_norm_0", "triton_poi_fused_gelu_view_1", "triton_poi_fused_add_addmm_view_2"]
+
+
+def test_inductor_trace_compiles_every_kernel_as_the_log_does(cli, tmp_path):
+    from_trace = cli("inductor", "--trace", str(TRACE), "-o", str(tmp_path / "t"), "--json")
+    from_log = cli("inductor", "--log", str(TRACES / "mlp_layernorm.log"), "-o", str(tmp_path / "l"), "--json")
+    assert from_trace.exit_code == from_log.exit_code == 0, from_trace.output[-2000:]
+    assert sorted(p.name for p in (tmp_path / "t").iterdir()) == sorted(p.name for p in (tmp_path / "l").iterdir())
+    import json
+
+    t, lg = json.loads(from_trace.stdout), json.loads(from_log.stdout)
+    assert t["origin"]["trace"] == str(TRACE) and lg["origin"]["log"]
+    assert [k["name"] for k in t["kernels"]] == [k["name"] for k in lg["kernels"]]
+
+
+def test_a_payload_cut_off_or_changed_is_skipped_and_said(cli, tmp_path):
+    folder = tmp_path / "trace"
+    folder.mkdir()
+    text = next(TRACE.iterdir()).read_text()
+    start = text.index('{"inductor_output_code"')
+    cut = text.index("triton_poi_fused_gelu_view_1", start)
+    (folder / "trace.log").write_text(text[:cut] + text[cut:].replace("tl.store", "tl.stor", 1))
+    with pytest.raises(Exception, match="every output-code record is cut off or changed"):
+        read_trace(folder)  # the only output code fails its hash: nothing is left to read
+    one_line_error(cli("inductor", "--trace", str(folder)), 2, "does not match its hash", "trace.log")
+
+
+def test_only_files_in_the_folder_are_read(tmp_path):
+    """A link in the folder is not followed: a trace is data, and no path in it reaches outside."""
+    folder = tmp_path / "trace"
+    folder.mkdir()
+    outside = tmp_path / "outside.log"
+    shutil.copy(next(TRACE.iterdir()), outside)
+    (folder / "link.log").symlink_to(outside)
+    (folder / "notes.txt").write_text("not a trace")
+    with pytest.raises(Exception, match="no inductor_output_code records in 0 trace file"):
+        read_trace(folder)
+
+
+def test_bad_trace_folders_get_one_line(cli, tmp_path):
+    one_line_error(cli("inductor", "--trace", str(tmp_path / "missing")), 2, "no such TORCH_TRACE folder")
+    (tmp_path / "empty").mkdir()
+    one_line_error(cli("inductor", "--trace", str(tmp_path / "empty")), 2, "no inductor_output_code records")
+    one_line_error(cli("inductor", "--trace", str(TRACE), "--log", str(TRACES / "mlp_layernorm.log")), 2,
+                   "give one of TARGET")
