@@ -144,9 +144,48 @@ def _add_ncu(ref: Kernel, done: list[BenchResult], entries, session, on_note) ->
         if ncu_figures is None:
             continue
         keep = {k: ncu_figures[k] for k in ("gpu_time_us", "dram_pct", "occupancy_pct", "registers") if k in ncu_figures}
-        updated = replace(r.measurement, ncu=keep)
         entry = entries.get(r.index)
+        if session is not None and entry is not None:
+            keep.update(_save_report(ref, r.variant, session.path / "ncu" / entry.id, on_note))
+        updated = replace(r.measurement, ncu=keep)
         if session is not None and entry is not None:
             entry.measurement = updated
             session.update(entry)
         yield BenchResult(r.index, r.variant, updated)
+
+
+_SAID: set[str] = set()  # notes said once per process
+
+
+def _save_report(ref: Kernel, variant: Variant, stem, on_note) -> dict[str, str]:
+    """The variant's Nsight Compute report (``ncu/<id>.ncu-rep``) and, where NVIDIA's ncu_report module is
+    here, its per-instruction counters as JSON beside it (read anywhere later). Returns their names."""
+    import json
+
+    from ..store import atomic_write
+    from .ncu import save_report
+    from .ncu_report import NcuReportUnavailable, read_report
+
+    try:
+        report = save_report(ref.handle(), variant.config, stem.with_suffix(".ncu-rep"))
+    except Exception as exc:  # noqa: BLE001 - a report that fails must not lose the figures
+        if on_note:
+            on_note(f"{variant.config.label()}: no ncu report: {exc}")
+        return {}
+    saved = {"report": report.name}
+    try:
+        kernels = read_report(report)
+    except NcuReportUnavailable as exc:
+        if on_note and "ncu_report" not in _SAID:
+            _SAID.add("ncu_report")
+            on_note(f"{exc}: reports saved, per-instruction counters not read")
+        return saved
+    except Exception as exc:  # noqa: BLE001
+        if on_note:
+            on_note(f"{variant.config.label()}: ncu report not read: {exc}")
+        return saved
+    if kernels:
+        counters = stem.with_suffix(".counters.json")
+        atomic_write(counters, json.dumps(kernels[0].to_json(), indent=1))
+        saved["counters"] = counters.name
+    return saved

@@ -100,6 +100,33 @@ def profile(handle: KernelHandle, configs: Sequence[Config], timeout: float = 60
     return out
 
 
+# What a saved report holds: ncu's full set, whose SourceCounters and warp-state sampling give the
+# per-instruction counters (a handful of named sections gave none on Nsight Compute 2025.3.1)
+REPORT_SET = "full"
+
+
+def save_report(handle: KernelHandle, config: Config, path: Path, timeout: float = 600) -> Path:
+    """Profile ``config``'s second launch (the first compiles) into the Nsight Compute report ``path``
+    (``.ncu-rep``), with the per-instruction counters, for ncu's own UI and for ncu_report.py."""
+    tool = ncu_path()
+    if tool is None:
+        raise FileNotFoundError("ncu (Nsight Compute) not found on PATH")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        job = Path(tmp) / "job.json"
+        job.write_text(json.dumps({"kernel": asdict(handle), "configs": [config.to_json()], "repeats": 1}))
+        cmd = [tool, "--clock-control", "none", "--set", REPORT_SET, "--import-source", "no", "--kernel-name", f"regex:^{handle.name}$",
+               "--launch-skip", "1", "--launch-count", "1", "-f", "-o", str(path.with_suffix("")), sys.executable,
+               "-c", "from irscope.measure.ncu import target; target()", str(job)]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)})
+    report = path.with_suffix(".ncu-rep")
+    if not report.exists():
+        tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [f"exit {proc.returncode}"]
+        raise RuntimeError(f"ncu wrote no report: {tail[0]}")
+    return report
+
+
 def _median_row(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Each numeric figure's median over the profiled launches (one launch is noisy for small kernels)."""
     import statistics
