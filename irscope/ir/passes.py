@@ -84,31 +84,26 @@ def build_pass_log(stages: Sequence[tuple[Stage, str, str]]) -> PassLog:
         chain += [(dump, stage, after) for dump, after in zip(dumps, afters)]
     if initial is None:
         return PassLog("")
-    aliases = _long_types([initial] + [after for _, _, after in chain])
-    previous = _aliased(initial, aliases)
+    aliases: dict[str, int] = {}
+    previous = first = _aliased(initial, aliases)
+    counts = op_counts(previous)
     steps: list[PassStep] = []
     for dump, stage, after in chain:
         after = _aliased(after, aliases)
-        steps.append(_step(len(steps) + 1, dump, stage, previous, after))
+        step, counts = _step(len(steps) + 1, dump, stage, previous, after, counts)
+        steps.append(step)
         previous = after
-    return PassLog(_aliased(initial, aliases), tuple(steps), tuple(aliases))
+    return PassLog(first, tuple(steps), tuple(aliases))
 
 
-def _long_types(texts: Sequence[str]) -> list[str]:
-    """The long types the IR repeats, in order of first use: after lowering to LLVM, every value a
-    thread holds of a tensor is one struct of a field per element, spelled out on every line."""
-    seen: dict[str, None] = {}
-    for text in texts:
-        for m in LONG_TYPE.finditer(text):
-            seen.setdefault(m[0])
-    return list(seen)
+def _aliased(text: str, aliases: dict[str, int]) -> str:
+    """``text`` with each long type named by its number, numbering those seen first here: after lowering
+    to LLVM, every value a thread holds of a tensor is a struct of a field per element, on every line."""
+    def alias(m: re.Match) -> str:
+        n = aliases.setdefault(m[0], len(aliases))
+        return f"{ALIAS_MARK}{n}{ALIAS_MARK}"
 
-
-def _aliased(text: str, aliases: Sequence[str]) -> str:
-    if not aliases:
-        return text
-    index = {t: n for n, t in enumerate(aliases)}
-    return LONG_TYPE.sub(lambda m: f"{ALIAS_MARK}{index[m[0]]}{ALIAS_MARK}", text)
+    return LONG_TYPE.sub(alias, text)
 
 
 def unaliased(text: str, aliases: Sequence[str]) -> str:
@@ -118,18 +113,20 @@ def unaliased(text: str, aliases: Sequence[str]) -> str:
     return ALIAS.sub(lambda m: aliases[int(m[1])], text)
 
 
-def _step(index: int, dump: PassDump, stage: Stage, before: str, after: str) -> PassStep:
+def _step(index: int, dump: PassDump, stage: Stage, before: str, after: str,
+          ops_a: Counter) -> tuple[PassStep, Counter]:
+    """The pass and the operation counts of the IR after it (those before it are ``ops_a``)."""
     if before == after:
-        return PassStep(index, dump.name, dump.arg, stage, dump.scope)
+        return PassStep(index, dump.name, dump.arg, stage, dump.scope), ops_a
     a, b = before.splitlines(), after.splitlines()
     delta = encode_delta(a, b)
-    ops_a, ops_b = op_counts(before), op_counts(after)
+    ops_b = op_counts(after)
     return PassStep(index, dump.name, dump.arg, stage, dump.scope, delta=delta,
                     lines_removed=sum(-op for op in delta if isinstance(op, int) and op < 0
                                       ) - _locations_dropped(a, delta),
                     lines_added=sum(1 for op in delta if isinstance(op, tuple) for line in op
                                     if not line.startswith("#loc")),
-                    ops_removed=dict(ops_a - ops_b), ops_added=dict(ops_b - ops_a))
+                    ops_removed=dict(ops_a - ops_b), ops_added=dict(ops_b - ops_a)), ops_b
 
 
 def _locations_dropped(lines: list[str], delta: tuple) -> int:
