@@ -17,6 +17,7 @@ the permissions the user's umask gives (a session is meant to be shared).
 from __future__ import annotations
 
 import errno
+import gzip
 import hashlib
 import json
 import os
@@ -24,6 +25,8 @@ import re
 import shutil
 import stat
 import tempfile
+import zlib
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
@@ -33,6 +36,7 @@ from .types import (
     CompileInfo,
     Config,
     KernelId,
+    PassLog,
     Resources,
     Stage,
     Status,
@@ -40,6 +44,11 @@ from .types import (
 )
 
 FORMAT = "irscope.variant/1"
+# Every MLIR pass of the compile (types.PassLog), where it was recorded: JSON, gzipped (zcat reads
+# it), because lowering to LLVM renames every value of a large kernel several times and the plain
+# JSON of a matmul's passes runs to 5 times its stages; gzipped, two thirds (tests/perf/RESULTS.md).
+PASSES_FILE = "passes.json.gz"
+MAX_PASSES_BYTES = 512 << 20  # unpacked; a large matmul's is a few MB
 MAX_TEXT_BYTES = 512 << 20  # the largest listing seen (SASS of an unrolled matmul) is a few MB
 MAX_JSON_BYTES = 64 << 20
 SAFE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*")  # a file or folder name a store may name
@@ -200,6 +209,9 @@ def write_variant(directory: Path, v: Variant, with_source: bool = True, with_cu
             files[stage.file_name(v.kernel.file)] = text.encode("utf-8")
         if with_cubin and v.cubin is not None:
             files["kernel.cubin"] = v.cubin
+        if v.passes is not None:
+            packed = json.dumps(v.passes.to_json(), separators=(",", ":")).encode("utf-8")
+            files[PASSES_FILE] = gzip.compress(packed, compresslevel=1, mtime=0)  # fast: sweeps write many
         for name, data in files.items():
             (tmp / name).write_bytes(data)
             os.chmod(tmp / name, 0o666 & ~UMASK)
@@ -279,9 +291,27 @@ def read_variant(directory: Path, source: str | Callable[[], str] | None = None,
         cubin = read_bytes(cubin_path)
         _check_sum(cubin_path, cubin, sums.get("kernel.cubin"))
     variant = variant_from_json(data, listings, cubin)
+    passes_path = contained(directory, PASSES_FILE)
+    if os.path.lexists(passes_path):
+        raw = read_bytes(passes_path)
+        _check_sum(passes_path, raw, sums.get(PASSES_FILE))
+        variant = replace(variant, passes=_passes(passes_path, raw))
     if source_error is not None:
         variant.stage_errors[Stage.SOURCE] = source_error
     return variant
+
+
+def _passes(path: Path, raw: bytes) -> PassLog:
+    unpack = zlib.decompressobj(wbits=31)  # gzip
+    try:
+        data = unpack.decompress(raw, MAX_PASSES_BYTES)
+        if unpack.unconsumed_tail:
+            raise SessionError(f"{path} unpacks to more than {MAX_PASSES_BYTES >> 20} MB: not irscope's pass data")
+        return PassLog.from_json(json.loads(_decode(path, data)))
+    except zlib.error as exc:
+        raise SessionError(f"{path} is not gzipped pass data: {exc}") from None
+    except (json.JSONDecodeError, RecursionError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise SessionError(f"{path} is not irscope's pass data: {type(exc).__name__}: {exc}") from None
 
 
 def _check_sum(path: Path, data: bytes, expected: Any) -> None:

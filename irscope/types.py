@@ -200,6 +200,80 @@ class CaptureError:
 
 
 @dataclass(frozen=True)
+class PassStep:
+    """One MLIR pass as the compiler ran it, and what it did to the IR.
+
+    ``delta`` turns the IR before the pass into the IR after it, as line operations
+    (``ir/passes.py``): an int n > 0 keeps n lines, n < 0 drops -n, a tuple of
+    strings inserts them; None when the pass left the IR as it was. The counts are of
+    the lines it dropped and inserted (location definitions left out; a renamed value
+    changes every line that names it) and of operations by name (``tt.load``).
+    """
+
+    index: int  # 1-based position in the pipeline
+    name: str  # the pass's class name: "TritonGPUCoalesce"
+    arg: str  # its command-line name: "tritongpu-coalesce"
+    stage: Stage  # the stage whose pass manager ran it: ttir, ttgir or llir
+    scope: str = ""  # "" for a pass over the module; "tt.func @k" for one nested in another (the inliner's)
+    delta: tuple[Any, ...] | None = None
+    lines_removed: int = 0
+    lines_added: int = 0
+    ops_removed: Mapping[str, int] = field(default_factory=dict)
+    ops_added: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def changed(self) -> bool:
+        return self.delta is not None
+
+    @property
+    def listing_stage(self) -> Stage:
+        """The registered stage whose parsers, normaliser and lexer read this pass's IR.
+
+        Every pass prints MLIR: TTIR's passes the tt dialect, the rest TTGIR's dialects or
+        (the llir stage's passes) MLIR's llvm dialect, all read by the MLIR parsers of TTGIR.
+        """
+        return Stage.TTIR if self.stage == Stage.TTIR else Stage.TTGIR
+
+    def to_json(self) -> dict[str, Any]:
+        return {"index": self.index, "name": self.name, "arg": self.arg, "stage": self.stage.value,
+                "scope": self.scope, "delta": None if self.delta is None else [
+                    list(op) if isinstance(op, tuple) else op for op in self.delta],
+                "lines": [self.lines_removed, self.lines_added],
+                "ops": [dict(self.ops_removed), dict(self.ops_added)]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "PassStep":
+        delta = data.get("delta")
+        if delta is not None:
+            delta = tuple(tuple(str(x) for x in op) if isinstance(op, list) else int(op) for op in delta)
+        removed, added = data.get("lines", (0, 0))
+        ops_removed, ops_added = data.get("ops", ({}, {}))
+        return cls(int(data["index"]), str(data["name"]), str(data["arg"]), Stage(data["stage"]),
+                   str(data.get("scope", "")), delta, int(removed), int(added),
+                   {str(k): int(v) for k, v in ops_removed.items()}, {str(k): int(v) for k, v in ops_added.items()})
+
+
+@dataclass(frozen=True)
+class PassLog:
+    """Every MLIR pass of one compile, in pipeline order: the IR before the first pass, and each
+    pass's change to it, so that the IR after any pass is rebuilt on demand (``ir/passes.py``)."""
+
+    initial: str  # the IR before the first pass: the TTIR the frontend wrote
+    steps: tuple[PassStep, ...] = ()
+    # Long types the stored lines name by number (``\x01N\x01``): lowered to LLVM, a tensor's
+    # per-thread values are a struct of one field per element, repeated on every line.
+    aliases: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"initial": self.initial, "steps": [s.to_json() for s in self.steps], "aliases": list(self.aliases)}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "PassLog":
+        return cls(str(data["initial"]), tuple(PassStep.from_json(s) for s in data["steps"]),
+                   tuple(str(a) for a in data.get("aliases", ())))
+
+
+@dataclass(frozen=True)
 class Variant:
     """One kernel compiled with one config for one arch: every stage and its metadata.
 
@@ -218,6 +292,7 @@ class Variant:
     resources: Resources | None = None
     compile_info: CompileInfo | None = None
     error: CaptureError | None = None
+    passes: PassLog | None = None  # every MLIR pass, where it was asked for (irscope passes, sweep --passes)
 
     @property
     def ok(self) -> bool:

@@ -63,18 +63,22 @@ class Captured:
 
 def capture(kernel: str | Kernel, overrides: Mapping[str, object] | None = None, arch: str | int | None = None,
             *, config: Config | None = None, signature: str | None = None, use_cache: bool = True,
-            compile_timeout: float | None | EllipsisType = ...) -> Variant:
+            compile_timeout: float | None | EllipsisType = ..., passes: bool = False) -> Variant:
     """Capture one variant: ``capture("square_kernel", {"BLOCK_SIZE": 256}, arch="sm_90")``."""
     ref = kernel if isinstance(kernel, Kernel) else resolve_kernel(kernel, signature)
     config = config or resolve_config(ref, overrides or {})
-    return next(iter(capture_many(ref, [config], arch, use_cache=use_cache, compile_timeout=compile_timeout))).variant
+    return next(iter(capture_many(ref, [config], arch, use_cache=use_cache, compile_timeout=compile_timeout,
+                                  passes=passes))).variant
 
 
 def capture_many(ref: Kernel, configs: Sequence[Config], arch: str | int | None = None, *,
                  jobs: int | None = None, use_cache: bool = True, cache: CaptureCache | None = None,
                  cancel: threading.Event | None = None,
-                 compile_timeout: float | None | EllipsisType = ...) -> Iterator[Captured]:
+                 compile_timeout: float | None | EllipsisType = ..., passes: bool = False) -> Iterator[Captured]:
     """Yield every config of ``ref`` captured, in completion order.
+
+    ``passes``: record every pass of the compiler too (``Variant.passes``; Triton kernels,
+    ahead of time); a cached variant without them is compiled again.
 
     ``compile_timeout``: seconds a variant may compile before its worker is killed
     and it fails with stage "timeout"; ``...``: the one in force (``timeout_in_force()``);
@@ -82,6 +86,10 @@ def capture_many(ref: Kernel, configs: Sequence[Config], arch: str | int | None 
     """
     if compile_timeout is ...:
         compile_timeout = timeout_in_force()
+    if passes and not ref.records_passes:
+        from ..errors import UsageError
+
+        raise UsageError(f"{ref.name} is a {ref.frontend} kernel: only Triton kernels record their compiler's passes")
     target = choose_target(arch)
     if target.mode is CaptureMode.JIT and not ref.can_launch:
         # No example inputs to launch with (a --signature kernel, an Inductor kernel): compile
@@ -95,6 +103,8 @@ def capture_many(ref: Kernel, configs: Sequence[Config], arch: str | int | None 
     for i, config in enumerate(configs):
         keys[i] = cache.key(ref, config, target.arch)
         hit = cache.get(keys[i]) if use_cache else None
+        if hit is not None and passes and hit.passes is None and hit.ok:
+            hit = None  # compiled before without its passes
         if hit is not None and hit.kernel == kernel_id:
             yield Captured(i, replace(hit, listings={**hit.listings, Stage.SOURCE: source}), True)
         else:
@@ -119,13 +129,14 @@ def capture_many(ref: Kernel, configs: Sequence[Config], arch: str | int | None 
         for n, i in enumerate(pending):
             if cancel is not None and cancel.is_set():
                 break
-            compiled = ref.compile(configs[i], target)
+            compiled = ref.compile_passes(configs[i], target) if passes else ref.compile(configs[i], target)
             batch.append((i, build_variant(kernel_id, configs[i], target, compiled, source, ref.stages)))
             if len(batch) >= SASS_BATCH or n == len(pending) - 1:
                 yield from finish(with_sass(batch))
                 batch = []
         return
-    yield from _parallel(ref, configs, pending, target, workers, kernel_id, source, finish, cancel, compile_timeout)
+    yield from _parallel(ref, configs, pending, target, workers, kernel_id, source, finish, cancel, compile_timeout,
+                         passes)
 
 
 def _worker_count(jobs: int | None, n: int, target: Target) -> int:
@@ -137,7 +148,7 @@ def _worker_count(jobs: int | None, n: int, target: Target) -> int:
 
 
 def _parallel(ref, configs, pending, target, workers, kernel_id, source, finish, cancel,
-              timeout) -> Iterator[Captured]:
+              timeout, passes) -> Iterator[Captured]:
     from ..workers import WorkerPool
     from .worker import failure
 
@@ -149,7 +160,7 @@ def _parallel(ref, configs, pending, target, workers, kernel_id, source, finish,
     batch: list[tuple[int, Variant]] = []
     try:
         for i in pending:
-            pool.submit(i, (ref.handle(), configs[i], target))
+            pool.submit(i, (ref.handle(), configs[i], target, passes))
         while pool.outstanding or batch or disassembling:
             if cancel is not None and cancel.is_set():
                 return
@@ -193,7 +204,7 @@ def build_variant(kernel_id: KernelId, config: Config, target: Target, compiled:
         kernel=kernel_id, config=config, arch=target.arch,
         status=Status.FAILED if compiled.error else Status.OK,
         listings=listings, stage_errors=stage_errors, cubin=compiled.cubin,
-        resources=resources, compile_info=info, error=compiled.error,
+        resources=resources, compile_info=info, error=compiled.error, passes=compiled.passes,
     )
 
 

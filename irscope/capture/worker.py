@@ -16,7 +16,11 @@ def failure(kind: str, message: str) -> Compiled:
 
 
 def serve() -> None:
-    """Read ``(handle, config, target)``, answer ``Compiled``, until stdin closes."""
+    """Read ``(handle, config, target, passes)``, answer ``Compiled``, until stdin closes.
+
+    ``passes``: record every pass of the compiler; one compile at a time per worker keeps
+    the pass dumps (set through the process's environment) to that compile.
+    """
     from ..workers import protocol_channel
 
     requests, channel = protocol_channel()
@@ -24,11 +28,12 @@ def serve() -> None:
 
     while True:
         try:
-            handle, config, target = pickle.load(requests)
+            handle, config, target, passes = pickle.load(requests)
         except EOFError:
             return
         try:
-            result = frontends.load(handle).compile(config, target)
+            kernel = frontends.load(handle)
+            result = kernel.compile_passes(config, target) if passes else kernel.compile(config, target)
         except Exception as exc:  # noqa: BLE001 - reported as this config's failure
             error = CaptureError.from_environment(exc, "compiling")
             result = Compiled(error=error or CaptureError("compile", f"{type(exc).__name__}: {exc}"))

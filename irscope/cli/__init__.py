@@ -39,6 +39,7 @@ COMMANDS = {
     "inductor": ("irscope.cli.inductor", "inductor"),
     "run": ("irscope.cli.run", "run"),
     "compare": ("irscope.cli.compare", "compare"),
+    "passes": ("irscope.cli.passes", "passes"),
     "ncu": ("irscope.cli.ncu", "ncu"),
 }
 

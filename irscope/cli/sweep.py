@@ -21,7 +21,10 @@ from .options import kernel_options, sample_gpu_option
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON lines instead.")
 @click.option("--bench", "with_bench", is_flag=True, help="Also check and time every variant on this GPU (see irscope bench).")
 @click.option("--ncu", "with_ncu", is_flag=True, help="With --bench: also profile with Nsight Compute.")
-def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with_bench, with_ncu) -> None:
+@click.option("--passes", "with_passes", is_flag=True,
+              help="Also keep every compiler pass of each variant (Triton; see irscope passes).")
+def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with_bench, with_ncu,
+          with_passes) -> None:
     """Capture the cartesian product of -s values of KERNEL and print a table.
 
     KERNEL may also be a session directory: the sweep that made it is resumed
@@ -52,6 +55,8 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
             raise SessionError(f"{resumed.path}/session.json: the stored sweep request is malformed")
         arch = arch or request.get("arch")
     configs = sweep_configs(target.table, target.name, request["sweep"], request["fixed"])
+    if with_bench and with_passes:
+        raise UsageError("--passes goes with a sweep that compiles; run it before --bench")
     if with_bench and arch is not None:  # refused before a session is written
         raise UsageError("--bench runs on this machine's GPU; --arch does not apply")
     if out is not None:
@@ -74,7 +79,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
         return
     results = []
     try:
-        for result in _with_progress(run_sweep(ref, configs, arch, session, jobs=jobs), len(configs), as_json):
+        for result in _with_progress(run_sweep(ref, configs, arch, session, jobs=jobs, passes=with_passes), len(configs), as_json):
             results.append(result)
     except KeyboardInterrupt:
         where = f"; saved in {session.path}, run again to resume" if session else ""

@@ -26,8 +26,9 @@ class Target:
     def config(self, overrides: Mapping[str, Any]) -> Config:
         return config_from_table(self.table, overrides, self.name)
 
-    def variant(self, overrides: Mapping[str, Any], arch: str | None = None, use_cache: bool = True) -> Variant:
-        """The variant for ``overrides``: read from the session, or captured."""
+    def variant(self, overrides: Mapping[str, Any], arch: str | None = None, use_cache: bool = True,
+                passes: bool = False) -> Variant:
+        """The variant for ``overrides``: read from the session, or captured (``passes``: with every pass)."""
         config = self.config(overrides)
         if self.session is not None:
             entry = self._find(config, overrides, _arch_name(arch))
@@ -38,10 +39,14 @@ class Target:
                     f"session {self.session.path} has no variant {config.label()}"
                     f"{' @' + _arch_name(arch) if arch else ''}; it has: {have or 'none'}{more}"
                 )
-            return self.session.variant(entry)
+            variant = self.session.variant(entry)
+            if passes and variant.ok and variant.passes is None:
+                raise UsageError(f"session {self.session.path} kept no passes for {config.label()}; "
+                                 f"sweep it with --passes, or name the kernel instead of the session")
+            return variant
         from ..capture import capture
 
-        return capture(self.ref, config=config, arch=arch, use_cache=use_cache)
+        return capture(self.ref, config=config, arch=arch, use_cache=use_cache, passes=passes)
 
 
     def _find(self, config: Config, overrides: Mapping[str, Any], arch: str | None):

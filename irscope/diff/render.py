@@ -157,11 +157,18 @@ def unified_lines(d: VariantDiff, context: int = 3) -> list[str]:
 
 def unified(d: VariantDiff, context: int = 3, spans: bool = True) -> tuple[list[str], Spans]:
     """The unified diff, and (with ``spans``) for each line replaced one for one, the tokens that changed in it."""
-    want_spans = spans
     mode = "raw" if d.raw else "normalised"
-    out = [f"--- A {variant_title(d.a)} ({d.stage.value}, {mode})", f"+++ B {variant_title(d.b)} ({d.stage.value}, {mode})"]
+    return unified_hunks(d.hunks, f"A {variant_title(d.a)} ({d.stage.value}, {mode})",
+                         f"B {variant_title(d.b)} ({d.stage.value}, {mode})", context, spans)
+
+
+def unified_hunks(hunks: list[Hunk], title_a: str, title_b: str, context: int = 3,
+                  spans: bool = True) -> tuple[list[str], Spans]:
+    """``unified`` of any two listings' hunks (two passes' IR, say), under the titles given."""
+    want_spans = spans
+    out = [f"--- {title_a}", f"+++ {title_b}"]
     spans: Spans = {}
-    for group in _groups(d.hunks, context):
+    for group in _groups(hunks, context):
         first_a = next((ln.index for h in group for ln in h.a), 0)
         first_b = next((ln.index for h in group for ln in h.b), 0)
         na, nb = sum(len(h.a) for h in group), sum(len(h.b) for h in group)

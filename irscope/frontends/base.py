@@ -23,7 +23,7 @@ from ..arch import Target
 from ..errors import KernelNotFound
 from ..records import AutotunerRun
 from ..stages import Stage
-from ..types import CaptureError, Config, KernelId
+from ..types import CaptureError, Config, KernelId, PassLog
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,7 @@ class Compiled:
     divisible_by_16: tuple[str, ...] = ()
     gpu_registers: int | None = None
     gpu_spills: int | None = None
+    passes: PassLog | None = None  # every MLIR pass, where the compile was asked to record them
 
     @property
     def produced(self) -> bool:
@@ -128,6 +129,15 @@ class Kernel(abc.ABC):
     @abc.abstractmethod
     def compile(self, config: Config, target: Target) -> Compiled:
         """Compile one config for ``target``, in this process."""
+
+    @property
+    def records_passes(self) -> bool:
+        """Can a compile record every pass of the compiler (``compile_passes``)?"""
+        return False
+
+    def compile_passes(self, config: Config, target: Target) -> Compiled:
+        """``compile`` ahead of time, recording every pass of the compiler in ``Compiled.passes``."""
+        raise NotImplementedError(f"{self.name}: only Triton kernels record their compiler's passes")
 
     @property
     def description(self) -> str:

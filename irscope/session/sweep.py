@@ -88,8 +88,11 @@ class SweepResult:
 
 def run_sweep(ref: Kernel, configs: Sequence[Config], arch: str | None, session: Session | None, *,
               jobs: int | None = None, cancel: threading.Event | None = None,
-              compile_timeout: float | None | EllipsisType = ...) -> Iterator[SweepResult]:
+              compile_timeout: float | None | EllipsisType = ..., passes: bool = False) -> Iterator[SweepResult]:
     """Capture ``configs`` of ``ref`` into ``session``; variants the session has are reused.
+
+    ``passes``: keep every compiler pass of each variant too; one the session holds without
+    them is compiled again.
 
     Except those that failed for a reason outside the kernel (a full disk, a killed
     compiler, a timeout: ``Entry.retry``): those are compiled again.
@@ -98,11 +101,12 @@ def run_sweep(ref: Kernel, configs: Sequence[Config], arch: str | None, session:
     todo: list[int] = []
     for i, config in enumerate(configs):
         entry = session.find(config, target.arch) if session else None
-        if entry is not None and not entry.retry:
-            yield SweepResult(i, entry, session.variant(entry), True)
+        stored = session.variant(entry) if entry is not None and not entry.retry else None
+        if stored is not None and not (passes and stored.ok and stored.passes is None):
+            yield SweepResult(i, entry, stored, True)
         else:
             todo.append(i)
     for captured in capture_many(ref, [configs[i] for i in todo], arch, jobs=jobs, cancel=cancel,
-                                 compile_timeout=compile_timeout):
+                                 compile_timeout=compile_timeout, passes=passes):
         entry = session.add(captured.variant) if session else None
         yield SweepResult(todo[captured.index], entry, captured.variant, captured.cached)

@@ -25,6 +25,7 @@ from ...nvidia.ptxas import SHARED_MEMORY_LIMIT, run_ptxas_report
 from ...stages import Stage
 from ...types import CaptureError, Config
 from ..base import Compiled
+from .passes import PassRecorder
 from .specialize import specialize
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ class _Result(Compiled):
             compiler=f"triton {meta.get('triton_version') or _triton_version()}", ptxas_log=log,
             seconds=round(self.seconds, 4), error=self.error, signature=self.signature,
             divisible_by_16=self.divisible_by_16, gpu_registers=self.gpu_registers, gpu_spills=self.gpu_spills,
+            passes=self.passes,
         )
 
 
@@ -67,9 +69,10 @@ def _triton_version() -> str:
 class _StageTracker:
     """Installed as Triton's stage hook: notes the running stage, keeps ptxas's log."""
 
-    def __init__(self) -> None:
+    def __init__(self, passes: "PassRecorder | None" = None) -> None:
         self.stage: str | None = None
         self.ptxas_log: str | None = None
+        self.passes = passes  # records every MLIR pass of the compile, where asked
 
     def __call__(self, backend: Any, stages: dict, options: Any, language: Any, capability: Any) -> None:
         for name, run in list(stages.items()):
@@ -77,6 +80,8 @@ class _StageTracker:
 
     def _run(self, name: str, run: Any, src: Any, metadata: dict) -> Any:
         self.stage = name
+        if self.passes is not None and name != "cubin":
+            return self.passes.run(name, run, src, metadata)
         if name != "cubin":
             return run(src, metadata)
         from triton import knobs
@@ -92,8 +97,12 @@ class _StageTracker:
                 self.ptxas_log = buffer.getvalue()
 
 
-def compile_aot(ref: "TritonKernel", config: Config, capability: int) -> Compiled:
-    """Compile for ``sm_<capability>`` without a GPU, specialised like the JIT."""
+def compile_aot(ref: "TritonKernel", config: Config, capability: int, passes: bool = False) -> Compiled:
+    """Compile for ``sm_<capability>`` without a GPU, specialised like the JIT.
+
+    ``passes``: also record every MLIR pass (``passes.py``); Triton's cache is bypassed
+    for this compile, as a cache hit runs no pass.
+    """
     import triton
     from triton import knobs
     from triton.backends.compiler import GPUTarget
@@ -107,15 +116,21 @@ def compile_aot(ref: "TritonKernel", config: Config, capability: int) -> Compile
         result.error = CaptureError.from_environment(exc, "specializing") or CaptureError("specialize", _one_line(exc))
         return result.compiled(capability)
     target = GPUTarget("cuda", capability, 32)
+    recorder = tracker.passes = PassRecorder(ref.name) if passes else None
     try:
-        with triton_cache_for(ref.file), knobs.runtime.scope():
+        with triton_cache_for(ref.file), knobs.runtime.scope(), knobs.compilation.scope():
             knobs.runtime.add_stages_inspection_hook = tracker
+            knobs.compilation.always_compile = knobs.compilation.always_compile or passes
             kernel = triton.compile(src, target=target, options=options)
         result.asm = {k: kernel.asm[k] for k in ("ttir", "ttgir", "llir", "ptx", "cubin") if k in kernel.asm}
         result.metadata = kernel.metadata._asdict()
     except Exception as exc:
         result.error = _failure(ref, tracker.stage, exc)
         result.asm = _partial_stages(ref, src, target, options)
+    finally:
+        if recorder is not None:
+            result.passes = recorder.log()
+            recorder.close()
     result.seconds = time.perf_counter() - start
     result.ptxas_log = tracker.ptxas_log
     if result.error is None:

@@ -154,6 +154,16 @@ class TritonKernel(Kernel):
         return compile_aot(self, config, target.capability)
 
     @property
+    def records_passes(self) -> bool:
+        return True
+
+    def compile_passes(self, config: Config, target: Target) -> Compiled:
+        from .compile import compile_aot
+
+        # Ahead of time on either machine: the JIT gives the same IR (tests/gpu/test_jit_equals_aot.py).
+        return compile_aot(self, config, target.capability, passes=True)
+
+    @property
     def description(self) -> str:
         return self.spec.description if self.spec is not None else ""
 

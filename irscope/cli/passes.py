@@ -1,0 +1,185 @@
+"""``irscope passes``: every MLIR pass of one variant, and the first pass where two configs part."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from .options import check_arch
+
+
+@click.command()
+@click.argument("kernel")
+@click.option("-c", "assignments", multiple=True, metavar="NAME=VALUE", help="Set a parameter (both sides). Repeatable.")
+@click.option("--arch", metavar="SM", callback=check_arch, help="Compile ahead of time for this arch (default sm_90).")
+@click.option("--signature", "-S", metavar="TYPES", help="Argument types for a kernel without a KernelSpec.")
+@click.option("--after", "after", metavar="NAME|N", help="Print the IR after this pass (index, name or argument; "
+              "name#2 for its second run).")
+@click.option("--diff", "diff_index", metavar="N|NAME", help="Print the normalised diff of this pass: its IR before "
+              "against its IR after.")
+@click.option("--first-divergence", "divergence", is_flag=True,
+              help="Compile -a and -b and name the first pass after which their IR differs beyond the configs' "
+                   "own constants.")
+@click.option("-a", "a_values", multiple=True, metavar="CONFIG", help="Config A: NAME=VALUE[,NAME=VALUE]. Repeatable.")
+@click.option("-b", "b_values", multiple=True, metavar="CONFIG", help="Config B, likewise.")
+@click.option("--context", "-U", type=click.IntRange(min=0), default=3, show_default=True,
+              help="Unchanged lines around each change.")
+@click.option("--json", "as_json", is_flag=True, help="Print the pipeline as one JSON object.")
+def passes(kernel, assignments, arch, signature, after, diff_index, divergence, a_values, b_values, context,
+           as_json) -> None:
+    """Every MLIR pass Triton runs on KERNEL (a kernel or a session swept with --passes).
+
+    The table lists the passes in pipeline order with their stage (ttir, ttgir, llir),
+    the normalised lines each removed and added, and the operations it removed (-) and
+    added (+); a blank row left the IR as it was. Compiled ahead of time, Triton's cache
+    bypassed, from Triton's own pass dumps (MLIR_ENABLE_DUMP).
+
+    \b
+    Examples:
+      irscope passes square_kernel -c BLOCK_SIZE=1024
+      irscope passes square_kernel --after tritongpu-coalesce
+      irscope passes square_kernel --diff 11
+      irscope passes square_kernel --first-divergence -a BLOCK_SIZE=128 -b BLOCK_SIZE=1024
+    """
+    from ..errors import UsageError
+    from .target import open_target, overrides
+
+    chosen = [name for name, on in (("--after", after), ("--diff", diff_index), ("--first-divergence", divergence))
+              if on]
+    if len(chosen) > 1:
+        raise UsageError(f"{' and '.join(chosen)} do not go together: pick one")
+    if (a_values or b_values) and not divergence:
+        raise UsageError("-a/-b name the two configs of --first-divergence")
+    target = open_target(kernel, signature)
+    shared = overrides(assignments)
+    if divergence:
+        if not a_values or not b_values:
+            raise UsageError("--first-divergence needs both -a CONFIG and -b CONFIG")
+        sides = [target.variant({**shared, **overrides(_split(values))}, arch, passes=True)
+                 for values in (a_values, b_values)]
+        _print_divergence(*sides, context, as_json)
+        return
+    variant = target.variant(shared, arch, passes=True)
+    log = _log_of(variant)
+    if after is not None:
+        from ..ir.passes import ir_after
+
+        step = _find(log, after)
+        click.echo(f"{variant_title(variant)} · IR after pass {step.index} {step.name} ({step.arg})", err=True)
+        click.echo(ir_after(log, step.index), nl=False)
+        return
+    if diff_index is not None:
+        from ..diff.passes import pass_hunks
+        from ..diff.render import unified_hunks
+
+        step = _find(log, diff_index)
+        if not step.changed:
+            click.echo(f"pass {step.index} {step.name} ({step.arg}) left the IR as it was")
+            return
+        lines, _ = unified_hunks(pass_hunks(log, step.index), f"before {step.index} {step.arg} (normalised)",
+                                 f"after {step.index} {step.arg} (normalised)", context, spans=False)
+        click.echo("\n".join(lines))
+        return
+    if as_json:
+        click.echo(json.dumps({"kernel": variant.kernel.name, "config": variant.config.to_json(),
+                               "arch": variant.arch, "passes": [_row_json(s) for s in log.steps]}, indent=1))
+        return
+    click.echo(f"{variant_title(variant)} · {len(log.steps)} passes, "
+               f"{sum(s.changed for s in log.steps)} changed the IR", err=True)
+    click.echo("\n".join(table_lines(log)))
+
+
+def variant_title(v) -> str:
+    from ..diff.render import variant_title as title
+
+    return title(v)
+
+
+def table_lines(log) -> list[str]:
+    """The pipeline as a table, a rule at each stage boundary."""
+    out = [f"{'#':>3}  {'pass':<58} {'stage':<6} {'lines -/+':>10}  ops"]
+    stage = None
+    for s in log.steps:
+        if s.stage != stage:
+            stage = s.stage
+            out.append(f"{'':>3}  ── {stage.value} " + "─" * 50)
+        name = f"{s.name} ({s.arg})" + (f" in {s.scope}" if s.scope else "")
+        lines = f"{s.lines_removed}/{s.lines_added}" if s.changed else ""
+        out.append(f"{s.index:>3}  {name[:58]:<58} {s.stage.value:<6} {lines:>10}  {ops_text(s)}")
+    return out
+
+
+def ops_text(step, most: int = 4) -> str:
+    """``-tt.load x1 +ttg.convert_layout x6``, the largest first, at most ``most`` of each."""
+    parts = []
+    for sign, ops in (("-", step.ops_removed), ("+", step.ops_added)):
+        top = sorted(ops.items(), key=lambda kv: (-kv[1], kv[0]))
+        parts += [f"{sign}{op} x{n}" for op, n in top[:most]]
+        if len(top) > most:
+            parts.append(f"{sign}{len(top) - most} more")
+    return " ".join(parts)
+
+
+def _row_json(s) -> dict:
+    return {"index": s.index, "name": s.name, "arg": s.arg, "stage": s.stage.value, "scope": s.scope,
+            "changed": s.changed, "lines_removed": s.lines_removed, "lines_added": s.lines_added,
+            "ops_removed": dict(s.ops_removed), "ops_added": dict(s.ops_added)}
+
+
+def _split(values: tuple[str, ...]) -> tuple[str, ...]:
+    """``-a BLOCK_SIZE=128,num_warps=4 -a n_cols=1024`` -> each NAME=VALUE."""
+    return tuple(part for value in values for part in value.split(",") if part.strip())
+
+
+def _log_of(variant):
+    from ..errors import CompileFailed
+
+    if variant.passes is None or not variant.passes.steps:
+        why = f": {variant.error}" if variant.error else ""
+        raise CompileFailed(f"{variant.kernel.name} {variant.config.label()} recorded no passes{why}")
+    return variant.passes
+
+
+def _find(log, which: str):
+    from ..errors import UsageError
+    from ..ir.passes import find_pass
+
+    try:
+        return find_pass(log, which)
+    except LookupError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _print_divergence(a, b, context: int, as_json: bool) -> None:
+    from ..diff.passes import first_divergence
+    from ..diff.render import unified_hunks
+
+    found = first_divergence(_log_of(a), _log_of(b))
+    step = found.step_a
+    if as_json:
+        click.echo(json.dumps({"a": a.config.to_json(), "b": b.config.to_json(), "index": found.index,
+                               "pass": None if step is None else {"name": step.name, "arg": step.arg,
+                                                                  "stage": step.stage.value},
+                               "reason": found.reason}, indent=1))
+        return
+    click.echo(f"A  {variant_title(a)}\nB  {variant_title(b)}")
+    if found.index is None:
+        click.echo(found.reason)
+        return
+    where = f"pass {found.index} {step.name} ({step.arg}), stage {step.stage.value}" if step else "before the first pass"
+    click.echo(f"first divergence: {where}: {found.reason}")
+    if found.between:
+        lines, _ = unified_hunks(list(found.between), f"A after {found.index} (normalised, config constants as #)",
+                                 f"B after {found.index} (normalised, config constants as #)", context, spans=False)
+        click.echo("\n" + "\n".join(lines))
+    for label, v, own in (("A", a, found.own_a), ("B", b, found.own_b)):
+        if step is None:
+            break
+        click.echo(f"\nwhat {step.arg} did in {label} ({v.config.label()}):")
+        if not any(h.tag != "equal" for h in own):
+            click.echo("  nothing: it left the IR as it was")
+            continue
+        lines, _ = unified_hunks(list(own), f"{label} before {found.index}", f"{label} after {found.index}",
+                                 context, spans=False)
+        click.echo("\n".join(lines))

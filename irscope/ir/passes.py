@@ -1,0 +1,222 @@
+"""MLIR's pass dumps read back: which pass ran, in which stage, and what it changed.
+
+With ``MLIR_ENABLE_DUMP`` Triton's pass managers print the IR *before* every pass,
+never after, so the IR after pass N is the dump before pass N+1, and after a stage's
+last pass it is the module as the stage hands it on (the compiler's own listing).
+A sweep keeps every variant's passes, so only the passes that changed the IR keep
+anything: their line operations against the IR before them (``delta``), from which
+the IR after any pass is rebuilt.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+from ..types import PassLog, PassStep, Stage
+
+# // -----// IR Dump Before TritonGPUCoalesce (tritongpu-coalesce) ('builtin.module' operation) //----- //
+# // -----// IR Dump Before Canonicalizer (canonicalize) ('tt.func' operation: @square_kernel) //----- //
+DUMP_HEADER = re.compile(
+    r"^// -----// IR Dump (?:Before|After) (?P<name>\S+) \((?P<arg>[^)]*)\) "
+    r"\('(?P<op>[^']+)' operation(?:: (?P<symbol>@[^)]+))?\) //----- //$", re.M)
+# // -----// SoftwarePipeliner internal IR Dump After: LowerLoops
+OTHER_OUTPUT = re.compile(r"^// -----//", re.M)
+# !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
+LONG_TYPE = re.compile(r"!llvm\.struct<\([^()]{64,}\)>")
+# A stored line's alias for a long type: a control character, which MLIR's printer escapes in text.
+ALIAS_MARK = "\x01"
+ALIAS = re.compile("\x01(\\d+)\x01")
+# %row_6 = tt.load %input_ptrs_4, %row_5, %cst : tensor<128x!tt.ptr<f32>, #blocked>
+# tt.store %output_ptrs_7, %square_output, %row_5 : tensor<128x!tt.ptr<f32>, #blocked>
+# %0:2 = "ttg.warp_specialize"() ...
+MLIR_OP = re.compile(r'^(?:%[^=]+=\s*)?"?(?P<op>[a-z_][\w]*\.[\w.]+)')
+
+
+@dataclass(frozen=True)
+class PassDump:
+    """One dump: the pass about to run, the op it runs on, and the IR before it."""
+
+    name: str
+    arg: str
+    scope: str  # "" when it runs on the module; "tt.func @k" when nested in another pass
+    before: str
+
+
+def split_dumps(text: str) -> list[PassDump]:
+    """The dumps of one pass manager's output, in the order they were printed."""
+    heads = list(DUMP_HEADER.finditer(text))
+    out = []
+    for n, m in enumerate(heads):
+        end = heads[n + 1].start() if n + 1 < len(heads) else len(text)
+        scope = "" if m["op"] == "builtin.module" else f"{m['op']} {m['symbol'] or ''}".strip()
+        body = text[m.end():end]
+        # Anything else printed during the pass (the pipeliner's own "// -----// ... internal IR
+        # Dump" sections) follows its dump: the IR before the pass ends there.
+        cut = OTHER_OUTPUT.search(body)
+        out.append(PassDump(m["name"], m["arg"], scope, tidy(body[:cut.start()] if cut else body)))
+    return out
+
+
+def tidy(ir: str) -> str:
+    """One IR text as the compiler's listing has it: the dump's blank lines around it dropped."""
+    return ir.strip("\n") + "\n"
+
+
+def build_pass_log(stages: Sequence[tuple[Stage, str, str]]) -> PassLog:
+    """A PassLog from each stage's dump text and the module the stage handed on, in pipeline order.
+
+    ``stages``: ``(stage, dumps, end)``. Across stages the chain goes on: the IR before a
+    stage's first pass is the one the stage before handed on.
+    """
+    chain: list[tuple[PassDump, Stage, str]] = []  # each pass and the IR after it
+    initial: str | None = None
+    for stage, dumps_text, end in stages:
+        dumps = split_dumps(dumps_text)
+        if not dumps:
+            continue
+        if initial is None:
+            initial = dumps[0].before
+        afters = [d.before for d in dumps[1:]] + [tidy(end)]
+        chain += [(dump, stage, after) for dump, after in zip(dumps, afters)]
+    if initial is None:
+        return PassLog("")
+    aliases: dict[str, int] = {}
+    previous = first = _aliased(initial, aliases)
+    counts = op_counts(previous)
+    steps: list[PassStep] = []
+    for dump, stage, after in chain:
+        after = _aliased(after, aliases)
+        step, counts = _step(len(steps) + 1, dump, stage, previous, after, counts)
+        steps.append(step)
+        previous = after
+    return PassLog(first, tuple(steps), tuple(aliases))
+
+
+def _aliased(text: str, aliases: dict[str, int]) -> str:
+    """``text`` with each long type named by its number, numbering those seen first here: after lowering
+    to LLVM, every value a thread holds of a tensor is a struct of a field per element, on every line."""
+    def alias(m: re.Match) -> str:
+        n = aliases.setdefault(m[0], len(aliases))
+        return f"{ALIAS_MARK}{n}{ALIAS_MARK}"
+
+    return LONG_TYPE.sub(alias, text)
+
+
+def unaliased(text: str, aliases: Sequence[str]) -> str:
+    """Stored IR with its long types written out again."""
+    if not aliases:
+        return text
+    return ALIAS.sub(lambda m: aliases[int(m[1])], text)
+
+
+def _step(index: int, dump: PassDump, stage: Stage, before: str, after: str,
+          ops_a: Counter) -> tuple[PassStep, Counter]:
+    """The pass and the operation counts of the IR after it (those before it are ``ops_a``)."""
+    if before == after:
+        return PassStep(index, dump.name, dump.arg, stage, dump.scope), ops_a
+    a, b = before.splitlines(), after.splitlines()
+    delta = encode_delta(a, b)
+    ops_b = op_counts(after)
+    return PassStep(index, dump.name, dump.arg, stage, dump.scope, delta=delta,
+                    lines_removed=sum(-op for op in delta if isinstance(op, int) and op < 0
+                                      ) - _locations_dropped(a, delta),
+                    lines_added=sum(1 for op in delta if isinstance(op, tuple) for line in op
+                                    if not line.startswith("#loc")),
+                    ops_removed=dict(ops_a - ops_b), ops_added=dict(ops_b - ops_a)), ops_b
+
+
+def _locations_dropped(lines: list[str], delta: tuple) -> int:
+    """How many of the lines ``delta`` drops are location definitions (``#loc3 = loc(...)``): not code."""
+    at = dropped = 0
+    for op in delta:
+        if isinstance(op, int):
+            if op < 0:
+                dropped += sum(1 for line in lines[at:at - op] if line.startswith("#loc"))
+            at += abs(op)
+    return dropped
+
+
+def op_counts(ir: str) -> Counter:
+    """Operations by name (``tt.load``: 2), locations and attribute aliases left out."""
+    counts: Counter = Counter()
+    for line in ir.splitlines():
+        m = MLIR_OP.match(line.strip())
+        if m and not line.startswith("#"):
+            counts[m["op"]] += 1
+    return counts
+
+
+def encode_delta(a: list[str], b: list[str]) -> tuple:
+    """Line operations that turn ``a`` into ``b``: keep n (n > 0), drop n (-n), insert (a tuple of lines)."""
+    out: list = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            out.append(i2 - i1)
+            continue
+        if i2 > i1:
+            out.append(-(i2 - i1))
+        if j2 > j1:
+            out.append(tuple(b[j1:j2]))
+    return tuple(out)
+
+
+def apply_delta(lines: list[str], delta: Iterable) -> list[str]:
+    out: list[str] = []
+    at = 0
+    for op in delta:
+        if isinstance(op, tuple):
+            out.extend(op)
+        elif op > 0:
+            out.extend(lines[at:at + op])
+            at += op
+        else:
+            at -= op
+    if at != len(lines):
+        raise ValueError(f"a pass's line operations cover {at} of {len(lines)} lines: damaged pass data")
+    return out
+
+
+def ir_after_each(log: PassLog) -> list[str]:
+    """The IR before the first pass, then after each pass: ``[initial, after 1, after 2, ...]``."""
+    lines = log.initial.splitlines()
+    texts = [unaliased(log.initial, log.aliases)]
+    for step in log.steps:
+        if step.delta is not None:
+            lines = apply_delta(lines, step.delta)
+            texts.append(unaliased("\n".join(lines) + "\n", log.aliases))
+        else:
+            texts.append(texts[-1])
+    return texts
+
+
+def ir_after(log: PassLog, index: int) -> str:
+    """The IR after pass ``index`` (1-based; 0: before the first pass)."""
+    if not 0 <= index <= len(log.steps):
+        raise IndexError(f"pass {index} out of range: the pipeline has {len(log.steps)} passes")
+    lines = log.initial.splitlines()
+    for step in log.steps[:index]:
+        if step.delta is not None:
+            lines = apply_delta(lines, step.delta)
+    return unaliased("\n".join(lines) + "\n", log.aliases)
+
+
+def find_pass(log: PassLog, which: str) -> PassStep:
+    """A pass by its index (``12``), its name or its argument (the first one, or ``name#2`` for the second)."""
+    text = which.strip()
+    if text.isdigit():
+        n = int(text)
+        if not 1 <= n <= len(log.steps):
+            raise LookupError(f"no pass {n}: the pipeline has {len(log.steps)} passes (1-{len(log.steps)})")
+        return log.steps[n - 1]
+    name, _, nth = text.partition("#")
+    matches = [s for s in log.steps if name in (s.name, s.arg)]
+    k = int(nth) if nth.isdigit() else 1
+    if not matches or k > len(matches) or k < 1:
+        known = ", ".join(dict.fromkeys(s.arg for s in log.steps))
+        raise LookupError(f"no pass {which!r} in the pipeline (by index 1-{len(log.steps)}, name or argument; "
+                          f"arguments: {known})")
+    return matches[k - 1]
