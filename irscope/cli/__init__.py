@@ -41,6 +41,7 @@ COMMANDS = {
     "compare": ("irscope.cli.compare", "compare"),
     "passes": ("irscope.cli.passes", "passes"),
     "ncu": ("irscope.cli.ncu", "ncu"),
+    "report": ("irscope.cli.report", "report"),
 }
 
 # What irscope changed in its own environment (TMPDIR...) and the user's values, for the

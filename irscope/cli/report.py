@@ -1,0 +1,51 @@
+"""``irscope report``: a session as one self-contained HTML file to share."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command()
+@click.argument("session_dir", metavar="SESSION")
+@click.option("-o", "out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="The HTML file to write.")
+@click.option("--diff", "diffs", multiple=True, nargs=2, metavar="A B",
+              help="Add the normalised diff of two variants, each NAME=VALUE[,NAME=VALUE] (values that tell it apart). "
+                   "Repeatable.")
+@click.option("--diff-stage", default="ptx", show_default=True, type=click.Choice(["ttir", "ttgir", "llir", "ptx", "sass"]),
+              help="The stage the diffs compare.")
+@click.option("--sample-gpu", metavar="NAME", help="Whose recorded runtimes to show where the session has none.")
+def report(session_dir, out, diffs, diff_stage, sample_gpu) -> None:
+    """Write SESSION as one HTML file: the variants table, the runtime chart, every stage of every variant
+    (highlighted, each line linked to its Python line) and the diffs asked for. It needs no network and no
+    irscope to open.
+
+    \b
+    Examples:
+      irscope report runs/square -o square.html
+      irscope report runs/square -o square.html --diff BLOCK_SIZE=128 BLOCK_SIZE=1024 --diff-stage sass
+    """
+    from ..errors import SessionError, UsageError
+    from ..report.html import DiffRequest, build
+    from ..session import Session
+    from ..store import atomic_write
+    from ..types import Stage
+    from .target import open_target, overrides
+
+    if not Session.is_session(session_dir):
+        raise SessionError(f"{session_dir} is not an irscope session (make one with irscope sweep -o DIR)")
+    target = open_target(session_dir)
+    requests = []
+    for a, b in diffs:
+        ids = []
+        for side in (a, b):
+            given = overrides(tuple(x for x in side.split(",") if x))
+            entry = target._find(target.config(given), given, None)
+            if entry is None:
+                raise UsageError(f"--diff {side}: no variant of {session_dir} matches")
+            ids.append(entry.id)
+        requests.append(DiffRequest(ids[0], ids[1], Stage(diff_stage)))
+    text = build(target.session, requests, sample_gpu)
+    atomic_write(out, text)
+    click.echo(f"wrote {out} ({len(text.encode()) / 1e6:.1f} MB, {len(target.session.entries)} variants)", err=True)

@@ -1,0 +1,1 @@
+"""Shareable reports: a session as one self-contained HTML file (html.py)."""
