@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from irscope.tui.app import IrscopeApp
+from irscope.tui.app import STAGE_TABS, IrscopeApp
 from irscope.tui.factory import make_app
+from irscope.tui.widgets.passes import NO_PASSES
 from irscope.types import Stage
 
 REPO = Path(__file__).resolve().parent.parent
@@ -214,3 +215,84 @@ async def test_usable_at_small_and_large_sizes(size):
         listing = app.query_one("#listing")
         assert listing.size.height >= 5 and listing.size.width >= 30
         assert app.query_one("#variants").size.height >= 3
+
+
+# ------------------------------------------------ the Passes tab (issue 17), ncu's samples on SASS (issue 18)
+
+PASSES_KEY = str([key for key, _ in STAGE_TABS].index("passes") + 1)
+
+
+async def test_the_passes_tab_lists_passes_and_shows_the_ir_after_each_and_its_diff(cli, tmp_path):
+    out = tmp_path / "s"
+    result = cli("sweep", "square_kernel", "-s", "BLOCK_SIZE=128,1024", "-c", "n_cols=1024", "--passes", "-o", str(out))
+    assert result.exit_code == 0, result.output[-2000:]
+    app = make_app(str(out))
+    async with app.run_test(size=(140, 44)) as pilot:
+        await settle(pilot)
+        table = app.query_one("#variants")
+        table.select_index(next(r.index for r in app.model.rows if r.config.constexprs["BLOCK_SIZE"] == 1024))
+        await settle(pilot)  # BLOCK_SIZE=1024: coalescing gives each thread 4 contiguous elements
+        await pilot.press(PASSES_KEY)
+        await settle(pilot)
+        view = app.query_one("#passes")
+        variant = view.variant
+        assert variant.config.constexprs["BLOCK_SIZE"] == 1024
+        log = variant.passes
+        table = app.query_one("#pass-table")
+        assert table.row_count == len(log.steps) > 20
+        listing = app.query_one("#pass-ir")
+        first = next(s for s in log.steps if s.changed)
+        assert table.cursor_row == first.index - 1
+        from irscope.ir.passes import ir_after
+
+        assert listing.lines == ir_after(log, first.index).splitlines()
+        coalesce = next(s for s in log.steps if s.arg == "tritongpu-coalesce")
+        table.focus()
+        table.move_cursor(row=coalesce.index - 1)
+        await settle(pilot)
+        assert listing.lines == ir_after(log, coalesce.index).splitlines()
+        await pilot.press("d")  # its diff against the IR before it
+        await settle(pilot)
+        assert listing.lines[0].startswith("--- before pass") and any(line.startswith("+") for line in listing.lines)
+        assert any("sizePerThread" in line for line in listing.lines if line.startswith(("+", "-")))
+
+
+async def test_a_variant_without_passes_says_how_to_get_them():
+    import os
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    os.chdir(repo)
+    app = make_app("samples/sessions/square_kernel")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(pilot)
+        await pilot.press(PASSES_KEY)
+        await settle(pilot)
+        assert app.query_one("#pass-ir").lines == NO_PASSES
+        assert app.query_one("#pass-table").row_count == 0
+
+
+async def test_the_sass_tab_colours_lines_by_where_nsight_computes_samples_fell():
+    """samples/ncu/square_h100 kept each variant's counters: the SASS gutter and the Python source are coloured."""
+    import os
+    from pathlib import Path
+
+    from irscope.tui.widgets.listing import heat_style
+
+    repo = Path(__file__).resolve().parent.parent
+    os.chdir(repo)
+    app = make_app("samples/ncu/square_h100")
+    keys = [key for key, _ in STAGE_TABS]
+    async with app.run_test(size=(140, 44)) as pilot:
+        await settle(pilot)
+        await pilot.press(str(keys.index("sass") + 1))
+        await settle(pilot)
+        listing, source = app.query_one("#listing"), app.query_one("#source")
+        hottest = max(listing.heat, key=listing.heat.get)
+        assert "FMUL" in listing.lines[hottest] and heat_style(listing.heat[hottest]) is not None
+        assert abs(sum(listing.heat.values()) - 1.0) < 1e-6
+        hot_python = max(source.heat, key=source.heat.get)
+        assert "row * row" in source.lines[hot_python]
+        await pilot.press(str(keys.index("ptx") + 1))  # only the SASS tab is coloured: the counters are SASS's
+        await settle(pilot)
+        assert listing.heat == {} and source.heat == {}

@@ -6,6 +6,7 @@ import json
 
 import click
 
+from ..ir.passes import ops_text
 from .options import check_arch
 
 
@@ -108,17 +109,6 @@ def table_lines(log) -> list[str]:
         lines = f"{s.lines_removed}/{s.lines_added}" if s.changed else ""
         out.append(f"{s.index:>3}  {name[:58]:<58} {s.stage.value:<6} {lines:>10}  {ops_text(s)}")
     return out
-
-
-def ops_text(step, most: int = 4) -> str:
-    """``-tt.load x1 +ttg.convert_layout x6``, the largest first, at most ``most`` of each."""
-    parts = []
-    for sign, ops in (("-", step.ops_removed), ("+", step.ops_added)):
-        top = sorted(ops.items(), key=lambda kv: (-kv[1], kv[0]))
-        parts += [f"{sign}{op} x{n}" for op, n in top[:most]]
-        if len(top) > most:
-            parts.append(f"{sign}{len(top) - most} more")
-    return " ".join(parts)
 
 
 def _row_json(s) -> dict:

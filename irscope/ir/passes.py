@@ -220,3 +220,14 @@ def find_pass(log: PassLog, which: str) -> PassStep:
         raise LookupError(f"no pass {which!r} in the pipeline (by index 1-{len(log.steps)}, name or argument; "
                           f"arguments: {known})")
     return matches[k - 1]
+
+
+def ops_text(step, most: int = 4) -> str:
+    """``-tt.load x1 +ttg.convert_layout x6``, the largest first, at most ``most`` of each."""
+    parts = []
+    for sign, ops in (("-", step.ops_removed), ("+", step.ops_added)):
+        top = sorted(ops.items(), key=lambda kv: (-kv[1], kv[0]))
+        parts += [f"{sign}{op} x{n}" for op, n in top[:most]]
+        if len(top) > most:
+            parts.append(f"{sign}{len(top) - most} more")
+    return " ".join(parts)

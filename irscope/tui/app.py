@@ -32,12 +32,14 @@ from .model import Model, Row, source_line_counts
 from .screens.diff import DiffScreen
 from .screens.help import HelpScreen
 from .widgets.chart import RuntimeChart
+from .widgets.passes import PassesView
 from .widgets.listing import ListingView
 from .widgets.side import AnnotationPane
 from .widgets.variants import DAMAGED, VariantsTable
 
-# One tab (and digit key) per registered stage, then the chart.
-STAGE_TABS = [(spec.key, spec.label) for spec in stage_specs()] + [("chart", "Chart")]
+# One tab (and digit key) per registered stage, then the chart and the passes.
+STAGE_TABS = [(spec.key, spec.label) for spec in stage_specs()] + [("chart", "Chart"), ("passes", "Passes")]
+VIEWS = ("chart", "passes")  # tabs that are not a stage's listing
 
 
 
@@ -133,6 +135,7 @@ class IrscopeApp(App):
             with ContentSwitcher(initial="listing", id="switcher"):
                 yield ListingView(id="listing")
                 yield RuntimeChart(self.model, id="chart")
+                yield PassesView(id="passes")
             with Vertical(id="side"):
                 yield ListingView(id="source")
                 yield AnnotationPane(id="annotation")
@@ -228,6 +231,11 @@ class IrscopeApp(App):
             switcher.current = "chart"
             self.query_one("#chart", RuntimeChart).redraw()
             return
+        if key == "passes":
+            switcher.current = "passes"
+            row = self.current_row()
+            self.query_one("#passes", PassesView).show(self._variant(row) if row is not None and row.ready else None)
+            return
         switcher.current = "listing"
         row = self.current_row()
         if row is not None and row.ready:
@@ -236,7 +244,7 @@ class IrscopeApp(App):
     def switch_stage(self, key: str) -> None:
         # Show the stage now, in the frame that also moves the tab, rather than a message later.
         self.query_one("#stages", Tabs).active = f"tab-{key}"
-        if key != self.stage_key or (key != "chart" and (self._shown is None or self._shown[1] != key)):
+        if key != self.stage_key or (key not in VIEWS and (self._shown is None or self._shown[1] != key)):
             self._show_stage(key)
 
     def action_stage(self, key: str) -> None:
@@ -245,6 +253,9 @@ class IrscopeApp(App):
     def show_row(self, row: Row) -> None:
         """Show ``row`` in the current stage: the listing, the source pane, the findings."""
         if self.stage_key == "chart":
+            return
+        if self.stage_key == "passes":
+            self.query_one("#passes", PassesView).show(self._variant(row))
             return
         stage = Stage(self.stage_key)
         listing = self.query_one("#listing", ListingView)
@@ -256,6 +267,7 @@ class IrscopeApp(App):
         if self._trace is not None:
             self._trace.write(f"show {stage.value}:{row.index} {time.perf_counter():.6f}\n")
         self._show_source(row)
+        self._show_heat(row, stage)
         # The listing paints first; the source link and the explanation follow right after, and
         # findings only once the user has stayed on a variant (scrolling the table stays instant).
         self.call_after_refresh(self._explain_cursor, row, stage)
@@ -264,6 +276,13 @@ class IrscopeApp(App):
             self.query_one("#annotation", AnnotationPane).show_findings(self._findings[found])
         else:
             self.set_timer(0.15, lambda: self._findings_if_still_shown(row, found[1]))
+
+    def _show_heat(self, row: Row, stage: Stage) -> None:
+        """On the SASS tab, where Nsight Compute's samples fell (``bench --ncu -o``): each SASS line's gutter,
+        and each Python line's in the source pane; nothing elsewhere."""
+        heat = self.model.heat(row) if stage == Stage.SASS else None
+        self.query_one("#listing", ListingView).set_heat(heat[0] if heat else {})
+        self.query_one("#source", ListingView).set_heat(heat[1] if heat else {})
 
     def _show_source(self, row: Row) -> None:
         kernel = row.kernel_id
@@ -405,7 +424,7 @@ class IrscopeApp(App):
         if a is None or b is None:
             self.notify("both variants must be captured first", severity="warning")
             return
-        stage = Stage(self.stage_key) if self.stage_key not in ("chart", Stage.SOURCE) else Stage.PTX
+        stage = Stage(self.stage_key) if self.stage_key not in (*VIEWS, Stage.SOURCE) else Stage.PTX
         runtimes = tuple(Runtime.of(r.measurement) for r in pair)
         self.push_screen(DiffScreen(a, b, stage, runtimes))
 

@@ -110,6 +110,7 @@ class Model:
         self.rows = [Row(i, c) for i, c in enumerate(configs)]
         self.mark_order: list[int] = []  # marked row indices, oldest first
         self._sources: dict[Path, tuple[str, str | None]] = {}  # session path -> (source, why it is unreadable)
+        self._heat: dict[int, tuple[dict[int, float], dict[int, float]] | None] = {}  # row -> ncu's samples
 
     @classmethod
     def from_session(cls, session: Session) -> "Model":
@@ -141,6 +142,31 @@ class Model:
         if row.entry is not None:
             row.entry.measurement = measurement
         return row
+
+    def heat(self, row: Row) -> tuple[dict[int, float], dict[int, float]] | None:
+        """Where Nsight Compute's samples fell for the row's variant, if its session kept the counters
+        (``irscope bench --ncu -o``): ``({SASS line: share}, {Python line - 1: share})``, 0-based lines."""
+        if row.index in self._heat:
+            return self._heat[row.index]
+        found = None
+        session = row.session or self.session
+        variant = self.variant(row)
+        if session is not None and row.entry is not None and variant is not None and variant.ok:
+            import json
+
+            from ..annotate.hotspots import hot_lines, python_line_shares
+            from ..measure.ncu_report import KernelCounters
+            from ..store import safe_name
+
+            path = session.path / "ncu" / f"{safe_name(row.entry.id, 'variant id')}.counters.json"
+            try:
+                counters = KernelCounters.from_json(json.loads(path.read_text()))
+                hot = hot_lines(variant, counters)
+                found = ({h.index: h.share for h in hot}, {line - 1: s for line, s in python_line_shares(hot).items()})
+            except (OSError, ValueError, TypeError, AttributeError, KeyError):
+                found = None  # no counters (or unreadable ones): no colours, nothing else changes
+        self._heat[row.index] = found
+        return found
 
     def variant(self, row: Row) -> Variant | None:
         """The row's variant, read from the session the first time it is needed.

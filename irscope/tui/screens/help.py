@@ -21,6 +21,7 @@ or the samples recorded on real GPUs (the note says which device).
 |---|---|
 | `1`-`{last_stage}` | stage: {stage_labels} |
 | `{chart_key}` | chart of runtime (or GB/s) per variant |
+| `{passes_key}` | every compiler pass (`sweep --passes`): the IR after each; `d` on the list: its diff |
 | `tab` | move between the variants table, the listing and the source pane |
 | `↑` `↓` `pgup` `pgdn` | move the cursor; the source pane follows |
 | `enter` (source pane) | highlight every line that Python line became |
@@ -35,14 +36,17 @@ or the samples recorded on real GPUs (the note says which device).
 | `?` | this help |
 | `q` | quit |
 
-In the diff: `y` side by side or unified, `r` raw or normalised, `escape` back.
+In the diff: `y` side by side or unified, `r` raw or normalised, `escape` back. On the SASS tab of a
+session benched with `--ncu`, the line numbers are coloured by where Nsight Compute found the warps,
+and the source pane's by Python line.
 """
 
 
 def help_text() -> str:
     """The help, with the stage keys as the stage registry gives them."""
     labels = [spec.label for spec in specs()]
-    return HELP.format(last_stage=len(labels), stage_labels=", ".join(labels), chart_key=len(labels) + 1)
+    return HELP.format(last_stage=len(labels), stage_labels=", ".join(labels), chart_key=len(labels) + 1,
+                       passes_key=len(labels) + 2)
 
 
 class HelpScreen(ModalScreen):

@@ -31,6 +31,18 @@ GUTTER = Style(color="grey42")
 WIDTH = 240  # columns the listing can scroll across
 DIFF_STYLES = {"+": Style(color="#9ece6a"), "-": Style(color="#f7768e"), "@": Style(color="#7dcfff", bold=True)}
 CHANGED_TOKEN = Style(bold=True, underline=True, bgcolor="#45283c")  # the tokens of a line that changed
+# Where a kernel's time goes (Nsight Compute's samples): the gutter of a hot line, cooler to hotter
+HEAT = [Style(color="black", bgcolor=c) for c in ("#5c4b1e", "#8a6d1c", "#b8861b", "#e0a21c", "#ff6b3d")]
+
+
+def heat_style(share: float) -> Style | None:
+    """The gutter's style for a line with ``share`` of the samples (None below 0.5%)."""
+    if share < 0.005:
+        return None
+    for limit, style in zip((0.02, 0.05, 0.10, 0.25), HEAT):
+        if share < limit:
+            return style
+    return HEAT[-1]
 
 
 @dataclass
@@ -80,6 +92,7 @@ class ListingView(ScrollView, can_focus=True):
         self._strips: dict[int, list[Segment]] = {}
         self._gutter = 4
         self.emphasis: dict[int, list[tuple[int, int]]] = {}  # diff mode: changed tokens per line
+        self.heat: dict[int, float] = {}  # line -> its share of the kernel's samples (ncu), shown in the gutter
 
     # ------------------------------------------------------------ content
 
@@ -92,6 +105,7 @@ class ListingView(ScrollView, can_focus=True):
         self.stage = stage
         self.suffix = suffix
         self.emphasis = {}
+        self.heat = {}
         self.linked = set()
         self.matches = set()
         self._strips.clear()
@@ -101,6 +115,12 @@ class ListingView(ScrollView, can_focus=True):
         self.virtual_size = Size(WIDTH, len(lines))
         self.set_reactive(ListingView.cursor, min(max(cursor, 0), max(len(lines) - 1, 0)))
         self.scroll_to(0, max(self.cursor - 3, 0), animate=False, immediate=True)
+        self.refresh()
+
+    def set_heat(self, heat: dict[int, float]) -> None:
+        """Colour the gutter by each line's share of the samples (``{line: share}``)."""
+        self.heat = heat
+        self._strips.clear()
         self.refresh()
 
     def set_linked(self, indices: set[int] | list[int], scroll: bool = True) -> None:
@@ -180,7 +200,7 @@ class ListingView(ScrollView, can_focus=True):
         if cached is not None:
             return cached
         line = self.lines[index].expandtabs(4)
-        segments = [Segment(f"{index + 1:>{self._gutter - 1}} ", GUTTER)]
+        segments = [Segment(f"{index + 1:>{self._gutter - 1}} ", heat_style(self.heat.get(index, 0.0)) or GUTTER)]
         if self.diff:
             style = DIFF_STYLES.get(line[:1])
             at = 0
