@@ -39,6 +39,7 @@ COMMANDS = {
     "inductor": ("irscope.cli.inductor", "inductor"),
     "run": ("irscope.cli.run", "run"),
     "compare": ("irscope.cli.compare", "compare"),
+    "export": ("irscope.cli.export", "export"),
 }
 
 # What irscope changed in its own environment (TMPDIR...) and the user's values, for the

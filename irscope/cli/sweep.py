@@ -41,7 +41,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
 
     target = open_target(kernel, signature, need_kernel=True)
     ref = target.ref
-    session = target.session
+    session = target.session if target.trace is None else None  # a trace's session is the trace's, read only
     request = {"sweep": parse_sweep(sweeps), "fixed": overrides(assignments), "arch": arch}
     resumed = session if session is not None else Session.open(out) if out and Session.is_session(out) else None
     if resumed is not None and not sweeps and not assignments and resumed.data.get("request"):

@@ -1,4 +1,4 @@
-"""KERNEL on the command line: a kernel to compile, or a session directory to read from."""
+"""KERNEL on the command line: a kernel to compile, a session directory or a tritonparse trace to read from."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ class Target:
     table: dict[str, Any]
     ref: Kernel | None = None
     session: Session | None = None
+    trace: str | None = None  # the tritonparse trace the session was read from (new variants go only to -o)
 
     def config(self, overrides: Mapping[str, Any]) -> Config:
         return config_from_table(self.table, overrides, self.name)
@@ -66,6 +67,17 @@ def _arch_name(arch: str | None) -> str | None:
 
 def open_target(kernel: str, signature: str | None = None, need_kernel: bool = False) -> Target:
     """Resolve KERNEL; with ``need_kernel`` a session also gives the kernel to compile new variants with."""
+    from ..tritonparse.events import is_trace, split_argument
+
+    if is_trace(kernel) and not Path(kernel).is_dir():
+        import click
+
+        from ..tritonparse.session import trace_session
+
+        path, name = split_argument(kernel)
+        session = trace_session(path, name, note=lambda line: click.echo(f"irscope: {path.name}: {line}", err=True))
+        ref = session_kernel(session, signature) if need_kernel else None
+        return Target(session.kernel.name, session.parameters, ref, session, trace=str(path))
     if Path(kernel).is_dir():
         if not Session.is_session(kernel):
             raise SessionError(f"{kernel} is a directory but not an irscope session (no session.json)")
