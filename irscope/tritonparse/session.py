@@ -15,7 +15,6 @@ session's recorded launches (grid, argument layouts) that bench reruns on a GPU.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
 import shutil
@@ -27,16 +26,17 @@ from ..arch import CaptureMode, Target
 from ..errors import IrscopeError, KernelNotFound, SessionError
 from ..frontends.triton.kernel import is_type
 from ..frontends.triton.recorded import Recorded, compiled_from, config_of, parameter_table, signature_of
-from ..frontends.triton.replay import launch_key
 from ..paths import cache_dir
 from ..session import Session
 from ..stages import Stage
 from ..types import KernelId
 from . import mappings
 from .events import CompileEvent, LaunchEvent, Trace, kernel_parameters, read_trace
+from .launches import recorded_launches, specialization
 
 FORMAT = 1  # bump when what a trace's session holds changes: older ones are rebuilt
 OPTION_KEYS = ("num_warps", "num_stages", "num_ctas", "maxnreg")
+TRITON_ASM = ("ttir", "ttgir", "llir", "ptx")  # the stages Triton's compile gives, as its asm keys
 STAGES = {"ttir": Stage.TTIR, "ttgir": Stage.TTGIR, "llir": Stage.LLIR, "ptx": Stage.PTX, "sass": Stage.SASS}
 # `tt.func public @add_kernel(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32} loc("x_ptr"(#loc)), %n: i32 ...`
 TT_FUNC = re.compile(r"^\s*tt\.func\s+(?:public\s+|private\s+)?@(\w+)\((.*)\)\s*(?:attributes\s*\{.*\})?\s*\{\s*$")
@@ -90,23 +90,34 @@ def _build(trace: Trace, kernel: str, folder: Path) -> None:
 def _write(trace: Trace, kernel: str, folder: Path) -> None:
     from ..capture import build_variant
 
-    events, notes = [], list(trace.skipped)
+    notes = list(trace.skipped)
+    first_launch: dict[str | None, LaunchEvent] = {}
+    for launch in trace.launches:
+        first_launch.setdefault(launch.hash, launch)
+    read: list[tuple[CompileEvent, Recorded]] = []
     seen: set[str] = set()
     for event in trace.compiles:
-        if event.kernel == kernel and event.hash not in seen:  # a cache hit records the same compile again
-            seen.add(event.hash)
-            events.append(event)
-    records = []
-    for event in events:
+        if event.kernel != kernel or event.hash in seen:  # a cache hit records the same compile again
+            continue
+        seen.add(event.hash)
         try:
-            records.append(record_of(event))
+            read.append((event, record_of(event, first_launch.get(event.hash), notes.append)))
         except ValueError as exc:
             notes.append(f"{kernel} (line {event.line}): {exc}")
-    if not records:
+    if not read:
         raise SessionError(f"{trace.path}: no compilation of {kernel} irscope can read: {notes[-1]}")
-    first = records[0]
+    first = read[0][1]
     constexprs = first.constexprs or []
-    configs = [config_of(r, constexprs) for r in records]
+    configs: dict[str, Any] = {}  # compile hash -> config
+    variants: list[tuple[CompileEvent, Recorded, Any]] = []
+    for event, record in read:
+        config = config_of(record, constexprs)
+        if any(c.key() == config.key() for c in configs.values()):
+            notes.append(f"{kernel} (line {event.line}): {config.label()} again, specialized otherwise; "
+                         "irscope keeps the first")
+            continue
+        configs[event.hash] = config
+        variants.append((event, record, config))
     signature = None
     try:
         signature = [asdict(a) for a in signature_of(first)]
@@ -114,11 +125,11 @@ def _write(trace: Trace, kernel: str, folder: Path) -> None:
         notes.append(f"{kernel} cannot be compiled again: {exc}")
     digest = hashlib.sha256(first.source.encode("utf-8", errors="surrogatepass")).hexdigest()[:32]
     identity = KernelId(kernel, first.file, f"tritonparse-{digest}")
-    session = Session.create(folder, identity, first.source or "", parameter_table(None, configs), signature)
+    session = Session.create(folder, identity, first.source, parameter_table(None, list(configs.values())),
+                             signature)
     checks = {}
-    for event, record, config in zip(events, records, configs):
-        compiled = compiled_from(record, {k: v for k, v in event.stages.items() if k in ("ttir", "ttgir", "llir", "ptx")},
-                                 event.metadata)
+    for event, record, config in variants:
+        compiled = compiled_from(record, {k: v for k, v in event.stages.items() if k in TRITON_ASM}, event.metadata)
         variant = build_variant(identity, config, Target(record.arch or 90, CaptureMode.JIT), compiled,
                                 first.source, list(STAGES.values()))
         sass = event.stages.get("sass")
@@ -132,7 +143,7 @@ def _write(trace: Trace, kernel: str, folder: Path) -> None:
             line = mappings.summary(result)
             if line:
                 notes.append(f"{kernel} {config.label()}: {line}")
-    launches = _launches(trace.launches, kernel, {e.hash: c for e, c in zip(events, configs)})
+    launches = recorded_launches(trace.launches, kernel, configs)
     if launches:
         session.data["recorded_launches"] = launches
     session.data["tritonparse"] = {"trace": str(trace.path), "digest": trace.digest, "notes": notes,
@@ -143,8 +154,14 @@ def _write(trace: Trace, kernel: str, folder: Path) -> None:
 # ------------------------------------------------------------------ one compilation event
 
 
-def record_of(event: CompileEvent) -> Recorded:
-    """The event as what ``irscope run`` records of a compile: the JIT's specialization of each parameter."""
+def record_of(event: CompileEvent, launch: LaunchEvent | None = None,
+              note: Callable[[str], None] | None = None) -> Recorded:
+    """The event as what ``irscope run`` records of a compile: the JIT's specialization of each parameter.
+
+    The specialization is read from the TTIR; a ``launch`` of this compile says it
+    again from its arguments: where the TTIR has none the launch's is taken, and where
+    the two differ ``note`` is told (the TTIR's is kept: it is what was compiled).
+    """
     meta = event.metadata
     params, constexprs = kernel_parameters(event.source, event.kernel)
     constants = _by_index(meta.get("src_constants"), params)
@@ -158,6 +175,16 @@ def record_of(event: CompileEvent) -> Recorded:
             raise ValueError(f"the TTIR has {len(types)} arguments where the source's parameters leave "
                              f"{len(specialized)}: the source recorded is not the kernel compiled?")
         signature = {**{p: "constexpr" for p in constants}, **dict(zip(specialized, types))}
+    implied = specialization(launch, params, constexprs or []) if launch and params is not None else None
+    if implied is not None:
+        launched, launched_constants, launched_divisible = implied
+        if not signature:
+            signature, divisible = launched, sorted(launched_divisible)
+            constants = {**launched_constants, **constants}
+        elif note and (launched != signature or sorted(launched_divisible) != divisible):
+            differ = [p for p in params if (launched.get(p), p in launched_divisible) != (signature.get(p), p in divisible)]
+            note(f"{event.kernel} (line {event.line}): its launch implies another specialization than its TTIR "
+                 f"for {', '.join(differ)}; the TTIR's is kept")
     target = meta.get("target") if isinstance(meta.get("target"), dict) else {}
     if target.get("backend") not in (None, "cuda"):
         raise ValueError(f"compiled for {target.get('backend')}; irscope reads NVIDIA compiles")
@@ -215,36 +242,3 @@ def _without_parenthesised(text: str) -> str:
         elif depth == 0:
             out.append(ch)
     return "".join(out)
-
-
-# ------------------------------------------------------------------ launches
-
-
-def _launches(launches: list[LaunchEvent], kernel: str, configs: dict[str, Any]) -> dict[str, Any]:
-    """Each config's first launch, in the form bench reruns (``frontends/triton/replay.py``)."""
-    out: dict[str, Any] = {}
-    for launch in launches:
-        config = configs.get(launch.hash) if launch.kernel == kernel else None
-        if config is None or launch_key(config) in out:
-            continue
-        out[launch_key(config)] = {"grid": list(launch.grid),
-                                   "arguments": {k: _argument(v) for k, v in launch.arguments.items()}}
-    return out
-
-
-def _argument(value: Any) -> Any:
-    """tritonparse's description of an argument -> irscope's (replay.why_not checks it before any use)."""
-    if not isinstance(value, dict):
-        return {"repr": str(value)[:200]}
-    kind = value.get("type")
-    if kind == "tensor":
-        pointer = value.get("data_ptr")
-        aligned = int(pointer, 16) % 16 == 0 if isinstance(pointer, str) and re.fullmatch(r"0x[0-9a-f]+", pointer) \
-            else True
-        return {"tensor": value.get("dtype"), "shape": value.get("shape"), "stride": value.get("stride"),
-                "aligned": aligned}
-    if kind in ("int", "float", "bool", "str") and "value" in value:
-        return value["value"]
-    if kind == "NoneType":
-        return None
-    return {"repr": json.dumps(value)[:200]}
