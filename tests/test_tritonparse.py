@@ -12,6 +12,7 @@ when a kernel really launches, which needs a GPU.
 
 from __future__ import annotations
 
+import gzip
 import json
 import subprocess
 import sys
@@ -20,8 +21,6 @@ from pathlib import Path
 import pytest
 
 from irscope.stages import Stage
-
-pytest.importorskip("tritonparse")
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE = REPO / "samples" / "tritonparse" / "fused_op_kernel_mapped.ndjson.gz"
@@ -43,7 +42,7 @@ TRACE_AND_PARSE = '''\
 import glob, sys
 sys.path.insert(0, sys.argv[1])
 import tritonparse.structured_logging as tp
-tp.init(sys.argv[1] + "/logs")
+tp.init(sys.argv[1] + "/logs", enable_sass_dump=True)
 import triton
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource
@@ -74,6 +73,7 @@ def _python(script: str, *args: str, env: dict | None = None) -> None:
 @pytest.fixture(scope="module")
 def traced(tmp_path_factory) -> Path:
     """A folder with the kernel file, tritonparse's raw trace (logs/) and its parsed output (parsed/)."""
+    pytest.importorskip("tritonparse")
     root = tmp_path_factory.mktemp("tritonparse")
     (root / "scaled_add.py").write_text(KERNEL)
     _python(TRACE_AND_PARSE, str(root), env={"TRITON_CACHE_DIR": str(root / "triton-cache")})
@@ -97,7 +97,7 @@ def test_raw_and_parsed_traces_read_as_the_same_variants_with_every_stage(traced
     parsed_session, parsed = _variants(_one(traced / "parsed", "*_mapped.ndjson.gz"), "scaled_add")
     assert sorted(raw) == sorted(parsed) and len(raw) == 2
     for key, variant in raw.items():
-        for stage in (Stage.SOURCE, Stage.TTIR, Stage.TTGIR, Stage.LLIR, Stage.PTX):
+        for stage in (Stage.SOURCE, Stage.TTIR, Stage.TTGIR, Stage.LLIR, Stage.PTX, Stage.SASS):
             assert variant.listing(stage) == parsed[key].listing(stage), stage
         assert variant.resources.registers > 0  # ptxas's report on the recorded PTX
     wide = next(v for v in raw.values() if v.config.constexprs["BLOCK"] == 1024)
@@ -108,6 +108,7 @@ def test_raw_and_parsed_traces_read_as_the_same_variants_with_every_stage(traced
     # tritonparse's map and irscope's agree on every line both map
     checks = parsed_session.data["tritonparse"]["mapping_check"]
     assert checks and all(c["disagreed"] == 0 and c["agreed"] > 0 for stages in checks.values() for c in stages.values())
+    assert all("sass" in stages for stages in checks.values())  # SASS lines too, with nvdisasm's PTX-text lines
     assert parsed_session.data["tritonparse"]["notes"] == []
     assert raw_session.data["kernel"]["signature"][4]["type"] == "fp32"  # alpha, from the TTIR's tt.func
 
@@ -123,12 +124,12 @@ def test_an_exported_trace_is_parsed_by_tritonparse_and_reads_back_to_the_same_s
     assert write_trace(out, original.values(), kernel_parameters(first.listing(Stage.SOURCE), "scaled_add")[0]) == 2
     _python(PARSE, str(out.parent), str(tmp_path / "parsed"))  # tritonparse's own parser
     mapped = _one(tmp_path / "parsed", "*_mapped.ndjson.gz")
-    events = [json.loads(line) for line in __import__("gzip").open(mapped, "rt")]
+    events = [json.loads(line) for line in gzip.open(mapped, "rt")]
     assert sum(e["event_type"] == "compilation" and "source_mappings" in e["payload"] for e in events) == 2
     session, again = _variants(mapped)
     assert sorted(again) == sorted(original)
     for key, variant in original.items():
-        for stage in (Stage.SOURCE, Stage.TTIR, Stage.TTGIR, Stage.LLIR, Stage.PTX):
+        for stage in (Stage.SOURCE, Stage.TTIR, Stage.TTGIR, Stage.LLIR, Stage.PTX, Stage.SASS):
             assert again[key].listing(stage) == variant.listing(stage), stage
     assert session.data["tritonparse"]["notes"] == []
 
@@ -193,3 +194,34 @@ def test_launch_specialization_follows_the_jits_rules():
     signature, constants, divisible = specialization(launch, ["p", "one", "big", "n", "B"], ["B"])
     assert signature == {"p": "*fp16", "one": "constexpr", "big": "i64", "n": "i32", "B": "constexpr"}
     assert constants == {"one": 1, "B": 128} and divisible == ["big", "n"]  # p is 4 bytes off 16
+
+
+def test_a_mapped_traces_line_that_tritonparse_maps_elsewhere_is_reported_with_both_sides(cli, tmp_path):
+    events = [json.loads(line) for line in gzip.open(FIXTURE, "rt")]
+    compile_event = next(e for e in events if e["event_type"] == "compilation")
+    ptx_map = compile_event["payload"]["source_mappings"]["ptx"]
+    number, entry = next((n, e) for n, e in ptx_map.items() if e.get("line"))
+    entry["line"] += 3  # tritonparse now says another line of the kernel than the PTX's own .loc
+    trace = tmp_path / "t.ndjson"
+    trace.write_text("".join(json.dumps(e) + "\n" for e in events))
+    result = cli("dump", str(trace), "-c", "ACTIVATION=none")
+    assert result.exit_code == 0, result.stderr
+    (note,) = [line for line in result.stderr.splitlines() if "disagree" in line]
+    assert f"ptx:{number} tritonparse" in note and f":{entry['line']}, irscope" in note
+
+
+def test_export_writes_a_sessions_variants_that_read_back_the_same(cli, tmp_path):
+    from irscope.tritonparse.session import trace_session
+
+    out = tmp_path / "dedicated_log_triton_trace_fused.ndjson.gz"
+    result = cli("export", str(FIXTURE), "-o", str(out))
+    assert result.exit_code == 0, result.stderr
+    assert "2 compilation events of fused_op_kernel" in result.stderr and "note" not in result.stderr
+    before, after = trace_session(FIXTURE, None), trace_session(out, None)
+    old = {e.config.key(): before.variant(e) for e in before.entries}
+    new = {e.config.key(): after.variant(e) for e in after.entries}
+    assert sorted(old) == sorted(new)
+    for key, variant in old.items():
+        for stage in (Stage.SOURCE, Stage.TTIR, Stage.TTGIR, Stage.LLIR, Stage.PTX):
+            assert new[key].listing(stage) == variant.listing(stage)
+    assert after.signature == before.signature  # from the exported TTIR and src_constants/src_attrs

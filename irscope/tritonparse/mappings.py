@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ..ir.locations import locations
 from ..stages import Stage
 
-STAGES = ("ttir", "ttgir", "llir", "ptx")
+STAGES = ("ttir", "ttgir", "llir", "ptx", "sass")
 SHOWN = 3  # disagreements kept per stage, enough to find the pattern
 
 
@@ -47,6 +47,10 @@ def check(stages: dict[str, str], mappings: dict[str, dict], file: str) -> dict[
                 continue
             mapped.add(number)
             loc = ours[number - 1]
+            if loc is not None and isinstance(entry.get("file"), str):
+                # irscope's chain for a line may hold several frames (a SASS line's PTX line, an inlined
+                # call's site): the one in the file tritonparse names is the one to compare
+                loc = loc.in_file(entry["file"]) or loc
             if loc is None:
                 result.only_tritonparse += 1
             elif (loc.file, loc.line) == (entry.get("file"), entry.get("line")):
