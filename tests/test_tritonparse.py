@@ -225,3 +225,17 @@ def test_export_writes_a_sessions_variants_that_read_back_the_same(cli, tmp_path
         for stage in (Stage.SOURCE, Stage.TTIR, Stage.TTGIR, Stage.LLIR, Stage.PTX):
             assert new[key].listing(stage) == variant.listing(stage)
     assert after.signature == before.signature  # from the exported TTIR and src_constants/src_attrs
+
+
+def test_an_exported_kernel_with_the_jits_constant_ones_sweeps_from_its_trace_to_the_same_ptx(cli, tmp_path):
+    from irscope.capture import capture
+    from irscope.session import Session
+
+    # matmul_kernel's unit strides are constants the JIT made: the export says so in src_constants
+    trace = tmp_path / "dedicated_log_triton_trace_matmul.ndjson"
+    assert cli("export", "matmul_kernel", "-o", str(trace)).exit_code == 0
+    result = cli("sweep", str(trace), "-o", str(tmp_path / "swept"), "-j", "1")
+    assert result.exit_code == 0, result.stderr
+    session = Session.open(tmp_path / "swept")
+    (entry,) = session.entries
+    assert session.variant(entry).listing(Stage.PTX) == capture("matmul_kernel").listing(Stage.PTX)

@@ -120,6 +120,8 @@ def _write(trace: Trace, kernel: str, folder: Path) -> None:
         variants.append((event, record, config))
     signature = None
     try:
+        if not first.signature:
+            raise SessionError("the trace does not say how its arguments were specialized")
         signature = [asdict(a) for a in signature_of(first)]
     except IrscopeError as exc:
         notes.append(f"{kernel} cannot be compiled again: {exc}")
@@ -171,10 +173,11 @@ def record_of(event: CompileEvent, launch: LaunchEvent | None = None,
     signature: dict[str, Any] = {}
     if params is not None and types is not None:
         specialized = [p for p in params if p not in constants]  # the TTIR's arguments, in order
-        if len(specialized) != len(types):
-            raise ValueError(f"the TTIR has {len(types)} arguments where the source's parameters leave "
-                             f"{len(specialized)}: the source recorded is not the kernel compiled?")
-        signature = {**{p: "constexpr" for p in constants}, **dict(zip(specialized, types))}
+        if len(specialized) == len(types):
+            signature = {**{p: "constexpr" for p in constants}, **dict(zip(specialized, types))}
+        elif note:  # the stages still read; only a recompile needs the signature (a launch may give it)
+            note(f"{event.kernel} (line {event.line}): the TTIR has {len(types)} arguments where the source's "
+                 f"parameters less the event's constants leave {len(specialized)}")
     implied = specialization(launch, params, constexprs or []) if launch and params is not None else None
     if implied is not None:
         launched, launched_constants, launched_divisible = implied

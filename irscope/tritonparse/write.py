@@ -37,13 +37,17 @@ def compilation_event(variant: Variant, parameters: list[str] | None = None) -> 
     options = dict(info.options) if info else {}
     capability = parse_arch(variant.arch)
     index = {p: i for i, p in enumerate(parameters or [])}
+    # Parameters the JIT made constants (ints equal to 1; None is rarer) are "constexpr" in the signature.
+    signature = dict(info.signature) if info else {}
+    constants = {p: 1 for p in index if signature.get(p) == "constexpr" and p not in variant.config.constexprs}
+    constants.update({k: v for k, v in variant.config.constexprs.items() if k in index})
     metadata = {
         "hash": digest, "name": name, "target": {"backend": "cuda", "arch": capability, "warp_size": 32},
         "num_warps": options.get("num_warps"), "num_stages": options.get("num_stages"),
         "num_ctas": options.get("num_ctas", 1), "shared": resources.shared if resources else 0,
         "triton_version": (info.compiler.removeprefix("triton ") if info else None), "backend_name": "cuda",
         "arch": f"sm{capability}", "cache_hit": False,
-        "src_constants": {f"({index[k]},)": v for k, v in variant.config.constexprs.items() if k in index},
+        "src_constants": {f"({index[k]},)": v for k, v in constants.items()},
         "src_attrs": {f"({index[k]},)": [["tt.divisibility", 16]] for k in (info.divisible_by_16 if info else ())
                       if k in index},
     }
