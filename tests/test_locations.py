@@ -113,3 +113,20 @@ def test_sass_line_comments_set_the_location_of_the_instructions_below():
     assert locs[0] is None and locs[1] is None
     assert locs[3].line == 14
     assert locs[5].line == 170 and locs[5].in_file("/k/softmax.py").line == 21
+
+
+# Triton's (and tritonparse's) SASS dump: nvdisasm -g on a cubin that carries its PTX as debug text.
+SASS_WITH_PTX_TEXT = '''Function:add_kernel
+	//## File "/tmp/addk.py", line 6
+	//## File ".nv_debug_ptx_txt", line 20
+        /*0000*/                   LDC R1, c[0x0][0x28] ;
+	//## File "/tmp/addk.py", line 8
+	//## File ".nv_debug_ptx_txt", line 39
+        /*0010*/                   S2R R0, SR_TID.X ;
+'''
+
+
+def test_a_sass_line_naming_the_embedded_ptx_text_keeps_the_source_line_above_it():
+    locs = sass_locations(SASS_WITH_PTX_TEXT)
+    assert (locs[3].file, locs[3].line) == ("/tmp/addk.py", 6)
+    assert (locs[6].file, locs[6].line) == ("/tmp/addk.py", 8)

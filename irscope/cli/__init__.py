@@ -42,6 +42,7 @@ COMMANDS = {
     "passes": ("irscope.cli.passes", "passes"),
     "ncu": ("irscope.cli.ncu", "ncu"),
     "report": ("irscope.cli.report", "report"),
+    "export": ("irscope.cli.export", "export"),
 }
 
 # What irscope changed in its own environment (TMPDIR...) and the user's values, for the

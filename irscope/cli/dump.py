@@ -22,7 +22,8 @@ from .options import STAGE_CHOICES, kernel_options
 def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_dir, no_cache) -> None:
     """Compile KERNEL for one configuration and print a stage of it.
 
-    KERNEL may also be a session directory: the variant is then read from it.
+    KERNEL may also be a session directory or a tritonparse trace (trace.ndjson[.gz][:kernel]):
+    the variant is then read from it.
 
     \b
     Examples:

@@ -29,7 +29,8 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
 
     KERNEL may also be a session directory: the sweep that made it is resumed
     (or, with -s/-c, a new one is added to it); so does -o naming an existing
-    session without -s/-c. Variants that failed for a reason outside the kernel
+    session without -s/-c. A tritonparse trace (trace.ndjson[.gz][:kernel]) is
+    swept from its recorded source, into -o only. Variants that failed for a reason outside the kernel
     (a full disk, a timeout) are compiled again. Exits 1 when a variant failed
     (after the table), so a script can tell.
 
@@ -44,7 +45,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
 
     target = open_target(kernel, signature, need_kernel=True)
     ref = target.ref
-    session = target.session
+    session = target.session if target.trace is None else None  # a trace's session is the trace's, read only
     request = {"sweep": parse_sweep(sweeps), "fixed": overrides(assignments), "arch": arch}
     resumed = session if session is not None else Session.open(out) if out and Session.is_session(out) else None
     if resumed is not None and not sweeps and not assignments and resumed.data.get("request"):

@@ -1,4 +1,4 @@
-"""KERNEL on the command line: a kernel to compile, or a session directory to read from."""
+"""KERNEL on the command line: a kernel to compile, a session directory or a tritonparse trace to read from."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ class Target:
     table: dict[str, Any]
     ref: Kernel | None = None
     session: Session | None = None
+    trace: str | None = None  # the tritonparse trace the session was read from (new variants go only to -o)
 
     def config(self, overrides: Mapping[str, Any]) -> Config:
         return config_from_table(self.table, overrides, self.name)
@@ -71,6 +72,17 @@ def _arch_name(arch: str | None) -> str | None:
 
 def open_target(kernel: str, signature: str | None = None, need_kernel: bool = False) -> Target:
     """Resolve KERNEL; with ``need_kernel`` a session also gives the kernel to compile new variants with."""
+    from ..tritonparse.events import is_trace, split_argument
+
+    if is_trace(kernel) and not Path(kernel).is_dir():
+        import click
+
+        from ..tritonparse.session import trace_session
+
+        path, name = split_argument(kernel)
+        session = trace_session(path, name, note=lambda line: click.echo(f"irscope: {path.name}: {line}", err=True))
+        ref = session_kernel(session, signature, shown_as=f"{path}:{session.kernel.name}") if need_kernel else None
+        return Target(session.kernel.name, session.parameters, ref, session, trace=str(path))
     if Path(kernel).is_dir():
         if not Session.is_session(kernel):
             raise SessionError(f"{kernel} is a directory but not an irscope session (no session.json)")
@@ -81,7 +93,7 @@ def open_target(kernel: str, signature: str | None = None, need_kernel: bool = F
     return Target(ref.name, ref.parameter_table(), ref)
 
 
-def session_kernel(session: Session, signature: str | None = None) -> Kernel:
+def session_kernel(session: Session, signature: str | None = None, shown_as: str | None = None) -> Kernel:
     """The kernel a session's new variants are compiled with; never a file imported on the session's say-so.
 
     A session is data: the kernel file it names may be anyone's. So irscope compiles
@@ -93,6 +105,8 @@ def session_kernel(session: Session, signature: str | None = None) -> Kernel:
     from .. import frontends
 
     k = session.kernel
+    # A trace's session lives in the cache: messages name the trace, and new variants go to a directory of one's own.
+    where, into = (shown_as, "DIR") if shown_as else (session.path, session.path)
     if signature is None:
         for builtin in frontends.builtin_kernels():
             if builtin.name == k.name and builtin.identity().source_hash == k.source_hash:
@@ -105,12 +119,12 @@ def session_kernel(session: Session, signature: str | None = None) -> Kernel:
             try:
                 return frontends.load(handle)
             except UsageError as exc:  # the stored source does not parse, or holds code irscope refuses
-                raise SessionError(f"{session.path}: {exc}; to compile it from the file instead, name it: "
-                                   f"irscope sweep {k.file}:{k.name} -S ... -o {session.path}") from None
+                raise SessionError(f"{where}: {exc}; to compile it from the file instead, name it: "
+                                   f"irscope sweep {k.file}:{k.name} -S ... -o {into}") from None
     raise UsageError(
-        f"{session.path} was recorded from {k.file}:{k.name}; irscope does not import a kernel file a session "
+        f"{where} was recorded from {k.file}:{k.name}; irscope does not import a kernel file a session "
         f"names. To add variants, name the file yourself: irscope sweep {k.file}:{k.name} "
-        f"{'-S ... ' if signature else ''}-o {session.path}"
+        f"{'-S ... ' if signature else ''}-o {into}"
     )
 
 

@@ -273,6 +273,10 @@ def _known(loc: SourceLoc) -> SourceLoc | None:
 # 	//## File "/work/main/kernels/square.py", line 10 inlined at "/work/main/kernels/square.py", line 20
 SASS_LINE_INFO = re.compile(r'^\s*//## File "([^"]*)", line (\d+)(.*)$')
 SASS_INLINED_AT = re.compile(r'inlined at "([^"]*)", line (\d+)')
+# 	//## File ".nv_debug_ptx_txt", line 20
+# nvdisasm -g on a cubin that carries its PTX as debug text (Triton's own SASS dump, tritonparse's) follows
+# each source line with the PTX line: a line of the listing above, not a source file, so the source stays.
+PTX_DEBUG_TEXT = ".nv_debug_ptx_txt"
 
 
 def sass_locations(text: str, file: str = "") -> LineLocs:
@@ -280,7 +284,9 @@ def sass_locations(text: str, file: str = "") -> LineLocs:
     current: SourceLoc | None = None
     for line in text.splitlines():
         m = SASS_LINE_INFO.match(line)
-        if m:
+        if m and m.group(1) == PTX_DEBUG_TEXT:
+            pass
+        elif m:
             callers = tuple(SourceLoc(f, int(n)) for f, n in SASS_INLINED_AT.findall(m.group(3)))
             current = _known(SourceLoc(m.group(1), int(m.group(2)), 0, callers))
         elif line.startswith("//----") or line.startswith("\t.section"):

@@ -203,8 +203,6 @@ def parameter_table(kernel: TritonKernel | None, configs: list[Config]) -> dict[
 
 def compiled_of(record: Recorded) -> Any:
     """What the program's JIT compiled, from the copied stage files, as a frontend-neutral ``Compiled``."""
-    from .compile import _Result
-
     if record.folder is None:
         raise SessionError(f"{record.kernel}: no compile was recorded")
     asm: dict[str, Any] = {}
@@ -216,6 +214,13 @@ def compiled_of(record: Recorded) -> Any:
     if "json" in record.stages:
         data = json.loads(read_text(contained(record.folder, record.stages["json"])))
         metadata = data if isinstance(data, dict) else {}
+    return compiled_from(record, asm, metadata)
+
+
+def compiled_from(record: Recorded, asm: dict[str, Any], metadata: dict[str, Any]) -> Any:
+    """A compile's stages (``asm``, Triton's keys) and metadata as a ``Compiled``; ptxas reports on the PTX."""
+    from .compile import _Result
+
     result = _Result(asm=asm, metadata=metadata)
     result.signature = {k: v for k, v in record.signature.items() if isinstance(v, str) and v != "constexpr"}
     result.divisible_by_16 = record.divisible
@@ -223,5 +228,5 @@ def compiled_of(record: Recorded) -> Any:
     return result.compiled(capability)
 
 
-__all__ = ["Recorded", "compiled_of", "config_of", "kernel_of", "parameter_table", "read_compiles",
+__all__ = ["Recorded", "compiled_from", "compiled_of", "config_of", "kernel_of", "parameter_table", "read_compiles",
            "read_launched", "signature_of"]

@@ -1,0 +1,186 @@
+"""A tritonparse trace read as data: its compilation and launch events, checked field by field.
+
+tritonparse writes NDJSON: one JSON object a line, plain or gzip (its own writer
+appends one gzip member per event, which ``gzip`` reads as one stream), either the
+raw trace its listener wrote or the "mapped" file its parser makes from it (the
+same events plus ``source_mappings`` per stage). Nothing in an event is run or
+opened: file names in it (the kernel's path, Triton's cache paths) are labels.
+"""
+
+from __future__ import annotations
+
+import ast
+import gzip
+import hashlib
+import json
+import zlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import SessionError
+from ..store import read_bytes
+
+# tritonparse's file_content keys are "<kernel>.<ext>"; these are the stages irscope keeps.
+STAGE_EXTENSIONS = ("ttir", "ttgir", "llir", "ptx", "amdgcn", "sass")
+SUFFIXES = (".ndjson", ".ndjson.gz", ".json.gz")
+MAX_TRACE_BYTES = 1 << 30  # a long program's trace with every stage of every compile
+
+
+@dataclass(frozen=True)
+class CompileEvent:
+    """One ``compilation`` event: a kernel's stages for one specialization and config."""
+
+    kernel: str
+    hash: str
+    metadata: dict[str, Any]  # Triton's compile metadata (num_warps, shared, target, src_constants ...)
+    stages: dict[str, str]  # "ttir", "ptx", ... -> text
+    source: str  # the kernel's Python, at its own line numbers (blank lines before it)
+    file: str  # where the program's kernel was: a label, never opened
+    mappings: dict[str, dict[str, Any]] | None = None  # a mapped trace's source_mappings, by stage
+    line: int = 0  # the event's line in the trace
+
+
+@dataclass(frozen=True)
+class LaunchEvent:
+    """One ``launch`` event: the grid and the arguments (layouts, never data) of one kernel launch."""
+
+    kernel: str
+    hash: str | None
+    grid: list[int]
+    arguments: dict[str, Any]  # tritonparse's extracted_args
+    metadata: dict[str, Any] = field(default_factory=dict)  # the launched kernel's compile metadata
+
+
+@dataclass(frozen=True)
+class Trace:
+    path: Path
+    compiles: list[CompileEvent]
+    launches: list[LaunchEvent]
+    skipped: list[str]  # events that were not read, each with its reason
+    digest: str = ""  # sha256 of the file's bytes: what a trace's session is kept under
+
+
+def is_trace(argument: str) -> bool:
+    """Does ``argument`` (``FILE`` or ``FILE:kernel``) name a tritonparse trace?"""
+    return str(split_argument(argument)[0]).endswith(SUFFIXES)
+
+
+def split_argument(argument: str) -> tuple[Path, str | None]:
+    """``trace.ndjson[.gz][:kernel]`` -> (path, kernel name or None)."""
+    if argument.endswith(SUFFIXES) or ":" not in argument:
+        return Path(argument), None
+    path, _, name = argument.rpartition(":")
+    return Path(path), name or None
+
+
+def read_lines(path: Path) -> tuple[list[str], str]:
+    """The trace's lines and the digest of its bytes; a missing, truncated or undecodable file is a SessionError."""
+    raw = read_bytes(path, MAX_TRACE_BYTES)
+    digest = hashlib.sha256(raw).hexdigest()
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (EOFError, OSError, zlib.error) as exc:
+            raise SessionError(f"{path} is a damaged gzip file ({exc}): truncated?") from None
+    elif raw[:4] == b"\x28\xb5\x2f\xfd":
+        raise SessionError(f"{path} is zstd-compressed; decompress it first (zstd -d) and open the .ndjson")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SessionError(f"{path} is not UTF-8 text (byte {exc.start}): not a tritonparse trace") from None
+    return text.splitlines(), digest
+
+
+def read_trace(path: Path) -> Trace:
+    """Every compilation and launch event of the trace at ``path``; other events are passed over."""
+    compiles, launches, skipped = [], [], []
+    lines, digest = read_lines(path)
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except (json.JSONDecodeError, RecursionError) as exc:
+            raise SessionError(f"{path}:{number}: not a JSON line ({exc.msg}): not a tritonparse trace, "
+                               "or a damaged one") from None
+        if not isinstance(event, dict):
+            raise SessionError(f"{path}:{number}: an event must be a JSON object")
+        kind = event.get("event_type")
+        try:
+            if kind == "compilation":
+                compiles.append(_compile(event, number))
+            elif kind == "launch":
+                launches.append(_launch(event))
+        except (ValueError, TypeError) as exc:
+            skipped.append(f"line {number} ({kind}): {exc}")
+    if not compiles:
+        why = f"; {len(skipped)} unreadable: {skipped[0]}" if skipped else ""
+        raise SessionError(f"{path} holds no compilation event irscope can read{why}")
+    return Trace(path, compiles, launches, skipped, digest)
+
+
+def _compile(event: dict, number: int) -> CompileEvent:
+    payload = _object(event, "payload")
+    metadata = _object(payload, "metadata")
+    kernel = metadata.get("name")
+    if not isinstance(kernel, str) or not kernel.isidentifier():
+        raise ValueError(f"kernel name {kernel!r} is not an identifier")
+    contents = _object(payload, "file_content")
+    stages = {}
+    for key, text in contents.items():
+        extension = key.rpartition(".")[2] if isinstance(key, str) else None
+        if extension in STAGE_EXTENSIONS and isinstance(text, str):
+            stages[extension] = text
+    if not stages:
+        raise ValueError("no stage in file_content")
+    python = payload.get("python_source")
+    source, file = "", f"{kernel}.py"
+    if isinstance(python, dict) and isinstance(python.get("code"), str):
+        start = python.get("start_line")
+        start = start if isinstance(start, int) and 1 <= start <= 1_000_000 else 1
+        # Blank lines before the function: the IR's locations then name lines of this text.
+        source = "\n" * (start - 1) + python["code"]
+        if isinstance(python.get("file_path"), str) and python["file_path"]:
+            file = python["file_path"]
+    mappings = payload.get("source_mappings")
+    mappings = {k: v for k, v in mappings.items() if isinstance(v, dict)} if isinstance(mappings, dict) else None
+    digest = metadata.get("hash")
+    return CompileEvent(kernel, digest if isinstance(digest, str) else f"line-{number}", metadata, stages, source,
+                        file, mappings, number)
+
+
+def _launch(event: dict) -> LaunchEvent:
+    name = event.get("name")
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(f"kernel name {name!r} is not an identifier")
+    grid = event.get("grid")
+    if not isinstance(grid, list) or not grid or not all(isinstance(g, int) and g > 0 for g in grid):
+        raise ValueError(f"grid {grid!r} is not a list of positive ints")
+    arguments = event.get("extracted_args")
+    metadata = event.get("compilation_metadata")
+    metadata = metadata if isinstance(metadata, dict) else {}
+    digest = metadata.get("hash")
+    return LaunchEvent(name, digest if isinstance(digest, str) else None, grid,
+                       arguments if isinstance(arguments, dict) else {}, metadata)
+
+
+def _object(data: dict, key: str) -> dict:
+    value = data.get(key)
+    if not isinstance(value, dict):
+        raise ValueError(f"{key!r} is missing or not an object")
+    return value
+
+
+def kernel_parameters(source: str, kernel: str) -> tuple[list[str] | None, list[str] | None]:
+    """The def's parameters and which are annotated constexpr, read with ``ast`` (nothing runs)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, RecursionError):
+        return None, None
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == kernel:
+            args = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
+            return [a.arg for a in args], [a.arg for a in args if a.annotation is not None
+                                           and ast.unparse(a.annotation).split(".")[-1] == "constexpr"]
+    return None, None
