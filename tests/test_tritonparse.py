@@ -239,3 +239,23 @@ def test_an_exported_kernel_with_the_jits_constant_ones_sweeps_from_its_trace_to
     session = Session.open(tmp_path / "swept")
     (entry,) = session.entries
     assert session.variant(entry).listing(Stage.PTX) == capture("matmul_kernel").listing(Stage.PTX)
+
+
+H100_TRACE = Path(__file__).resolve().parent.parent / "samples" / "tritonparse" / "scaled_add_h100" / "scaled_add_mapped.ndjson.gz"
+
+
+def test_a_trace_recorded_on_a_gpu_gives_each_config_its_launch_and_sweeps_ahead_of_time(cli, tmp_path):
+    """tests/gpu/record_tritonparse_trace.py on an H100: two configs launched on 2^20 floats. irscope bench of
+    this trace reran both there (4.6 and 4.8 us); here the launches give each config its grid and arguments,
+    and a sweep of new block sizes compiles from the recorded source for sm_90."""
+    from irscope.cli.target import open_target
+
+    target = open_target(f"{H100_TRACE}:scaled_add")
+    launches = {json.loads(key)["BLOCK"]: value for key, value in target.session.recorded_launches.items()}
+    assert {block: launch["grid"] for block, launch in launches.items()} == {256: [4096], 1024: [1024]}
+    for launch in launches.values():
+        assert launch["arguments"]["n"] == 1 << 20 and launch["arguments"]["alpha"] == 2.0
+        assert launch["arguments"]["x_ptr"]["shape"] == [1 << 20] and launch["arguments"]["x_ptr"]["aligned"]
+    result = cli("sweep", f"{H100_TRACE}:scaled_add", "-s", "BLOCK=512,2048", "--arch", "sm_90", "-o", str(tmp_path / "s"))
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "2 variants into" in result.stderr + result.stdout and "2 ok" in result.stderr + result.stdout
