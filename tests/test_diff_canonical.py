@@ -9,6 +9,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from written_kernels import MM_UNIT_B, TILE_MM
 
 from irscope.capture import capture
 from irscope.diff import diff_variants
@@ -17,32 +18,6 @@ from irscope.diff.core import diff_lines
 from irscope.frontends import resolve_kernel
 from irscope.ir.normalize import NormalizedLine
 from irscope.types import Stage
-
-MATMUL = textwrap.dedent('''
-    import triton
-    import triton.language as tl
-
-
-    @triton.jit
-    def tiled_mm(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_cm,
-                 BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-        pid_m = tl.program_id(0)
-        pid_n = tl.program_id(1)
-        rm = (pid_m * BM + tl.arange(0, BM)) % M
-        rn = (pid_n * BN + tl.arange(0, BN)) % N
-        rk = tl.arange(0, BK)
-        a = a_ptr + rm[:, None] * stride_am + rk[None, :]
-        b = b_ptr + rk[:, None] * stride_bk + rn[None, :]
-        acc = tl.zeros((BM, BN), dtype=tl.float32)
-        for k in range(0, tl.cdiv(K, BK)):
-            x = tl.load(a, mask=rk[None, :] < K - k * BK, other=0.0)
-            y = tl.load(b, mask=rk[:, None] < K - k * BK, other=0.0)
-            acc = tl.dot(x, y, acc)
-            a += BK
-            b += BK * stride_bk
-        tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc.to(tl.float16))
-''')
-SIGNATURE = "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:16, i32:16"
 
 SQUARE = textwrap.dedent('''
     import triton
@@ -62,14 +37,14 @@ SQUARE = textwrap.dedent('''
 @pytest.fixture(scope="module")
 def kernels(tmp_path_factory):
     folder = tmp_path_factory.mktemp("canonical")
-    (folder / "mm.py").write_text(MATMUL)
+    (folder / "mm.py").write_text(TILE_MM)
     (folder / "sq.py").write_text(SQUARE)
     return folder
 
 
 def _pair(kernels, which, a, b):
     if which == "mm":
-        ref = resolve_kernel(f"{kernels / 'mm.py'}:tiled_mm", SIGNATURE)
+        ref = resolve_kernel(f"{kernels / 'mm.py'}:tile_mm", MM_UNIT_B)
         base = {"BM": 128, "BN": 128, "BK": 64, "num_warps": 8}
     else:
         ref = resolve_kernel(f"{kernels / 'sq.py'}:row_square", "*fp32, *fp32, i32, i32")

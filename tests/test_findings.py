@@ -16,6 +16,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from written_kernels import MM_STRIDED_B, MM_UNIT_B, TILE_MM
 
 from irscope.annotate import annotate
 from irscope.annotate.findings import findings, kernel_occupancy
@@ -40,33 +41,6 @@ SCALE_COLS = textwrap.dedent('''
         tl.store(y_ptr + offs, x * alpha, mask=mask)
 ''')
 
-TILE_MM = textwrap.dedent('''
-    import triton
-    import triton.language as tl
-
-
-    @triton.jit
-    def tile_mm(a_ptr, b_ptr, c_ptr, M, N, K, stride_am, stride_bk, stride_bn, stride_cm,
-                BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
-        pid_m = tl.program_id(0)
-        pid_n = tl.program_id(1)
-        rm = (pid_m * BM + tl.arange(0, BM)) % M
-        rn = (pid_n * BN + tl.arange(0, BN)) % N
-        rk = tl.arange(0, BK)
-        a = a_ptr + rm[:, None] * stride_am + rk[None, :]
-        b = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
-        acc = tl.zeros((BM, BN), dtype=tl.float32)
-        for k in range(0, tl.cdiv(K, BK)):
-            x = tl.load(a, mask=rk[None, :] < K - k * BK, other=0.0)
-            y = tl.load(b, mask=rk[:, None] < K - k * BK, other=0.0)
-            acc = tl.dot(x, y, acc)
-            a += BK
-            b += BK * stride_bk
-        tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc.to(tl.float16))
-''')
-# stride_bn is 1 (a constant, as the JIT makes an int equal to 1) or a plain i32 the compiler knows nothing of
-MM_UNIT_B = "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:16, 1, i32:16"
-MM_STRIDED_B = "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:16, i32, i32:16"
 
 
 @pytest.fixture(scope="module")

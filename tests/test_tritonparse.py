@@ -19,25 +19,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from written_kernels import SCALED_ADD
 
 from irscope.stages import Stage
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE = REPO / "samples" / "tritonparse" / "fused_op_kernel_mapped.ndjson.gz"
-KERNEL = '''\
-import triton
-import triton.language as tl
-
-
-@triton.jit
-def scaled_add(x_ptr, y_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr):
-    pid = tl.program_id(0)
-    offsets = pid * BLOCK + tl.arange(0, BLOCK)
-    mask = offsets < n
-    x = tl.load(x_ptr + offsets, mask=mask)
-    y = tl.load(y_ptr + offsets, mask=mask)
-    tl.store(out_ptr + offsets, alpha * x + y, mask=mask)
-'''
 TRACE_AND_PARSE = '''\
 import glob, sys
 sys.path.insert(0, sys.argv[1])
@@ -75,7 +62,7 @@ def traced(tmp_path_factory) -> Path:
     """A folder with the kernel file, tritonparse's raw trace (logs/) and its parsed output (parsed/)."""
     pytest.importorskip("tritonparse")
     root = tmp_path_factory.mktemp("tritonparse")
-    (root / "scaled_add.py").write_text(KERNEL)
+    (root / "scaled_add.py").write_text(SCALED_ADD)
     _python(TRACE_AND_PARSE, str(root), env={"TRITON_CACHE_DIR": str(root / "triton-cache")})
     return root
 
