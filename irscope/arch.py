@@ -28,10 +28,15 @@ FALLBACK_CAPABILITIES = (50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90,
 BLACKWELL = 100  # from here on Triton assembles with ptxas-blackwell (triton/backends/nvidia/compiler.py)
 
 
+def capability_of(arch: str | int) -> int | None:
+    """``"sm_90"``, ``"sm90a"``, ``90`` -> 90 (None: not an arch), whatever the installed compiler targets."""
+    m = ARCH.match(str(arch).strip().lower())
+    return int(m.group(1)) if m else None
+
+
 def parse_arch(arch: str | int) -> int:
     """``"sm_90"``, ``"sm90a"``, ``90`` -> 90, for an arch the installed compiler can target."""
-    m = ARCH.match(str(arch).strip().lower())
-    capability = int(m.group(1)) if m else None
+    capability = capability_of(arch)
     if capability is None or capability not in supported_capabilities():
         # LLVM would only warn ("not a recognized processor") and ptxas fail much later.
         raise ParameterError(f"unknown arch {arch!r}; the installed Triton compiles for "

@@ -10,10 +10,14 @@ from the stage's own instructions (facts.py): a SASS finding cites SASS lines.
 
 from __future__ import annotations
 
+import math
+import re
 from collections import Counter
 from dataclasses import dataclass
 
+from ..arch import capability_of
 from ..ir.sourcemap import SourceMap
+from ..ir.stats import byte_shares
 from ..types import Stage, Variant
 from .facts import StageFacts, stage_facts
 from .occupancy import Occupancy, occupancy
@@ -54,11 +58,7 @@ def _width_rows(accesses) -> tuple[list[str], dict[int, float]]:
     """``["ld.global.v4.b32 x2 (16 B)", ...]`` and each width's share of the bytes moved."""
     per_opcode = Counter((i.opcode, a.bytes) for i, a in accesses)
     rows = [f"{op} x{n} ({width or '?'} B)" for (op, width), n in per_opcode.most_common()]
-    moved = Counter()
-    for _, a in accesses:
-        moved[a.bytes or 0] += a.bytes or 0
-    total = sum(moved.values()) or 1
-    return rows, {width: moved[width] / total for width in sorted(moved, reverse=True)}
+    return rows, byte_shares(a.bytes for _, a in accesses)
 
 
 def _vectorization(variant: Variant, facts: StageFacts, smap: SourceMap) -> list[Finding]:
@@ -78,7 +78,7 @@ def _vectorization(variant: Variant, facts: StageFacts, smap: SourceMap) -> list
         narrow = [(i, a) for i, a in accesses if (a.bytes or 0) < 16]
         reasons = _reasons_for(variant, smap, facts.stage, [i.index for i, _ in narrow])
         if widths and widths[0] >= 16:
-            share = ", ".join(f"{w} B {100 * s:.0f}%" for w, s in shares.items() if w)
+            share = ", ".join(f"{w} B {100 * s:.0f}%" for w, s in shares.items())
             detail = (f"{mix}. Of the bytes each thread moves, {share}: the narrow accesses (lines cited) are the ones "
                       "to widen.")
             if reasons:
@@ -113,26 +113,19 @@ def _reasons_for(variant: Variant, smap: SourceMap, stage: Stage, lines: list[in
                 "become one wide access.")
     own = smap.own_lines(stage)
     python_lines = {own[i] for i in lines if i < len(own) and own[i]}
-    ttir_own = smap.own_lines(Stage.TTIR)
-    ttir_lines = ttir.splitlines()
     found = access_reasons(ttir)
-    chosen = []
-    memory_ops = [n for n, line in enumerate(ttir_lines) if " tt.load " in line or "tt.store " in line]
-    for n, reasons in zip(memory_ops, found):
-        line = ttir_own[n] if n < len(ttir_own) else None
-        if not python_lines or line in python_lines:
-            chosen.append(reasons)
+    chosen = [r for r in found if not python_lines or smap.source_line(Stage.TTIR, r.line) in python_lines]
     words = combined(chosen or found).words() if (chosen or found) else ""
     return f"Each thread has several elements, but {words}." if words else ""
 
 
-def _elements_per_access(variant: Variant) -> list[int]:
-    import math
-    import re
+# %row_3 = tt.load %input_ptrs_1, %row_2, %cst : tensor<1024x!tt.ptr<f32>, #blocked>
+TTGIR_MEMORY_SHAPE = re.compile(r"\btt\.(?:load|store)\b.*:\s*tensor<(?P<dims>[\dx]+)x!tt\.ptr")
 
-    shape = re.compile(r"\btt\.(?:load|store)\b.*:\s*tensor<(?P<dims>[\dx]+)x!tt\.ptr")
+
+def _elements_per_access(variant: Variant) -> list[int]:
     ttgir = variant.listings.get(Stage.TTGIR, "")
-    return [math.prod(int(d) for d in m.group("dims").split("x")) for m in shape.finditer(ttgir)]
+    return [math.prod(int(d) for d in m.group("dims").split("x")) for m in TTGIR_MEMORY_SHAPE.finditer(ttgir)]
 
 
 def _masking(facts: StageFacts) -> list[Finding]:
@@ -174,8 +167,7 @@ def kernel_occupancy(variant: Variant) -> Occupancy | None:
     r, info = variant.resources, variant.compile_info
     if r is None or info is None or not r.registers or not info.threads_per_block:
         return None
-    capability = int("".join(c for c in variant.arch.removeprefix("sm_") if c.isdigit()) or 90)
-    return occupancy(capability, r.registers, info.threads_per_block, r.shared or 0)
+    return occupancy(capability_of(variant.arch) or 90, r.registers, info.threads_per_block, r.shared or 0)
 
 
 def _occupancy(variant: Variant, stage: Stage) -> list[Finding]:
@@ -257,8 +249,7 @@ def _async_copies(variant: Variant, facts: StageFacts) -> list[Finding]:
                            f"pipelining, num_stages buffers in flight); {groups} mark and wait for groups of them "
                            "and are not copies themselves.", facts.stage, tuple(i.index for i, _ in copies),
                            (f"{len(copies)} copies", f"{len(facts.copy_groups)} commit/wait")))
-        capability = int("".join(c for c in variant.arch.removeprefix("sm_") if c.isdigit()) or 0)
-        if capability >= 90 and not facts.bulk:
+        if (capability_of(variant.arch) or 0) >= 90 and not facts.bulk:
             out.append(Finding("tma", "warn", f"Ampere-style copies on {variant.arch}: no TMA",
                                f"Each thread issues its own {name} here. Hopper and later move whole tiles with one "
                                "instruction through the Tensor Memory Accelerator (cp.async.bulk.tensor / UTMALDG), "

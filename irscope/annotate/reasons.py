@@ -26,7 +26,6 @@ ARG = re.compile(r"(%[\w$.-]+)\s*:\s*([^{,]+?)\s*(\{[^}]*\})?\s*loc\(")
 DEF = re.compile(r"^\s*(%[\w$.-]+)(?::\d+)?\s*=\s*([\w.]+)\s*(.*)$")
 NAME = re.compile(r"%[\w$.-]+")
 MEMORY = re.compile(r"^\s*(?:(%[\w$.-]+)\s*=\s*)?tt\.(load|store)\s+(.*)$")
-LOC = re.compile(r"loc\((#loc\d*)\)\s*$")
 # scf.for %k = ... iter_args(%acc = %cst, %a_ptrs_47 = %a_ptrs) -> (...)
 ITER_ARGS = re.compile(r"iter_args\(([^)]*)\)")
 TENSOR = re.compile(r"tensor<((?:\d+x)+)")
@@ -50,7 +49,7 @@ class Argument:
 @dataclass(frozen=True)
 class AccessReasons:
     op: str  # load or store
-    loc: str  # the op's #loc alias (maps to its Python line)
+    line: int  # 0-based line of the TTIR (the source map gives its Python line)
     base: tuple[str, ...]  # pointer arguments not known 16-byte aligned
     strides: tuple[str, ...]  # integer arguments scaling the per-element index
     offsets: tuple[str, ...]  # integer arguments added uniformly or bounding the mask, not known multiples of 16
@@ -98,7 +97,7 @@ def access_reasons(ttir: str) -> list[AccessReasons]:
         for carried, initial in ITER_ARG.findall(ITER_ARGS.search(line)[1] if "iter_args(" in line else ""):
             defs[carried] = ("tt.splat", [initial])  # a loop-carried value starts as its initial value
     out = []
-    for line in lines:
+    for index, line in enumerate(lines):
         m = MEMORY.match(line)
         if not m:
             continue
@@ -111,12 +110,11 @@ def access_reasons(ttir: str) -> list[AccessReasons]:
         _walk(pointer, "address", defs, shapes, args, roles, 0)
         if mask is not None:
             _walk(mask, "mask", defs, shapes, args, roles, 0)
-        loc = LOC.search(line)
         base = tuple(a.name for n, a in args.items() if a.pointer and "base" in roles.get(n, ()) and not a.divisible_by_16)
         strides = tuple(a.name for n, a in args.items() if not a.pointer and "stride" in roles.get(n, ()))
         offsets = tuple(a.name for n, a in args.items() if not a.pointer and roles.get(n, set()) & {"offset", "bound"}
                         and "stride" not in roles[n] and not a.divisible_by_16)
-        out.append(AccessReasons(m[2], loc[1] if loc else "", base, strides, offsets))
+        out.append(AccessReasons(m[2], index, base, strides, offsets))
     return out
 
 
@@ -174,4 +172,4 @@ def combined(reasons: list[AccessReasons]) -> AccessReasons:
         return tuple(dict.fromkeys(name for r in reasons for name in getattr(r, field)))
 
     ops = {r.op for r in reasons}
-    return AccessReasons(ops.pop() if len(ops) == 1 else "access", "", union("base"), union("strides"), union("offsets"))
+    return AccessReasons(ops.pop() if len(ops) == 1 else "access", -1, union("base"), union("strides"), union("offsets"))

@@ -79,7 +79,7 @@ def passes(kernel, assignments, arch, signature, after, diff_index, divergence, 
             click.echo(f"pass {step.index} {step.name} ({step.arg}) left the IR as it was")
             return
         lines, _ = unified_hunks(pass_hunks(log, step.index), f"before {step.index} {step.arg} (normalised)",
-                                 f"after {step.index} {step.arg} (normalised)", context, spans=False)
+                                 f"after {step.index} {step.arg} (normalised)", context, with_spans=False)
         click.echo("\n".join(lines))
         return
     if as_json:
@@ -161,7 +161,7 @@ def _print_divergence(a, b, context: int, as_json: bool) -> None:
     click.echo(f"first divergence: {where}: {found.reason}")
     if found.between:
         lines, _ = unified_hunks(list(found.between), f"A after {found.index} (normalised, config constants as #)",
-                                 f"B after {found.index} (normalised, config constants as #)", context, spans=False)
+                                 f"B after {found.index} (normalised, config constants as #)", context, with_spans=False)
         click.echo("\n" + "\n".join(lines))
     for label, v, own in (("A", a, found.own_a), ("B", b, found.own_b)):
         if step is None:
@@ -171,5 +171,5 @@ def _print_divergence(a, b, context: int, as_json: bool) -> None:
             click.echo("  nothing: it left the IR as it was")
             continue
         lines, _ = unified_hunks(list(own), f"{label} before {found.index}", f"{label} after {found.index}",
-                                 context, spans=False)
+                                 context, with_spans=False)
         click.echo("\n".join(lines))

@@ -41,7 +41,7 @@ def report(session_dir, out, diffs, diff_stage, sample_gpu) -> None:
         ids = []
         for side in (a, b):
             given = overrides(tuple(x for x in side.split(",") if x))
-            entry = target._find(target.config(given), given, None)
+            entry = target.find_entry(target.config(given), given, None)
             if entry is None:
                 raise UsageError(f"--diff {side}: no variant of {session_dir} matches")
             ids.append(entry.id)

@@ -32,7 +32,7 @@ class Target:
         """The variant for ``overrides``: read from the session, or captured (``passes``: with every pass)."""
         config = self.config(overrides)
         if self.session is not None:
-            entry = self._find(config, overrides, _arch_name(arch))
+            entry = self.find_entry(config, overrides, _arch_name(arch))
             if entry is None:
                 have = "; ".join(e.config.label() + f" @{e.arch}" for e in self.session.entries[:6])
                 more = f" (+{len(self.session.entries) - 6} more)" if len(self.session.entries) > 6 else ""
@@ -50,7 +50,7 @@ class Target:
         return capture(self.ref, config=config, arch=arch, use_cache=use_cache, passes=passes)
 
 
-    def _find(self, config: Config, overrides: Mapping[str, Any], arch: str | None):
+    def find_entry(self, config: Config, overrides: Mapping[str, Any], arch: str | None):
         """The session entry for ``overrides``: the exact config if present, else the one entry
         that agrees on every value given (unspecified values need not be the defaults)."""
         exact = self.session.find(config, arch)

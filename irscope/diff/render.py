@@ -152,20 +152,19 @@ def _shifted(spans: list[tuple[int, int]], by: int) -> list[tuple[int, int]]:
 
 
 def unified_lines(d: VariantDiff, context: int = 3) -> list[str]:
-    return unified(d, context, spans=False)[0]
+    return unified(d, context, with_spans=False)[0]
 
 
-def unified(d: VariantDiff, context: int = 3, spans: bool = True) -> tuple[list[str], Spans]:
-    """The unified diff, and (with ``spans``) for each line replaced one for one, the tokens that changed in it."""
+def unified(d: VariantDiff, context: int = 3, with_spans: bool = True) -> tuple[list[str], Spans]:
+    """The unified diff, and (``with_spans``) for each line replaced one for one, the tokens that changed in it."""
     mode = "raw" if d.raw else "normalised"
     return unified_hunks(d.hunks, f"A {variant_title(d.a)} ({d.stage.value}, {mode})",
-                         f"B {variant_title(d.b)} ({d.stage.value}, {mode})", context, spans)
+                         f"B {variant_title(d.b)} ({d.stage.value}, {mode})", context, with_spans)
 
 
 def unified_hunks(hunks: list[Hunk], title_a: str, title_b: str, context: int = 3,
-                  spans: bool = True) -> tuple[list[str], Spans]:
+                  with_spans: bool = True) -> tuple[list[str], Spans]:
     """``unified`` of any two listings' hunks (two passes' IR, say), under the titles given."""
-    want_spans = spans
     out = [f"--- {title_a}", f"+++ {title_b}"]
     spans: Spans = {}
     for group in _groups(hunks, context):
@@ -180,7 +179,7 @@ def unified_hunks(hunks: list[Hunk], title_a: str, title_b: str, context: int = 
                 out.extend(f"<{ln.text}    (moved)" for ln in h.a)
                 out.extend(f">{ln.text}    (moved)" for ln in h.b)
             else:
-                if want_spans and h.tag == "replace" and len(h.a) == len(h.b):  # line k against line k
+                if with_spans and h.tag == "replace" and len(h.a) == len(h.b):  # line k against line k
                     for k, (x, y) in enumerate(zip(h.a, h.b)):
                         sa, sb = changed_spans(x.text, y.text)
                         spans[len(out) + k] = _shifted(sa, 1)

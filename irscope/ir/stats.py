@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Iterable, NamedTuple
 
 from ..types import Stage
 from . import mlir, ptx, sass
@@ -49,15 +49,20 @@ class StageStats:
     def width_shares(self, kind: str) -> dict[int, float]:
         """Each access width's share of the bytes a thread moves by global accesses of ``kind`` (widest first):
         {16: 0.75, 2: 0.25} for 24 16-byte copies beside 64 2-byte loads."""
-        moved = Counter()
-        for a in self.global_accesses:
-            if a.kind == kind and a.bytes:
-                moved[a.bytes] += a.bytes
-        total = sum(moved.values())
-        return {width: moved[width] / total for width in sorted(moved, reverse=True)} if total else {}
+        return byte_shares(a.bytes for a in self.global_accesses if a.kind == kind)
 
     def predicated_accesses(self) -> int:
         return sum(a.predicated for a in self.global_accesses)
+
+
+def byte_shares(widths: Iterable[int | None]) -> dict[int, float]:
+    """Each width's share of the bytes moved by accesses of these widths (bytes each), widest first."""
+    moved: Counter = Counter()
+    for width in widths:
+        if width:
+            moved[width] += width
+    total = sum(moved.values())
+    return {width: moved[width] / total for width in sorted(moved, reverse=True)} if total else {}
 
 
 @lru_cache(maxsize=32)

@@ -140,13 +140,14 @@ def _add_ncu(ref: Kernel, done: list[BenchResult], entries, session, on_note) ->
         if on_note:
             on_note(f"ncu failed, no ncu figures: {exc}")
         return
+    said: set[str] = set()  # notes said once per bench, not once per variant
     for r, ncu_figures in zip(runnable, figures):
         if ncu_figures is None:
             continue
         keep = {k: ncu_figures[k] for k in ("gpu_time_us", "dram_pct", "occupancy_pct", "registers") if k in ncu_figures}
         entry = entries.get(r.index)
         if session is not None and entry is not None:
-            keep.update(_save_report(ref, r.variant, session.path / "ncu" / entry.id, on_note))
+            keep.update(_save_report(ref, r.variant, session.path / "ncu" / entry.id, on_note, said))
         updated = replace(r.measurement, ncu=keep)
         if session is not None and entry is not None:
             entry.measurement = updated
@@ -154,10 +155,7 @@ def _add_ncu(ref: Kernel, done: list[BenchResult], entries, session, on_note) ->
         yield BenchResult(r.index, r.variant, updated)
 
 
-_SAID: set[str] = set()  # notes said once per process
-
-
-def _save_report(ref: Kernel, variant: Variant, stem, on_note) -> dict[str, str]:
+def _save_report(ref: Kernel, variant: Variant, stem, on_note, said: set[str]) -> dict[str, str]:
     """The variant's Nsight Compute report (``ncu/<id>.ncu-rep``) and, where NVIDIA's ncu_report module is
     here, its per-instruction counters as JSON beside it (read anywhere later). Returns their names."""
     import json
@@ -176,8 +174,8 @@ def _save_report(ref: Kernel, variant: Variant, stem, on_note) -> dict[str, str]
     try:
         kernels = read_report(report)
     except NcuReportUnavailable as exc:
-        if on_note and "ncu_report" not in _SAID:
-            _SAID.add("ncu_report")
+        if on_note and "ncu_report" not in said:
+            said.add("ncu_report")
             on_note(f"{exc}: reports saved, per-instruction counters not read")
         return saved
     except Exception as exc:  # noqa: BLE001
