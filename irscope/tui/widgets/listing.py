@@ -119,6 +119,8 @@ class ListingView(ScrollView, can_focus=True):
 
     def set_heat(self, heat: dict[int, float]) -> None:
         """Colour the gutter by each line's share of the samples (``{line: share}``)."""
+        if heat == self.heat:  # every row change asks; the drawn lines stay valid when nothing changed
+            return
         self.heat = heat
         self._strips.clear()
         self.refresh()
