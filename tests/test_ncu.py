@@ -114,3 +114,16 @@ def test_the_committed_report_reads_as_its_committed_counters():
     kernels = read_report(SESSION / "ncu" / f"{ID.format(1024)}.ncu-rep")
     saved = json.loads((SESSION / "ncu" / f"{ID.format(1024)}.counters.json").read_text())
     assert [k.to_json() for k in kernels] == [saved]
+
+
+def test_counters_are_read_as_session_data_never_through_a_link_outside(cli, tmp_path):
+    copy = tmp_path / "s"
+    shutil.copytree(SESSION, copy)
+    counters = copy / "ncu" / f"{ID.format(1024)}.counters.json"
+    outside = tmp_path / "outside.json"
+    outside.write_text(counters.read_text())
+    counters.unlink()
+    counters.symlink_to(outside)
+    one_line_error(cli("ncu", str(copy), "-c", "BLOCK_SIZE=1024"), 5, "leads outside")
+    (copy / "ncu" / f"{ID.format(128)}.counters.json").write_text("{not json")
+    one_line_error(cli("ncu", str(copy), "-c", "BLOCK_SIZE=128"), 5, "corrupted")

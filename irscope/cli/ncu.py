@@ -33,8 +33,7 @@ def ncu(kernel, assignments, arch, signature, report, top, as_json) -> None:
     """
     from ..annotate.hotspots import hot_lines, matched, python_line_shares, to_json
     from ..errors import UsageError
-    from ..measure.ncu_report import KernelCounters, read_report
-    from ..store import safe_name
+    from ..measure.ncu_report import read_report, session_counters
     from ..types import Stage
     from .target import open_target, overrides
 
@@ -51,14 +50,10 @@ def ncu(kernel, assignments, arch, signature, report, top, as_json) -> None:
         if target.session is None:
             raise UsageError("give --report FILE.ncu-rep, or a session that `irscope bench --ncu -o` wrote")
         entry = target.session.find(variant.config, variant.arch)
-        path = target.session.path / "ncu" / f"{safe_name(entry.id if entry else '', 'variant id')}.counters.json"
-        if entry is None or not path.is_file():
+        counters = session_counters(target.session.path, entry.id) if entry is not None else None
+        if counters is None:
             raise UsageError(f"{target.session.path}: no Nsight Compute counters for {variant.config.label()} "
                              "(bench it with --ncu on a GPU, where Nsight Compute is installed)")
-        try:
-            counters = KernelCounters.from_json(json.loads(path.read_text()))
-        except (ValueError, AttributeError, TypeError) as exc:
-            raise UsageError(f"{path}: unreadable counters ({exc})") from None
     hit, total = matched(variant, counters)
     if total and hit < total:
         raise UsageError(f"the report's instructions are not this variant's SASS ({hit} of {total} offsets match): "

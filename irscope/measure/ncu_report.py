@@ -120,6 +120,21 @@ class KernelCounters:
         return dict(sorted(found.items(), key=lambda kv: -kv[1]))
 
 
+def session_counters(session_path: Path, entry_id: str) -> KernelCounters | None:
+    """The counters ``bench --ncu -o`` kept for a session's variant (None where it kept none). Read as the
+    session's other files are: inside its folder only (no link out), as JSON data; damage is a SessionError."""
+    from ..errors import SessionError
+    from ..store import contained, read_json, safe_name
+
+    path = contained(session_path, Path("ncu") / f"{safe_name(entry_id, 'variant id')}.counters.json")
+    if not path.exists() and not path.is_symlink():
+        return None
+    try:
+        return KernelCounters.from_json(read_json(path))
+    except (ValueError, AttributeError, TypeError) as exc:
+        raise SessionError(f"{path}: unreadable counters ({exc})") from None
+
+
 UNAVAILABLE_EXIT = 3  # the reading process's exit status when ncu_report is not here
 
 

@@ -152,19 +152,17 @@ class Model:
         session = row.session or self.session
         variant = self.variant(row)
         if session is not None and row.entry is not None and variant is not None and variant.ok:
-            import json
-
             from ..annotate.hotspots import hot_lines, python_line_shares
-            from ..measure.ncu_report import KernelCounters
-            from ..store import safe_name
+            from ..errors import SessionError
+            from ..measure.ncu_report import session_counters
 
-            path = session.path / "ncu" / f"{safe_name(row.entry.id, 'variant id')}.counters.json"
             try:
-                counters = KernelCounters.from_json(json.loads(path.read_text()))
+                counters = session_counters(session.path, row.entry.id)
+            except SessionError:
+                counters = None  # damaged counters: no colours, nothing else changes
+            if counters is not None:
                 hot = hot_lines(variant, counters)
                 found = ({h.index: h.share for h in hot}, {line - 1: s for line, s in python_line_shares(hot).items()})
-            except (OSError, ValueError, TypeError, AttributeError, KeyError):
-                found = None  # no counters (or unreadable ones): no colours, nothing else changes
         self._heat[row.index] = found
         return found
 
