@@ -51,3 +51,21 @@ def test_identical_inputs_are_one_equal_block_and_edits_are_local():
     assert opcodes(a, a) == [("equal", 0, 1000, 0, 1000)]
     b = a[:500] + ["inserted"] + a[500:]
     assert opcodes(a, b) == [("equal", 0, 500, 0, 500), ("insert", 500, 500, 500, 501), ("equal", 500, 1000, 501, 1001)]
+
+
+def test_a_region_one_line_long_aligns_as_difflib_aligns_it():
+    """A region with one line on a side (its ends already apart) is aligned without anchors or difflib:
+    its line pairs with its first match on the other side. It gives what difflib gives."""
+    import difflib
+
+    from irscope.diff.algorithm import _merge, _one_line
+
+    rng = random.Random(11)
+    for _ in range(500):
+        many = [f"x{rng.randint(0, 6)}" for _ in range(rng.randint(1, 12))]
+        one = [f"x{rng.randint(0, 6)}"]
+        for a, b in ((one, many), (many, one)):
+            out: list = []
+            _one_line(a, b, 0, len(a), 0, len(b), out)
+            expected = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+            assert _merge(out) == _merge(expected), (a, b)

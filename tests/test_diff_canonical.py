@@ -208,3 +208,43 @@ def test_each_python_line_says_how_its_access_width_and_masks_changed(kernels, s
     assert "global accesses: load 4 B x" in text and "-> load 16 B x" in text
     store = next(c for c in d.by_line if "tl.store" in c.source)
     assert any("store 16 B" in k for k in store.access_b) and not any("load" in k for k in store.access_b)
+
+
+@pytest.mark.parametrize("stage", [Stage.PTX, Stage.SASS])
+@pytest.mark.parametrize("ignore", [(), ("immediates",)])
+def test_a_listing_split_at_once_gives_each_line_what_splitting_it_alone_gives(kernels, stage, ignore):
+    """PTX and SASS are split at their names in one call over the whole listing (tokenize): each line's
+    parts, names and shape are those of the line split by itself, on the matmul written for the tests."""
+    from irscope.diff.canonical import IMMEDIATE, NAMES, tokenize
+
+    va, _ = _pair(kernels, "mm", {"num_stages": 3}, {})
+    lines = listing_lines(stage, va.listings[stage])
+    tokens = tokenize(stage, lines, ignore)
+    assert len(tokens) == len(lines) > 300
+    for line, x in zip(lines, tokens):
+        text = IMMEDIATE.sub("#", line.text) if ignore else line.text
+        parts = NAMES[stage].split(text)
+        assert (x.index, x.text, x.parts, x.names) == (line.index, text, parts, parts[1::2])
+        shape = list(parts)
+        shape[1::2] = [n.rstrip("0123456789") for n in parts[1::2]]
+        assert x.shape == "".join(shape)
+        assert x.written(x.names) == text
+
+
+def test_a_nul_in_a_listing_is_read_as_a_replacement_character():
+    """A frame joins the text between names with NUL: a NUL of the listing's own cannot split it."""
+    from irscope.diff.canonical import tokenize
+
+    lines = [NormalizedLine(0, "add.s32 %r1, %r2\x00, 1;"), NormalizedLine(1, "mov.u32 %r3, %r1;")]
+    tokens = tokenize(Stage.PTX, lines)
+    assert [x.names for x in tokens] == [["%r1", "%r2"], ["%r3", "%r1"]]
+    assert tokens[0].text == "add.s32 %r1, %r2\ufffd, 1;" == tokens[0].written(tokens[0].names)
+
+
+@pytest.mark.parametrize("stage", [Stage.TTIR, Stage.TTGIR, Stage.LLIR, Stage.PTX, Stage.SASS])
+@pytest.mark.parametrize("count", [0, 1, 2])
+def test_short_listings_split_as_their_lines_do(stage, count):
+    from irscope.diff.canonical import NAMES, tokenize
+
+    lines = [NormalizedLine(i, f"%{i} = add %r{i}, R{i}; // .L_x_{i}") for i in range(count)]
+    assert [x.names for x in tokenize(stage, lines)] == [NAMES[stage].split(x.text)[1::2] for x in lines]

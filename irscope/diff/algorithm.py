@@ -31,25 +31,39 @@ def opcodes(a: Sequence[str], b: Sequence[str], repeats: int = 1) -> list[Opcode
     return _merge(out)
 
 
-def realign(a: Sequence[str], b: Sequence[str], previous: list[Opcode], repeats: int = 1) -> list[Opcode]:
+def realign(a: Sequence, b: Sequence, previous: list[Opcode], repeats: int = 1,
+            changed: tuple[set[int], set[int]] | None = None) -> list[Opcode]:
     """``opcodes(a, b)`` where ``previous`` aligned earlier versions of the same lines: the lines it
     paired that still match stay paired, and only the stretches between them are aligned again.
-    (The canonical diff re-pairs names in rounds; each round changes a few lines, not the listing.)"""
+    (The canonical diff re-pairs names in rounds; each round changes a few lines, not the listing.)
+
+    ``changed``: the lines of ``a`` and of ``b`` that differ from the earlier versions, if known. A
+    stretch with none of them keeps its earlier alignment instead of being aligned again."""
     out: list[Opcode] = []
     gap_a = gap_b = 0  # where the stretch still to align starts
+    pending: list[Opcode] = []  # the earlier opcodes inside that stretch that aligned nothing
+    changed_a, changed_b = changed if changed is not None else (None, None)
 
     def close(i: int, j: int) -> None:
         if i > gap_a or j > gap_b:
-            _diff(a, b, gap_a, i, gap_b, j, out, repeats)
+            if changed_a is not None and pending and _untouched(changed_a, gap_a, i) \
+                    and _untouched(changed_b, gap_b, j):
+                out.extend(pending)
+            else:
+                _diff(a, b, gap_a, i, gap_b, j, out, repeats)
+        pending.clear()
 
-    for tag, i1, i2, j1, j2 in previous:
+    for op in previous:
+        tag, i1, i2, j1, j2 = op
         if tag != "equal":
+            pending.append(op)
             continue
         k = 0
         n = i2 - i1
         while k < n:
             if a[i1 + k] != b[j1 + k]:
                 k += 1
+                pending.append(op)  # a stretch with a line that no longer matches is aligned again
                 continue
             start = k
             while k < n and a[i1 + k] == b[j1 + k]:
@@ -59,6 +73,12 @@ def realign(a: Sequence[str], b: Sequence[str], previous: list[Opcode], repeats:
             gap_a, gap_b = i1 + k, j1 + k
     close(len(a), len(b))
     return _merge(out)
+
+
+def _untouched(changed: set[int], start: int, end: int) -> bool:
+    if end - start < len(changed):
+        return changed.isdisjoint(range(start, end))
+    return not any(start <= i < end for i in changed)
 
 
 def _diff(a, b, a0: int, a1: int, b0: int, b1: int, out: list[Opcode], repeats: int = 1) -> None:
@@ -79,10 +99,10 @@ def _diff(a, b, a0: int, a1: int, b0: int, b1: int, out: list[Opcode], repeats: 
             out.append(("delete", a0, a1, b0, b0))
         elif b0 < b1:
             out.append(("insert", a0, a0, b0, b1))
+    elif a1 - a0 == 1 or b1 - b0 == 1:
+        _one_line(a, b, a0, a1, b0, b1, out)
     else:
-        anchors = _anchors(a, b, a0, a1, b0, b1)
-        if not anchors and repeats > 1:
-            anchors = _anchors(a, b, a0, a1, b0, b1, repeats)
+        anchors = _anchors(a, b, a0, a1, b0, b1, repeats)
         if anchors:
             i, j = a0, b0
             for ai, bj in anchors:
@@ -105,16 +125,36 @@ def _diff(a, b, a0: int, a1: int, b0: int, b1: int, out: list[Opcode], repeats: 
         out.append(suffix)
 
 
+def _one_line(a, b, a0: int, a1: int, b0: int, b1: int, out: list[Opcode]) -> None:
+    """A region one line long on a side, its ends already apart: that line pairs with its first match on
+    the other side, if any. (What the anchors and difflib would find, without their set-up: a third of
+    the regions of a long listing's alignment are this small.)"""
+    if a1 - a0 == 1:
+        try:
+            j = b.index(a[a0], b0, b1)
+        except ValueError:
+            out.append(("replace", a0, a1, b0, b1))
+            return
+        out += [("insert", a0, a0, b0, j), ("equal", a0, a1, j, j + 1), ("insert", a1, a1, j + 1, b1)]
+    else:
+        try:
+            i = a.index(b[b0], a0, a1)
+        except ValueError:
+            out.append(("replace", a0, a1, b0, b1))
+            return
+        out += [("delete", a0, i, b0, b0), ("equal", i, i + 1, b0, b1), ("delete", i + 1, a1, b1, b1)]
+
+
 def _anchors(a, b, a0: int, a1: int, b0: int, b1: int, repeats: int = 1) -> list[tuple[int, int]]:
-    """Lines unique on both sides (or, with ``repeats``, as frequent on both sides, their k-th
-    occurrences paired), longest increasing run by position (patience sorting)."""
+    """Lines unique on both sides (or, where there are none and with ``repeats``, as frequent on both
+    sides, their k-th occurrences paired), longest increasing run by position (patience sorting)."""
     # Counting slices in C is most of the speed: this runs once per region of the recursion.
     sub_a, sub_b = a[a0:a1], b[b0:b1]
     count_a, count_b = Counter(sub_a), Counter(sub_b)
-    if repeats == 1:
-        wanted = {x for x, n in count_a.items() if n == 1 and count_b.get(x) == 1}
-    else:
-        wanted = {x for x, n in count_a.items() if n <= repeats and count_b.get(x) == n}
+    common = count_a.keys() & count_b.keys()
+    wanted = {x for x in common if count_a[x] == 1 and count_b[x] == 1}
+    if not wanted and repeats > 1:
+        wanted = {x for x in common if count_a[x] <= repeats and count_b[x] == count_a[x]}
     if not wanted:
         return []
     where_b: dict[str, list[int]] = {}

@@ -27,11 +27,11 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import lru_cache
-from itertools import chain
-from operator import attrgetter
+from itertools import accumulate, chain, repeat
+from operator import add, attrgetter, floordiv, itemgetter, methodcaller, mod
 from typing import Iterable, Sequence
 
-from ..ir.normalize import NormalizedLine
+from ..ir.normalize import NormalizedLine, normalized_lines
 from ..types import Stage
 from .algorithm import opcodes, realign
 
@@ -61,14 +61,38 @@ SASS_OPCODE = re.compile(r"^(?:@!?U?P[T\d]+ )?(\S+)")
 class Line:
     """One line of a listing, split at its names."""
 
-    __slots__ = ("index", "parts", "shape", "keys", "dest")
+    __slots__ = ("index", "text", "frame", "names", "shape", "keys", "dest", "reads")
 
-    def __init__(self, index: int, parts: list[str], shape: str, keys: list[str], dest: int = -1) -> None:
+    def __init__(self, index: int, text: str, frame: str, names: list[str], shape: str, dest: int = -1) -> None:
         self.index = index  # in the original listing
-        self.parts = parts  # text between names at the even places, the names at the odd ones
+        self.text = text  # as compared (numbers dropped under ``ignore=immediates``)
+        self.frame = frame  # the text between its names, joined by SEPARATOR
+        self.names = names  # as written
         self.shape = shape  # names replaced by their classes
-        self.keys = keys  # what each name pairs by: the name, or for SASS the name and its version (R4.3)
+        self.keys = names  # what each name pairs by: the name, or for SASS the name and its version (R4.3)
         self.dest = dest  # which of its names the line writes (its destination operand), -1 for none
+        self.reads = names  # its keys but its destination's (the frame says where that stands)
+
+    @property
+    def parts(self) -> list[str]:
+        """The text between names at the even places, the names at the odd ones (as ``re.split`` gives)."""
+        parts: list[str] = [""] * (2 * len(self.names) + 1)
+        parts[::2] = self.frame.split(SEPARATOR)
+        parts[1::2] = self.names
+        return parts
+
+    def written(self, names: list[str]) -> str:
+        """The line with ``names`` in place of its own."""
+        if not names:
+            return self.text
+        pieces = self.frame.split(SEPARATOR)
+        parts: list[str] = [""] * (len(pieces) + len(names))
+        parts[::2] = pieces
+        parts[1::2] = names
+        return "".join(parts)
+
+
+SEPARATOR = "\0"  # stands for a name in a frame; a NUL in a listing is read as U+FFFD
 
 
 def _class(name: str) -> str:
@@ -99,26 +123,56 @@ def listing_tokens(stage: Stage, text: str, drop_immediates: bool = False) -> tu
 
 
 def tokenize(stage: Stage, lines: Sequence[NormalizedLine], ignore: Iterable[str] = ()) -> list[Line]:
+    """Each line split at its names, with its frame, shape, pairing keys and destination.
+
+    PTX and SASS listings run to tens of thousands of lines: they are split at their names in one call
+    over the whole listing, and the lines' frames, names and shapes cut from that by C-level calls, not
+    by a Python loop over lines."""
     pattern = NAMES.get(stage)
-    drop_numbers = "immediates" in ignore
-    fast_class = stage in (Stage.PTX, Stage.SASS)  # their names are a class and a number
-    out = []
-    for line in lines:
-        text = IMMEDIATE.sub("#", line.text) if drop_numbers else line.text
-        parts = pattern.split(text) if pattern is not None else [text]
-        if len(parts) == 1:
-            out.append(Line(line.index, parts, text, []))
-            continue
-        names = parts[1::2]
-        shape = list(parts)
-        shape[1::2] = [n.rstrip("0123456789") for n in names] if fast_class else [_class(n) for n in names]
-        out.append(Line(line.index, parts, "".join(shape), names))
-    if stage == Stage.SASS and pattern is not None:
+    texts = list(map(_TEXT, lines))
+    if "immediates" in ignore:
+        texts = [IMMEDIATE.sub("#", text) for text in texts]
+    joined = "\n".join(texts)
+    if SEPARATOR in joined:
+        texts = [text.replace(SEPARATOR, "\ufffd") for text in texts]
+        joined = "\n".join(texts)
+    indices = list(map(_INDEX, lines))
+    if pattern is None:
+        return [Line(i, text, text, [], text) for i, text in zip(indices, texts)]
+    at_once = stage in (Stage.PTX, Stage.SASS)  # a name is a class and a number, and never spans lines
+    flat = pattern.split(joined) if at_once else []
+    frames = SEPARATOR.join(flat[::2]).split("\n")
+    if at_once and len(frames) == len(texts):
+        names_in_order = flat[1::2]
+        ends = list(accumulate(map(_COUNT_SEPARATORS, frames)))
+        names = list(map(names_in_order.__getitem__, map(slice, chain((0,), ends), ends)))
+        flat[1::2] = map(str.rstrip, names_in_order, repeat("0123456789"))
+        shapes = "".join(flat).split("\n")
+    else:  # MLIR and LLVM names have their own classes (and LLVM's block labels are found by ^)
+        parts = list(map(pattern.split, texts))
+        names = list(map(_ODD, parts))
+        frames = [SEPARATOR.join(p[::2]) for p in parts]
+        shapes = [text if len(p) == 1 else "".join(_classed(p)) for text, p in zip(texts, parts)]
+    out = list(map(Line, indices, texts, frames, names, shapes))
+    if stage == Stage.SASS:
         _versioned(out)
-    elif stage != Stage.SASS:
+    else:
         for x in out:
-            x.dest = _dest(stage, x)
+            if x.keys:
+                x.dest = _dest(stage, x)
+    for x in out:
+        x.reads = x.keys if x.dest < 0 else x.keys[:x.dest] + x.keys[x.dest + 1:]
     return out
+
+
+_TEXT, _INDEX, _ODD = attrgetter("text"), attrgetter("index"), itemgetter(slice(1, None, 2))
+_COUNT_SEPARATORS = methodcaller("count", SEPARATOR)
+
+
+def _classed(parts: list[str]) -> list[str]:
+    shape = list(parts)
+    shape[1::2] = [_class(n) for n in parts[1::2]]
+    return shape
 
 
 def _versioned(lines: list[Line]) -> None:
@@ -129,33 +183,43 @@ def _versioned(lines: list[Line]) -> None:
     not taken as that value's definition (it may not happen). An instruction that updates a register in
     place (``HGMMA R24, gdesc[UR8], R24``, the accumulator) reads and writes one value, so a chain of
     updates keeps one name whatever came before it."""
+    current = _Current()  # a name -> its key now
     version: dict[str, int] = {}
-    writes_by_opcode: dict[str, bool] = {}
+    writes_after: dict[str, bool] = {}  # the text before an instruction's first operand -> whether it writes it
+    key_of = current.__getitem__
     for line in lines:
-        parts = line.parts
-        if len(parts) == 1:
-            continue
         names = line.keys
-        guarded = parts[0] in ("@", "@!")
-        dest = 1 if guarded else 0  # where the first operand is among the names
-        head = parts[2] if guarded else parts[0]
-        m = SASS_OPCODE.match(head.lstrip())
-        opcode = m[1] if m else ""
-        writes = writes_by_opcode.get(opcode)
+        if not names:
+            continue
+        pieces = line.frame.split(SEPARATOR, 2)  # the text before its first name, between the first two
+        guarded = pieces[0] in ("@", "@!")
+        head = pieces[1] if guarded else pieces[0]
+        writes = writes_after.get(head)
         if writes is None:
-            writes = writes_by_opcode[opcode] = bool(opcode) and not SASS_NO_DEST.match(opcode)
-        writes = writes and dest < len(names) and names[dest][0] != "." and (guarded or head.strip() != "")
-        if writes:
+            m = SASS_OPCODE.match(head.lstrip())
+            opcode = m[1] if m else ""
+            writes = writes_after[head] = bool(opcode) and not SASS_NO_DEST.match(opcode) and \
+                (guarded or head.strip() != "")
+        dest = 1 if guarded else 0  # where the first operand is among the names
+        if writes and dest < len(names) and names[dest][0] != ".":
             name = names[dest]
-            version[name] = version.get(name, 0) + 1
-        keys = [name if name[0] == "." else f"{name}.{version.get(name, 0)}" for name in names]
-        line.keys = keys
-        line.dest = dest if writes and not guarded else -1
+            n = version[name] = version.get(name, 0) + 1
+            current[name] = f"{name}.{n}"
+            line.dest = -1 if guarded else dest
+        line.keys = list(map(key_of, names))
+
+
+class _Current(dict):
+    """A SASS name's pairing key before any write to it: version 0 (a label is its own key)."""
+
+    def __missing__(self, name: str) -> str:
+        key = self[name] = name if name[0] == "." else f"{name}.0"
+        return key
 
 
 PTX_NO_DEST = re.compile(r"^(?:st\.|red\.|bar\.|bra|ret|cp\.async|membar|fence|barrier|"
                          r"mbarrier\.(?:init|arrive|expect)|wgmma\.(?:fence|commit|wait)|exit|trap|call)")
-_KEYS = attrgetter("keys")
+_KEYS, _READS, _FRAME = attrgetter("keys"), attrgetter("reads"), attrgetter("frame")
 DEF_WEIGHT = 4  # a value is what defines it: a pairing of two definitions outweighs a few uses
 
 
@@ -163,16 +227,17 @@ def _dest(stage: Stage, line: Line) -> int:
     """Which of ``line``'s names it writes (its destination operand), -1 for none. (SASS: _versioned.)"""
     if not line.keys:
         return -1
+    pieces = line.frame.split(SEPARATOR, 2)  # the text before its first name, between the first two
     if stage == Stage.PTX:
         # `@%p1 ld.global.b32 %r5, [%rd2];` reads its guard and may write %r5: not a definition to pair by
-        guarded = line.parts[0] in ("@", "@!")
+        guarded = pieces[0] in ("@", "@!")
         dest = 1 if guarded else 0
-        head = line.parts[2] if guarded else line.parts[0]
+        head = pieces[1] if guarded else pieces[0]
         if dest >= len(line.keys) or PTX_NO_DEST.match(head.lstrip()) or head.lstrip()[:1] in ".$" or "[" in head:
             return -1
         return -1 if guarded else dest
     # SSA forms (TTIR, TTGIR, LLVM IR): `%x = op ...` (`%x:2 = ...` for several results); `tt.store %p, %v` reads
-    return 0 if line.parts[0].strip() == "" and line.parts[2].lstrip(" :0123456789").startswith("=") else -1
+    return 0 if pieces[0].strip() == "" and pieces[1].lstrip(" :0123456789").startswith("=") else -1
 
 
 class _Votes:
@@ -182,19 +247,21 @@ class _Votes:
 
     def __init__(self, a: list[Line], b: list[Line]) -> None:
         self.a, self.b = a, b
-        self.aligned: set[tuple[int, int]] = set()
+        self.width = len(b) + 1  # an aligned pair (i, j) is kept as the int i * width + j: cheap to hash
+        self.aligned: set[int] = set()
         self.votes: Counter = Counter()
 
     def pair(self, ops) -> dict[str, str]:
         """A's name -> B's name under the alignment ``ops``."""
-        aligned: set[tuple[int, int]] = set()
+        width = self.width
+        aligned: set[int] = set()
         for tag, i1, i2, j1, j2 in ops:
             if tag == "equal":
-                aligned.update(zip(range(i1, i2), range(j1, j2)))
+                aligned.update(map(add, range(i1 * width, i2 * width, width), range(j1, j2)))
         gone, new = sorted(self.aligned - aligned), sorted(aligned - self.aligned)
         self.aligned = aligned
         if gone:
-            self.votes.subtract(self._votes(gone))
+            self.votes.subtract(Counter(self._votes(gone)))
         self.votes.update(self._votes(new))  # counted in C
         mapping: dict[str, str] = {}
         taken: set[str] = set()
@@ -206,9 +273,10 @@ class _Votes:
                 taken.add(y)
         return mapping
 
-    def _votes(self, aligned: list[tuple[int, int]]) -> list[tuple[str, str]]:
-        a, b = self.a, self.b
-        xs, ys = [a[i] for i, _ in aligned], [b[j] for _, j in aligned]
+    def _votes(self, aligned: list[int]) -> list[tuple[str, str]]:
+        width = repeat(self.width)
+        xs = list(map(self.a.__getitem__, map(floordiv, aligned, width)))
+        ys = list(map(self.b.__getitem__, map(mod, aligned, width)))
         out = list(chain.from_iterable(map(zip, map(_KEYS, xs), map(_KEYS, ys))))
         for x, y in zip(xs, ys):
             if x.dest >= 0 and x.dest == y.dest:
@@ -229,47 +297,55 @@ class _Signatures:
     left out (``=``), a name not yet paired ``?``. A run of alike instructions (four ``mad.wide`` in A,
     five in B) then aligns by the values each one reads, not by its place in the run, and their
     destinations pair accordingly. After the first round only the lines that hold a name whose pairing
-    changed are written again."""
+    changed are written again.
+
+    A signature is a small int: the line's shape and operands as a tuple, numbered by one table for
+    both sides (equal ints, equal lines). Ints hash and compare at once where the alignment counts
+    and compares each line many times."""
 
     def __init__(self, ta: list[Line], tb: list[Line]) -> None:
         self.ta, self.tb = ta, tb
+        self.reads_a, self.reads_b = list(map(_READS, ta)), list(map(_READS, tb))
+        # the text around the names: a line is its frame and its names (the shape would be too fine:
+        # TTIR's %c128_i32 names its value, and is the same value as B's %c1024_i32 when paired)
+        self.frames_a, self.frames_b = list(map(_FRAME, ta)), list(map(_FRAME, tb))
         self.mapping: dict[str, str] = {}
-        self.paired: set[str] = set()
-        self.a: list[str] = []
-        self.b: list[str] = []
+        self.paired: dict[str, str] = {}
+        self.table: dict = {}
+        self.a: list[int] = []
+        self.b: list[int] = []
 
-    def _line(self, line: Line, names: list[str]) -> str:
-        if not line.keys:
-            return line.shape
-        if line.dest >= 0:
-            names[line.dest] = "="
-        parts = list(line.parts)
-        parts[1::2] = names
-        return "".join(parts)
+    def _numbers(self, frames: list[str], reads: list, name, which=None) -> list[int]:
+        """The numbers of the lines (of those at ``which``), each name read as ``name`` gives it (None:
+        not paired yet)."""
+        table = self.table
+        number = table.setdefault
+        if which is None:
+            return [number(key, len(table)) for key in [(f, *map(name, r)) for f, r in zip(frames, reads)]]
+        return [number((frames[i], *map(name, reads[i])), len(table)) for i in which]
 
-    def _a(self, line: Line) -> str:
-        get = self.mapping.get
-        return self._line(line, [get(k, "?") for k in line.keys])
-
-    def _b(self, line: Line) -> str:
-        paired = self.paired
-        return self._line(line, [k if k in paired else "?" for k in line.keys])
-
-    def update(self, mapping: dict[str, str]) -> None:
+    def update(self, mapping: dict[str, str]) -> tuple[set[int], set[int]]:
+        """Number the lines under ``mapping``; the lines of A and of B whose number changed."""
         old_mapping, old_paired = self.mapping, self.paired
-        self.mapping, self.paired = mapping, set(mapping.values())
+        self.mapping, self.paired = mapping, {y: y for y in mapping.values()}
         if not self.a:
-            self.a = [self._a(x) for x in self.ta]
-            self.b = [self._b(x) for x in self.tb]
-            return
+            self.a = self._numbers(self.frames_a, self.reads_a, mapping.get)
+            self.b = self._numbers(self.frames_b, self.reads_b, self.paired.get)
+            return set(range(len(self.a))), set(range(len(self.b)))
         changed_a = {k for k in mapping.keys() | old_mapping.keys() if mapping.get(k) != old_mapping.get(k)}
-        changed_b = self.paired ^ old_paired
-        for i, x in enumerate(self.ta):
-            if not changed_a.isdisjoint(x.keys):
-                self.a[i] = self._a(x)
-        for i, x in enumerate(self.tb):
-            if not changed_b.isdisjoint(x.keys):
-                self.b[i] = self._b(x)
+        changed_b = self.paired.keys() ^ old_paired.keys()
+        out = []
+        for sigs, frames, reads, changed, name in ((self.a, self.frames_a, self.reads_a, changed_a, mapping.get),
+                                                   (self.b, self.frames_b, self.reads_b, changed_b, self.paired.get)):
+            isdisjoint = changed.isdisjoint
+            which = [i for i, r in enumerate(reads) if not isdisjoint(r)]
+            lines_changed = set()
+            for i, n in zip(which, self._numbers(frames, reads, name, which)):
+                if n != sigs[i]:
+                    sigs[i] = n
+                    lines_changed.add(i)
+            out.append(lines_changed)
+        return out[0], out[1]
 
 
 def canonical_pair(stage: Stage, a: Sequence[NormalizedLine], b: Sequence[NormalizedLine],
@@ -307,30 +383,36 @@ def _canonical(stage: Stage, ta: list[Line], tb: list[Line], ignore: set[str]):
         mapping = votes.pair(ops)
         signatures = _Signatures(ta, tb)
         for round in range(REFINE):
-            signatures.update(mapping)
+            changed = signatures.update(mapping)
             # the first round aligns afresh (shapes pair lines that operands tell apart); later rounds
-            # keep the lines the last one paired that still match
-            ops = realign(signatures.a, signatures.b, ops, 8) if round else opcodes(signatures.a, signatures.b, 8)
+            # keep what the last one aligned, and align again only the stretches where a line changed
+            ops = realign(signatures.a, signatures.b, ops, 8, changed) if round else opcodes(signatures.a, signatures.b, 8)
             before, mapping = mapping, votes.pair(ops)
             if mapping == before:
                 break
-        shown_b = {k: n for x in tb for k, n in zip(x.keys, x.parts[1::2])}  # a pairing key -> B's name
-        paired_b = set(mapping.values())
-        out_a = [NormalizedLine(x.index, _rewrite(x, [shown_b[mapping[k]] if k in mapping else f"{n}~a"
-                                                      for k, n in zip(x.keys, x.parts[1::2])])) for x in ta]
-        out_b = [NormalizedLine(x.index, _rewrite(x, [n if k in paired_b else f"{n}~b"
-                                                      for k, n in zip(x.keys, x.parts[1::2])])) for x in tb]
+        out_a, out_b = _rewritten(stage, ta, tb, mapping)
     if "order" in ignore:
         out_a, out_b, ops = _sorted_blocks(out_a), _sorted_blocks(out_b), None
     return out_a, out_b, ops
 
 
-def _rewrite(line: Line, names: list[str]) -> str:
-    if len(line.parts) == 1:
-        return line.parts[0]
-    parts = list(line.parts)
-    parts[1::2] = names
-    return "".join(parts)
+def _rewritten(stage: Stage, ta: list[Line], tb: list[Line], mapping: dict[str, str]):
+    """Both sides in one vocabulary: a paired name takes B's name, a name only one side has gets
+    ``~a`` or ``~b``. A line whose names all stay as they are keeps its text."""
+    versioned = stage == Stage.SASS  # keys are R4.3 there: the name and its version
+
+    def shown(key: str) -> str:
+        return key.rpartition(".")[0] if versioned and key[0] != "." else key
+
+    # each key's name in the shared vocabulary, worked out once per key rather than once per use
+    names_a = {k: shown(mapping[k]) if k in mapping else f"{shown(k)}~a" for k in set(chain.from_iterable(map(_KEYS, ta)))}
+    same_a = {k for k, y in names_a.items() if shown(k) == y}  # A's keys shown as they are
+    paired_b = set(mapping.values())
+    names_b = {k: shown(k) if k in paired_b else f"{shown(k)}~b" for k in set(chain.from_iterable(map(_KEYS, tb)))}
+    name_a, name_b = names_a.__getitem__, names_b.__getitem__
+    texts_a = [x.text if same_a.issuperset(x.keys) else x.written(list(map(name_a, x.keys))) for x in ta]
+    texts_b = [x.text if paired_b.issuperset(x.keys) else x.written(list(map(name_b, x.keys))) for x in tb]
+    return normalized_lines(map(_INDEX, ta), texts_a), normalized_lines(map(_INDEX, tb), texts_b)
 
 
 def _sorted_blocks(lines: list[NormalizedLine]) -> list[NormalizedLine]:

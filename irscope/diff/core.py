@@ -12,6 +12,7 @@ import gc
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from operator import attrgetter, eq, itemgetter
 from typing import Any
 
 from ..ir.normalize import NormalizedLine, raw_lines
@@ -96,14 +97,15 @@ def hunks_from(a: list[NormalizedLine], b: list[NormalizedLine], ops) -> list[Hu
         if tag != "equal":
             out.append(Hunk(tag, a[i1:i2], b[j1:j2]))
             continue
-        start = 0
-        n = i2 - i1
+        same = list(map(eq, map(_TEXT, a[i1:i2]), map(_TEXT, b[j1:j2])))  # compared in C
+        start, n = 0, i2 - i1
         while start < n:
-            same = a[i1 + start].text == b[j1 + start].text
-            end = start + 1
-            while end < n and (a[i1 + end].text == b[j1 + end].text) == same:
-                end += 1
-            out.append(Hunk("equal" if same else "replace", a[i1 + start:i1 + end], b[j1 + start:j1 + end]))
+            value = same[start]
+            try:
+                end = same.index(not value, start)
+            except ValueError:
+                end = n
+            out.append(Hunk("equal" if value else "replace", a[i1 + start:i1 + end], b[j1 + start:j1 + end]))
             start = end
     # A run of lines aligned one to one stays its own hunk beside inserts and deletes, so the
     # side-by-side view puts each line across from its partner.
@@ -199,26 +201,24 @@ def by_python_line(a: Variant, b: Variant, stage: Stage, stats_a: StageStats, st
                    hunks: list[Hunk] | None = None) -> list[LineChange]:
     """For each Python line of the kernel: its instruction count in A and in B, and the instructions
     of it the diff removed from A and added in B."""
-    counts, owns = [], []
+    # Per line of the listing, its Python line: counted with C-level maps, listings run to 20k lines.
+    counts, owns, instruction_lines = [], [], []
     for variant, stats in ((a, stats_a), (b, stats_b)):
         own = SourceMap(variant).own_lines(stage)
         owns.append(own)
-        per_line: dict[int, int] = {}
-        for index, _ in stats.instructions:
-            line = own[index] if index < len(own) else None
-            if line:
-                per_line[line] = per_line.get(line, 0) + 1
-        counts.append(per_line)
-    instruction_lines = [{i for i, _ in stats_a.instructions}, {i for i, _ in stats_b.instructions}]
-    changed: list[dict[int, int]] = [{}, {}]
+        indices = [i for i in map(_FIRST, stats.instructions) if i < len(own)]
+        instruction_lines.append(set(indices))
+        counts.append(Counter(map(own.__getitem__, indices)))
+    changed: list[Counter] = [Counter(), Counter()]
     for h in hunks or []:
         if h.tag in ("equal", "moved"):
             continue
         for side, lines in ((0, h.a), (1, h.b)):
-            for x in lines:
-                line = owns[side][x.index] if x.index < len(owns[side]) else None
-                if line and x.index in instruction_lines[side]:
-                    changed[side][line] = changed[side].get(line, 0) + 1
+            own, instructions = owns[side], instruction_lines[side]
+            changed[side].update(own[i] for i in map(_INDEX, lines) if i in instructions)
+    for c in (*counts, *changed):
+        c.pop(None, None)  # lines no Python line owns
+        c.pop(0, None)
     accesses = [_accesses_by_line(stats, own) for stats, own in ((stats_a, owns[0]), (stats_b, owns[1]))]
     source = (a.listings.get(Stage.SOURCE) or b.listings.get(Stage.SOURCE) or "").splitlines()
     lines = sorted(set(counts[0]) | set(counts[1]))
@@ -230,6 +230,10 @@ def by_python_line(a: Variant, b: Variant, stage: Stage, stats_a: StageStats, st
                    accesses[0].get(n, none)[1], accesses[1].get(n, none)[1])
         for n in lines
     ]
+
+
+_FIRST = itemgetter(0)
+_INDEX, _TEXT = attrgetter("index"), attrgetter("text")
 
 
 def _accesses_by_line(stats: StageStats, own: list[int | None]) -> dict[int, tuple[tuple[str, ...], int]]:

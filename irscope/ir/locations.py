@@ -8,8 +8,10 @@ Each parser here turns a listing into one ``SourceLoc | None`` per line.
 
 from __future__ import annotations
 
+import operator
 import os
 import re
+from itertools import compress, count
 from ..types import SourceLoc, Stage
 
 LineLocs = list["SourceLoc | None"]
@@ -279,19 +281,37 @@ SASS_INLINED_AT = re.compile(r'inlined at "([^"]*)", line (\d+)')
 PTX_DEBUG_TEXT = ".nv_debug_ptx_txt"
 
 
+# A line where the location changes: a line-info comment, or the start of a function or section.
+SASS_LOCATION_MARK = re.compile(r'\s*//## File "[^"]*", line \d+|//----|\t\.section')
+NOT_BLANK = re.compile(r"\s*\S")
+
+
 def sass_locations(text: str, file: str = "") -> LineLocs:
-    out: LineLocs = []
+    # A listing runs to tens of thousands of lines, half of them line-info comments: only the lines where
+    # the location changes are looked at one by one, and a comment seen before is not parsed again.
+    lines = text.splitlines()
+    out: LineLocs = [None] * len(lines)
     current: SourceLoc | None = None
-    for line in text.splitlines():
+    start = 0
+    seen: dict[str, SourceLoc | None] = {}
+    for i in compress(count(), map(SASS_LOCATION_MARK.match, lines)):
+        out[start:i] = [current] * (i - start)
+        start = i
+        line = lines[i]
+        if line in seen:
+            current = seen[line]
+            continue
         m = SASS_LINE_INFO.match(line)
         if m and m.group(1) == PTX_DEBUG_TEXT:
-            pass
-        elif m:
+            continue  # not a source line: the location stays (and this line may follow another one)
+        if m:
             callers = tuple(SourceLoc(f, int(n)) for f, n in SASS_INLINED_AT.findall(m.group(3)))
-            current = _known(SourceLoc(m.group(1), int(m.group(2)), 0, callers))
-        elif line.startswith("//----") or line.startswith("\t.section"):
+            current = seen[line] = _known(SourceLoc(m.group(1), int(m.group(2)), 0, callers))
+        else:
             current = None
-        out.append(current if line.strip() else None)
+    out[start:] = [current] * (len(lines) - start)
+    for i in compress(count(), map(operator.not_, map(NOT_BLANK.match, lines))):
+        out[i] = None
     return out
 
 

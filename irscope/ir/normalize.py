@@ -11,7 +11,8 @@ Each kept line remembers its index in the original listing.
 from __future__ import annotations
 
 import re
-from typing import Callable, NamedTuple
+from itertools import repeat
+from typing import Callable, Iterable, NamedTuple
 
 from ..types import Stage
 
@@ -22,6 +23,11 @@ WHITESPACE_RUN = re.compile(r"[ \t]+")  # within lines: newlines kept
 class NormalizedLine(NamedTuple):
     index: int  # 0-based line in the original listing
     text: str
+
+
+def normalized_lines(indices: Iterable[int], texts: Iterable[str]) -> list[NormalizedLine]:
+    """``NormalizedLine(i, text)`` for each pair, made in C (NamedTuple's own ``__new__`` is Python)."""
+    return list(map(tuple.__new__, repeat(NormalizedLine), zip(indices, texts)))
 
 
 class _Renamer:
@@ -194,7 +200,7 @@ def clean_sass(text: str) -> list[NormalizedLine]:
         kept.append((i, code))
     # `.reuse` marks an operand for the register reuse cache: the scheduler's hint, not what is computed
     body = WHITESPACE_RUN.sub(" ", SASS_ADDRESS.sub("", "\n".join(code for _, code in kept)).replace(".reuse", ""))
-    return [NormalizedLine(i, code.strip()) for (i, _), code in zip(kept, body.split("\n"))] if kept else []
+    return normalized_lines((i for i, _ in kept), map(str.strip, body.split("\n"))) if kept else []
 
 
 def normalize_sass(text: str) -> list[NormalizedLine]:

@@ -7,6 +7,7 @@ operations) and the annotator (which explains each part in words).
 from __future__ import annotations
 
 import re
+from itertools import compress, count
 from typing import NamedTuple
 
 # @%p2 ld.global.v4.b32 { %r10, %r11, %r12, %r13 }, [ %rd5 + 0 ];
@@ -140,13 +141,15 @@ def matches_with_lines(pattern: re.Pattern, text: str):
 def instructions(text: str) -> list[PtxInstruction]:
     """Every instruction in a PTX listing, in order (the debug sections after the body are skipped).
 
-    One regex scan over the text rather than a loop over lines: listings run to
-    tens of thousands of lines and the diff summary parses two of them.
+    Listings run to tens of thousands of lines and the diff summary parses two of them: each line is
+    matched by one C-level call mapped over all of them, and only the lines holding an instruction are
+    looked at in Python.
     """
     end = text.find("\n\t.section")
-    body = text if end == -1 else text[:end]
+    lines = (text if end == -1 else text[:end]).split("\n")
+    found = list(map(PTX_LINE_INSTRUCTION.match, lines))
     out: list[PtxInstruction] = []
-    for line, m in matches_with_lines(PTX_LINE_INSTRUCTION, body):
+    for line, m in zip(compress(count(), found), compress(found, found)):
         guard, opcode, operands, rest = m.groups()
         out.append(PtxInstruction(line, opcode, operands.strip() if operands else "", guard))
         if ";" in rest:  # more statements on the same line (inline asm)

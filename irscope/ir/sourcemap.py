@@ -73,18 +73,14 @@ class SourceMap:
 
 
 def _own_lines(locs: LineLocs, file: str) -> list[int | None]:
-    cache: dict[SourceLoc, int | None] = {}
-    out: list[int | None] = []
-    for loc in locs:
-        if loc is None:
-            out.append(None)
-            continue
-        line = cache.get(loc, -1)
-        if line == -1:
-            own = loc.in_file(file)
-            line = cache[loc] = own.line if own is not None else None
-        out.append(line)
-    return out
+    # A listing's lines share a few location objects (each line-info comment's): each is resolved once,
+    # found again by identity (a SourceLoc's own hash is Python code, run per line).
+    own: dict[int, int | None] = {id(None): None}
+    for loc in {id(loc): loc for loc in locs}.values():
+        if loc is not None:
+            found = loc.in_file(file)
+            own[id(loc)] = found.line if found is not None else None
+    return list(map(own.__getitem__, map(id, locs)))
 
 
 @lru_cache(maxsize=16)

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import compress, count
+from operator import methodcaller
 from typing import Iterable, NamedTuple
 
 from ..types import Stage
@@ -86,19 +88,31 @@ def ptx_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
 
 
 def sass_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
+    # Each line is searched by one C-level call mapped over all of them; only memory instructions (LDG,
+    # STG, ATOMG, RED...) are made into SassInstructions and parsed further. Without positions, one scan.
     if positions:
-        ins = sass.instructions(text)
-    else:  # one scan without line numbers; only memory instructions are parsed further
-        found = sass.SASS_LINE_INSTRUCTION.findall(text)
-        ins = [sass.SassInstruction(-1, 0, opcode, operands.strip(), guard or None) for _, guard, opcode, operands in found]
+        lines = text.split("\n")  # as sass.instructions counts lines
+        found = list(map(sass.SASS_LINE_INSTRUCTION.search, lines))
+        indices = list(compress(count(), found))
+        matches = list(compress(found, found))
+    else:
+        matches = list(sass.SASS_LINE_INSTRUCTION.finditer(text))
+        indices = [-1] * len(matches)
+    opcodes = list(map(_OPCODE, matches))
     accesses = []
-    for i in ins:
-        if i.opcode[:1] not in "LSAR":  # LDG, STG, ATOMG, RED...: skip the rest without parsing
+    global_opcodes = {opcode for opcode in set(opcodes) if opcode.partition(".")[0] in SASS_GLOBAL_BASES}
+    for index, m, opcode in zip(indices, matches, opcodes):
+        if opcode not in global_opcodes:
             continue
-        a = sass.access(i)
+        address, guard, _, operands = m.groups()
+        a = sass.access(sass.SassInstruction(index, int(address, 16), opcode, operands.strip(), guard))
         if a is not None and a.space == "global":
-            accesses.append(MemoryAccess(i.index, i.opcode, a.kind, a.bytes, a.masked))
-    return StageStats(stage, [(i.index, i.opcode) for i in ins], accesses)
+            accesses.append(MemoryAccess(index, opcode, a.kind, a.bytes, a.masked))
+    return StageStats(stage, list(zip(indices, opcodes)), accesses)
+
+
+_OPCODE = methodcaller("group", 3)
+SASS_GLOBAL_BASES = {base for base, (_, space) in sass.MEMORY_OPCODES.items() if space == "global"}
 
 
 def mlir_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
