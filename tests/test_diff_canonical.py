@@ -248,3 +248,43 @@ def test_short_listings_split_as_their_lines_do(stage, count):
 
     lines = [NormalizedLine(i, f"%{i} = add %r{i}, R{i}; // .L_x_{i}") for i in range(count)]
     assert [x.names for x in tokenize(stage, lines)] == [NAMES[stage].split(x.text)[1::2] for x in lines]
+
+
+def test_a_diff_leaves_the_collector_as_it_found_it(kernels):
+    """The collector is paused during a diff and its survivors moved to the oldest generation after;
+    it is on again afterwards, and objects the program froze itself stay frozen."""
+    import gc
+
+    va, vb = _pair(kernels, "sq", {"BLOCK": 256}, {"BLOCK": 2048})
+    assert gc.isenabled()
+    diff_variants(va, vb, Stage.SASS)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        diff_variants(va, vb, Stage.PTX)
+        # still frozen (unfreezing would have emptied it); a few may have been freed by reference counting
+        assert gc.isenabled() and 0 < gc.get_freeze_count() <= frozen
+    finally:
+        gc.unfreeze()
+    gc.disable()
+    try:
+        diff_variants(va, vb, Stage.PTX)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_sass_names_are_what_the_plain_pattern_finds(kernels):
+    """NAMES[SASS] is written for speed; it finds what ``\\b(?:UR|UP|R|P|B)\\d+\\b|\\.L_x_\\d+`` finds."""
+    import re
+
+    from irscope.diff.canonical import NAMES
+
+    plain = re.compile(r"(\b(?:UR|UP|R|P|B)\d+\b|\.L_x_\d+)")
+    va, _ = _pair(kernels, "mm", {"num_stages": 3}, {})
+    texts = [va.listings[Stage.SASS], "U5 R5 UR5 UP0 P0 B1 xR5 R5x .L_x_3 a.L_x_4 UPT PT RZ URZ R5.64 [R2+0x10] "
+                                      "-R3 |R4| !P1 U R UR UB4 PU1 _R2 R2_ 9R2 UR URR4 UUR4"]
+    for text in texts:
+        assert NAMES[Stage.SASS].split(text) == plain.split(text)

@@ -13,7 +13,7 @@ from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from operator import attrgetter, eq, itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..ir.normalize import NormalizedLine, raw_lines
 from ..ir.sourcemap import SourceMap
@@ -22,10 +22,10 @@ from ..types import Stage, Variant
 from .algorithm import opcodes
 
 
-@dataclass(frozen=True)
-class Hunk:
+class Hunk(NamedTuple):
     """One opcode of the line diff: ``tag`` is equal, replace, delete, insert or moved (a delete whose
-    lines are inserted elsewhere unchanged, and that insert: both sides say moved)."""
+    lines are inserted elsewhere unchanged, and that insert: both sides say moved). (A NamedTuple: a
+    long listing's diff makes tens of thousands, and a frozen dataclass is slow to make.)"""
 
     tag: str
     a: list[NormalizedLine]
@@ -163,13 +163,21 @@ def diff_variants(a: Variant, b: Variant, stage: Stage = Stage.PTX, raw: bool = 
 def _collector_paused():
     """A diff of two large listings allocates a few hundred thousand small objects and frees them
     without cycles; the cyclic collector's passes over them (and over the tokens kept for the next
-    diff) took a third of its time. Reference counting frees them all the same."""
+    diff) took a third of its time. Reference counting frees them all the same.
+
+    What survives the diff (the tokens kept for the next one, the result) is moved straight to the
+    oldest generation (freeze, then unfreeze): left young, the first collection after the diff
+    would walk every one of them at once. They are looked at with the rest at the next full collection.
+    (Not where the program froze objects of its own: unfreezing would hand them back to the collector.)"""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
         if enabled:
+            if gc.get_freeze_count() == 0:
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 
