@@ -17,7 +17,9 @@ from typing import Callable, Iterable, NamedTuple
 from ..types import Stage
 
 WHITESPACE = re.compile(r"\s+")
-WHITESPACE_RUN = re.compile(r"[ \t]+")  # within lines: newlines kept
+# Within lines (newlines kept), a run of spaces and tabs that is not already one space: what `[ \t]+`
+# replaced by a space would change, found without stopping at every single space of a long listing.
+WHITESPACE_RUN = re.compile(r"[ \t][ \t]+|\t")
 
 
 class NormalizedLine(NamedTuple):
