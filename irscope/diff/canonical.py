@@ -71,8 +71,8 @@ class Line(NamedTuple):
     names: list[str]  # as written
     shape: str  # names replaced by their classes
     keys: list[str]  # what each name pairs by: the name, or for SASS the name and its version (R4.3)
-    dest: int = -1  # which of its names the line writes (its destination operand), -1 for none
-    reads: list[str] = []  # its keys but its destination's (the frame says where that stands)
+    dest: int  # which of its names the line writes (its destination operand), -1 for none
+    reads: list[str]  # its keys but its destination's (the frame says where that stands)
 
     @property
     def parts(self) -> list[str]:
@@ -133,7 +133,7 @@ def tokenize(stage: Stage, lines: Sequence[NormalizedLine], ignore: Iterable[str
         joined = "\n".join(texts)
     indices = list(map(_INDEX, lines))
     if pattern is None:
-        return [Line(i, text, text, text, [], text, []) for i, text in zip(indices, texts)]
+        return [Line(i, text, text, text, [], text, [], -1, []) for i, text in zip(indices, texts)]
     at_once = stage in (Stage.PTX, Stage.SASS)  # a name is a class and a number, and never spans lines
     flat = pattern.split(joined) if at_once else []
     frames = SEPARATOR.join(flat[::2]).split("\n")
