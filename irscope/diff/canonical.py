@@ -82,9 +82,9 @@ class Line(NamedTuple):
         parts[1::2] = self.names
         return parts
 
-    def written(self, names: list[str]) -> str:
+    def written(self, names: Iterable[str]) -> str:
         """The line with ``names`` in place of its own."""
-        return self.template.format(*names) if names else self.text
+        return self.template.format(*names) if self.names else self.text
 
 
 SEPARATOR = "\0"  # stands for a name in a frame; a NUL in a listing is read as U+FFFD
@@ -134,10 +134,11 @@ def tokenize(stage: Stage, lines: Sequence[NormalizedLine], ignore: Iterable[str
     indices = list(map(_INDEX, lines))
     if pattern is None:
         return [Line(i, text, text, text, [], text, [], -1, []) for i, text in zip(indices, texts)]
-    at_once = stage in (Stage.PTX, Stage.SASS)  # a name is a class and a number, and never spans lines
-    flat = pattern.split(joined) if at_once else []
-    frames = SEPARATOR.join(flat[::2]).split("\n")
-    if at_once and len(frames) == len(texts):
+    flat: list[str] = []
+    if stage in (Stage.PTX, Stage.SASS):  # a name is a class and a number, and never spans lines
+        flat = pattern.split(joined)
+        frames = SEPARATOR.join(flat[::2]).split("\n")
+    if flat and len(frames) == len(texts):
         names_in_order = flat[1::2]
         ends = list(accumulate(map(_COUNT_SEPARATORS, frames)))
         names = list(map(names_in_order.__getitem__, map(slice, chain((0,), ends), ends)))
@@ -292,15 +293,14 @@ REFINE = 3  # rounds of re-pairing by operands (see _Signatures)
 
 
 class _Signatures:
-    """Each line as the re-pairing rounds align it: its operands in the current pairing, its destination
-    left out (``=``), a name not yet paired ``?``. A run of alike instructions (four ``mad.wide`` in A,
-    five in B) then aligns by the values each one reads, not by its place in the run, and their
-    destinations pair accordingly. After the first round only the lines that hold a name whose pairing
-    changed are written again.
+    """Each line as the re-pairing rounds align it: its frame and the names it reads in the current
+    pairing (its destination left out, a name not yet paired None). A run of alike instructions (four
+    ``mad.wide`` in A, five in B) then aligns by the values each one reads, not by its place in the run,
+    and their destinations pair accordingly. After the first round only the lines that read a name
+    whose pairing changed are numbered again.
 
-    A signature is a small int: the line's shape and operands as a tuple, numbered by one table for
-    both sides (equal ints, equal lines). Ints hash and compare at once where the alignment counts
-    and compares each line many times."""
+    A signature is a small int: that tuple, numbered by one table for both sides (equal ints, equal
+    lines). Ints hash and compare at once where the alignment counts and compares each line many times."""
 
     def __init__(self, ta: list[Line], tb: list[Line]) -> None:
         self.ta, self.tb = ta, tb
@@ -407,8 +407,8 @@ def _rewritten(ta: list[Line], tb: list[Line], mapping: dict[str, str]):
     paired_b = set(mapping.values())
     names_b = {k: n if k in paired_b else f"{n}~b" for k, n in shown_b.items()}
     name_a, name_b = names_a.__getitem__, names_b.__getitem__
-    texts_a = [x.text if same_a.issuperset(x.keys) else x.template.format(*map(name_a, x.keys)) for x in ta]
-    texts_b = [x.text if paired_b.issuperset(x.keys) else x.template.format(*map(name_b, x.keys)) for x in tb]
+    texts_a = [x.text if same_a.issuperset(x.keys) else x.written(map(name_a, x.keys)) for x in ta]
+    texts_b = [x.text if paired_b.issuperset(x.keys) else x.written(map(name_b, x.keys)) for x in tb]
     return normalized_lines(map(_INDEX, ta), texts_a), normalized_lines(map(_INDEX, tb), texts_b)
 
 

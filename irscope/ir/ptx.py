@@ -127,29 +127,23 @@ PTX_LINE_INSTRUCTION = re.compile(
 )
 
 
-def matches_with_lines(pattern: re.Pattern, text: str):
-    """``(0-based line, match)`` for each match of ``pattern`` in ``text``, in one scan of the text."""
-    line, last = 0, 0
-    count = text.count
-    for m in pattern.finditer(text):
-        start = m.start()
-        line += count("\n", last, start)
-        last = start
-        yield line, m
+def lines_matching(find, lines: list[str]) -> tuple[list[int], list[re.Match]]:
+    """The 0-based index and the match of each of ``lines`` in which ``find`` (a pattern's ``match`` or
+    ``search``) finds something. Listings run to tens of thousands of lines: one C-level call is mapped
+    over all of them, and only the lines found are looked at in Python."""
+    found = list(map(find, lines))
+    return list(compress(count(), found)), list(compress(found, found))
 
 
 def instructions(text: str) -> list[PtxInstruction]:
     """Every instruction in a PTX listing, in order (the debug sections after the body are skipped).
 
-    Listings run to tens of thousands of lines and the diff summary parses two of them: each line is
-    matched by one C-level call mapped over all of them, and only the lines holding an instruction are
-    looked at in Python.
+    Listings run to tens of thousands of lines and the diff summary parses two of them (lines_matching).
     """
     end = text.find("\n\t.section")
     lines = (text if end == -1 else text[:end]).split("\n")
-    found = list(map(PTX_LINE_INSTRUCTION.match, lines))
     out: list[PtxInstruction] = []
-    for line, m in zip(compress(count(), found), compress(found, found)):
+    for line, m in zip(*lines_matching(PTX_LINE_INSTRUCTION.match, lines)):
         guard, opcode, operands, rest = m.groups()
         out.append(PtxInstruction(line, opcode, operands.strip() if operands else "", guard))
         if ";" in rest:  # more statements on the same line (inline asm)

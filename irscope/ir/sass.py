@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .ptx import matches_with_lines, opcode_base, opcode_modifiers
+from .ptx import lines_matching, opcode_base, opcode_modifiers
 
 #         /*0220*/              @!P6 LDG.E.128 R16, desc[UR8][R4.64] ;
 SASS_INSTRUCTION = re.compile(
@@ -92,7 +92,7 @@ def access(ins: SassInstruction) -> Access | None:
     return Access(kind, space, bits // 8 if bits else None, masked, asynchronous)
 
 
-# The same, over a whole listing at once (MULTILINE): one scan instead of a loop over lines.
+# The same, found in a line or across a whole listing (it never spans a newline).
 # (it starts with the literal "/*" so the regex engine can skip ahead to each address)
 SASS_LINE_INSTRUCTION = re.compile(r"/\*([0-9a-f]+)\*/[ \t]+(?:@(!?U?P\w+)[ \t]+)?([A-Z][A-Za-z0-9_.]*)([^;\n]*);")
 
@@ -102,9 +102,15 @@ def guards_and_opcodes(text: str) -> list[tuple[str, str]]:
     return [(guard, opcode) for _, guard, opcode, _ in SASS_LINE_INSTRUCTION.findall(text)]
 
 
+def instruction_matches(text: str) -> tuple[list[int], list[re.Match]]:
+    """The 0-based line and the SASS_LINE_INSTRUCTION match of every instruction (groups: address, guard,
+    opcode, operands), without making SassInstructions of them (statistics need few)."""
+    return lines_matching(SASS_LINE_INSTRUCTION.search, text.split("\n"))
+
+
 def instructions(text: str) -> list[SassInstruction]:
     out = []
-    for line, m in matches_with_lines(SASS_LINE_INSTRUCTION, text):
+    for line, m in zip(*instruction_matches(text)):
         address, guard, opcode, operands = m.groups()
         out.append(SassInstruction(line, int(address, 16), opcode, operands.strip(), guard))
     return out

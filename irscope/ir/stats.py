@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import compress, count
 from operator import methodcaller
 from typing import Iterable, NamedTuple
 
@@ -88,13 +87,10 @@ def ptx_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
 
 
 def sass_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
-    # Each line is searched by one C-level call mapped over all of them; only memory instructions (LDG,
-    # STG, ATOMG, RED...) are made into SassInstructions and parsed further. Without positions, one scan.
+    # Only global memory instructions (LDG, STG, ATOMG, REDG...) are made into SassInstructions and parsed
+    # further. Without positions, one scan of the whole text.
     if positions:
-        lines = text.split("\n")  # as sass.instructions counts lines
-        found = list(map(sass.SASS_LINE_INSTRUCTION.search, lines))
-        indices = list(compress(count(), found))
-        matches = list(compress(found, found))
+        indices, matches = sass.instruction_matches(text)
     else:
         matches = list(sass.SASS_LINE_INSTRUCTION.finditer(text))
         indices = [-1] * len(matches)
