@@ -28,11 +28,12 @@ import re
 from collections import Counter
 from functools import lru_cache
 from itertools import accumulate, chain, repeat
-from operator import add, attrgetter, floordiv, itemgetter, methodcaller, mod
+from operator import add, attrgetter, floordiv, itemgetter, methodcaller, mod, sub
 from typing import Iterable, NamedTuple, Sequence
 
 from ..ir.normalize import NormalizedLine, normalized_lines
 from ..types import Stage
+from . import native
 from .algorithm import opcodes, realign
 
 IGNORABLE = ("registers", "immediates", "order")
@@ -261,17 +262,13 @@ class _Votes:
         gone, new = sorted(self.aligned - aligned), sorted(aligned - self.aligned)
         self.aligned = aligned
         if gone:
-            self.votes.subtract(Counter(self._votes(gone)))
+            # Counter.subtract, by C-level calls: every one of these votes was counted when its pair
+            # aligned, so each key is there already and keeps its place (most_common breaks ties by it)
+            lost = Counter(self._votes(gone))
+            keys = list(lost)
+            dict.update(self.votes, zip(keys, map(sub, map(self.votes.__getitem__, keys), map(lost.__getitem__, keys))))
         self.votes.update(self._votes(new))  # counted in C
-        mapping: dict[str, str] = {}
-        taken: set[str] = set()
-        for (x, y), n in self.votes.most_common():
-            if n <= 0:
-                break
-            if x not in mapping and y not in taken:
-                mapping[x] = y
-                taken.add(y)
-        return mapping
+        return _greedy(self.votes.most_common())
 
     def _votes(self, aligned: list[int]) -> list[tuple[str, str]]:
         width = repeat(self.width)
@@ -282,6 +279,19 @@ class _Votes:
             if x.dest >= 0 and x.dest == y.dest:
                 out += [(x.keys[x.dest], y.keys[y.dest])] * (DEF_WEIGHT - 1)
         return out
+
+
+def _greedy_python(by_votes: list[tuple[tuple[str, str], int]]) -> dict[str, str]:
+    """A's name -> B's name: most votes first, each name of either side paired once, while votes are positive."""
+    mapping: dict[str, str] = {}
+    taken: set[str] = set()
+    for (x, y), n in by_votes:
+        if n <= 0:
+            break
+        if x not in mapping and y not in taken:
+            mapping[x] = y
+            taken.add(y)
+    return mapping
 
 
 def pair_names(a: list[Line], b: list[Line], ops) -> dict[str, str]:
@@ -314,37 +324,62 @@ class _Signatures:
         self.a: list[int] = []
         self.b: list[int] = []
 
-    def _numbers(self, frames: list[str], reads: list, name, which=None) -> list[int]:
-        """The numbers of the lines (of those at ``which``), each name read as ``name`` gives it (None:
+    def _numbers(self, frames: list[str], reads: list, names: dict, which=None) -> list[int]:
+        """The numbers of the lines (of those at ``which``), each name read as ``names`` has it (None:
         not paired yet)."""
-        table = self.table
-        number = table.setdefault
-        if which is None:
-            return [number(key, len(table)) for key in [(f, *map(name, r)) for f, r in zip(frames, reads)]]
-        return [number((frames[i], *map(name, reads[i])), len(table)) for i in which]
+        return _number(frames, reads, names, self.table, which)
 
     def update(self, mapping: dict[str, str]) -> tuple[set[int], set[int]]:
         """Number the lines under ``mapping``; the lines of A and of B whose number changed."""
         old_mapping, old_paired = self.mapping, self.paired
         self.mapping, self.paired = mapping, {y: y for y in mapping.values()}
         if not self.a:
-            self.a = self._numbers(self.frames_a, self.reads_a, mapping.get)
-            self.b = self._numbers(self.frames_b, self.reads_b, self.paired.get)
+            self.a = self._numbers(self.frames_a, self.reads_a, mapping)
+            self.b = self._numbers(self.frames_b, self.reads_b, self.paired)
             return set(range(len(self.a))), set(range(len(self.b)))
         changed_a = {k for k in mapping.keys() | old_mapping.keys() if mapping.get(k) != old_mapping.get(k)}
         changed_b = self.paired.keys() ^ old_paired.keys()
         out = []
-        for sigs, frames, reads, changed, name in ((self.a, self.frames_a, self.reads_a, changed_a, mapping.get),
-                                                   (self.b, self.frames_b, self.reads_b, changed_b, self.paired.get)):
-            isdisjoint = changed.isdisjoint
-            which = [i for i, r in enumerate(reads) if not isdisjoint(r)]
+        for sigs, frames, reads, changed, names in ((self.a, self.frames_a, self.reads_a, changed_a, mapping),
+                                                    (self.b, self.frames_b, self.reads_b, changed_b, self.paired)):
+            which = _touching(reads, changed)
             lines_changed = set()
-            for i, n in zip(which, self._numbers(frames, reads, name, which)):
+            for i, n in zip(which, self._numbers(frames, reads, names, which)):
                 if n != sigs[i]:
                     sigs[i] = n
                     lines_changed.add(i)
             out.append(lines_changed)
         return out[0], out[1]
+
+
+def _number_python(frames: list[str], reads: list[list[str]], names: dict, table: dict,
+                   which: list[int] | None = None) -> list[int]:
+    """Each line's (of those at ``which``) frame and the names it reads, as ``names`` has them, numbered
+    through ``table``: equal lines, equal numbers."""
+    number = table.setdefault
+    name = names.get
+    if which is None:
+        return [number(key, len(table)) for key in [(f, *map(name, r)) for f, r in zip(frames, reads)]]
+    return [number((frames[i], *map(name, reads[i])), len(table)) for i in which]
+
+
+def _touching_python(reads: list[list[str]], changed: set[str]) -> list[int]:
+    """The lines that read one of the names in ``changed``."""
+    isdisjoint = changed.isdisjoint
+    return [i for i, r in enumerate(reads) if not isdisjoint(r)]
+
+
+def _written_python(lines: list[Line], names: dict[str, str], keep: set[str]) -> list[str]:
+    """Each line with its keys shown as ``names`` says; a line whose keys are all in ``keep`` keeps its text."""
+    name = names.__getitem__
+    return [x.text if keep.issuperset(x.keys) else x.written(map(name, x.keys)) for x in lines]
+
+
+# the same steps in C where the native core was built (native.py), with the same results
+_number = native.pairs.number if native.pairs else _number_python
+_touching = native.pairs.touching if native.pairs else _touching_python
+_written = native.pairs.written if native.pairs else _written_python
+_greedy = native.pairs.greedy if native.pairs else _greedy_python
 
 
 def canonical_pair(stage: Stage, a: Sequence[NormalizedLine], b: Sequence[NormalizedLine],
@@ -406,9 +441,7 @@ def _rewritten(ta: list[Line], tb: list[Line], mapping: dict[str, str]):
     same_a = {k for k, n in shown_a.items() if names_a[k] == n}  # A's keys shown as they are
     paired_b = set(mapping.values())
     names_b = {k: n if k in paired_b else f"{n}~b" for k, n in shown_b.items()}
-    name_a, name_b = names_a.__getitem__, names_b.__getitem__
-    texts_a = [x.text if same_a.issuperset(x.keys) else x.written(map(name_a, x.keys)) for x in ta]
-    texts_b = [x.text if paired_b.issuperset(x.keys) else x.written(map(name_b, x.keys)) for x in tb]
+    texts_a, texts_b = _written(ta, names_a, same_a), _written(tb, names_b, paired_b)
     return normalized_lines(map(_INDEX, ta), texts_a), normalized_lines(map(_INDEX, tb), texts_b)
 
 
