@@ -114,10 +114,31 @@ def test_names_pair_greedily_alike(tokens, stage):
 
 
 @needs_native
+@pytest.mark.parametrize("stage", STAGES)
+def test_votes_are_counted_alike(tokens, stage):
+    """Votes added for one alignment and taken back for part of it: the same counts in the same order
+    (most_common breaks ties by it)."""
+    ta, tb = tokens[stage]
+    width = len(tb) + 1
+    ops = canonical.opcodes([x.shape for x in ta], [x.shape for x in tb], repeats=8)
+    aligned = sorted(i * width + j for tag, i1, i2, j1, j2 in ops if tag == "equal"
+                     for i, j in zip(range(i1, i2), range(j1, j2)))
+    gone = aligned[::3]
+    counted = []
+    for count in (canonical._count_votes_python, native.pairs.votes):
+        counts = canonical.Counter()
+        count(ta, tb, aligned, width, canonical.DEF_WEIGHT, counts, 1)
+        count(ta, tb, gone, width, canonical.DEF_WEIGHT, counts, -1)
+        counted.append(list(counts.items()))
+    assert counted[0] == counted[1]
+    assert any(n > canonical.DEF_WEIGHT for _, n in counted[0]) and any(n == 0 for _, n in counted[0])
+
+
+@needs_native
 def test_the_whole_pairing_is_the_same_with_the_python_steps(tokens, monkeypatch):
     """The canonical diff of each stage, with the native steps and then with the Python ones."""
     native_out = {stage: canonical._canonical(stage, *tokens[stage], set()) for stage in STAGES}
-    for name in ("_number", "_touching", "_written", "_greedy"):
+    for name in ("_number", "_touching", "_written", "_greedy", "_count_votes"):
         monkeypatch.setattr(canonical, name, getattr(canonical, f"{name}_python"))
     for stage in STAGES:
         assert canonical._canonical(stage, *tokens[stage], set()) == native_out[stage]
@@ -144,4 +165,8 @@ def test_bad_input_is_refused_with_an_exception():
         pairs.written([short], {"%r1": "%r9", "%r2": "%r8"}, set())
     with pytest.raises(TypeError):
         pairs.greedy([("x", 1)])
+    with pytest.raises(IndexError):
+        pairs.votes([line], [line], [5], 2, 4, {}, 1)
+    with pytest.raises(TypeError):
+        pairs.votes([("short",)], [line], [0], 2, 4, {}, 1)
     assert pairs.greedy([(("a", "b"), 2), (("a", "c"), 1), (("d", "b"), 1), (("e", "f"), 0)]) == {"a": "b"}

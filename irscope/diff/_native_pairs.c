@@ -11,6 +11,8 @@
  *       the lines that read a name in ``changed``
  *   written(lines, names, keep) -> list[str]
  *       each line's text with its keys shown as ``names`` says (its own text if ``keep`` has them all)
+ *   votes(a, b, aligned, width, weight, counts, sign) -> None
+ *       the votes of aligned lines added to (sign 1) or taken from (sign -1) ``counts``
  *   greedy(items) -> dict
  *       names paired one to one, most votes first
  */
@@ -19,7 +21,7 @@
 #include <Python.h>
 
 /* canonical.Line's fields, by position (a NamedTuple) */
-enum { LINE_TEXT = 1, LINE_FRAME = 2, LINE_KEYS = 6 };
+enum { LINE_TEXT = 1, LINE_FRAME = 2, LINE_KEYS = 6, LINE_DEST = 7 };
 
 /* The signature of one line: (frame, *(names.get(r) or None for r in reads)), numbered by ``table``
  * (a new key gets the table's size). A new reference to its number, or NULL. */
@@ -273,6 +275,88 @@ static PyObject *written(PyObject *self, PyObject *args)
     return out;
 }
 
+/* counts[(x, y)] += amount (a new key starts from 0). 0, or -1 on error. */
+static int add_vote(PyObject *counts, PyObject *x, PyObject *y, long amount)
+{
+    PyObject *key = PyTuple_Pack(2, x, y);
+    if (key == NULL)
+        return -1;
+    long now = 0;
+    PyObject *old = PyDict_GetItemWithError(counts, key);
+    if (old != NULL) {
+        now = PyLong_AsLong(old);
+        if (now == -1 && PyErr_Occurred()) {
+            Py_DECREF(key);
+            return -1;
+        }
+    } else if (PyErr_Occurred()) {
+        Py_DECREF(key);
+        return -1;
+    }
+    PyObject *value = PyLong_FromLong(now + amount);
+    int status = value == NULL ? -1 : PyDict_SetItem(counts, key, value);
+    Py_XDECREF(value);
+    Py_DECREF(key);
+    return status;
+}
+
+/* The votes of one aligned pair of lines: each name of x with the name of y at the same place, and
+ * their definitions weight - 1 more where both define at the same place. */
+static int line_votes(PyObject *x, PyObject *y, long weight, PyObject *counts, long sign)
+{
+    if (!PyTuple_Check(x) || !PyTuple_Check(y) || PyTuple_GET_SIZE(x) <= LINE_DEST
+            || PyTuple_GET_SIZE(y) <= LINE_DEST) {
+        PyErr_SetString(PyExc_TypeError, "lines must be canonical.Line tuples");
+        return -1;
+    }
+    PyObject *keys_x = PyTuple_GET_ITEM(x, LINE_KEYS), *keys_y = PyTuple_GET_ITEM(y, LINE_KEYS);
+    if (!PyList_Check(keys_x) || !PyList_Check(keys_y)) {
+        PyErr_SetString(PyExc_TypeError, "a Line's keys must be a list");
+        return -1;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(keys_x) < PyList_GET_SIZE(keys_y) ? PyList_GET_SIZE(keys_x) : PyList_GET_SIZE(keys_y);
+    for (Py_ssize_t k = 0; k < n; k++)
+        if (add_vote(counts, PyList_GET_ITEM(keys_x, k), PyList_GET_ITEM(keys_y, k), sign) < 0)
+            return -1;
+    Py_ssize_t dest_x = PyLong_AsSsize_t(PyTuple_GET_ITEM(x, LINE_DEST));
+    Py_ssize_t dest_y = PyLong_AsSsize_t(PyTuple_GET_ITEM(y, LINE_DEST));
+    if ((dest_x == -1 || dest_y == -1) && PyErr_Occurred())
+        return -1;
+    /* the pair of definitions is among the pairs above (a destination is one of the line's names), so
+     * its key is counted there first: the counts keep the order Python's two passes give them */
+    if (dest_x >= 0 && dest_x == dest_y && dest_x < n && weight > 1)
+        return add_vote(counts, PyList_GET_ITEM(keys_x, dest_x), PyList_GET_ITEM(keys_y, dest_y),
+                        sign * (weight - 1));
+    return 0;
+}
+
+static PyObject *votes(PyObject *self, PyObject *args)
+{
+    PyObject *a, *b, *aligned, *counts;
+    Py_ssize_t width;
+    long weight, sign;
+    if (!PyArg_ParseTuple(args, "O!O!O!nlO!l", &PyList_Type, &a, &PyList_Type, &b, &PyList_Type, &aligned, &width,
+                          &weight, &PyDict_Type, &counts, &sign))
+        return NULL;
+    if (width <= 0) {
+        PyErr_SetString(PyExc_ValueError, "width must be positive");
+        return NULL;
+    }
+    for (Py_ssize_t n = 0; n < PyList_GET_SIZE(aligned); n++) {
+        Py_ssize_t pair = PyLong_AsSsize_t(PyList_GET_ITEM(aligned, n));
+        if (pair == -1 && PyErr_Occurred())
+            return NULL;
+        Py_ssize_t i = pair / width, j = pair % width;
+        if (pair < 0 || i >= PyList_GET_SIZE(a) || j >= PyList_GET_SIZE(b)) {
+            PyErr_SetString(PyExc_IndexError, "an aligned pair out of range");
+            return NULL;
+        }
+        if (line_votes(PyList_GET_ITEM(a, i), PyList_GET_ITEM(b, j), weight, counts, sign) < 0)
+            return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 /* ``items``: ((x, y), votes) by votes, most first. Each x pairs with the first y not yet taken, while
  * votes are positive. */
 static PyObject *greedy(PyObject *self, PyObject *args)
@@ -327,6 +411,9 @@ static PyMethodDef methods[] = {
     {"touching", touching, METH_VARARGS, "touching(reads, changed) -> list[int]: lines reading a name in changed."},
     {"written", written, METH_VARARGS,
      "written(lines, names, keep) -> list[str]: each Line's text with its keys shown by names."},
+    {"votes", votes, METH_VARARGS,
+     "votes(a, b, aligned, width, weight, counts, sign): the votes of the aligned pairs i * width + j added to counts "
+     "times sign."},
     {"greedy", greedy, METH_VARARGS, "greedy(items) -> dict: names paired one to one, most votes first."},
     {NULL, NULL, 0, NULL},
 };

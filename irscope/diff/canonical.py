@@ -27,8 +27,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 from functools import lru_cache
-from itertools import accumulate, chain, repeat
-from operator import add, attrgetter, floordiv, itemgetter, methodcaller, mod, sub
+from itertools import accumulate, chain, compress, repeat
+from operator import add, attrgetter, eq, floordiv, itemgetter, methodcaller, mod, sub
 from typing import Iterable, NamedTuple, Sequence
 
 from ..ir.normalize import NormalizedLine, normalized_lines
@@ -262,23 +262,36 @@ class _Votes:
         gone, new = sorted(self.aligned - aligned), sorted(aligned - self.aligned)
         self.aligned = aligned
         if gone:
-            # Counter.subtract, by C-level calls: every one of these votes was counted when its pair
-            # aligned, so each key is there already and keeps its place (most_common breaks ties by it)
-            lost = Counter(self._votes(gone))
-            keys = list(lost)
-            dict.update(self.votes, zip(keys, map(sub, map(self.votes.__getitem__, keys), map(lost.__getitem__, keys))))
-        self.votes.update(self._votes(new))  # counted in C
+            _count_votes(self.a, self.b, gone, width, DEF_WEIGHT, self.votes, -1)
+        _count_votes(self.a, self.b, new, width, DEF_WEIGHT, self.votes, 1)
         return _greedy(self.votes.most_common())
 
-    def _votes(self, aligned: list[int]) -> list[tuple[str, str]]:
-        width = repeat(self.width)
-        xs = list(map(self.a.__getitem__, map(floordiv, aligned, width)))
-        ys = list(map(self.b.__getitem__, map(mod, aligned, width)))
-        out = list(chain.from_iterable(map(zip, map(_KEYS, xs), map(_KEYS, ys))))
-        for x, y in zip(xs, ys):
-            if x.dest >= 0 and x.dest == y.dest:
-                out += [(x.keys[x.dest], y.keys[y.dest])] * (DEF_WEIGHT - 1)
-        return out
+
+def _count_votes_python(a: list[Line], b: list[Line], aligned: list[int], width: int, weight: int, counts: Counter,
+                        sign: int) -> None:
+    """The votes of the aligned pairs ``i * width + j`` added to ``counts`` (sign 1) or taken from them (-1)."""
+    votes = _votes(a, b, aligned, width, weight)
+    if sign > 0:
+        counts.update(votes)  # counted in C
+        return
+    # Counter.subtract, by C-level calls: every one of these votes was counted when its pair aligned, so
+    # each key is there already and keeps its place (most_common breaks ties by it)
+    lost = Counter(votes)
+    keys = list(lost)
+    dict.update(counts, zip(keys, map(sub, map(counts.__getitem__, keys), map(lost.__getitem__, keys))))
+
+
+def _votes(a: list[Line], b: list[Line], aligned: list[int], width: int, weight: int) -> list[tuple[str, str]]:
+    """Each name of a line in A with the name of its partner in B at the same place; the pair of their
+    definitions ``weight`` times where both define at the same place."""
+    widths = repeat(width)
+    xs = list(map(a.__getitem__, map(floordiv, aligned, widths)))
+    ys = list(map(b.__getitem__, map(mod, aligned, widths)))
+    out = list(chain.from_iterable(map(zip, map(_KEYS, xs), map(_KEYS, ys))))
+    for x, y in zip(xs, ys):
+        if x.dest >= 0 and x.dest == y.dest:
+            out += [(x.keys[x.dest], y.keys[y.dest])] * (weight - 1)
+    return out
 
 
 def _greedy_python(by_votes: list[tuple[tuple[str, str], int]]) -> dict[str, str]:
@@ -332,12 +345,13 @@ class _Signatures:
     def update(self, mapping: dict[str, str]) -> tuple[set[int], set[int]]:
         """Number the lines under ``mapping``; the lines of A and of B whose number changed."""
         old_mapping, old_paired = self.mapping, self.paired
-        self.mapping, self.paired = mapping, {y: y for y in mapping.values()}
+        self.mapping, self.paired = mapping, dict(zip(mapping.values(), mapping.values()))
         if not self.a:
             self.a = self._numbers(self.frames_a, self.reads_a, mapping)
             self.b = self._numbers(self.frames_b, self.reads_b, self.paired)
             return set(range(len(self.a))), set(range(len(self.b)))
-        changed_a = {k for k in mapping.keys() | old_mapping.keys() if mapping.get(k) != old_mapping.get(k)}
+        # the names paired anew, to another name or no more: the keys of the items only one mapping has
+        changed_a = set(map(itemgetter(0), mapping.items() ^ old_mapping.items()))
         changed_b = self.paired.keys() ^ old_paired.keys()
         out = []
         for sigs, frames, reads, changed, names in ((self.a, self.frames_a, self.reads_a, changed_a, mapping),
@@ -380,6 +394,7 @@ _number = native.pairs.number if native.pairs else _number_python
 _touching = native.pairs.touching if native.pairs else _touching_python
 _written = native.pairs.written if native.pairs else _written_python
 _greedy = native.pairs.greedy if native.pairs else _greedy_python
+_count_votes = native.pairs.votes if native.pairs else _count_votes_python
 
 
 def canonical_pair(stage: Stage, a: Sequence[NormalizedLine], b: Sequence[NormalizedLine],
@@ -437,10 +452,14 @@ def _rewritten(ta: list[Line], tb: list[Line], mapping: dict[str, str]):
     # shared vocabulary, worked out once per key rather than once per use
     shown_a = dict(zip(chain.from_iterable(map(_KEYS, ta)), chain.from_iterable(map(_NAMES, ta))))
     shown_b = dict(zip(chain.from_iterable(map(_KEYS, tb)), chain.from_iterable(map(_NAMES, tb))))
-    names_a = {k: shown_b[mapping[k]] if k in mapping else f"{n}~a" for k, n in shown_a.items()}
-    same_a = {k for k, n in shown_a.items() if names_a[k] == n}  # A's keys shown as they are
+    # (by C-level calls, in the order of shown_a and shown_b: a paired key of A takes B's name, every
+    # key of mapping is one of A's, every value one of B's)
+    names_a = dict(zip(shown_a.keys(), map(add, shown_a.values(), repeat("~a"))))
+    names_a.update(zip(mapping.keys(), map(shown_b.__getitem__, mapping.values())))
+    same_a = set(compress(shown_a.keys(), map(eq, names_a.values(), shown_a.values())))  # shown as they are
     paired_b = set(mapping.values())
-    names_b = {k: n if k in paired_b else f"{n}~b" for k, n in shown_b.items()}
+    names_b = dict(zip(shown_b.keys(), map(add, shown_b.values(), repeat("~b"))))
+    names_b.update(zip(paired_b, map(shown_b.__getitem__, paired_b)))
     texts_a, texts_b = _written(ta, names_a, same_a), _written(tb, names_b, paired_b)
     return normalized_lines(map(_INDEX, ta), texts_a), normalized_lines(map(_INDEX, tb), texts_b)
 
