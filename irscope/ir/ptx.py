@@ -7,7 +7,8 @@ operations) and the annotator (which explains each part in words).
 from __future__ import annotations
 
 import re
-from itertools import compress, count
+from itertools import compress, count, repeat
+from operator import contains, methodcaller
 from typing import NamedTuple
 
 # @%p2 ld.global.v4.b32 { %r10, %r11, %r12, %r13 }, [ %rd5 + 0 ];
@@ -142,13 +143,22 @@ def instructions(text: str) -> list[PtxInstruction]:
     """
     end = text.find("\n\t.section")
     lines = (text if end == -1 else text[:end]).split("\n")
-    out: list[PtxInstruction] = []
-    for line, m in zip(*lines_matching(PTX_LINE_INSTRUCTION.match, lines)):
-        guard, opcode, operands, rest = m.groups()
-        out.append(PtxInstruction(line, opcode, operands.strip() if operands else "", guard))
-        if ";" in rest:  # more statements on the same line (inline asm)
-            out.extend(parse_line(rest, line))
+    indices, matches = lines_matching(PTX_LINE_INSTRUCTION.match, lines)
+    if not matches:
+        return []
+    guards, opcodes, operands, rests = zip(*map(_GROUPS, matches))
+    operands = [o.strip() if o else "" for o in operands]
+    out = list(map(_NEW_TUPLE, repeat(PtxInstruction), zip(indices, opcodes, operands, guards)))
+    more = list(compress(count(), map(_CONTAINS, rests, repeat(";"))))
+    if more:  # more statements on the same line (inline asm): after their line's first, in order
+        for n in reversed(more):
+            out[n + 1:n + 1] = parse_line(rests[n], indices[n])
     return out
+
+
+_GROUPS = methodcaller("groups")
+_CONTAINS = contains
+_NEW_TUPLE = tuple.__new__  # a NamedTuple made in C (its own __new__ is Python)
 
 
 class Access(NamedTuple):

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import methodcaller
+from operator import itemgetter, methodcaller
 from typing import Iterable, NamedTuple
 
 from ..types import Stage
@@ -77,13 +77,25 @@ def stage_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
 def ptx_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
     ins = ptx.instructions(text)
     accesses = []
+    # What an access moves follows from its opcode and whether it is guarded, but for cp.async (its
+    # operands say how much it copies): worked out once per kind, listings repeat a few thousand times
+    known: dict[tuple[str, bool], ptx.Access | None] = {}
     for i in ins:
         if "global" not in i.opcode:
             continue
-        a = ptx.access(i)
+        kind = (i.opcode, i.guard is not None)
+        if kind in known:
+            a = known[kind]
+        else:
+            a = ptx.access(i)
+            if not i.opcode.startswith("cp."):
+                known[kind] = a
         if a is not None and a.space == "global":
             accesses.append(MemoryAccess(i.index, i.opcode, a.kind, a.bytes, a.masked))
-    return StageStats(stage, [(i.index, i.opcode) for i in ins], accesses)
+    return StageStats(stage, list(map(_INDEX_AND_OPCODE, ins)), accesses)
+
+
+_INDEX_AND_OPCODE = itemgetter(0, 1)  # a PtxInstruction's (index, opcode)
 
 
 def sass_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
