@@ -12,6 +12,7 @@ import gc
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import chain
 from operator import attrgetter, eq, itemgetter
 from typing import Any, NamedTuple
 
@@ -128,13 +129,12 @@ def mark_moves(hunks: list[Hunk]) -> list[Hunk]:
     inserted: dict[tuple[str, ...], list[int]] = {}
     for n, h in enumerate(pieces):
         if h.tag == "insert":
-            inserted.setdefault(tuple(x.text for x in h.b), []).append(n)
+            inserted.setdefault(tuple(map(_TEXT, h.b)), []).append(n)
     out = list(pieces)
     for n, h in enumerate(pieces):
         if h.tag != "delete":
             continue
-        key = tuple(x.text for x in h.a)
-        candidates = inserted.get(key)
+        candidates = inserted.get(tuple(map(_TEXT, h.a)))
         if candidates:
             m = candidates.pop(0)
             out[n] = Hunk("moved", h.a, [])
@@ -214,16 +214,14 @@ def by_python_line(a: Variant, b: Variant, stage: Stage, stats_a: StageStats, st
     for variant, stats in ((a, stats_a), (b, stats_b)):
         own = SourceMap(variant).own_lines(stage)
         owns.append(own)
-        indices = [i for i in map(_FIRST, stats.instructions) if i < len(own)]
+        indices = list(filter(len(own).__gt__, map(_FIRST, stats.instructions)))
         instruction_lines.append(set(indices))
         counts.append(Counter(map(own.__getitem__, indices)))
-    changed: list[Counter] = [Counter(), Counter()]
-    for h in hunks or []:
-        if h.tag in ("equal", "moved"):
-            continue
-        for side, lines in ((0, h.a), (1, h.b)):
-            own, instructions = owns[side], instruction_lines[side]
-            changed[side].update(own[i] for i in map(_INDEX, lines) if i in instructions)
+    changed: list[Counter] = []
+    changed_hunks = [h for h in hunks or [] if h.tag not in ("equal", "moved")]
+    for side, lines_of in enumerate((_A, _B)):
+        indices = map(_INDEX, chain.from_iterable(map(lines_of, changed_hunks)))
+        changed.append(Counter(map(owns[side].__getitem__, filter(instruction_lines[side].__contains__, indices))))
     for c in (*counts, *changed):
         c.pop(None, None)  # lines no Python line owns
         c.pop(0, None)
@@ -241,6 +239,7 @@ def by_python_line(a: Variant, b: Variant, stage: Stage, stats_a: StageStats, st
 
 
 _FIRST = itemgetter(0)
+_A, _B = attrgetter("a"), attrgetter("b")
 _INDEX, _TEXT = attrgetter("index"), attrgetter("text")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from operator import attrgetter
 from typing import Any
 
 from ..types import Stage, Variant
@@ -172,21 +173,25 @@ def unified_hunks(hunks: list[Hunk], title_a: str, title_b: str, context: int = 
         first_b = next((ln.index for h in group for ln in h.b), 0)
         na, nb = sum(len(h.a) for h in group), sum(len(h.b) for h in group)
         out.append(f"@@ -{first_a + 1},{na} +{first_b + 1},{nb} @@")
+        # (lines prefixed by C-level maps: a long listing's diff writes tens of thousands)
         for h in group:
             if h.tag == "equal":
-                out.extend(f" {ln.text}" for ln in h.a)
+                out.extend(map(" ".__add__, map(_TEXT, h.a)))
             elif h.tag == "moved":  # the same lines elsewhere on the other side
-                out.extend(f"<{ln.text}    (moved)" for ln in h.a)
-                out.extend(f">{ln.text}    (moved)" for ln in h.b)
+                out.extend(map("<{}    (moved)".format, map(_TEXT, h.a)))
+                out.extend(map(">{}    (moved)".format, map(_TEXT, h.b)))
             else:
                 if with_spans and h.tag == "replace" and len(h.a) == len(h.b):  # line k against line k
                     for k, (x, y) in enumerate(zip(h.a, h.b)):
                         sa, sb = changed_spans(x.text, y.text)
                         spans[len(out) + k] = _shifted(sa, 1)
                         spans[len(out) + len(h.a) + k] = _shifted(sb, 1)
-                out.extend(f"-{ln.text}" for ln in h.a)
-                out.extend(f"+{ln.text}" for ln in h.b)
+                out.extend(map("-".__add__, map(_TEXT, h.a)))
+                out.extend(map("+".__add__, map(_TEXT, h.b)))
     return out, spans
+
+
+_TEXT = attrgetter("text")
 
 
 def side_by_side_lines(d: VariantDiff, width: int = 160, context: int = 3) -> list[str]:
