@@ -11,7 +11,7 @@ from __future__ import annotations
 import operator
 import os
 import re
-from itertools import compress, count
+from itertools import chain, compress, count
 from ..types import SourceLoc, Stage
 
 LineLocs = list["SourceLoc | None"]
@@ -283,7 +283,6 @@ PTX_DEBUG_TEXT = ".nv_debug_ptx_txt"
 
 # A line where the location changes: a line-info comment, or the start of a function or section.
 SASS_LOCATION_MARK = re.compile(r'\s*//## File "[^"]*", line \d+|//----|\t\.section')
-NOT_BLANK = re.compile(r"\s*\S")
 
 
 def sass_locations(text: str, file: str = "") -> LineLocs:
@@ -310,7 +309,8 @@ def sass_locations(text: str, file: str = "") -> LineLocs:
         else:
             current = None
     out[start:] = [current] * (len(lines) - start)
-    for i in compress(count(), map(operator.not_, map(NOT_BLANK.match, lines))):
+    # blank lines (empty, or whitespace only: what `\s*\S` does not match) have no location
+    for i in chain(compress(count(), map(operator.not_, lines)), compress(count(), map(str.isspace, lines))):
         out[i] = None
     return out
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import compress, count
 from operator import itemgetter, methodcaller
 from typing import Iterable, NamedTuple
 
@@ -109,9 +110,8 @@ def sass_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
     opcodes = list(map(_OPCODE, matches))
     accesses = []
     global_opcodes = {opcode for opcode in set(opcodes) if opcode.partition(".")[0] in SASS_GLOBAL_BASES}
-    for index, m, opcode in zip(indices, matches, opcodes):
-        if opcode not in global_opcodes:
-            continue
+    for n in compress(count(), map(global_opcodes.__contains__, opcodes)):
+        index, m, opcode = indices[n], matches[n], opcodes[n]
         address, guard, _, operands = m.groups()
         a = sass.access(sass.SassInstruction(index, int(address, 16), opcode, operands.strip(), guard))
         if a is not None and a.space == "global":
