@@ -463,11 +463,88 @@ typedef struct {
     Py_ssize_t start, end;
 } Span;
 
+/* A listing's distinct strings (names, heads), found by their characters without making a str:
+ * each is made once and hashed once, and the dicts that a name is looked up in see one object. */
+typedef struct {
+    PyObject *str;  /* owned; NULL marks an empty slot */
+    size_t hash;
+    int value;      /* heads: whether the instruction writes its first operand, -1 not yet asked */
+} Entry;
+
+typedef struct {
+    Entry *entries;
+    size_t cap, used;  /* cap: 0 or a power of two, kept at least twice used */
+} Table;
+
+static size_t hash_chars(const char *s, Py_ssize_t n)  /* FNV-1a */
+{
+    size_t h = 2166136261u;
+    for (Py_ssize_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    return h;
+}
+
+static Entry *table_slot(Entry *entries, size_t cap, size_t hash, const char *s, Py_ssize_t n)
+{
+    for (size_t i = hash & (cap - 1);; i = (i + 1) & (cap - 1)) {
+        Entry *e = &entries[i];
+        if (e->str == NULL || (e->hash == hash && PyUnicode_GET_LENGTH(e->str) == n &&
+                               memcmp(PyUnicode_DATA(e->str), s, (size_t)n) == 0))
+            return e;
+    }
+}
+
+static int table_grow(Table *t)
+{
+    size_t cap = t->cap ? 2 * t->cap : 256;
+    Entry *entries = PyMem_Calloc(cap, sizeof(Entry));
+    if (entries == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (size_t i = 0; i < t->cap; i++) {
+        Entry *old = &t->entries[i];
+        if (old->str != NULL)
+            *table_slot(entries, cap, old->hash, PyUnicode_DATA(old->str), PyUnicode_GET_LENGTH(old->str)) = *old;
+    }
+    PyMem_Free(t->entries);
+    t->entries = entries;
+    t->cap = cap;
+    return 0;
+}
+
+/* The entry of s[:n], its str made if it is new; NULL on error. */
+static Entry *table_entry(Table *t, const char *s, Py_ssize_t n)
+{
+    if (2 * (t->used + 1) > t->cap && table_grow(t) < 0)
+        return NULL;
+    size_t hash = hash_chars(s, n);
+    Entry *e = table_slot(t->entries, t->cap, hash, s, n);
+    if (e->str == NULL) {
+        if ((e->str = new_ascii(s, n)) == NULL)
+            return NULL;
+        e->hash = hash;
+        e->value = -1;
+        t->used++;
+    }
+    return e;
+}
+
+static void table_free(Table *t)
+{
+    for (size_t i = 0; i < t->cap; i++)
+        Py_XDECREF(t->entries[i].str);
+    PyMem_Free(t->entries);
+    t->entries = NULL;
+    t->cap = t->used = 0;
+}
+
 typedef struct {
     int sass;
     PyTypeObject *line_type;
     PyObject *head_writes;   /* the caller's callable (borrowed) */
-    PyObject *writes_after;  /* head -> True/False: each distinct head asked once */
+    Table heads;             /* the text before a first operand -> whether it is written */
+    Table names;
     PyObject *current;       /* SASS: a name -> its key now (R4.3) */
     PyObject *version;       /* SASS: a name -> its writes so far */
     Span *spans;
@@ -508,24 +585,22 @@ static Py_ssize_t find_names(Tokenizer *t, const char *s, Py_ssize_t n)
  * distinct head): 1 or 0, -1 on error. */
 static int writes_after(Tokenizer *t, const char *s, Py_ssize_t n)
 {
-    PyObject *head = new_ascii(s, n);
+    Entry *head = table_entry(&t->heads, s, n);
     if (head == NULL)
         return -1;
-    int writes;
-    PyObject *known = PyDict_GetItemWithError(t->writes_after, head);  /* borrowed */
-    if (known != NULL)
-        writes = known == Py_True;
-    else if (PyErr_Occurred())
-        writes = -1;
-    else {
-        PyObject *answer = PyObject_CallOneArg(t->head_writes, head);
-        writes = answer == NULL ? -1 : PyObject_IsTrue(answer);
-        Py_XDECREF(answer);
-        if (writes >= 0 && PyDict_SetItem(t->writes_after, head, writes ? Py_True : Py_False) < 0)
-            writes = -1;
+    if (head->value < 0) {
+        PyObject *answer = PyObject_CallOneArg(t->head_writes, head->str);
+        if (answer == NULL)
+            return -1;
+        int writes = PyObject_IsTrue(answer);
+        Py_DECREF(answer);
+        if (writes < 0)
+            return -1;
+        /* head still points into the table: the call ran Python code, but only this tokenizer adds
+         * to its tables */
+        head->value = writes;
     }
-    Py_DECREF(head);
-    return writes;
+    return head->value;
 }
 
 /* "name.N" */
@@ -749,10 +824,11 @@ static PyObject *tokenize_line(Tokenizer *t, PyObject *index, PyObject *text)
     if (names == NULL)
         goto error;
     for (Py_ssize_t k = 0; k < count; k++) {
-        PyObject *name = new_ascii(s + t->spans[k].start, t->spans[k].end - t->spans[k].start);
+        Entry *name = table_entry(&t->names, s + t->spans[k].start, t->spans[k].end - t->spans[k].start);
         if (name == NULL)
             goto error;
-        PyList_SET_ITEM(names, k, name);
+        Py_INCREF(name->str);
+        PyList_SET_ITEM(names, k, name->str);
     }
     if (build_texts(t, s, n, count) < 0)
         goto error;
@@ -818,7 +894,8 @@ static int all_lines_handled(PyObject *texts)
 
 static void tokenizer_free(Tokenizer *t)
 {
-    Py_CLEAR(t->writes_after);
+    table_free(&t->heads);
+    table_free(&t->names);
     Py_CLEAR(t->current);
     Py_CLEAR(t->version);
     PyMem_Free(t->spans);
@@ -870,8 +947,7 @@ static PyObject *tokenize(PyObject *module, PyObject *args)
         }
         goto done;
     }
-    if ((t.writes_after = PyDict_New()) == NULL || (t.current = PyDict_New()) == NULL ||
-        (t.version = PyDict_New()) == NULL)
+    if ((t.current = PyDict_New()) == NULL || (t.version = PyDict_New()) == NULL)
         goto done;
     Py_ssize_t n = PyTuple_GET_SIZE(texts);
     if ((out = PyList_New(n)) == NULL)
