@@ -121,13 +121,27 @@ def listing_tokens(stage: Stage, text: str, drop_immediates: bool = False) -> tu
 def tokenize(stage: Stage, lines: Sequence[NormalizedLine], ignore: Iterable[str] = ()) -> list[Line]:
     """Each line split at its names, with its frame, shape, pairing keys and destination.
 
+    PTX and SASS are split by the native core where it is built (irscope/diff/native.py), with the
+    same result; text it does not handle (not ASCII, a NUL) takes the Python path."""
+    texts = list(map(_TEXT, lines))
+    if "immediates" in ignore:
+        texts = [IMMEDIATE.sub("#", text) for text in texts]
+    native_kind = _NATIVE_KINDS.get(stage)
+    if native_kind is not None and native.tokens is not None:
+        kind, head_writes = native_kind
+        split = native.tokens.tokenize(kind, list(map(_INDEX, lines)), texts, Line, head_writes)
+        if split is not None:
+            return split
+    return _tokenize_python(stage, lines, texts)
+
+
+def _tokenize_python(stage: Stage, lines: Sequence[NormalizedLine], texts: list[str]) -> list[Line]:
+    """tokenize in Python, of ``lines`` as ``texts`` (immediates already dropped where asked).
+
     PTX and SASS listings run to tens of thousands of lines: they are split at their names in one call
     over the whole listing, and the lines' frames, names and shapes cut from that by C-level calls, not
     by a Python loop over lines."""
     pattern = NAMES.get(stage)
-    texts = list(map(_TEXT, lines))
-    if "immediates" in ignore:
-        texts = [IMMEDIATE.sub("#", text) for text in texts]
     joined = "\n".join(texts)
     if SEPARATOR in joined:
         texts = [text.replace(SEPARATOR, "\ufffd") for text in texts]
@@ -212,6 +226,19 @@ def _versioned(frames: list[str], names_of_lines: list[list[str]]) -> tuple[list
     return keys, dests
 
 
+def _sass_head_writes(head: str) -> bool:
+    """Whether a SASS instruction writes its first operand, by ``head``, the text before that operand:
+    what _versioned works out for a head, for the native tokenizer (which asks once per distinct head).
+
+    _versioned's third term, ``guarded or head.strip() != ""``, is left out because it never decides:
+    an opcode is SASS_OPCODE's ``\\S+`` matched in ``head.lstrip()``, so where there is one the head
+    holds a character that is not whitespace, and ``head.strip() != ""``. (Which is also why its cache
+    by head alone, whatever ``guarded`` was, is sound.)"""
+    m = SASS_OPCODE.match(head.lstrip())
+    opcode = m[1] if m else ""
+    return bool(opcode) and not SASS_NO_DEST.match(opcode)
+
+
 class _Current(dict):
     """A SASS name's pairing key before any write to it: version 0 (a label is its own key)."""
 
@@ -239,6 +266,17 @@ def _dest(stage: Stage, frame: str, names: list[str]) -> int:
         return -1 if guarded else dest
     # SSA forms (TTIR, TTGIR, LLVM IR): `%x = op ...` (`%x:2 = ...` for several results); `tt.store %p, %v` reads
     return 0 if pieces[0].strip() == "" and pieces[1].lstrip(" :0123456789").startswith("=") else -1
+
+
+def _ptx_head_writes(head: str) -> bool:
+    """Whether an unguarded PTX line with names writes its first, by ``head``, the text before it: the
+    test _dest makes, for the native tokenizer (which asks once per distinct head)."""
+    stripped = head.lstrip()
+    return not (PTX_NO_DEST.match(stripped) or stripped[:1] in ".$" or "[" in head)
+
+
+# The native tokenizer's kind and its question about heads, per stage it splits.
+_NATIVE_KINDS = {Stage.PTX: ("ptx", _ptx_head_writes), Stage.SASS: ("sass", _sass_head_writes)}
 
 
 class _Votes:
