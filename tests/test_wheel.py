@@ -65,7 +65,8 @@ def _build_wheel(root: Path) -> Path:
     # which must not land in (or be read from) the checkout.
     src = root / "src"
     shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(
-        ".git", "tests", "build", "dist", ".venv", "*.egg-info", "__pycache__", ".pytest_cache", ".benchmarks"))
+        ".git", "tests", "build", "dist", ".venv", "*.egg-info", "__pycache__", ".pytest_cache", ".benchmarks",
+        "*.so"))  # the checkout's own build of the native core: the wheel's build must make its own
     # Without build isolation (this environment's setuptools) it needs no index and takes a second.
     isolation = ["--no-build-isolation", "--no-index"] if importlib.util.find_spec("setuptools") else []
     wheels = root / "wheels"
@@ -132,6 +133,20 @@ def test_every_kernel_and_sample_file_of_the_checkout_is_installed(installed):
         def files(root: Path) -> set[str]:
             return {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
         assert files(checkout) - files(there) == set()
+
+
+def test_the_native_core_is_built_into_the_wheel(installed):
+    """setup.py's extensions are optional: a wheel built where the compiler failed would still install
+    and pass, at Python's speed. Where the native core must be there (CI), the wheel's own is loaded."""
+    if os.environ.get("IRSCOPE_REQUIRE_NATIVE") != "1":
+        pytest.skip("IRSCOPE_REQUIRE_NATIVE is not set")
+    out = installed.python_code("""
+        import json
+        from irscope.diff import native
+        print(json.dumps([getattr(native, name).__file__ for name in ("tokens", "pairs")]))
+    """).stdout
+    for path in map(Path, json.loads(out)):
+        assert path.is_relative_to(installed.venv) and path.suffix in (".so", ".pyd"), path
 
 
 def test_irscope_list_shows_the_builtin_kernels(installed):
