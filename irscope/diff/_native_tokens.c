@@ -45,6 +45,13 @@ static int starts_with(const char *s, Py_ssize_t n, const char *prefix)
     return n >= k && memcmp(s, prefix, (size_t)k) == 0;
 }
 
+/* ``s`` is the directive ``name`` (its first word is exactly that: `.loc` but not `.local`) */
+static int is_directive(const char *s, Py_ssize_t n, const char *name)
+{
+    Py_ssize_t k = (Py_ssize_t)strlen(name);
+    return starts_with(s, n, name) && (n == k || is_space(s[k]));
+}
+
 static Py_ssize_t skip_digits(const char *s, Py_ssize_t i, Py_ssize_t n)
 {
     while (i < n && is_digit(s[i]))
@@ -377,7 +384,7 @@ static PyObject *clean_ptx(PyObject *module, PyObject *text)
         if (first == '.') {
             if (starts_with(code, len, ".section"))
                 break;  /* DWARF tables follow the function */
-            if (starts_with(code, len, ".loc") || starts_with(code, len, ".file"))
+            if (is_directive(code, len, ".loc") || is_directive(code, len, ".file"))
                 continue;
         }
         else if (first == '$' && is_debug_label(code, len))

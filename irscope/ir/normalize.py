@@ -86,7 +86,7 @@ def _clean_ptx_python(text: str) -> list[NormalizedLine]:
         if first == ".":
             if code.startswith(".section"):
                 break  # DWARF tables follow the function
-            if code.startswith((".loc", ".file")):
+            if code.split(None, 1)[0] in (".loc", ".file"):  # not `.local`: a spill's stack is a real change
                 continue
         elif first == "$" and PTX_DEBUG_LABEL.match(code):
             continue
