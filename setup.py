@@ -12,4 +12,4 @@ def native(name: str) -> Extension:
                      extra_compile_args=["-O2", "-std=c99"])
 
 
-setup(ext_modules=[native("_native_tokens"), native("_native_pairs")])
+setup(ext_modules=[native("_native_tokens"), native("_native_pairs"), native("_native_align")])

@@ -69,3 +69,114 @@ def test_a_region_one_line_long_aligns_as_difflib_aligns_it():
             _one_line(a, b, 0, len(a), 0, len(b), out)
             expected = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
             assert _merge(out) == _merge(expected), (a, b)
+
+
+# ---------------------------------------------------------------- the native core's alignment
+
+import os  # noqa: E402
+
+import pytest  # noqa: E402
+
+from irscope.diff import algorithm, native  # noqa: E402
+
+needs_native = pytest.mark.skipif(native.align is None, reason="the native core was not built here")
+
+
+def test_the_native_alignment_is_there_where_the_build_must_make_it():
+    if os.environ.get("IRSCOPE_REQUIRE_NATIVE") != "1":
+        pytest.skip("IRSCOPE_REQUIRE_NATIVE is not set")
+    assert native.align is not None
+
+
+def _edited(rng: random.Random, a: list[int], alphabet: int) -> list[int]:
+    """``a`` with inserted, deleted, substituted and moved runs."""
+    b = list(a)
+    for _ in range(rng.randint(0, 12)):
+        pos = rng.randint(0, len(b))
+        op = rng.choice("idsm")
+        if op == "i":
+            b[pos:pos] = [rng.randrange(alphabet + 5) for _ in range(rng.randint(1, 6))]
+        elif op == "d":
+            del b[pos:pos + rng.randint(1, 6)]
+        elif op == "s" and pos < len(b):
+            b[pos] = rng.randrange(alphabet + 5)
+        elif op == "m" and len(b) > 10:
+            run = b[pos:pos + rng.randint(1, 5)]
+            del b[pos:pos + len(run)]
+            at = rng.randint(0, len(b))
+            b[at:at] = run
+    return b
+
+
+@needs_native
+def test_the_native_alignment_gives_what_the_python_gives_on_random_edits():
+    """Opcodes, and a realign round after some lines changed (with and without the changed sets), on
+    small and large alphabets (many repeats: anchors by k-th occurrence, difflib's regions, regions
+    too large for it), repeats 1 and 8."""
+    rng = random.Random(5)
+    for _ in range(3000):
+        alphabet = rng.choice([2, 3, 5, 10, 30, 200])
+        a = [rng.randrange(alphabet) for _ in range(rng.choice([0, 1, 2, 3, 5, 10, 40, 150, 400]))]
+        b = _edited(rng, a, alphabet) if rng.random() < 0.8 else \
+            [rng.randrange(alphabet) for _ in range(rng.choice([0, 1, 5, 150, 300]))]
+        repeats = rng.choice([1, 8])
+        first = algorithm._opcodes_python(a, b, repeats)
+        assert native.align.align(a, b, repeats, None) == first, (a, b, repeats)
+        a2 = [x if rng.random() < 0.9 else rng.randrange(alphabet + 3) for x in a]
+        b2 = [x if rng.random() < 0.9 else rng.randrange(alphabet + 3) for x in b]
+        changed = ({i for i, (x, y) in enumerate(zip(a, a2)) if x != y}, {j for j, (x, y) in enumerate(zip(b, b2)) if x != y})
+        for known in (None, changed):
+            expected = algorithm._realign_python(a2, b2, first, repeats, known)
+            assert native.align.align(a2, b2, repeats, list(first), *(known or (None, None))) == expected
+
+
+@needs_native
+def test_a_region_too_large_for_difflib_and_without_anchors_is_one_replace_natively_too():
+    a = [k % 7 for k in range(300)]
+    b = [7 + k % 5 for k in range(300)]  # no line in common, 90,000 cells
+    assert native.align.align(a, b, 8, None) == algorithm._opcodes_python(a, b, 8) == [("replace", 0, 300, 0, 300)]
+
+
+@needs_native
+def test_the_native_alignment_gives_what_the_python_gives_on_real_listings(tmp_path):
+    """The shapes of the matmul written for the tests (num_stages 2 against 3) in PTX and SASS, as the
+    canonical diff aligns them first."""
+    from written_kernels import MM_UNIT_B, TILE_MM
+
+    from irscope.capture import capture
+    from irscope.diff.canonical import listing_lines, tokenize
+    from irscope.frontends import resolve_kernel
+    from irscope.types import Stage
+
+    (tmp_path / "mm.py").write_text(TILE_MM)
+    ref = resolve_kernel(f"{tmp_path / 'mm.py'}:tile_mm", MM_UNIT_B)
+    base = {"BM": 128, "BN": 128, "BK": 64, "num_warps": 8}
+    va, vb = capture(ref, {**base, "num_stages": 2}, "sm_90"), capture(ref, {**base, "num_stages": 3}, "sm_90")
+    for stage in (Stage.PTX, Stage.SASS):
+        sa = [x.shape for x in tokenize(stage, listing_lines(stage, va.listings[stage]))]
+        sb = [x.shape for x in tokenize(stage, listing_lines(stage, vb.listings[stage]))]
+        number = {x: n for n, x in enumerate(dict.fromkeys(sa + sb))}
+        na, nb = [number[x] for x in sa], [number[x] for x in sb]
+        expected = algorithm._opcodes_python(sa, sb, 8)
+        assert native.align.align(na, nb, 8, None) == expected == algorithm.opcodes(sa, sb, 8)
+        assert sum(i2 - i1 for tag, i1, i2, _, _ in expected if tag == "equal") > len(sa) // 4
+
+
+@needs_native
+def test_input_the_native_alignment_declines_is_refused_with_an_exception_and_aligned_in_python():
+    align = native.align.align
+    with pytest.raises(TypeError):
+        align(["a"], [1], 1, None)
+    with pytest.raises(ValueError):
+        align([-1], [1], 1, None)
+    with pytest.raises(ValueError):
+        align([10**9], [1], 1, None)  # numbers far apart: algorithm.py numbers them first
+    with pytest.raises(ValueError):
+        align([1, 2], [1, 2], 1, [("equal", 0, 5, 0, 5)])
+    with pytest.raises(TypeError):
+        align([1], [1], 1, [("equal", 0, 1)])
+    with pytest.raises(TypeError):
+        align([1], [1], 1, [("equal", 0, 1, 0, 1)], {0}, None)
+    # the public functions still align such lines, as the Python does
+    assert algorithm.opcodes([10**9, 5], [5], 1) == algorithm._opcodes_python([10**9, 5], [5], 1)
+    assert algorithm.opcodes(["x", "y"], ["y"], 1) == [("delete", 0, 1, 0, 0), ("equal", 1, 2, 0, 1)]

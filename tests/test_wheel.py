@@ -143,7 +143,7 @@ def test_the_native_core_is_built_into_the_wheel(installed):
     out = installed.python_code("""
         import json
         from irscope.diff import native
-        print(json.dumps([getattr(native, name).__file__ for name in ("tokens", "pairs")]))
+        print(json.dumps([getattr(native, name).__file__ for name in ("tokens", "pairs", "align")]))
     """).stdout
     for path in map(Path, json.loads(out)):
         assert path.is_relative_to(installed.venv) and path.suffix in (".so", ".pyd"), path

@@ -7,6 +7,7 @@ real listings.
 
 - ``tokens``: PTX and SASS listings cleaned and split at their names (normalize.py, canonical.py)
 - ``pairs``: the pairing rounds' per-line steps: signatures, votes, lines written (canonical.py)
+- ``align``: the patience alignment (algorithm.py)
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ PURE_PYTHON = os.environ.get("IRSCOPE_PURE_PYTHON", "") not in ("", "0")
 
 tokens = None
 pairs = None
+align = None
 if not PURE_PYTHON:
     try:
         from . import _native_tokens as tokens
@@ -26,3 +28,7 @@ if not PURE_PYTHON:
         from . import _native_pairs as pairs
     except ImportError:
         pairs = None
+    try:
+        from . import _native_align as align
+    except ImportError:
+        align = None
