@@ -49,18 +49,26 @@ typedef struct {
     Py_ssize_t row_cap;
 } Aligner;
 
+/* Room for one more item in a growing array (*items, *cap) holding n: 0, or -1 with MemoryError. */
+static int make_room(void **items, Py_ssize_t *cap, Py_ssize_t n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    Py_ssize_t grown_cap = *cap ? *cap * 2 : 64;
+    void *grown = PyMem_Realloc(*items, (size_t)grown_cap * size);
+    if (grown == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *items = grown;
+    *cap = grown_cap;
+    return 0;
+}
+
 static int push(Ops *out, int tag, Py_ssize_t i1, Py_ssize_t i2, Py_ssize_t j1, Py_ssize_t j2)
 {
-    if (out->n == out->cap) {
-        Py_ssize_t cap = out->cap ? out->cap * 2 : 256;
-        Op *grown = PyMem_Realloc(out->ops, (size_t)cap * sizeof(Op));
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        out->ops = grown;
-        out->cap = cap;
-    }
+    if (make_room((void **)&out->ops, &out->cap, out->n, sizeof(Op)) < 0)
+        return -1;
     out->ops[out->n++] = (Op){tag, i1, i2, j1, j2};
     return 0;
 }
@@ -78,16 +86,8 @@ typedef struct {
 
 static int push_block(Blocks *out, Py_ssize_t i, Py_ssize_t j, Py_ssize_t k)
 {
-    if (out->n == out->cap) {
-        Py_ssize_t cap = out->cap ? out->cap * 2 : 64;
-        Block *grown = PyMem_Realloc(out->blocks, (size_t)cap * sizeof(Block));
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        out->blocks = grown;
-        out->cap = cap;
-    }
+    if (make_room((void **)&out->blocks, &out->cap, out->n, sizeof(Block)) < 0)
+        return -1;
     out->blocks[out->n++] = (Block){i, j, k};
     return 0;
 }
