@@ -131,6 +131,48 @@ def test_the_native_alignment_gives_what_the_python_gives_on_random_edits():
 
 
 @needs_native
+def test_a_realign_with_wrong_or_empty_changed_sets_is_what_the_python_makes_of_them():
+    """The Python keeps a stretch that the changed sets call untouched, matching or not: so must the C."""
+    rng = random.Random(77)
+    for _ in range(1500):
+        alphabet = rng.choice([1, 2, 3, 5, 10, 40, 1000])
+        a = [rng.randrange(alphabet) for _ in range(rng.choice([0, 1, 2, 3, 10, 50, 200]))]
+        b = _edited(rng, a, alphabet)
+        repeats = rng.choice([1, 8])
+        previous = algorithm._opcodes_python(a, b, repeats)
+        rate = rng.choice([0.0, 0.02, 0.1, 0.5])
+        a2 = [rng.randrange(alphabet + 5) if rng.random() < rate else x for x in a]
+        b2 = [rng.randrange(alphabet + 5) if rng.random() < rate else x for x in b]
+        guessed = (set(rng.sample(range(len(a2)), min(len(a2), rng.randint(0, 3)))),
+                   set(rng.sample(range(len(b2)), min(len(b2), rng.randint(0, 3)))))
+        for changed in (guessed, (set(), set())):
+            expected = algorithm._realign_python(a2, b2, previous, repeats, changed)
+            assert native.align.align(a2, b2, repeats, list(previous), *changed) == expected
+
+
+@needs_native
+def test_a_long_listing_aligns_natively_as_in_python():
+    """100k lines with scattered edits and moved blocks: deep regions, and tables of 30k numbers."""
+    rng = random.Random(3)
+    a = [rng.randrange(30_000) for _ in range(100_000)]
+    b = list(a)
+    for _ in range(300):
+        pos = rng.randrange(len(b))
+        kind = rng.randrange(3)
+        if kind == 0:
+            b[pos:pos] = [rng.randrange(30_000) for _ in range(rng.randint(1, 20))]
+        elif kind == 1:
+            del b[pos:pos + rng.randint(1, 20)]
+        else:
+            block = b[pos:pos + 50]
+            del b[pos:pos + 50]
+            to = rng.randrange(len(b))
+            b[to:to] = block
+    for repeats in (1, 8):
+        assert native.align.align(a, b, repeats, None) == algorithm._opcodes_python(a, b, repeats)
+
+
+@needs_native
 def test_a_region_too_large_for_difflib_and_without_anchors_is_one_replace_natively_too():
     a = [k % 7 for k in range(300)]
     b = [7 + k % 5 for k in range(300)]  # no line in common, 90,000 cells

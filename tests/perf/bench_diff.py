@@ -7,7 +7,8 @@
    of the diff against the opcode floor (a diff of opcodes alone, which no renaming beats).
 2. Opening a 21-variant session and reading every variant in it, target <= 0.2 s.
 
-Listings are captured (or taken from the cache) first; only the diff and the load are timed.
+Listings are captured (or taken from the cache) first; only the diff and the load are timed. It says
+which modules of the diff's native core are in use (IRSCOPE_PURE_PYTHON=1 times the Python versions).
 Median and min of --repeat runs. Each diff is timed cold (what irscope keeps per listing between
 diffs is dropped first: tokens, statistics, source lines) and warm (a listing diffed again, as the
 TUI does when it steps through a sweep). The cases take turns, one run of each per round, with a
@@ -123,7 +124,12 @@ def main() -> None:
         load_median, load_min = timed(load)
         size = sum(f.stat().st_size for f in (Path(tmp) / "s").rglob("*") if f.is_file())
 
+    from irscope.diff import native
+
+    built = [name for name in ("tokens", "align", "pairs") if getattr(native, name) is not None]
     print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}")
+    print(f"native core: {', '.join(built) if built else 'none (pure Python)'}"
+          f"{' (IRSCOPE_PURE_PYTHON=1)' if native.PURE_PYTHON else ''}")
     print(f"machine speed: a fixed difflib workload took median {median['reference'] * 1e3:.1f} ms, "
           f"min {least['reference'] * 1e3:.1f} ms")
     print(f"PTX listings: {lines[0]} and {lines[1]} lines; normalised diff: -{removed} +{added}")
