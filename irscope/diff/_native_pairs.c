@@ -13,7 +13,7 @@
  *       each line's text with its keys shown as ``names`` says (its own text if ``keep`` has them all)
  *   votes(a, b, aligned, width, weight, counts, sign) -> None
  *       the votes of aligned lines added to (sign 1) or taken from (sign -1) ``counts``
- *   greedy(items) -> dict
+ *   greedy(counts) -> dict
  *       names paired one to one, most votes first
  */
 
@@ -357,30 +357,51 @@ static PyObject *votes(PyObject *self, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* ``items``: ((x, y), votes) by votes, most first. Each x pairs with the first y not yet taken, while
- * votes are positive. */
+/* A pair with positive votes, and its place in the counts (most_common breaks ties by it) */
+typedef struct {
+    PyObject *pair;  /* borrowed from the counts */
+    long votes;
+    Py_ssize_t place;
+} Voted;
+
+static int most_votes_first(const void *p, const void *q)
+{
+    const Voted *x = p, *y = q;
+    if (x->votes != y->votes)
+        return x->votes > y->votes ? -1 : 1;
+    return x->place < y->place ? -1 : x->place > y->place;
+}
+
+/* ``counts``: (x, y) -> votes. Most votes first (ties in the counts' order, as Counter.most_common
+ * gives them), each x pairs with y where neither is paired yet, while votes are positive. Only the
+ * positive pairs are sorted: a diff's counts keep every pair ever voted for, most at zero. */
 static PyObject *greedy(PyObject *self, PyObject *args)
 {
-    PyObject *items;
-    if (!PyArg_ParseTuple(args, "O!", &PyList_Type, &items))
+    PyObject *counts;
+    if (!PyArg_ParseTuple(args, "O!", &PyDict_Type, &counts))
         return NULL;
-    PyObject *mapping = PyDict_New(), *taken = PySet_New(NULL), *zero = PyLong_FromLong(0);
-    if (mapping == NULL || taken == NULL || zero == NULL)
+    Py_ssize_t size = PyDict_GET_SIZE(counts), found = 0, position = 0;
+    Voted *voted = PyMem_Malloc((size_t)(size ? size : 1) * sizeof(Voted));
+    PyObject *mapping = PyDict_New(), *taken = PySet_New(NULL), *pair, *value;
+    if (voted == NULL || mapping == NULL || taken == NULL) {
+        if (voted == NULL)
+            PyErr_NoMemory();
         goto fail;
-    for (Py_ssize_t n = 0; n < PyList_GET_SIZE(items); n++) {
-        PyObject *item = PyList_GET_ITEM(items, n);
-        if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != 2 || !PyTuple_Check(PyTuple_GET_ITEM(item, 0))
-                || PyTuple_GET_SIZE(PyTuple_GET_ITEM(item, 0)) != 2) {
-            PyErr_SetString(PyExc_TypeError, "items must be ((x, y), votes)");
+    }
+    for (Py_ssize_t place = 0; PyDict_Next(counts, &position, &pair, &value); place++) {
+        long votes = PyLong_AsLong(value);
+        if (votes == -1 && PyErr_Occurred())
+            goto fail;
+        if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+            PyErr_SetString(PyExc_TypeError, "counts must be keyed by (x, y) pairs");
             goto fail;
         }
-        int done = PyObject_RichCompareBool(PyTuple_GET_ITEM(item, 1), zero, Py_LE);
-        if (done < 0)
-            goto fail;
-        if (done)
-            break;
-        PyObject *x = PyTuple_GET_ITEM(PyTuple_GET_ITEM(item, 0), 0);
-        PyObject *y = PyTuple_GET_ITEM(PyTuple_GET_ITEM(item, 0), 1);
+        if (votes > 0 && found < size)
+            voted[found++] = (Voted){pair, votes, place};
+    }
+    qsort(voted, (size_t)found, sizeof(Voted), most_votes_first);
+    for (Py_ssize_t n = 0; n < found; n++) {
+        PyObject *x = PyTuple_GET_ITEM(voted[n].pair, 0), *y = PyTuple_GET_ITEM(voted[n].pair, 1);
         int mapped = PyDict_Contains(mapping, x);
         if (mapped < 0)
             goto fail;
@@ -394,13 +415,13 @@ static PyObject *greedy(PyObject *self, PyObject *args)
         if (PyDict_SetItem(mapping, x, y) < 0 || PySet_Add(taken, y) < 0)
             goto fail;
     }
+    PyMem_Free(voted);
     Py_DECREF(taken);
-    Py_DECREF(zero);
     return mapping;
 fail:
+    PyMem_Free(voted);
     Py_XDECREF(mapping);
     Py_XDECREF(taken);
-    Py_XDECREF(zero);
     return NULL;
 }
 
@@ -414,7 +435,7 @@ static PyMethodDef methods[] = {
     {"votes", votes, METH_VARARGS,
      "votes(a, b, aligned, width, weight, counts, sign): the votes of the aligned pairs i * width + j added to counts "
      "times sign."},
-    {"greedy", greedy, METH_VARARGS, "greedy(items) -> dict: names paired one to one, most votes first."},
+    {"greedy", greedy, METH_VARARGS, "greedy(counts) -> dict: names paired one to one, most votes first."},
     {NULL, NULL, 0, NULL},
 };
 

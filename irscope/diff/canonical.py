@@ -302,7 +302,7 @@ class _Votes:
         if gone:
             _count_votes(self.a, self.b, gone, width, DEF_WEIGHT, self.votes, -1)
         _count_votes(self.a, self.b, new, width, DEF_WEIGHT, self.votes, 1)
-        return _greedy(self.votes.most_common())
+        return _greedy(self.votes)
 
 
 def _count_votes_python(a: list[Line], b: list[Line], aligned: list[int], width: int, weight: int, counts: Counter,
@@ -332,11 +332,11 @@ def _votes(a: list[Line], b: list[Line], aligned: list[int], width: int, weight:
     return out
 
 
-def _greedy_python(by_votes: list[tuple[tuple[str, str], int]]) -> dict[str, str]:
+def _greedy_python(counts: Counter) -> dict[str, str]:
     """A's name -> B's name: most votes first, each name of either side paired once, while votes are positive."""
     mapping: dict[str, str] = {}
     taken: set[str] = set()
-    for (x, y), n in by_votes:
+    for (x, y), n in counts.most_common():
         if n <= 0:
             break
         if x not in mapping and y not in taken:
