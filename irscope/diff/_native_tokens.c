@@ -199,6 +199,54 @@ static PyObject *kept_result(Kept *k)
     return out;
 }
 
+/* What a line cleaner says of one stripped line: leave it out, keep it (its text in *out, *out_len),
+ * or stop (the rest of the listing is not code). */
+enum { LINE_SKIP, LINE_KEEP, LINE_STOP };
+
+/* ``code``/``len``: a line stripped as str.strip strips it; ``a`` and ``b``: scratch for its text, each
+ * room for ``len`` characters. */
+typedef int (*LineCleaner)(const char *code, Py_ssize_t len, char *a, char *b, const char **out, Py_ssize_t *out_len);
+
+/* ``text``'s lines (str.splitlines), each stripped and given to ``clean``: (indices, texts) of those
+ * it keeps, None where the text is not ASCII without NUL. */
+static PyObject *clean_lines(PyObject *text, LineCleaner clean)
+{
+    const char *s;
+    Py_ssize_t n;
+    int ok = ascii_view(text, &s, &n);
+    if (ok < 0)
+        return NULL;
+    if (!ok)
+        Py_RETURN_NONE;
+    Kept kept;
+    if (kept_init(&kept) < 0)
+        return NULL;
+    char *scratch = PyMem_Malloc((size_t)(2 * n + 2));
+    if (scratch == NULL) {
+        Py_CLEAR(kept.indices);
+        Py_CLEAR(kept.texts);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t pos = 0, next, index = 0;
+    for (; pos < n; pos = next, index++) {
+        Py_ssize_t start = pos, end = line_end(s, pos, n, &next);
+        strip(s, &start, &end);
+        const char *out;
+        Py_ssize_t out_len;
+        int verdict = clean(s + start, end - start, scratch, scratch + n + 1, &out, &out_len);
+        if (verdict == LINE_STOP)
+            break;
+        if (verdict == LINE_KEEP && kept_append(&kept, index, out, out_len) < 0) {
+            PyMem_Free(scratch);
+            Py_CLEAR(kept.indices);
+            Py_CLEAR(kept.texts);
+            return NULL;
+        }
+    }
+    PyMem_Free(scratch);
+    return kept_result(&kept);
+}
+
 /* ------------------------------------------------------------------ clean_sass */
 
 /* One kept SASS line cleaned as clean_sass cleans it over the joined body, in its order:
@@ -247,45 +295,21 @@ static void clean_sass_line(const char *s, Py_ssize_t n, char *a, char *b, Py_ss
     strip(b, start, end);
 }
 
+static int clean_sass_code(const char *code, Py_ssize_t len, char *a, char *b, const char **out, Py_ssize_t *out_len)
+{
+    /* headers, line comments and labels other than branch targets */
+    if (len == 0 || starts_with(code, len, "//") || (code[len - 1] == ':' && !starts_with(code, len, ".L_x_")))
+        return LINE_SKIP;
+    Py_ssize_t from, to;
+    clean_sass_line(code, len, a, b, &from, &to);
+    *out = b + from;
+    *out_len = to - from;
+    return LINE_KEEP;
+}
+
 static PyObject *clean_sass(PyObject *module, PyObject *text)
 {
-    const char *s;
-    Py_ssize_t n;
-    int ok = ascii_view(text, &s, &n);
-    if (ok < 0)
-        return NULL;
-    if (!ok)
-        Py_RETURN_NONE;
-    Kept kept;
-    if (kept_init(&kept) < 0)
-        return NULL;
-    char *scratch = PyMem_Malloc((size_t)(2 * n + 2));
-    if (scratch == NULL) {
-        Py_CLEAR(kept.indices);
-        Py_CLEAR(kept.texts);
-        return PyErr_NoMemory();
-    }
-    char *a = scratch, *b = scratch + n + 1;
-    Py_ssize_t pos = 0, next, index = 0;
-    for (; pos < n; pos = next, index++) {
-        Py_ssize_t start = pos, end = line_end(s, pos, n, &next);
-        strip(s, &start, &end);
-        const char *code = s + start;
-        Py_ssize_t len = end - start;
-        /* headers, line comments and labels other than branch targets */
-        if (len == 0 || starts_with(code, len, "//") || (code[len - 1] == ':' && !starts_with(code, len, ".L_x_")))
-            continue;
-        Py_ssize_t from, to;
-        clean_sass_line(code, len, a, b, &from, &to);
-        if (kept_append(&kept, index, b + from, to - from) < 0) {
-            PyMem_Free(scratch);
-            Py_CLEAR(kept.indices);
-            Py_CLEAR(kept.texts);
-            return NULL;
-        }
-    }
-    PyMem_Free(scratch);
-    return kept_result(&kept);
+    return clean_lines(text, clean_sass_code);
 }
 
 /* ------------------------------------------------------------------ clean_ptx */
@@ -343,66 +367,42 @@ static Py_ssize_t join_words(const char *s, Py_ssize_t n, char *out)
     return len;
 }
 
+static int clean_ptx_code(const char *code, Py_ssize_t len, char *counted, char *joined, const char **out,
+                          Py_ssize_t *out_len)
+{
+    if (len == 0)
+        return LINE_SKIP;
+    char first = code[0];
+    if (first == '/')
+        return LINE_SKIP;  /* a comment line */
+    for (Py_ssize_t i = 0; i + 1 < len; i++) {  /* cut at the first // */
+        if (code[i] == '/' && code[i + 1] == '/') {
+            len = i;
+            while (len > 0 && is_space(code[len - 1]))
+                len--;
+            break;
+        }
+    }
+    if (first == '.') {
+        if (starts_with(code, len, ".section"))
+            return LINE_STOP;  /* DWARF tables follow the function */
+        if (is_directive(code, len, ".loc") || is_directive(code, len, ".file"))
+            return LINE_SKIP;
+    }
+    else if (first == '$' && is_debug_label(code, len))
+        return LINE_SKIP;
+    if (starts_with(code, len, ".reg ")) {
+        len = count_to_n(code, len, counted);
+        code = counted;
+    }
+    *out = joined;
+    *out_len = join_words(code, len, joined);
+    return LINE_KEEP;
+}
+
 static PyObject *clean_ptx(PyObject *module, PyObject *text)
 {
-    const char *s;
-    Py_ssize_t n;
-    int ok = ascii_view(text, &s, &n);
-    if (ok < 0)
-        return NULL;
-    if (!ok)
-        Py_RETURN_NONE;
-    Kept kept;
-    if (kept_init(&kept) < 0)
-        return NULL;
-    char *scratch = PyMem_Malloc((size_t)(2 * n + 2));
-    if (scratch == NULL) {
-        Py_CLEAR(kept.indices);
-        Py_CLEAR(kept.texts);
-        return PyErr_NoMemory();
-    }
-    char *counted = scratch, *joined = scratch + n + 1;
-    Py_ssize_t pos = 0, next, index = 0;
-    for (; pos < n; pos = next, index++) {
-        Py_ssize_t start = pos, end = line_end(s, pos, n, &next);
-        strip(s, &start, &end);
-        if (start == end)
-            continue;
-        const char *code = s + start;
-        char first = code[0];
-        if (first == '/')
-            continue;  /* a comment line */
-        Py_ssize_t len = end - start;
-        for (Py_ssize_t i = 0; i + 1 < len; i++) {  /* cut at the first // */
-            if (code[i] == '/' && code[i + 1] == '/') {
-                len = i;
-                while (len > 0 && is_space(code[len - 1]))
-                    len--;
-                break;
-            }
-        }
-        if (first == '.') {
-            if (starts_with(code, len, ".section"))
-                break;  /* DWARF tables follow the function */
-            if (is_directive(code, len, ".loc") || is_directive(code, len, ".file"))
-                continue;
-        }
-        else if (first == '$' && is_debug_label(code, len))
-            continue;
-        if (starts_with(code, len, ".reg ")) {
-            len = count_to_n(code, len, counted);
-            code = counted;
-        }
-        len = join_words(code, len, joined);
-        if (kept_append(&kept, index, joined, len) < 0) {
-            PyMem_Free(scratch);
-            Py_CLEAR(kept.indices);
-            Py_CLEAR(kept.texts);
-            return NULL;
-        }
-    }
-    PyMem_Free(scratch);
-    return kept_result(&kept);
+    return clean_lines(text, clean_ptx_code);
 }
 
 /* ------------------------------------------------------------------ names */
