@@ -219,6 +219,20 @@ done:
 
 /* ------------------------------------------------------------------ patience anchors */
 
+/* bisect.bisect_left: where x goes in the sorted xs[0:n], before any equal to it */
+static Py_ssize_t bisect_left(const Py_ssize_t *xs, Py_ssize_t n, Py_ssize_t x)
+{
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (xs[mid] < x)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 static int grow_pairs(Aligner *al, Py_ssize_t n)
 {
     if (n <= al->pairs_cap)
@@ -279,14 +293,7 @@ static Py_ssize_t anchors(Aligner *al, Py_ssize_t a0, Py_ssize_t a1, Py_ssize_t 
         /* longest increasing run of the b positions (bisect_left on the tails, as the Python) */
         Py_ssize_t length = 0;
         for (Py_ssize_t n = 0; n < found; n++) {
-            Py_ssize_t j = al->pairs_j[n], lo = 0, hi = length;
-            while (lo < hi) {
-                Py_ssize_t mid = (lo + hi) / 2;
-                if (al->tails[mid] < j)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
+            Py_ssize_t j = al->pairs_j[n], lo = bisect_left(al->tails, length, j);
             al->tails[lo] = j;
             al->tail_index[lo] = n;
             if (lo == length)
@@ -457,15 +464,8 @@ static int read_changed(PyObject *set, Changed *out)
 /* algorithm._untouched: no changed line in [start, end) */
 static int untouched(const Changed *changed, Py_ssize_t start, Py_ssize_t end)
 {
-    Py_ssize_t lo = 0, hi = changed->n;
-    while (lo < hi) {
-        Py_ssize_t mid = (lo + hi) / 2;
-        if (changed->lines[mid] < start)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo == changed->n || changed->lines[lo] >= end;
+    Py_ssize_t first = bisect_left(changed->lines, changed->n, start);
+    return first == changed->n || changed->lines[first] >= end;
 }
 
 typedef struct {

@@ -375,18 +375,13 @@ class _Signatures:
         self.a: list[int] = []
         self.b: list[int] = []
 
-    def _numbers(self, frames: list[str], reads: list, names: dict, which=None) -> list[int]:
-        """The numbers of the lines (of those at ``which``), each name read as ``names`` has it (None:
-        not paired yet)."""
-        return _number(frames, reads, names, self.table, which)
-
     def update(self, mapping: dict[str, str]) -> tuple[set[int], set[int]]:
         """Number the lines under ``mapping``; the lines of A and of B whose number changed."""
         old_mapping, old_paired = self.mapping, self.paired
         self.mapping, self.paired = mapping, dict(zip(mapping.values(), mapping.values()))
         if not self.a:
-            self.a = self._numbers(self.frames_a, self.reads_a, mapping)
-            self.b = self._numbers(self.frames_b, self.reads_b, self.paired)
+            self.a = _number(self.frames_a, self.reads_a, mapping, self.table)
+            self.b = _number(self.frames_b, self.reads_b, self.paired, self.table)
             return set(range(len(self.a))), set(range(len(self.b)))
         # the names paired anew, to another name or no more: the keys of the items only one mapping has
         changed_a = set(map(itemgetter(0), mapping.items() ^ old_mapping.items()))
@@ -396,7 +391,7 @@ class _Signatures:
                                                     (self.b, self.frames_b, self.reads_b, changed_b, self.paired)):
             which = _touching(reads, changed)
             lines_changed = set()
-            for i, n in zip(which, self._numbers(frames, reads, names, which)):
+            for i, n in zip(which, _number(frames, reads, names, self.table, which)):
                 if n != sigs[i]:
                     sigs[i] = n
                     lines_changed.add(i)
