@@ -75,16 +75,16 @@ class LazyGroup(click.Group):
         except IrscopeError as exc:
             if ctx.obj and ctx.obj.get("debug"):
                 raise
-            click.echo(f"irscope: error: {exc}", err=True)
+            _error_line(f"irscope: error: {exc}")
             ctx.exit(int(exc.exit_code))
         except KeyboardInterrupt:
-            click.echo("irscope: interrupted", err=True)
+            _error_line("irscope: interrupted")
             ctx.exit(int(ExitCode.INTERRUPTED))
         except click.UsageError as exc:  # a bad option value, a missing argument: one line too
             if isinstance(exc, click.exceptions.NoArgsIsHelpError) or (ctx.obj and ctx.obj.get("debug")):
                 raise
             where = exc.ctx.command_path if exc.ctx else ctx.command_path
-            click.echo(f"irscope: error: {exc.format_message()} (see {where} -h)", err=True)
+            _error_line(f"irscope: error: {exc.format_message()} (see {where} -h)")
             ctx.exit(int(ExitCode.USAGE))
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException):
             raise
@@ -96,7 +96,7 @@ class LazyGroup(click.Group):
         except Exception as exc:
             if ctx.obj and ctx.obj.get("debug"):
                 raise
-            click.echo(f"irscope: internal error: {exception_line(exc)} (rerun with --debug for the traceback)", err=True)
+            _error_line(f"irscope: internal error: {exception_line(exc)} (rerun with --debug for the traceback)")
             ctx.exit(int(ExitCode.INTERNAL))
 
 
@@ -116,6 +116,12 @@ def main(ctx: click.Context, debug: bool) -> None:
     """
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
+
+
+def _error_line(message: str) -> None:
+    from .output import error_line  # rich comes with it: only errors pay for it, not `irscope --help`
+
+    error_line(message)
 
 
 def run() -> None:

@@ -8,6 +8,7 @@ import os
 import click
 
 from .options import EXPLAINED_STAGES, kernel_options
+from .output import echo
 
 
 @click.command()
@@ -41,31 +42,31 @@ def annotate(kernel, assignments, arch, signature, stage_name, as_json, findings
                             f"{variant.stage_errors.get(stage) or variant.error}")
     result = run_annotate(variant, stage)
     if as_json:
-        click.echo(json.dumps(_as_json(result), indent=1))
+        echo(json.dumps(_as_json(result), indent=1))
         return
     title = f"{variant.kernel.name} {variant.config.label()} · {variant.arch}"
-    click.echo(f"findings for {title}")
+    echo(f"findings for {title}")
     for f in result.findings:
         mark = "!" if f.severity == "warn" else "·"
-        click.echo(f"  {mark} {f.title}")
-        click.echo(_wrap(f.detail, "      "))
+        echo(f"  {mark} {f.title}")
+        echo(_wrap(f.detail, "      "))
         if f.lines:
             shown = ", ".join(str(i + 1) for i in f.lines[:12]) + (" ..." if len(f.lines) > 12 else "")
-            click.echo(f"      {stage.value} lines {shown}")
+            echo(f"      {stage.value} lines {shown}")
     if findings_only:
         return
-    click.echo("")
+    echo("")
     python = variant.listings.get(Stage.SOURCE, "").splitlines()
     name = os.path.basename(variant.kernel.file)
     last = None
     for line in result.lines:
         e = line.explanation
         if line.python_line and line.python_line != last and 0 < line.python_line <= len(python):
-            click.echo(f"      // {name}:{line.python_line}: {python[line.python_line - 1].strip()}")
+            echo(f"      // {name}:{line.python_line}: {python[line.python_line - 1].strip()}")
             last = line.python_line
-        click.echo(f"{line.index + 1:5} {line.text.rstrip()}")
+        echo(f"{line.index + 1:5} {line.text.rstrip()}")
         if e.kind in ("instruction", "directive") and e.summary:
-            click.echo(_wrap(e.describe(), "        = "))
+            echo(_wrap(e.describe(), "        = "))
 
 
 def _wrap(text: str, prefix: str, width: int = 120) -> str:

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from .options import kernel_options
+from .output import echo
 
 
 @click.command()
@@ -78,20 +79,20 @@ def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, method, g
             latest[result.index] = result
             if not as_json:
                 m = result.measurement
-                click.echo(f"  {result.variant.config.label()}: {m.status.value} {m.label()}", err=True)
+                echo(f"  {result.variant.config.label()}: {m.status.value} {m.label()}", err=True)
     except KeyboardInterrupt:
-        click.echo(f"irscope: interrupted after {len(latest)} of {len(configs)} variants", err=True)
+        echo(f"irscope: interrupted after {len(latest)} of {len(configs)} variants", err=True)
         raise SystemExit(int(ExitCode.INTERRUPTED)) from None
     autotuner = tuned[0] if tuned else None
     if autotuner is not None and autotuner.error:
         notes.append(f"Triton's autotuner could not be run, so only irscope's timings are shown: {autotuner.error}")
         autotuner = None
     for note in notes:
-        click.echo(f"irscope: note: {note}", err=True)
+        echo(f"irscope: note: {note}", err=True)
     rows = [latest[i] for i in sorted(latest)]
     if as_json:
         for r in rows:
-            click.echo(json.dumps({"config": r.variant.config.to_json(), "arch": r.variant.arch,
+            echo(json.dumps({"config": r.variant.config.to_json(), "arch": r.variant.arch,
                                    **r.measurement.to_json(), **_autotuner_json(autotuner, r)}, default=str))
     else:
         print_bench_table(rows, autotuner)
@@ -122,13 +123,13 @@ def exit_if_any_failed(rows) -> None:
     bad = Counter(r.measurement.status.value for r in rows if r.measurement.status is not Status.OK)
     if bad:
         kinds = ", ".join(f"{n} {status}" for status, n in sorted(bad.items()))
-        click.echo(f"{sum(bad.values())} of {len(rows)} variants not ok: {kinds}", err=True)
+        echo(f"{sum(bad.values())} of {len(rows)} variants not ok: {kinds}", err=True)
         raise SystemExit(int(ExitCode.FAILURE))
 
 
 def print_bench_table(rows, autotuner=None) -> None:
     """The table, with an ``autotuner ms`` column and its pick beneath where the kernel's autotuner ran."""
-    from rich.console import Console
+    from .output import Console
     from rich.table import Table
 
     from ..session.store import Entry, variant_facts

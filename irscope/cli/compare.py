@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import click
+from .output import echo
 
 
 @click.command()
@@ -76,7 +77,7 @@ def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time
         extra.sort(key=lambda r: r["implementation"] != "PyTorch eager")
     rows += extra
     if as_json:
-        click.echo(json.dumps({"arch": target.arch, "rows": [_row_json(r) for r in rows]}, indent=2))
+        echo(json.dumps({"arch": target.arch, "rows": [_row_json(r) for r in rows]}, indent=2))
     else:
         _print(rows, target.arch)
     bad = [r for r in rows if (r["variant"] is not None and r["variant"].status is not Status.OK)
@@ -109,8 +110,8 @@ def _print(rows, arch) -> None:
     head = f"{'implementation':34s} {'regs':>4s} {'spill':>5s} {'PTX':>5s} {'SASS':>5s}  {'global loads':14s} {'global stores':14s}"
     if timed:
         head += f" {'median us':>10s} {'GB/s':>7s} {'% copy':>7s}"
-    click.echo(f"compiled for {arch}" + ("; timed on this GPU (cupti unless --method)" if timed else ""))
-    click.echo(head)
+    echo(f"compiled for {arch}" + ("; timed on this GPU (cupti unless --method)" if timed else ""))
+    echo(head)
     for r in rows:
         s, m = r["structure"], r["measurement"]
         if s is not None:
@@ -128,4 +129,4 @@ def _print(rows, arch) -> None:
             names = m.extra.get("gpu_kernels") or []
             if r["kernel"] is None and names:
                 line += "  [" + ", ".join(n[:40] for n in names) + "]"
-        click.echo(line.rstrip())
+        echo(line.rstrip())

@@ -7,6 +7,7 @@ import json
 import click
 
 from .options import STAGE_CHOICES, check_arch, sample_gpu_option
+from .output import echo
 
 
 @click.command()
@@ -68,16 +69,16 @@ def diff(kernel, a_values, b_values, common, arch, signature, stage_name, raw, i
     result = diff_variants(a, b, stage, raw=raw, ignore=_ignored(ignore))
     result.runtimes = (_runtime(ta, a), _runtime(tb, b))
     if as_json:
-        click.echo(json.dumps(to_json(result), indent=1))
+        echo(json.dumps(to_json(result), indent=1))
         return
-    click.echo("\n".join(summary_lines(result)))
-    click.echo("")
+    echo("\n".join(summary_lines(result)))
+    echo("")
     if not result.changed:
-        click.echo(f"no differences in {stage.value} ({'raw' if raw else 'normalised'})")
+        echo(f"no differences in {stage.value} ({'raw' if raw else 'normalised'})")
         return
     width = click.get_terminal_size()[0] if hasattr(click, "get_terminal_size") else 160
     lines = side_by_side_lines(result, max(width, 120), context) if side_by_side else unified_lines(result, context)
-    click.echo("\n".join(lines))
+    echo("\n".join(lines))
 
 
 def _runtime(target, variant):

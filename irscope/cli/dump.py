@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from .options import STAGE_CHOICES, kernel_options
+from .output import echo
 
 
 @click.command()
@@ -43,26 +44,26 @@ def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_
         if stage_name == "all" else [Stage(stage_name)]
     if out_dir is not None:
         _write_dir(out_dir, variant)
-    click.echo(_summary(variant), err=True)
+    echo(_summary(variant), err=True)
     if not variant.ok:
         raise CompileFailed(f"{target.name} {config.label()}: failed at {variant.error}")
     if as_json:
-        click.echo(json.dumps(_as_json(variant, stages), indent=1))
+        echo(json.dumps(_as_json(variant, stages), indent=1))
         return
     if out_dir is not None and stage_name == "all":
         return
     for stage in stages:
         if stage not in variant.listings:
-            click.echo(f"irscope: warning: {stage.value} unavailable: {variant.stage_errors.get(stage)}", err=True)
+            echo(f"irscope: warning: {stage.value} unavailable: {variant.stage_errors.get(stage)}", err=True)
             continue
         if len(stages) > 1:
-            click.echo(f"// ===== {stage.value} =====")
+            echo(f"// ===== {stage.value} =====")
         if source:
             from ..ir.interleave import interleave_source
 
-            click.echo(interleave_source(variant, stage), nl=False)
+            echo(interleave_source(variant, stage), nl=False)
         else:
-            click.echo(variant.listings[stage], nl=not variant.listings[stage].endswith("\n"))
+            echo(variant.listings[stage], nl=not variant.listings[stage].endswith("\n"))
 
 
 def _summary(variant) -> str:
@@ -102,4 +103,4 @@ def _write_dir(out_dir: Path, variant) -> None:
     if variant.cubin is not None:
         atomic_write(out_dir / f"{name}.cubin", variant.cubin)
     atomic_write(out_dir / f"{name}.json", json.dumps(variant_to_json(variant), indent=1))
-    click.echo(f"wrote {len(variant.listings) + 1} files to {out_dir}", err=True)
+    echo(f"wrote {len(variant.listings) + 1} files to {out_dir}", err=True)

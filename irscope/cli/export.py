@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from .options import kernel_options
+from .output import echo
 
 PARSER_PREFIX = "dedicated_log_triton_trace_"  # tritonparse/parse/common.py: the only names its parser takes
 
@@ -49,9 +50,9 @@ def export(kernel, assignments, arch, signature, out) -> None:
         raise UsageError(f"{kernel} has no variant matching {' '.join(assignments) or 'the options given'}")
     parameters, _ = kernel_parameters(variants[0].listings.get(Stage.SOURCE, ""), target.name)
     written = write_trace(out, variants, parameters)
-    click.echo(f"{written} compilation events of {target.name} into {out}"
+    echo(f"{written} compilation events of {target.name} into {out}"
                f"{f' ({len(variants) - written} failed variants left out)' if written < len(variants) else ''}",
                err=True)
     if not out.name.startswith(PARSER_PREFIX):
-        click.echo(f"irscope: note: tritonparse's parser reads only files named {PARSER_PREFIX}*; its viewer opens "
+        echo(f"irscope: note: tritonparse's parser reads only files named {PARSER_PREFIX}*; its viewer opens "
                    "any name", err=True)

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import click
+from .output import echo
 
 
 @click.command()
@@ -50,7 +51,7 @@ def inductor(target, inputs, log, trace, mode, arch, out, as_json) -> None:
             raise UsageError(f"no such TORCH_TRACE folder: {trace}")
         read = read_trace(trace)
         for line in read.skipped:
-            click.echo(f"irscope: skipped {line}", err=True)
+            echo(f"irscope: skipped {line}", err=True)
         outputs = read.outputs
         origin = {"trace": str(trace), "files": read.files}
     elif log is not None:
@@ -81,17 +82,17 @@ def inductor(target, inputs, log, trace, mode, arch, out, as_json) -> None:
     if out is not None:
         write_sessions(capture, out)
     if as_json:
-        click.echo(json.dumps(capture.to_json(), indent=1, default=str))
+        echo(json.dumps(capture.to_json(), indent=1, default=str))
     else:
         _print(capture)
         if out is not None:
-            click.echo(f"wrote {len(kernels)} kernel sessions and inductor.json to {out}", err=True)
+            echo(f"wrote {len(kernels)} kernel sessions and inductor.json to {out}", err=True)
     if any(ck.variant is None or not ck.variant.ok for ck in kernels):
         raise SystemExit(int(ExitCode.FAILURE))  # a kernel did not compile: the table says which
 
 
 def _print(capture) -> None:
-    from rich.console import Console
+    from .output import Console
     from rich.table import Table
 
     from ..records import Facts

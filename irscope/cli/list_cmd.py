@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import click
+from .output import echo
 
 
 @click.command("list")
@@ -22,9 +23,9 @@ def list_kernels(as_json: bool) -> None:
                 "parameters": {n: {"default": p["default"], "sweep": list(p["sweep"])}
                                for n, p in ref.parameter_table().items()},
             })
-        click.echo(json.dumps(out, indent=1))
+        echo(json.dumps(out, indent=1))
         return
-    from rich.console import Console
+    from .output import Console
     from rich.table import Table
 
     table = Table(box=None, pad_edge=False, show_edge=False)

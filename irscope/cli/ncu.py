@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from .options import kernel_options
+from .output import echo
 
 
 @click.command()
@@ -61,7 +62,7 @@ def ncu(kernel, assignments, arch, signature, report, top, as_json) -> None:
     hot = hot_lines(variant, counters)
     shares = python_line_shares(hot)
     if as_json:
-        click.echo(json.dumps({"kernel": counters.name, "config": variant.config.label(), "arch": variant.arch,
+        echo(json.dumps({"kernel": counters.name, "config": variant.config.label(), "arch": variant.arch,
                                "metrics": counters.metrics, "hot_sass": to_json(hot[:top]),
                                "python_lines": {str(k): round(v, 4) for k, v in shares.items()}}, indent=1))
         return
@@ -71,24 +72,24 @@ def ncu(kernel, assignments, arch, signature, report, top, as_json) -> None:
                f"SM {m['sm_pct']:.0f}%" if "sm_pct" in m else None,
                f"occupancy {m['occupancy_pct']:.0f}%" if "occupancy_pct" in m else None,
                f"{m['registers']:.0f} registers" if "registers" in m else None]
-    click.echo(f"{counters.name} {variant.config.label()} · {variant.arch}: " + ", ".join(f for f in figures if f))
+    echo(f"{counters.name} {variant.config.label()} · {variant.arch}: " + ", ".join(f for f in figures if f))
     python = variant.listings.get(Stage.SOURCE, "").splitlines()
-    click.echo("\nwhere warps are (share of samples), by Python line")
+    echo("\nwhere warps are (share of samples), by Python line")
     for line, share in list(shares.items())[:top]:
         text = python[line - 1].strip() if 0 < line <= len(python) else ""
-        click.echo(f"  {100 * share:5.1f}%  line {line:<4} {text[:70]}")
-    click.echo("\nhottest SASS instructions (share of samples, SASS line, instruction, Python line, top stall reasons)")
+        echo(f"  {100 * share:5.1f}%  line {line:<4} {text[:70]}")
+    echo("\nhottest SASS instructions (share of samples, SASS line, instruction, Python line, top stall reasons)")
     for h in hot[:top]:
         stalls = ", ".join(f"{k} {v:.0f}" for k, v in list(h.stalls.items())[:2])
         where = f"line {h.python_line}" if h.python_line else "no line"
-        click.echo(f"  {100 * h.share:5.1f}%  {h.index + 1:>5}  {h.text[:60]:60}  {where:9} {stalls}")
+        echo(f"  {100 * h.share:5.1f}%  {h.index + 1:>5}  {h.text[:60]:60}  {where:9} {stalls}")
     reasons = Counter()
     for h in hot:
         reasons.update(h.stalls)
     words = [f"  {reason}: {STALL_WORDS[reason]}" for reason, _ in reasons.most_common(3) if reason in STALL_WORDS]
     if words:
-        click.echo("\nthe commonest stall reasons (Nsight Compute's warp states)")
-        click.echo("\n".join(words))
+        echo("\nthe commonest stall reasons (Nsight Compute's warp states)")
+        echo("\n".join(words))
 
 
 # Nsight Compute's warp-state names, in plain words (Kernel Profiling Guide, "Warp Scheduler States")

@@ -8,6 +8,7 @@ import click
 
 from ..ir.passes import ops_text
 from .options import check_arch
+from .output import echo
 
 
 @click.command()
@@ -67,8 +68,8 @@ def passes(kernel, assignments, arch, signature, after, diff_index, divergence, 
         from ..ir.passes import ir_after
 
         step = _find(log, after)
-        click.echo(f"{variant_title(variant)} · IR after pass {step.index} {step.name} ({step.arg})", err=True)
-        click.echo(ir_after(log, step.index), nl=False)
+        echo(f"{variant_title(variant)} · IR after pass {step.index} {step.name} ({step.arg})", err=True)
+        echo(ir_after(log, step.index), nl=False)
         return
     if diff_index is not None:
         from ..diff.passes import pass_hunks
@@ -76,19 +77,19 @@ def passes(kernel, assignments, arch, signature, after, diff_index, divergence, 
 
         step = _find(log, diff_index)
         if not step.changed:
-            click.echo(f"pass {step.index} {step.name} ({step.arg}) left the IR as it was")
+            echo(f"pass {step.index} {step.name} ({step.arg}) left the IR as it was")
             return
         lines, _ = unified_hunks(pass_hunks(log, step.index), f"before {step.index} {step.arg} (normalised)",
                                  f"after {step.index} {step.arg} (normalised)", context, with_spans=False)
-        click.echo("\n".join(lines))
+        echo("\n".join(lines))
         return
     if as_json:
-        click.echo(json.dumps({"kernel": variant.kernel.name, "config": variant.config.to_json(),
+        echo(json.dumps({"kernel": variant.kernel.name, "config": variant.config.to_json(),
                                "arch": variant.arch, "passes": [_row_json(s) for s in log.steps]}, indent=1))
         return
-    click.echo(f"{variant_title(variant)} · {len(log.steps)} passes, "
+    echo(f"{variant_title(variant)} · {len(log.steps)} passes, "
                f"{sum(s.changed for s in log.steps)} changed the IR", err=True)
-    click.echo("\n".join(table_lines(log)))
+    echo("\n".join(table_lines(log)))
 
 
 def variant_title(v) -> str:
@@ -148,28 +149,28 @@ def _print_divergence(a, b, context: int, as_json: bool) -> None:
     found = first_divergence(_log_of(a), _log_of(b))
     step = found.step_a
     if as_json:
-        click.echo(json.dumps({"a": a.config.to_json(), "b": b.config.to_json(), "index": found.index,
+        echo(json.dumps({"a": a.config.to_json(), "b": b.config.to_json(), "index": found.index,
                                "pass": None if step is None else {"name": step.name, "arg": step.arg,
                                                                   "stage": step.stage.value},
                                "reason": found.reason}, indent=1))
         return
-    click.echo(f"A  {variant_title(a)}\nB  {variant_title(b)}")
+    echo(f"A  {variant_title(a)}\nB  {variant_title(b)}")
     if found.index is None:
-        click.echo(found.reason)
+        echo(found.reason)
         return
     where = f"pass {found.index} {step.name} ({step.arg}), stage {step.stage.value}" if step else "before the first pass"
-    click.echo(f"first divergence: {where}: {found.reason}")
+    echo(f"first divergence: {where}: {found.reason}")
     if found.between:
         lines, _ = unified_hunks(list(found.between), f"A after {found.index} (normalised, config constants as #)",
                                  f"B after {found.index} (normalised, config constants as #)", context, with_spans=False)
-        click.echo("\n" + "\n".join(lines))
+        echo("\n" + "\n".join(lines))
     for label, v, own in (("A", a, found.own_a), ("B", b, found.own_b)):
         if step is None:
             break
-        click.echo(f"\nwhat {step.arg} did in {label} ({v.config.label()}):")
+        echo(f"\nwhat {step.arg} did in {label} ({v.config.label()}):")
         if not any(h.tag != "equal" for h in own):
-            click.echo("  nothing: it left the IR as it was")
+            echo("  nothing: it left the IR as it was")
             continue
         lines, _ = unified_hunks(list(own), f"{label} before {found.index}", f"{label} after {found.index}",
                                  context, with_spans=False)
-        click.echo("\n".join(lines))
+        echo("\n".join(lines))

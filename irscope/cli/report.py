@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from .output import echo
 
 
 @click.command()
@@ -48,4 +49,4 @@ def report(session_dir, out, diffs, diff_stage, sample_gpu) -> None:
         requests.append(DiffRequest(ids[0], ids[1], Stage(diff_stage)))
     text = build(target.session, requests, sample_gpu)
     atomic_write(out, text)
-    click.echo(f"wrote {out} ({len(text.encode()) / 1e6:.1f} MB, {len(target.session.entries)} variants)", err=True)
+    echo(f"wrote {out} ({len(text.encode()) / 1e6:.1f} MB, {len(target.session.entries)} variants)", err=True)

@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import click
+from .output import echo
 
 
 @click.command(context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True})
@@ -70,13 +71,13 @@ def run(out, profile, arch, as_json, command) -> None:
     index = collect(out, command=list(command), exit_code=finished.exit_code, wall_s=finished.wall_s,
                     arch=arch, on_note=notes.append)
     if as_json:
-        click.echo(json.dumps(index, indent=1, default=str))
+        echo(json.dumps(index, indent=1, default=str))
     else:
         _print(index, out)
     for line in notes:
-        click.echo(f"irscope: {line}", err=True)
+        echo(f"irscope: {line}", err=True)
     if finished.exit_code != 0:
-        click.echo(f"irscope: the program exited with status {finished.exit_code}; kept what it compiled and "
+        echo(f"irscope: the program exited with status {finished.exit_code}; kept what it compiled and "
                    f"launched before, in {out}", err=True)
         raise SystemExit(int(ExitCode.FAILURE))
 
@@ -95,7 +96,7 @@ def _user_environment(changed: dict[str, str | None]) -> dict[str, str]:
 
 
 def _print(index: dict, out: Path) -> None:
-    from rich.console import Console
+    from .output import Console
     from rich.table import Table
 
     from ..session.table import text

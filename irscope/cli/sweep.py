@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from .options import kernel_options, sample_gpu_option
+from .output import echo
 
 
 @click.command()
@@ -84,19 +85,19 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
             results.append(result)
     except KeyboardInterrupt:
         where = f"; saved in {session.path}, run again to resume" if session else ""
-        click.echo(f"irscope: interrupted after {len(results)} of {len(configs)} variants{where}", err=True)
+        echo(f"irscope: interrupted after {len(results)} of {len(configs)} variants{where}", err=True)
         raise SystemExit(int(ExitCode.INTERRUPTED)) from None
     _print_table(sorted(results, key=lambda r: r.index), as_json)
     failed = sum(not r.variant.ok for r in results)
     where = f" into {session.path}" if session else ""
-    click.echo(f"{len(results)} variants{where}: {len(results) - failed} ok, {failed} failed, "
+    echo(f"{len(results)} variants{where}: {len(results) - failed} ok, {failed} failed, "
                f"{sum(r.reused for r in results)} reused", err=True)
     if failed:
         raise SystemExit(int(ExitCode.FAILURE))
 
 
 def _with_progress(results, total, quiet):
-    from rich.console import Console
+    from .output import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     console = Console(stderr=True)
@@ -126,10 +127,10 @@ def _print_table(results, as_json: bool) -> None:
     names = varying(entries)
     if as_json:
         for e in entries:
-            click.echo(json.dumps({**{n: cell(e, n) for n in names}, **{c.key: cell(e, c.key) for c in columns},
+            echo(json.dumps({**{n: cell(e, n) for n in names}, **{c.key: cell(e, c.key) for c in columns},
                                    "arch": e.arch, "note": note(e)}))
         return
-    from rich.console import Console
+    from .output import Console
     from rich.table import Table
 
     table = Table(box=None, pad_edge=False, header_style="bold")

@@ -12,6 +12,7 @@ from ..frontends import Kernel, KernelHandle
 from ..kernel import config_from_table, parse_assignments, resolve_kernel
 from ..session import Session
 from ..types import Config, Variant
+from .output import echo
 
 
 @dataclass
@@ -75,12 +76,10 @@ def open_target(kernel: str, signature: str | None = None, need_kernel: bool = F
     from ..tritonparse.events import is_trace, split_argument
 
     if is_trace(kernel) and not Path(kernel).is_dir():
-        import click
-
         from ..tritonparse.session import trace_session
 
         path, name = split_argument(kernel)
-        session = trace_session(path, name, note=lambda line: click.echo(f"irscope: {path.name}: {line}", err=True))
+        session = trace_session(path, name, note=lambda line: echo(f"irscope: {path.name}: {line}", err=True))
         ref = session_kernel(session, signature, shown_as=f"{path}:{session.kernel.name}") if need_kernel else None
         return Target(session.kernel.name, session.parameters, ref, session, trace=str(path))
     if Path(kernel).is_dir():

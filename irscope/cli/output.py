@@ -1,0 +1,50 @@
+"""What the CLI writes to a terminal: text from data with its control characters made visible.
+
+Kernel names, configs, error messages and listings come from sessions, logs and traces
+that other people wrote. A terminal obeys the control sequences in them (a window title,
+a cleared screen, a bell; bidi overrides reorder what is read), so every line the CLI
+prints goes through ``echo`` or ``Console`` here, which show each control as its Python
+escape (``\\x1b``, ``\\u202e``) instead of deleting it, so what was in the data stays in
+sight. JSON output is escaped by ``json.dumps`` already.
+"""
+
+from __future__ import annotations
+
+import click
+from rich.console import Console as _RichConsole
+
+# C0 and C1 controls (tab and newline are layout, kept), DEL, and the bidi controls (Trojan Source).
+_CONTROLS = [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0),
+             0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_VISIBLE = {c: (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in _CONTROLS}
+_VISIBLE_ONE_LINE = {**_VISIBLE, 0x0A: "\\n"}
+
+
+def visible(text: str, *, one_line: bool = False) -> str:
+    """``text`` with every control character written as its escape; ``one_line`` escapes newlines too."""
+    return text.translate(_VISIBLE_ONE_LINE if one_line else _VISIBLE)
+
+
+def echo(message: str = "", *, err: bool = False, nl: bool = True) -> None:
+    """``click.echo`` of text that may hold data."""
+    click.echo(visible(message), err=err, nl=nl)
+
+
+def error_line(message: str) -> None:
+    """One diagnostic line on stderr, whatever the message holds."""
+    click.echo(visible(message, one_line=True), err=True)
+
+
+class Console(_RichConsole):
+    """rich's Console for tables of data: no markup read from it, its controls made visible.
+
+    Every string a table cell or ``print`` holds becomes text through ``render_str``, before
+    rich measures it, so the escapes are measured as the characters they are.
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("markup", False)  # a "[/]" in a kernel's note is text, not a style to close
+        super().__init__(*args, **kwargs)
+
+    def render_str(self, text: str, **kwargs):
+        return super().render_str(visible(text), **kwargs)
