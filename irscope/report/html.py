@@ -2,8 +2,9 @@
 variant (highlighted in the page, each line linked to its Python line) and the diffs asked for.
 
 Nothing is fetched when it opens: the script, the styles and the session's data are inside the file.
-The data is JSON in a ``<script type="application/json">`` element, with ``</`` written ``<\\/`` so no text
-of a listing can close it; the page puts listings into the document as text (``textContent``), never
+The data is JSON in a ``<script type="application/json">`` element, with ``<``, ``>`` and ``&`` written as
+``\\u003c``-style escapes, so no text of a listing can close it or, as ``<!--<script>`` does, change how
+the browser reads the rest of the page; the page puts listings into the document as text (``textContent``), never
 as markup, so a listing cannot run code in the reader's browser. Diffs are rendered here, escaped.
 """
 
@@ -131,12 +132,17 @@ def _variant(session: Session, entry_id: str) -> Variant:
     return session.variant(entry)
 
 
+# Inside <script> the HTML parser still reads "</script" and "<!--" (which hides the next "</script>");
+# JSON's \u escapes spell the same strings with no such characters. U+2028/2029 end a line in older JS.
+_SCRIPT_SAFE = {ord(c): f"\\u{ord(c):04x}" for c in "<>&\u2028\u2029"}
+
+
 def _asset(name: str) -> str:
     return (resources.files("irscope.report") / "assets" / name).read_text(encoding="utf-8")
 
 
 def _page(session: Session, data: dict[str, Any], diffs: list[str]) -> str:
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    payload = json.dumps(data, separators=(",", ":")).translate(_SCRIPT_SAFE)
     title = html.escape(f"irscope · {session.kernel.name} · {len(data['variants'])} variants")
     kernel = html.escape(f"{session.kernel.name} ({session.kernel.file})")
     return f"""<!doctype html>
