@@ -32,6 +32,21 @@ def exception_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {lines[0] if lines else ''}"
 
 
+# What to install for each optional dependency, by its top-level module (pyproject's extras).
+INSTALL = {
+    "numba": "pip install irscope[numba]",
+    "numba_cuda": "pip install irscope[numba]",
+    "torch": "pip install irscope[torch]",
+}
+
+
+def install_hint(exc: BaseException) -> str | None:
+    """``pip install ...`` where ``exc`` is an optional dependency found missing; None for anything else."""
+    if isinstance(exc, ModuleNotFoundError) and exc.name:
+        return INSTALL.get(exc.name.partition(".")[0])
+    return None
+
+
 class IrscopeError(Exception):
     """An error with a message meant for the user and an exit code."""
 

@@ -50,8 +50,7 @@ class Facts:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Facts":
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in known})
+        return cls(**_typed_fields(cls, data))
 
 
 @dataclass(frozen=True)
@@ -107,8 +106,7 @@ class Measurement:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Measurement":
-        known = {f.name for f in fields(cls)}
-        values = {k: v for k, v in data.items() if k in known}
+        values = _typed_fields(cls, data)
         values["status"] = Status(values.get("status", "ok"))
         return cls(**values)
 
@@ -190,6 +188,37 @@ class AutotunerRun:
                         for c in data.get("configs") or ())
         values = {k: v for k, v in data.items() if k in {f.name for f in fields(cls)} and k != "configs"}
         return cls(configs=configs, **values)
+
+
+# JSON's kinds for the annotations a record's fields use; a bool is never a number here.
+_JSON_KINDS = {"int": (int,), "float": (int, float), "str": (str,), "bool": (bool,), "list": (list,), "dict": (dict,)}
+
+
+def _typed_fields(cls: type, data: Any) -> dict[str, Any]:
+    """The fields of ``cls`` that ``data`` holds, each of the kind its annotation says, else a TypeError.
+
+    A record's JSON comes from a file anyone may have written; a string where a number
+    belongs would otherwise fail later, far from the file, as a bug in irscope.
+    """
+    if not isinstance(data, Mapping):
+        raise TypeError(f"{cls.__name__} must be an object, not {type(data).__name__}")
+    out = {}
+    for f in fields(cls):
+        if f.name not in data:
+            continue
+        value = data[f.name]
+        kinds = [k.strip().split("[")[0] for k in str(f.type).split("|")]
+        if any(k not in _JSON_KINDS and k != "None" for k in kinds):  # an Enum: its constructor checks it
+            out[f.name] = value
+            continue
+        if value is None and "None" in kinds:
+            out[f.name] = value
+            continue
+        if not any(isinstance(value, _JSON_KINDS[k]) and (k == "bool" or not isinstance(value, bool))
+                   for k in kinds if k != "None"):
+            raise TypeError(f"{cls.__name__}.{f.name} must be {f.type}, not {type(value).__name__}")
+        out[f.name] = value
+    return out
 
 
 def _same(a: Any, b: Any) -> bool:

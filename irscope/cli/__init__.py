@@ -25,7 +25,7 @@ from typing import Iterator
 
 import click
 
-from ..errors import ExitCode, IrscopeError, exception_line
+from ..errors import ExitCode, IrscopeError, exception_line, install_hint
 
 # command name -> (module, function); loaded only when the command runs
 COMMANDS = {
@@ -96,6 +96,11 @@ class LazyGroup(click.Group):
         except Exception as exc:
             if ctx.obj and ctx.obj.get("debug"):
                 raise
+            hint = install_hint(exc)
+            if hint is not None:  # an optional dependency this command needs: the user's to install
+                _error_line(f"irscope: error: {ctx.invoked_subcommand or 'this'} needs "
+                            f"{exc.name.partition('.')[0]}, which is not installed: {hint}")
+                ctx.exit(int(ExitCode.USAGE))
             _error_line(f"irscope: internal error: {exception_line(exc)} (rerun with --debug for the traceback)")
             ctx.exit(int(ExitCode.INTERNAL))
 

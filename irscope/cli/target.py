@@ -75,14 +75,18 @@ def open_target(kernel: str, signature: str | None = None, need_kernel: bool = F
     """Resolve KERNEL; with ``need_kernel`` a session also gives the kernel to compile new variants with."""
     from ..tritonparse.events import is_trace, split_argument
 
-    if is_trace(kernel) and not Path(kernel).is_dir():
+    try:
+        is_dir = Path(kernel).is_dir()
+    except OSError as exc:  # a name longer than a path may be: no kernel, file or session has it
+        raise UsageError(f"{kernel[:60]}...: not a kernel, kernel file or session ({exc.strerror})") from None
+    if is_trace(kernel) and not is_dir:
         from ..tritonparse.session import trace_session
 
         path, name = split_argument(kernel)
         session = trace_session(path, name, note=lambda line: echo(f"irscope: {path.name}: {line}", err=True))
         ref = session_kernel(session, signature, shown_as=f"{path}:{session.kernel.name}") if need_kernel else None
         return Target(session.kernel.name, session.parameters, ref, session, trace=str(path))
-    if Path(kernel).is_dir():
+    if is_dir:
         if not Session.is_session(kernel):
             raise SessionError(f"{kernel} is a directory but not an irscope session (no session.json)")
         session = Session.open(kernel)

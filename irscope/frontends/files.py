@@ -15,7 +15,7 @@ import traceback
 from pathlib import Path
 from typing import Any, Callable
 
-from ..errors import KernelFileError, exception_line
+from ..errors import KernelFileError, exception_line, install_hint
 
 
 def module_name(prefix: str, path: Path) -> str:
@@ -53,7 +53,9 @@ def import_file(path: Path, prefix: str, what: str,
         own = {str(path), str(Path(path).resolve())}
         frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename in own]
         where = f"{path}:{frames[-1].lineno}" if frames else str(path)
-        raise KernelFileError(f"{where}: error importing {what}: {said(exc)}") from exc
+        hint = install_hint(exc)
+        raise KernelFileError(f"{where}: error importing {what}: {said(exc)}"
+                              + (f" ({hint})" if hint else "")) from exc
     return module
 
 

@@ -284,6 +284,11 @@ def _read_index(path: Path) -> dict[str, Any]:
         raise SessionError(f"{index} is malformed: 'kernel' must name the kernel, its file and source hash")
     if not isinstance(data.get("variants", []), list) or not isinstance(data.get("parameters") or {}, dict):
         raise SessionError(f"{index} is malformed: 'variants' must be a list and 'parameters' an object")
+    for name, parameter in (data.get("parameters") or {}).items():
+        if not (isinstance(parameter, dict) and "default" in parameter and isinstance(parameter.get("kind"), str)
+                and isinstance(parameter.get("sweep", []), list)):
+            raise SessionError(f"{index} is malformed: parameter {name!r} must be an object with its default, "
+                               f"kind and sweep values")
     _entries(data)  # every entry parses, or the session is reported damaged now rather than on first use
     return data
 

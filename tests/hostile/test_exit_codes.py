@@ -1,0 +1,141 @@
+"""Malformed input is the user's to fix: one line and exit 2 or 5, never exit 70 ("a bug in irscope").
+
+Each case here ended in ``irscope: internal error`` before: found by giving every
+command's inputs fields of the wrong JSON type, names too long for a path, timeouts
+that are not a number of seconds, and an optional dependency that is not installed.
+The dependencies are installed here, so a wrapper hides them as an uninstalled
+module looks to Python (``sys.modules[name] = None``: import fails, ``find_spec``
+answers None) before irscope's own entry point runs.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from expect import one_line_error
+
+from irscope.errors import ExitCode
+
+REPO = Path(__file__).resolve().parents[2]
+SESSION = REPO / "samples" / "sessions" / "square_kernel"
+READERS = [("dump", "-c", "BLOCK_SIZE=128", "-c", "num_warps=4"),
+           ("diff", "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=1024", "-c", "num_warps=4"),
+           ("annotate", "-c", "BLOCK_SIZE=128", "-c", "num_warps=4", "--findings")]
+
+
+def session_with(tmp_path: Path, change) -> Path:
+    copy = tmp_path / "s"
+    shutil.copytree(SESSION, copy)
+    data = json.loads((copy / "session.json").read_text())
+    change(data)
+    (copy / "session.json").write_text(json.dumps(data))
+    return copy
+
+
+def _parameter(value):
+    return lambda data: data["parameters"].__setitem__("BLOCK_SIZE", value)
+
+
+@pytest.mark.parametrize("command", READERS, ids=[c[0] for c in READERS])
+@pytest.mark.parametrize("value", [None, 1, "x", [], {}, {"default": 128}, {"default": 128, "kind": 3},
+                                   {"default": 128, "kind": "constexpr", "sweep": 5}],
+                         ids=["null", "number", "string", "list", "empty", "no kind", "kind a number", "sweep a number"])
+def test_a_stored_parameter_that_is_not_a_parameter_is_a_damaged_session(cli, tmp_path, command, value):
+    session = session_with(tmp_path, _parameter(value))
+    one_line_error(cli(command[0], str(session), *command[1:]), ExitCode.SESSION_ERROR,
+                   "parameter 'BLOCK_SIZE' must be an object")
+
+
+@pytest.mark.parametrize("field,value", [("spill_stores", "x"), ("spill_loads", [1]), ("registers", {"a": 1}),
+                                         ("compile_s", "fast"), ("shared", True)])
+def test_a_stored_fact_of_the_wrong_kind_is_a_damaged_session(cli, tmp_path, field, value):
+    session = session_with(tmp_path, lambda data: data["variants"][0]["facts"].__setitem__(field, value))
+    one_line_error(cli("report", str(session), "-o", str(tmp_path / "r.html")), ExitCode.SESSION_ERROR,
+                   f"Facts.{field} must be")
+    assert not (tmp_path / "r.html").exists()
+
+
+@pytest.mark.parametrize("field,value", [("source", 1), ("source", [1]), ("median_us", "fast"), ("device", {}),
+                                         ("repetitions", 2.5)])
+def test_a_stored_measurement_of_the_wrong_kind_is_a_damaged_session(cli, tmp_path, field, value):
+    def change(data):
+        data["variants"][0]["measurement"] = {"status": "ok", "median_us": 9.5, field: value}
+
+    session = session_with(tmp_path, change)
+    one_line_error(cli("report", str(session), "-o", str(tmp_path / "r.html")), ExitCode.SESSION_ERROR,
+                   f"Measurement.{field} must be")
+
+
+@pytest.mark.parametrize("kernel", ["a" * 5000, "a/" * 3000 + "k.py:k", "a" * 5000 + ".ndjson:k"],
+                         ids=["a name", "a file path", "a trace"])
+def test_a_kernel_argument_too_long_for_a_path_is_bad_input(cli, kernel):
+    one_line_error(cli("dump", kernel), ExitCode.USAGE, "not a kernel, kernel file or session",
+                   "File name too long")
+
+
+@pytest.mark.parametrize("seconds", ["inf", "-inf", "nan", "1e309", "0", "-1", "86401"])
+def test_a_compile_timeout_that_is_not_a_bounded_number_of_seconds_is_bad_input(cli, seconds):
+    one_line_error(cli("dump", "square_kernel", "--compile-timeout", seconds), ExitCode.USAGE,
+                   "--compile-timeout", "(0, 86400]")
+
+
+def test_a_timeout_in_the_environment_out_of_range_falls_back_to_the_default(monkeypatch):
+    from irscope.capture.pipeline import DEFAULT_COMPILE_TIMEOUT, TIMEOUT_ENV, timeout_in_force
+
+    for value in ("inf", "nan", "1e309", "-5", "soon"):
+        monkeypatch.setenv(TIMEOUT_ENV, value)
+        assert timeout_in_force() == DEFAULT_COMPILE_TIMEOUT, value
+    monkeypatch.setenv(TIMEOUT_ENV, "12")
+    assert timeout_in_force() == 12
+
+
+# ---------------------------------------------------------------- optional dependencies
+
+HIDE_AND_RUN = """
+import sys
+for name in sys.argv[1].split(","):
+    sys.modules[name] = None
+from irscope.cli import run
+sys.argv = ["irscope", *sys.argv[2:]]
+run()
+"""
+
+
+def without(modules: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", HIDE_AND_RUN, modules, *args], capture_output=True, text=True,
+                          cwd=REPO, timeout=300)
+
+
+def one_line(result: subprocess.CompletedProcess, code: int, *fragments: str) -> None:
+    assert result.returncode == code, (result.returncode, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("irscope: error:"), result.stderr
+    assert all(f in lines[0] for f in fragments), lines[0]
+
+
+def test_control_the_wrapper_hides_a_module_as_python_sees_an_uninstalled_one():
+    probe = "import sys, importlib.util; sys.modules['numba'] = None; print(importlib.util.find_spec('numba'))\n" \
+            "try:\n    import numba\nexcept ModuleNotFoundError as e:\n    print('missing', e.name)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60).stdout.split()
+    assert out == ["None", "missing", "numba"]
+
+
+def test_a_numba_kernel_without_numba_says_what_to_install():
+    one_line(without("numba,numba_cuda", "dump", "kernels/numba/square_numba.py:square_numba"),
+             ExitCode.USAGE, "pip install irscope[numba]")
+
+
+def test_listing_kernels_without_numba_lists_the_others():
+    result = without("numba,numba_cuda", "list")
+    assert result.returncode == 0, result.stderr
+    assert "square_kernel" in result.stdout
+
+
+def test_an_inductor_log_without_torch_says_what_to_install():
+    one_line(without("torch", "inductor", "--log", "samples/inductor/square.log"), ExitCode.USAGE,
+             "inductor needs torch", "pip install irscope[torch]")
