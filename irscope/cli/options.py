@@ -28,7 +28,7 @@ def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
              "Default: the GPU's own (through the JIT), or sm_90 without a GPU.",
     )(fn)
     fn = click.option(
-        "--compile-timeout", metavar="SECONDS", type=float, expose_value=False,
+        "--compile-timeout", metavar="SECONDS", type=click.FloatRange(min=0, min_open=True), expose_value=False,
         callback=set_compile_timeout,
         help="Kill a compile that runs longer than this (default 300; ptxas on a huge block can run for minutes).",
     )(fn)
@@ -53,10 +53,7 @@ def set_compile_timeout(ctx: click.Context, param: click.Parameter, value: float
     if value is not None:
         import os
 
-        from ..capture.pipeline import MAX_COMPILE_TIMEOUT, TIMEOUT_ENV
-
-        if not 0 < value <= MAX_COMPILE_TIMEOUT:  # nan fails both comparisons
-            raise click.BadParameter(f"{value} is not a number of seconds in (0, {MAX_COMPILE_TIMEOUT:.0f}]")
+        from ..capture.pipeline import TIMEOUT_ENV
 
         os.environ[TIMEOUT_ENV] = repr(value)
 
