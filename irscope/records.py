@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Mapping
 
-from .types import Config, Status
+from .types import Config, Status, typed_fields
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ class Facts:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Facts":
-        return cls(**_typed_fields(cls, data))
+        return cls(**typed_fields(cls, data))
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ class Measurement:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "Measurement":
-        values = _typed_fields(cls, data)
+        values = typed_fields(cls, data)
         values["status"] = Status(values.get("status", "ok"))
         return cls(**values)
 
@@ -188,37 +188,6 @@ class AutotunerRun:
                         for c in data.get("configs") or ())
         values = {k: v for k, v in data.items() if k in {f.name for f in fields(cls)} and k != "configs"}
         return cls(configs=configs, **values)
-
-
-# JSON's kinds for the annotations a record's fields use; a bool is never a number here.
-_JSON_KINDS = {"int": (int,), "float": (int, float), "str": (str,), "bool": (bool,), "list": (list,), "dict": (dict,)}
-
-
-def _typed_fields(cls: type, data: Any) -> dict[str, Any]:
-    """The fields of ``cls`` that ``data`` holds, each of the kind its annotation says, else a TypeError.
-
-    A record's JSON comes from a file anyone may have written; a string where a number
-    belongs would otherwise fail later, far from the file, as a bug in irscope.
-    """
-    if not isinstance(data, Mapping):
-        raise TypeError(f"{cls.__name__} must be an object, not {type(data).__name__}")
-    out = {}
-    for f in fields(cls):
-        if f.name not in data:
-            continue
-        value = data[f.name]
-        kinds = [k.strip().split("[")[0] for k in str(f.type).split("|")]
-        if any(k not in _JSON_KINDS and k != "None" for k in kinds):  # an Enum: its constructor checks it
-            out[f.name] = value
-            continue
-        if value is None and "None" in kinds:
-            out[f.name] = value
-            continue
-        if not any(isinstance(value, _JSON_KINDS[k]) and (k == "bool" or not isinstance(value, bool))
-                   for k in kinds if k != "None"):
-            raise TypeError(f"{cls.__name__}.{f.name} must be {f.type}, not {type(value).__name__}")
-        out[f.name] = value
-    return out
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -41,6 +41,7 @@ from .types import (
     Stage,
     Status,
     Variant,
+    typed_fields,
 )
 
 FORMAT = "irscope.variant/1"
@@ -186,7 +187,7 @@ def variant_from_json(data: dict[str, Any], listings: dict[Stage, str], cubin: b
             listings=listings,
             stage_errors={Stage(s): str(e) for s, e in data.get("stage_errors", {}).items()},
             cubin=cubin,
-            resources=None if res is None else Resources(**res),
+            resources=None if res is None else Resources(**typed_fields(Resources, res)),
             compile_info=None if info is None else CompileInfo.from_json(info),
             error=None if err is None else CaptureError(err.get("stage"), str(err["message"])),
         )

@@ -8,7 +8,7 @@ variant is a fact about one compile and never changes after the fact.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Mapping
 
 from .arch import CaptureMode
@@ -99,6 +99,34 @@ class Config:
         return cls(dict(data.get("constexprs", {})), dict(data.get("options", {})), dict(data.get("sizes", {})))
 
 
+# JSON's kinds for the annotations a record's fields use; a bool is never a number here.
+_JSON_KINDS = {"int": (int,), "float": (int, float), "str": (str,), "bool": (bool,), "list": (list,), "dict": (dict,)}
+
+
+def typed_fields(cls: type, data: Any) -> dict[str, Any]:
+    """The fields of ``cls`` that ``data`` holds, each of the kind its annotation says, else a TypeError.
+
+    A record's JSON comes from a file anyone may have written; a string where a number
+    belongs would otherwise fail later, far from the file, as a bug in irscope.
+    """
+    if not isinstance(data, Mapping):
+        raise TypeError(f"{cls.__name__} must be an object, not {type(data).__name__}")
+    out = {}
+    for f in fields(cls):
+        if f.name not in data:
+            continue
+        value = out[f.name] = data[f.name]
+        kinds = [k.strip().split("[")[0] for k in str(f.type).split("|")]
+        if any(k not in _JSON_KINDS and k != "None" for k in kinds):
+            continue  # an Enum, a Mapping, a tuple: the caller converts it, and that checks it
+        if value is None and "None" in kinds:
+            continue
+        if not any(isinstance(value, _JSON_KINDS[k]) and (k == "bool" or not isinstance(value, bool))
+                   for k in kinds if k != "None"):
+            raise TypeError(f"{cls.__name__}.{f.name} must be {f.type}, not {type(value).__name__}")
+    return out
+
+
 @dataclass(frozen=True)
 class Resources:
     """What the compiled kernel asks of the GPU.
@@ -146,7 +174,8 @@ class CompileInfo:
             data["options"] = options
             data["compiler"] = f"triton {data.pop('triton_version', '')}".strip()
             data["threads_per_block"] = 32 * int(options.get("num_warps") or 0) or None
-        return cls(**{**data, "mode": CaptureMode(data["mode"]), "options": dict(data.get("options") or {}),
+        return cls(**{**typed_fields(cls, data), "mode": CaptureMode(data["mode"]),
+                      "options": dict(data.get("options") or {}),
                       "signature": dict(data.get("signature") or {}),
                       "divisible_by_16": tuple(data.get("divisible_by_16", ()))})
 

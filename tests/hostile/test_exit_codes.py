@@ -3,8 +3,8 @@
 Each case here ended in ``irscope: internal error`` before: found by giving every
 command's inputs fields of the wrong JSON type, names too long for a path, and an
 optional dependency that is not installed. The dependencies are installed here, so
-a wrapper hides them as an uninstalled module looks to Python (``sys.modules[name] = None``: import fails, ``find_spec``
-answers None) before irscope's own entry point runs.
+a wrapper hides them as an uninstalled module looks to Python (``sys.modules[name] =
+None``: import fails, ``find_spec`` answers None) before irscope's own entry point runs.
 """
 
 from __future__ import annotations
@@ -68,6 +68,22 @@ def test_a_stored_measurement_of_the_wrong_kind_is_a_damaged_session(cli, tmp_pa
     session = session_with(tmp_path, change)
     one_line_error(cli("report", str(session), "-o", str(tmp_path / "r.html")), ExitCode.SESSION_ERROR,
                    f"Measurement.{field} must be")
+
+
+VARIANT = "BLOCK_SIZE-128_num_warps-4_num_stages-3_n_rows-4096_n_cols-781_sm_90"
+
+
+@pytest.mark.parametrize("command", READERS[::2], ids=[c[0] for c in READERS[::2]])
+@pytest.mark.parametrize("part,field,value", [("resources", "registers", "x"), ("resources", "spill_loads", "x"),
+                                              ("resources", "shared", None), ("compile_info", "compile_seconds", None),
+                                              ("compile_info", "compile_seconds", "x"), ("compile_info", "arch", [])])
+def test_a_variant_record_of_the_wrong_kind_is_a_damaged_session(cli, tmp_path, command, part, field, value):
+    session = session_with(tmp_path, lambda data: None)
+    record = session / "variants" / VARIANT / "variant.json"
+    data = json.loads(record.read_text())
+    data[part][field] = value
+    record.write_text(json.dumps(data))
+    one_line_error(cli(command[0], str(session), *command[1:]), ExitCode.SESSION_ERROR, f".{field} must be")
 
 
 @pytest.mark.parametrize("kernel", ["a" * 5000, "a/" * 3000 + "k.py:k", "a" * 5000 + ".ndjson:k"],
