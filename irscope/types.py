@@ -298,8 +298,27 @@ class PassLog:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "PassLog":
-        return cls(str(data["initial"]), tuple(PassStep.from_json(s) for s in data["steps"]),
-                   tuple(str(a) for a in data.get("aliases", ())))
+        log = cls(str(data["initial"]), tuple(PassStep.from_json(s) for s in data["steps"]),
+                  tuple(str(a) for a in data.get("aliases", ())))
+        log.check()
+        return log
+
+    def check(self) -> None:
+        """A ValueError unless the passes are numbered in order and each delta covers the IR before it.
+
+        Checked once, on counts alone, as the log is read: the IR after a pass is rebuilt only
+        when asked for, long after a damaged file could still be named as the cause.
+        """
+        lines = len(self.initial.splitlines())
+        for position, step in enumerate(self.steps, 1):
+            if step.index != position:
+                raise ValueError(f"pass {position} is numbered {step.index}")
+            if step.delta is None:
+                continue
+            covered = sum(abs(op) for op in step.delta if not isinstance(op, tuple))
+            if covered != lines:
+                raise ValueError(f"pass {position}'s line operations cover {covered} of {lines} lines")
+            lines = sum(len(op) if isinstance(op, tuple) else max(op, 0) for op in step.delta)
 
 
 @dataclass(frozen=True)

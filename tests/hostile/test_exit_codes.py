@@ -86,6 +86,44 @@ def test_a_variant_record_of_the_wrong_kind_is_a_damaged_session(cli, tmp_path, 
     one_line_error(cli(command[0], str(session), *command[1:]), ExitCode.SESSION_ERROR, f".{field} must be")
 
 
+@pytest.fixture(scope="module")
+def with_passes(tmp_path_factory):
+    from .damage import record
+
+    return record(tmp_path_factory.mktemp("passes") / "s", "square_kernel", "-c", "BLOCK_SIZE=128", "-c", "num_warps=4",
+                  "--passes")
+
+
+def _first_changing(steps) -> int:
+    return next(i for i, step in enumerate(steps) if step.get("delta"))
+
+
+@pytest.mark.parametrize("damage", [
+    lambda log: log.update(initial=None),
+    lambda log: log["steps"][_first_changing(log["steps"])].update(delta=[]),
+    lambda log: log["steps"][_first_changing(log["steps"])]["delta"].__setitem__(0, -1),
+    lambda log: log["steps"][_first_changing(log["steps"])]["delta"].__setitem__(0, 10 ** 30),
+    lambda log: log["steps"][0].update(index=10 ** 30),
+], ids=["no initial IR", "an empty delta", "a delta dropping too much", "a delta keeping too much", "a huge index"])
+@pytest.mark.parametrize("extra", [(), ("--diff", "2"), ("--after", "3")], ids=["table", "diff", "after"])
+def test_pass_data_whose_steps_do_not_chain_is_a_damaged_session(cli, tmp_path, with_passes, damage, extra):
+    import gzip
+    import hashlib
+
+    session = tmp_path / "s"
+    shutil.copytree(with_passes, session)
+    variant = next((session / "variants").iterdir())
+    log = json.loads(gzip.decompress((variant / "passes.json.gz").read_bytes()))
+    damage(log)
+    raw = gzip.compress(json.dumps(log).encode())
+    (variant / "passes.json.gz").write_bytes(raw)
+    record = json.loads((variant / "variant.json").read_text())
+    record["sha256"]["passes.json.gz"] = hashlib.sha256(raw).hexdigest()
+    (variant / "variant.json").write_text(json.dumps(record))
+    one_line_error(cli("passes", str(session), "-c", "BLOCK_SIZE=128", *extra), ExitCode.SESSION_ERROR,
+                   "is not irscope's pass data")
+
+
 @pytest.mark.parametrize("kernel", ["a" * 5000, "a/" * 3000 + "k.py:k", "a" * 5000 + ".ndjson:k"],
                          ids=["a name", "a file path", "a trace"])
 def test_a_kernel_argument_too_long_for_a_path_is_bad_input(cli, kernel):
