@@ -66,7 +66,7 @@ def specialization(launch: LaunchEvent, params: list[str], constexprs: list[str]
         if name in constexprs:
             signature[name] = "constexpr"
             constants[name] = value.get("value")
-        elif kind == "tensor" and value.get("dtype") in POINTEE:
+        elif kind == "tensor" and isinstance(value.get("dtype"), str) and value["dtype"] in POINTEE:
             signature[name] = "*" + POINTEE[value["dtype"]]
             if _aligned(value.get("data_ptr")):
                 divisible.append(name)

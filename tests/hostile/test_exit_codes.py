@@ -176,3 +176,18 @@ def test_listing_kernels_without_numba_lists_the_others():
 def test_an_inductor_log_without_torch_says_what_to_install():
     one_line(without("torch", "inductor", "--log", "samples/inductor/square.log"), ExitCode.USAGE,
              "inductor needs torch", "pip install irscope[torch]")
+
+
+@pytest.mark.parametrize("dtype", [[], {}, ["float32"]], ids=["a list", "an object", "a list of a dtype"])
+def test_a_trace_launch_whose_tensor_dtype_is_not_a_name_still_dumps(cli, tmp_path, dtype):
+    import gzip
+
+    events = [json.loads(line) for line in gzip.open(REPO / "samples" / "tritonparse" / "fused_op_kernel_mapped.ndjson.gz",
+                                                     "rt")]
+    launch = next(e for e in events if e["event_type"] == "launch")
+    next(iter(launch["extracted_args"].values()))["dtype"] = dtype
+    trace = tmp_path / "trace.ndjson"
+    trace.write_text("".join(json.dumps(e) + "\n" for e in events))
+    result = cli("dump", f"{trace}:fused_op_kernel")
+    assert result.exit_code == 0, result.stderr
+    assert "internal error" not in result.stderr
