@@ -189,3 +189,26 @@ def test_the_cli_prints_only_through_the_choke_point():
         text = module.read_text()
         assert "click.echo(" not in text and "click.secho(" not in text, module.name
         assert "from rich.console import Console" not in text, module.name
+
+
+@pytest.fixture(scope="module")
+def with_passes(tmp_path_factory):
+    from .damage import record
+
+    return record(tmp_path_factory.mktemp("passes") / "s", "square_kernel", "-c", "BLOCK_SIZE=128", "-c", "num_warps=4",
+                  "--passes")
+
+
+def test_the_passes_table_shows_a_stored_pass_names_controls_as_escapes(cli, tmp_path, with_passes, payload):
+    import gzip
+
+    session = tmp_path / "s"
+    shutil.copytree(with_passes, session)
+    variant = next((session / "variants").iterdir())
+    log = json.loads(gzip.decompress((variant / "passes.json.gz").read_bytes()))
+    log["steps"][0]["name"] = canary(payload[0])
+    (variant / "passes.json.gz").write_bytes(gzip.compress(json.dumps(log).encode()))
+    _rehash(variant, "passes.json.gz")
+    result = cli("passes", str(session), "-c", "BLOCK_SIZE=128")
+    assert result.exit_code == 0, result.stderr
+    assert_shown_not_obeyed(result, payload[1])
