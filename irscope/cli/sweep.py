@@ -52,8 +52,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
     if resumed is not None and not sweeps and not assignments and resumed.data.get("request"):
         # `irscope sweep SESSION` or `irscope sweep FILE:NAME -o SESSION`: resume the sweep that made it
         request = resumed.data["request"]
-        if not (isinstance(request, dict) and isinstance(request.get("sweep"), dict)
-                and isinstance(request.get("fixed"), dict)):
+        if not _well_formed(request):
             raise SessionError(f"{resumed.path}/session.json: the stored sweep request is malformed")
         arch = arch or request.get("arch")
     configs = sweep_configs(target.table, target.name, request["sweep"], request["fixed"])
@@ -94,6 +93,17 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
                f"{sum(r.reused for r in results)} reused", err=True)
     if failed:
         raise SystemExit(int(ExitCode.FAILURE))
+
+
+def _well_formed(request) -> bool:
+    """A stored request as sweep writes it: each swept name a list of values, each fixed one a value."""
+    def value(v) -> bool:
+        return isinstance(v, (str, int, float, bool))
+
+    return (isinstance(request, dict) and isinstance(request.get("sweep"), dict)
+            and isinstance(request.get("fixed"), dict)
+            and all(isinstance(vs, list) and all(map(value, vs)) for vs in request["sweep"].values())
+            and all(map(value, request["fixed"].values())))
 
 
 def _with_progress(results, total, quiet):

@@ -191,3 +191,11 @@ def test_a_trace_launch_whose_tensor_dtype_is_not_a_name_still_dumps(cli, tmp_pa
     result = cli("dump", f"{trace}:fused_op_kernel")
     assert result.exit_code == 0, result.stderr
     assert "internal error" not in result.stderr
+
+
+@pytest.mark.parametrize("request_", [{"sweep": {"BLOCK_SIZE": 5}, "fixed": {}}, {"sweep": {"BLOCK_SIZE": [[128]]}, "fixed": {}},
+                                      {"sweep": {}, "fixed": {"BLOCK_SIZE": {}}}, {"sweep": [], "fixed": {}}, "x"],
+                         ids=["values not a list", "a list value", "an object value", "sweep a list", "a string"])
+def test_a_stored_sweep_request_of_the_wrong_shape_is_a_damaged_session(cli, tmp_path, request_):
+    session = session_with(tmp_path, lambda data: data.__setitem__("request", request_))
+    one_line_error(cli("sweep", str(session)), ExitCode.SESSION_ERROR, "the stored sweep request is malformed")
