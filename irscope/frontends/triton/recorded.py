@@ -10,6 +10,7 @@ go on.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,7 @@ def read_compiles(raw: Path) -> tuple[list[Recorded], list[str]]:
         return out, skipped
     for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
         try:
+            sub = contained(raw, Path("compiles") / sub.name)  # a linked record folder may not lead out of raw/
             data = read_json(contained(sub, RECORD))
             record = _record(raw, data)
             record.folder = sub
@@ -80,8 +82,8 @@ def read_compiles(raw: Path) -> tuple[list[Recorded], list[str]]:
 
 def read_launched(raw: Path) -> tuple[list[Recorded], list[str]]:
     """Without a GPU: every launch the program made (listen.GpuFreeListener), one record per launch."""
-    path = raw / "launches_ahead_of_time.json"
-    if not path.is_file():
+    path = contained(raw, "launches_ahead_of_time.json")
+    if not os.path.lexists(path):
         return [], []
     data = read_json(path)
     if not isinstance(data, list):
