@@ -17,8 +17,18 @@ from typing import Any
 
 from ..types import Variant
 
+END = r"(?=[\s\"'<>:,)]|$)"  # where a path ends in a listing: a quote, a space, a colon before a line number
+START = r"(?<![\w.~/-])"  # where a path starts, not inside a longer one
 # /home/alice/.venv/lib/python3.12/site-packages/triton/language/core.py   /Users/bob/x.py   /root/k.py
-HOMES = re.compile(r"(?<![\w.~-])(?:/home/[^/\s\"'<>]+|/Users/[^/\s\"'<>]+|/root)(?=/|[\s\"'<>:]|$)")
+HOMES = re.compile(rf"{START}(?:/home/[^/\s\"'<>]+|/Users/[^/\s\"'<>]+|/root)(?=/|{END})")
+
+
+def _starting(folders: set[str], after: str) -> re.Pattern[str] | None:
+    """Any of ``folders`` where a path starts, longest first, followed by ``after``."""
+    if not folders:
+        return None
+    alternatives = "|".join(re.escape(f) for f in sorted(folders, key=len, reverse=True))
+    return re.compile(rf"{START}(?:{alternatives}){after}")
 
 
 class SharedPaths:
@@ -30,11 +40,9 @@ class SharedPaths:
         kernel = PurePosixPath(kernel_file)
         if kernel.is_absolute() and len(kernel.parent.parts) > 1:  # a kernel at / has no folder worth hiding
             folders = {str(kernel.parent), os.path.realpath(kernel.parent)}
+        self.folder = _starting(folders, rf"(?:/|{END})")  # the separator after the folder goes with it
         home = str(Path.home())
-        self.home = home if home not in ("/", "") else None
-        alternatives = "|".join(re.escape(f) for f in sorted(folders, key=len, reverse=True))
-        # the folder and the separator after it; or the folder alone, ended by a quote, space or the text's end
-        self.folder = re.compile(rf"(?<![\w.~-])(?:{alternatives})(?:/|(?=[\s\"'<>:,)]|$))") if folders else None
+        self.home = _starting({home} if len(Path(home).parts) > 1 else set(), rf"(?=/|{END})")
 
     def __call__(self, text: str) -> str:
         if self.keep:
@@ -42,7 +50,7 @@ class SharedPaths:
         if self.folder is not None:
             text = self.folder.sub("", text)
         if self.home is not None:
-            text = text.replace(self.home + "/", "~/")
+            text = self.home.sub("~", text)
         return HOMES.sub("~", text)
 
     def data(self, value: Any) -> Any:
