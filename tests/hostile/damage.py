@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 from pathlib import Path
 
 
@@ -26,6 +27,13 @@ def fingerprint(root: Path) -> dict[str, str]:
         else:
             out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
     return out
+
+
+def copy_of(session: Path, tmp_path: Path) -> Path:
+    """``tmp_path/session``: a test's own copy of a module's recorded session, its links kept as links."""
+    copy = tmp_path / "session"
+    shutil.copytree(session, copy, symlinks=True)
+    return copy
 
 
 def record(out: Path, *sweep_args: str) -> Path:

@@ -25,7 +25,7 @@ from irscope.errors import ExitCode, SessionError
 from irscope.session import Session
 from irscope.store import LEFTOVER, contained
 
-from .damage import fingerprint, record
+from .damage import copy_of, fingerprint, record
 
 USER = "zed-canary-user"  # the author's user name, in the path of their kernel
 KERNEL = '''
@@ -58,9 +58,7 @@ def recorded(tmp_path_factory):
 
 @pytest.fixture
 def session(recorded, tmp_path):
-    copy = tmp_path / "session"
-    shutil.copytree(recorded, copy, symlinks=True)
-    return copy
+    return copy_of(recorded, tmp_path)
 
 
 @pytest.fixture
