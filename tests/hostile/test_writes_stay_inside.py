@@ -335,3 +335,20 @@ def test_a_shared_report_carries_none_of_the_authors_paths(cli, session, tmp_pat
     kept = tmp_path / "kept.html"
     assert cli("report", str(session), "-o", str(kept), "--absolute-paths").exit_code == 0
     assert USER in kept.read_text()
+
+
+@pytest.mark.parametrize("text, shown", [
+    ('loc("/src/home/{u}/kernels/nudge.py":6:0)', 'loc("nudge.py":6:0)'),
+    ('//## File "/src/home/{u}/kernels/sub/helper.py", line 3', '//## File "sub/helper.py", line 3'),
+    ('!DIFile(filename: "nudge.py", directory: "/src/home/{u}/kernels")', '!DIFile(filename: "nudge.py", directory: "")'),
+    ('.file 1 "/src/home/{u}/kernels" "nudge.py"', '.file 1 "" "nudge.py"'),
+    ('loc("/home/{u}/.venv/lib/triton/language/core.py":40:8)', 'loc("~/.venv/lib/triton/language/core.py":40:8)'),
+    ('/src/home/{u}/kernels2/other.py', '/src/home/{u}/kernels2/other.py'),  # another folder: not the kernel's
+    ('/mnt/src/home/{u}/kernels/nudge.py', '/mnt/src/home/{u}/kernels/nudge.py'),  # not where a path starts
+])
+def test_shared_paths_rewrite_the_kernels_folder_and_home_folders_only_as_whole_folders(text, shown):
+    from irscope.report.shared_paths import SharedPaths
+
+    paths = SharedPaths(f"/src/home/{USER}/kernels/nudge.py")
+    assert paths(text.format(u=USER)) == shown.format(u=USER)
+    assert SharedPaths(f"/src/home/{USER}/kernels/nudge.py", keep=True)(text) == text
