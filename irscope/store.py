@@ -75,16 +75,33 @@ LEFTOVER = re.compile(r"\.(?P<name>.+)(?P<mark>\.irscope-(?:tmp|old)-)[A-Za-z0-9
 
 def replaceable(path: Path, refuse: type[IrscopeError] = SessionError) -> None:
     """Raise ``refuse`` unless ``path`` is absent or a regular file (not a link, FIFO, device or folder)."""
+    mode = _mode(path, refuse)
+    if mode is not None and not stat.S_ISREG(mode):
+        raise refuse(f"{path} is {_kind(mode)}; irscope replaces only a regular file: name another path")
+
+
+def own_folder(path: Path, refuse: type[IrscopeError] = SessionError) -> None:
+    """Raise ``refuse`` unless ``path`` is absent or a folder itself, not a link to one elsewhere."""
+    mode = _mode(path, refuse)
+    if mode is not None and not stat.S_ISDIR(mode):
+        raise refuse(f"{path} is {_kind(mode)}; irscope writes only inside the folder it was given")
+
+
+def _mode(path: Path, refuse: type[IrscopeError]) -> int | None:
     try:
-        mode = os.lstat(path).st_mode
+        return os.lstat(path).st_mode
     except FileNotFoundError:
-        return
+        return None
     except OSError as exc:
         raise refuse(f"cannot write {path}: {exc.strerror or exc}") from None
-    if not stat.S_ISREG(mode):
-        kind = ("a symbolic link" if stat.S_ISLNK(mode) else "a directory" if stat.S_ISDIR(mode)
-                else "not a regular file (a FIFO, socket or device)")
-        raise refuse(f"{path} is {kind}; irscope replaces only a regular file: name another path")
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    return "a regular file" if stat.S_ISREG(mode) else "not a regular file (a FIFO, socket or device)"
 
 
 def atomic_write(path: Path, data: str | bytes, refuse: type[IrscopeError] = SessionError) -> None:

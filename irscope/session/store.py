@@ -18,7 +18,7 @@ with their change, so two sweeps writing into one session at once both keep
 every variant they finished. Under the lock, leftovers of a writer that was
 killed (temporary files, a variant folder swapped out) are cleaned up or put back:
 only names carrying irscope's temporary marker (store.LEFTOVER), never a link
-followed. A session whose ``.lock``, ``source/`` or ``variants/`` is a link, or
+followed. A session whose ``.lock``, ``source/``, ``variants/`` or ``ncu/`` is a link, or
 not what it should be, is refused before anything in it is touched.
 """
 
@@ -39,13 +39,14 @@ from ..errors import SessionError
 from ..ir.stats import stage_stats
 from ..records import Facts, Measurement
 from ..store import (
-    LEFTOVER, OLD_MARK, atomic_write, contained, read_json, read_text, read_variant, safe_name, write_variant,
+    LEFTOVER, OLD_MARK, atomic_write, contained, own_folder, read_json, read_text, read_variant, safe_name, write_variant,
 )
 from ..types import Config, KernelId, Stage, Status, Variant
 
 SESSION_FORMAT = "irscope.session/1"
 INDEX = "session.json"
 LOCK = ".lock"
+SUBFOLDERS = ("source", "variants", "ncu")  # what writers write into: never through a link
 
 
 @dataclass
@@ -324,17 +325,9 @@ def _locked(path: Path):
 
 
 def _check_layout(path: Path) -> None:
-    """Refuse a session whose folders would lead a writer elsewhere: a linked source/ or variants/."""
-    for name in ("source", "variants"):
-        try:
-            mode = os.lstat(path / name).st_mode
-        except FileNotFoundError:
-            continue
-        if stat.S_ISLNK(mode):
-            raise SessionError(f"{path / name} is a symbolic link; irscope writes only inside the session, "
-                               "refusing to write to it")
-        if not stat.S_ISDIR(mode):
-            raise SessionError(f"{path / name} is not a folder; refusing to write to the session")
+    """Refuse a session whose folders would lead a writer elsewhere: a linked source/, variants/ or ncu/."""
+    for name in SUBFOLDERS:
+        own_folder(path / name)
 
 
 @contextlib.contextmanager
