@@ -58,10 +58,10 @@ SAXPY_SPEC = textwrap.dedent('''
 def saxpy(tmp_path):
     (tmp_path / "saxpy.cu").write_text(SAXPY)
     (tmp_path / "saxpy_spec.py").write_text(SAXPY_SPEC)
-    return resolve_kernel(f"{tmp_path / 'saxpy.cu'}:saxpy")
+    return resolve_kernel(f"{tmp_path / 'saxpy.cu'}:saxpy", spec_file=str(tmp_path / "saxpy_spec.py"))
 
 
-def test_a_spec_beside_the_cu_file_gives_inputs_sizes_macro_sweeps_and_the_block_shape(saxpy):
+def test_a_named_spec_gives_inputs_sizes_macro_sweeps_and_the_block_shape(saxpy):
     assert saxpy.can_launch
     table = saxpy.parameter_table()
     assert table["block"] == {"default": "256", "sweep": ["128", "256"], "kind": "option"}
@@ -85,7 +85,7 @@ def test_a_spec_file_that_fails_to_import_is_one_line(tmp_path):
     (tmp_path / "bad.cu").write_text(SAXPY)
     (tmp_path / "bad_spec.py").write_text("import not_a_module_anywhere\n")
     with pytest.raises(KernelFileError, match="bad_spec.py:1: error importing the spec file: .*not_a_module"):
-        resolve_kernel(f"{tmp_path / 'bad.cu'}:saxpy").parameter_table()
+        resolve_kernel(f"{tmp_path / 'bad.cu'}:saxpy", spec_file=str(tmp_path / "bad_spec.py")).parameter_table()
 
 
 @pytest.mark.parametrize("text,dims", [("256", (256, 1, 1)), ("16x16", (16, 16, 1)), ("8x8x4", (8, 8, 4))])
