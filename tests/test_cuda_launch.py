@@ -73,6 +73,13 @@ def test_a_named_spec_gives_inputs_sizes_macro_sweeps_and_the_block_shape(saxpy)
     assert all(c.options["block"] in ("128", "256") and "block=" in c.label() for c in configs)
 
 
+def test_a_named_spec_travels_in_the_kernels_handle_to_its_workers(saxpy):
+    from irscope import frontends
+
+    again = frontends.load(saxpy.handle())  # what a bench worker does
+    assert again.spec_file == saxpy.spec_file and again.can_launch and again.spec.name == "saxpy"
+
+
 def test_a_kernel_without_a_spec_compiles_but_cannot_launch(tmp_path):
     (tmp_path / "lone.cu").write_text(SAXPY)
     ref = resolve_kernel(f"{tmp_path / 'lone.cu'}:saxpy")
