@@ -110,8 +110,9 @@ def session_kernel(session: Session, signature: str | None = None, shown_as: str
     A session is data: the kernel file it names may be anyone's. So irscope compiles
     one of its own built-in kernels when the session was recorded from exactly that
     source, rebuilds a kernel recorded with its argument types (an Inductor kernel)
-    from the session's copy of the source without running any of it, and otherwise
-    asks for the kernel file by name, which is the user's say-so to import it.
+    from the session's copy of the source without running any of it, where its
+    frontend can (Triton; ``Frontend.rebuild``), and otherwise asks for the kernel
+    file by name, which is the user's say-so to import it.
     """
     from .. import frontends
 
