@@ -58,8 +58,7 @@ def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, method, g
     target = open_target(kernel, signature, need_kernel=True)
     ref = target.ref
     if not ref.can_launch:
-        raise UsageError(f"{ref.name} has no example inputs: bench needs a KernelSpec or CudaSpec (inputs and a torch reference) "
-                         "or the launches `irscope run` recorded of it (Inductor launches its kernels itself, unseen)")
+        raise UsageError(ref.no_launch_reason())
     if sweeps or listed_configs(target.table) is not None:  # an autotuned kernel: its configs, as sweep does
         configs = sweep_configs(target.table, target.name, parse_sweep(sweeps), overrides(assignments))
     else:

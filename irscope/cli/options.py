@@ -15,12 +15,18 @@ ALL_STAGES = [spec.key for spec in specs()]
 
 
 def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """KERNEL argument with -c, --arch and --signature."""
+    """KERNEL argument with -c, --arch, --signature and --spec."""
     fn = click.option(
         "--signature", "-S", metavar="TYPES",
         help='Argument types for a kernel file without a KernelSpec, in Triton\'s AOT syntax: '
              '"*fp32:16, *fp32:16, i32, i32:16, 1024" (:16 = divisible by 16, :1 = equal to 1, '
              'a bare value = a constant, as Triton\'s AOT compiler reads it).',
+    )(fn)
+    fn = click.option(
+        "--spec", "spec_file", metavar="FILE.py", expose_value=False, callback=remember_spec_file,
+        type=click.Path(dir_okay=False),
+        help="The CudaSpec (inputs, grid, reference) of a .cu or load_inline kernel, for bench. A spec file is "
+             "Python and runs: one beside a .cu is used only when named here (built-in kernels: their own).",
     )(fn)
     fn = click.option(
         "--arch", metavar="SM", callback=check_arch,
@@ -46,6 +52,21 @@ def check_arch(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
         parse_arch(value)
     return value
+
+
+SPEC_FILE = "irscope.spec_file"  # click's ctx.meta key: --spec, for open_target
+
+
+def remember_spec_file(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """--spec: kept in the command's context for ``open_target``, the one place that resolves KERNEL."""
+    if value is not None:
+        ctx.meta[SPEC_FILE] = value
+
+
+def spec_file_given() -> str | None:
+    """The --spec of the command running now, if any."""
+    ctx = click.get_current_context(silent=True)
+    return ctx.meta.get(SPEC_FILE) if ctx is not None else None
 
 
 def set_compile_timeout(ctx: click.Context, param: click.Parameter, value: float | None) -> None:
