@@ -14,6 +14,7 @@ process irscope starts inherits; real compiles, no mocks.
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import signal
 import subprocess
@@ -165,6 +166,17 @@ def test_irscope_in_that_folder_compiles_and_imports_nothing_from_it(downloaded,
     assert canaries(downloaded) == []
 
 
+def test_a_script_of_the_users_keeps_its_own_folder_for_the_workers_it_starts(tmp_path):
+    # The user ran their own program: its folder holds their modules, as in their own process.
+    script = tmp_path / "mine.py"
+    script.write_text("import json; from irscope.own_python import import_path; print(json.dumps(import_path()))")
+    as_script = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    as_command = subprocess.run([sys.executable, "-c", script.read_text()], cwd=tmp_path, capture_output=True,
+                                text=True, timeout=60)
+    assert str(tmp_path) in json.loads(as_script.stdout)
+    assert str(tmp_path) not in json.loads(as_command.stdout) and "" not in json.loads(as_command.stdout)
+
+
 def test_the_ncu_report_reader_imports_nothing_from_the_working_directory(downloaded, monkeypatch):
     from irscope.errors import UsageError
     from irscope.measure.ncu_report import NcuReportUnavailable, read_report
@@ -211,6 +223,19 @@ def test_killing_irscope_leaves_no_worker_nvcc_or_cicc_running(tmp_path, signum)
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("irscope: interrupted after"), err
     assert os.listdir(tmp_path / "tmp") == []  # irscope's temporary folder went with it
+
+
+def test_a_signal_already_ignored_stays_ignored_and_the_others_are_caught():
+    from irscope.cli import _stop_once
+
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)  # as under nohup
+    try:
+        with _stop_once():
+            assert signal.getsignal(signal.SIGHUP) is signal.SIG_IGN
+            assert callable(signal.getsignal(signal.SIGTERM))
+        assert signal.getsignal(signal.SIGTERM) is signal.SIG_DFL
+    finally:
+        signal.signal(signal.SIGHUP, previous)
 
 
 def test_a_kernel_file_that_runs_irscope_when_imported_starts_one_worker_not_a_tree(tmp_path):
