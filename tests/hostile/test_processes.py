@@ -225,6 +225,25 @@ def test_killing_irscope_leaves_no_worker_nvcc_or_cicc_running(tmp_path, signum)
     assert os.listdir(tmp_path / "tmp") == []  # irscope's temporary folder went with it
 
 
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
+def test_stopping_irscope_run_stops_the_program_it_runs_and_keeps_the_run(tmp_path, signum):
+    tag, started = uuid.uuid4().hex, tmp_path / "started"
+    program = f"import pathlib, time; pathlib.Path({str(started)!r}).touch(); time.sleep(120)"
+    proc = subprocess.Popen([sys.executable, "-m", "irscope", "run", "-o", str(tmp_path / "out"), "--", sys.executable,
+                             "-c", program], cwd=tmp_path, env=tagged_environment(tmp_path, tag),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        assert wait_for(started.exists, 120), "the program never started"
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=60)
+        assert wait_for(lambda: not tagged(tag), 10), f"still running: {tagged(tag)}"
+    finally:
+        for pid, _ in tagged(tag):
+            os.kill(pid, signal.SIGKILL)
+    assert f"the program exited with status {-signum}" in err, err
+    assert json.loads((tmp_path / "out" / "run.json").read_text())["exit_code"] == -signum
+
+
 def test_a_signal_already_ignored_stays_ignored_and_the_others_are_caught():
     from irscope.cli import _stop_once
 
