@@ -307,7 +307,11 @@ def test_every_number_option_of_every_command_has_both_limits_and_refuses_nan():
 
 
 def test_a_compile_timeout_from_the_environment_that_is_not_finite_is_the_default(monkeypatch):
-    from irscope.capture.pipeline import DEFAULT_COMPILE_TIMEOUT, TIMEOUT_ENV, timeout_in_force
+    from irscope.capture.pipeline import (
+        DEFAULT_COMPILE_TIMEOUT,
+        TIMEOUT_ENV,
+        timeout_in_force,
+    )
 
     for value in ("inf", "nan", "1e300", "-5", "x"):
         monkeypatch.setenv(TIMEOUT_ENV, value)
