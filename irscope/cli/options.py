@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 import click
@@ -12,6 +13,30 @@ from ..stages import Stage, specs
 STAGE_CHOICES = [s.value for s in Stage.compiled()]
 EXPLAINED_STAGES = [spec.key for spec in specs() if spec.explainer]
 ALL_STAGES = [spec.key for spec in specs()]
+
+
+# Limits of the number options: past them a value is a mistake (`inf`, a stray digit), not a wish.
+MAX_SECONDS = 86400.0  # a day: a timeout longer than that is a hang
+MAX_MILLISECONDS = 3_600_000.0  # an hour of timed calls per variant
+MAX_JOBS = 256  # compile processes: each is a Python with Triton loaded
+
+
+class Bounded(click.FloatRange):
+    """A FloatRange that also refuses ``nan``, which compares false with both of its limits."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value} is not in the range {self._describe_range()}.", param, ctx)
+        return number
+
+
+def seconds() -> Bounded:
+    return Bounded(min=0, min_open=True, max=MAX_SECONDS)
+
+
+def milliseconds() -> Bounded:
+    return Bounded(min=0, min_open=True, max=MAX_MILLISECONDS)
 
 
 def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -34,7 +59,7 @@ def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
              "Default: the GPU's own (through the JIT), or sm_90 without a GPU.",
     )(fn)
     fn = click.option(
-        "--compile-timeout", metavar="SECONDS", type=click.FloatRange(min=0, min_open=True), expose_value=False,
+        "--compile-timeout", metavar="SECONDS", type=seconds(), expose_value=False,
         callback=set_compile_timeout,
         help="Kill a compile that runs longer than this (default 300; ptxas on a huge block can run for minutes).",
     )(fn)
