@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from .workspace import Outcome, Workspace
 
@@ -90,3 +91,43 @@ def accept_stage(variant: Path, stage_file: str) -> None:
 
     digest = hashlib.sha256((variant / stage_file).read_bytes()).hexdigest()
     edit_json(variant / "variant.json", lambda d: d["sha256"].__setitem__(stage_file, digest))
+
+
+def rewrite(locate: Callable[[Path], Path], change: Callable[[bytes], bytes]):
+    """A damage: the file ``locate(root)`` gets ``change`` of its bytes."""
+
+    def damage(ws: Workspace, root: Path) -> None:
+        path = locate(root)
+        path.write_bytes(change(path.read_bytes()))
+
+    return damage
+
+
+def replace_with(locate: Callable[[Path], Path], make: Callable[[Workspace, Path], object]):
+    """A damage: the file ``locate(root)`` is removed and ``make`` puts something else at its path."""
+
+    def damage(ws: Workspace, root: Path) -> None:
+        path = locate(root)
+        path.unlink()
+        make(ws, path)
+
+    return damage
+
+
+def socket_at(path: Path) -> None:
+    """A socket's file node (bind would refuse pytest's long paths)."""
+    import stat
+
+    os.mknod(path, 0o600 | stat.S_IFSOCK)
+
+
+def field_by_kind(fields, names: list[str], every: int, make: Callable[[int, object, str], Case]) -> list[Case]:
+    """``make(turn, field, kind)`` for each field and the value kinds it is tried with (payloads.kinds_for)."""
+    from .payloads import kinds_for
+
+    cases, turn = [], 0
+    for number, field_name in enumerate(fields):
+        for kind in kinds_for(number, names, every):
+            cases.append(make(turn, field_name, kind))
+            turn += 1
+    return cases

@@ -8,11 +8,10 @@ including a ``.cu`` whose macro is a string (``#define OP x[i]``), where a value
 from __future__ import annotations
 
 import os
-import socket
 from pathlib import Path
 
 from . import payloads
-from .case import Case
+from .case import Case, socket_at
 from .readers import html_is_inert
 from .workspace import Workspace, cli
 
@@ -117,21 +116,20 @@ def _fifo(path: Path) -> None:
     os.mkfifo(path)
 
 
-def _socket(path: Path) -> None:
-    sock = socket.socket(socket.AF_UNIX)
-    sock.bind(str(path))
-    sock.close()
-
-
 OUTPUT_FILES = {
     "a link to a secret outside": lambda ws, p: p.symlink_to(ws.outside / "secret.txt"),
     "a dangling link to a new file outside": lambda ws, p: p.symlink_to(ws.outside / "planted.html"),
     "a FIFO": lambda ws, p: _fifo(p),
-    "a socket": lambda ws, p: _socket(p),
+    "a socket": lambda ws, p: socket_at(p),
     "a character device (/dev/null's numbers)": lambda ws, p: os.mknod(p, 0o600 | 0o020000, os.makedev(1, 3)),
     "a directory": lambda ws, p: p.mkdir(),
     "inside a folder that links outside": lambda ws, p: None,
 }
+
+
+# What may stand at the output path once written: a link or a folder may be replaced by the file (the user
+# named that path), but a FIFO, a socket or a device is never replaced (/dev/zero must not become a report).
+REPLACEABLE = ("a link to a secret outside", "a dangling link to a new file outside", "a directory")
 
 
 def _output_case(command: str, what: str) -> Case:
@@ -139,9 +137,12 @@ def _output_case(command: str, what: str) -> Case:
 
     def prepare(ws: Workspace, originals):
         out = ws.work / f"out{suffix}"
-        if what == "inside a folder that links outside":
+        if what in REPLACEABLE:
+            ws.allow(out)
+        if what == "inside a folder that links outside":  # the user's own link, named by them: followed
             (ws.work / "linked").symlink_to(ws.outside / "projects")
             out = ws.work / "linked" / f"out{suffix}"
+            ws.allow(ws.outside / "projects" / out.name)
         else:
             OUTPUT_FILES[what](ws, out)
         session = originals.session("builtin")
@@ -157,8 +158,9 @@ def _output_case(command: str, what: str) -> Case:
 def _output_dir_case(command: str, what: str) -> Case:
     def prepare(ws: Workspace, originals):
         out = ws.work / "out"
-        if what == "a link to a folder outside":
+        if what == "a link to a folder outside":  # the user's own link, named by them: followed
             out.symlink_to(ws.outside / "projects")
+            ws.allow(ws.outside / "projects")
         elif what == "a file":
             out.write_text("mine\n")
         else:

@@ -86,3 +86,14 @@ CONTENT = {
     "duplicate keys": lambda old: b'{"format": 1, "format": {"x": [1]}' + old.lstrip()[1:] if old.lstrip()[:1] == b"{"
     else old + old,
 }
+
+
+# Tried on every field: what escapes, runs or reaches the terminal. The other kinds take turns over the fields,
+# so each field meets some of them and each kind meets several fields, at a quarter of the cost of all of them.
+ALWAYS = ("a path up and out", "shell $(...)", "terminal controls")
+
+
+def kinds_for(field_number: int, names: list[str], every: int = 4) -> list[str]:
+    """The value kinds the ``field_number``-th field of a file is tried with."""
+    rotating = [n for n in names if n not in ALWAYS]
+    return [n for n in names if n in ALWAYS] + rotating[field_number % every::every]

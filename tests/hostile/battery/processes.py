@@ -1,8 +1,8 @@
 """What only a real process shows: the working directory's files, signals to irscope, a kernel file that recurses.
 
 Python puts a ``-c``/``-m`` program's working directory first on ``sys.path``, so a ``pickle.py``
-lying there is imported by any such process irscope starts. irscope's own process is started with
-``-P`` here, as the console script starts it, so a canary can come only from what irscope starts.
+lying there is imported by any such process irscope starts. irscope's own process is started here
+as its console script starts it, so a canary can come only from what irscope starts.
 """
 
 from __future__ import annotations
@@ -16,10 +16,9 @@ from pathlib import Path
 
 from .case import Case
 from .payloads import module
-from .workspace import Outcome, Workspace, process
+from .workspace import Outcome, Workspace, console_script, process
 
-SHADOWS = ("pickle", "json", "struct", "selectors", "triton", "numpy", "multiprocessing", "sitecustomize",
-           "usercustomize", "irscope")
+SHADOWS = ("pickle", "json", "selectors", "triton", "numpy", "multiprocessing", "sitecustomize", "irscope")
 
 
 def _shadow_case(name: str, argv: tuple[str, ...]) -> Case:
@@ -99,12 +98,13 @@ def _signal_case(signame: str) -> Case:
     def prepare(ws: Workspace, originals):
         cu = ws.work / "slow.cu"
         cu.write_text(SLOW_CU)
+        launcher = console_script(ws.work)
         cache = ws.allow(ws.work / "cache")
         ws.allow(ws.work / "out")
 
         def run() -> Outcome:
             env = {**os.environ, "IRSCOPE_CACHE_DIR": str(cache)}
-            proc = subprocess.Popen([sys.executable, "-P", "-m", "irscope", "sweep", f"{cu}:slow_kernel", "-j", "1",
+            proc = subprocess.Popen([sys.executable, str(launcher), "sweep", f"{cu}:slow_kernel", "-j", "1",
                                      "-o", str(ws.work / "out"), "--compile-timeout", "600"], cwd=ws.work, env=env,
                                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             started, deadline = {}, time.monotonic() + 120

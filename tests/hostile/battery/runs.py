@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 from . import payloads
-from .case import SAMPLES, Case, edit_json, set_field
+from .case import SAMPLES, Case, edit_json, replace_with, rewrite, set_field
 from .readers import READ
 from .workspace import SECRET, Workspace, api, cli
 
@@ -45,23 +45,6 @@ def _counter_value(dotted: str, value_name: str):
     return damage
 
 
-def _counter_file(change):
-    def damage(ws: Workspace, session: Path) -> None:
-        path = _counters(session)
-        path.write_bytes(change(path.read_bytes()))
-
-    return damage
-
-
-def _counter_replaced(make):
-    def damage(ws: Workspace, session: Path) -> None:
-        path = _counters(session)
-        path.unlink()
-        make(ws, path)
-
-    return damage
-
-
 REPORT_PATHS = {
     "a FIFO": lambda ws, p: os.mkfifo(p),
     "a directory": lambda ws, p: p.mkdir(),
@@ -83,10 +66,10 @@ def _report_case(what: str) -> Case:
 
 def ncu_cases() -> list[Case]:
     cases = [_ncu_case(f"{field} = {value}", _counter_value(field, value))
-             for field in COUNTER_FIELDS for value in COUNTER_VALUES]
-    cases += [_ncu_case(f"the file {name}", _counter_file(change)) for name, change in payloads.CONTENT.items()]
-    cases += [_ncu_case("the file is a FIFO", _counter_replaced(lambda ws, p: os.mkfifo(p))),
-              _ncu_case("the file links to a secret", _counter_replaced(
+             for number, field in enumerate(COUNTER_FIELDS) for value in payloads.kinds_for(number, COUNTER_VALUES, 3)]
+    cases += [_ncu_case(f"the file {name}", rewrite(_counters, change)) for name, change in payloads.CONTENT.items()]
+    cases += [_ncu_case("the file is a FIFO", replace_with(_counters, lambda ws, p: os.mkfifo(p))),
+              _ncu_case("the file links to a secret", replace_with(_counters, 
                   lambda ws, p: p.symlink_to(ws.outside / "secret.txt")))]
     cases += [_report_case(what) for what in REPORT_PATHS]
     return cases
@@ -205,7 +188,8 @@ def _record_value(dotted: str, value_name: str):
 
 
 def run_cases() -> list[Case]:
-    cases = [_index_case(field, value) for field in RUN_FIELDS for value in RUN_VALUES]
+    cases = [_index_case(field, value) for number, field in enumerate(RUN_FIELDS)
+             for value in payloads.kinds_for(number, RUN_VALUES, 2)]
     cases += [_raw_case(what, damage) for what, damage in RAW_DAMAGE.items()]
     cases += [_raw_case(f"compile.json {field} = {value}", _record_value(field, value))
               for field, values in RECORD_FIELDS.items() for value in values]

@@ -7,14 +7,23 @@ file and frontend) are tried with the commands that act on them.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import socket
 from pathlib import Path
 
 from . import payloads
-from .case import Case, copy_session, edit_json, first_variant, set_field, accept_stage
+from .case import (
+    Case,
+    accept_stage,
+    copy_session,
+    edit_json,
+    field_by_kind,
+    first_variant,
+    replace_with,
+    rewrite,
+    set_field,
+    socket_at,
+)
 from .readers import READERS
 from .workspace import Workspace
 
@@ -75,14 +84,6 @@ def _variant_value(key: str, value_name: str):
     return damage
 
 
-def _content(relative, change):
-    def damage(ws: Workspace, session: Path) -> None:
-        path = relative(session)
-        path.write_bytes(change(path.read_bytes()))
-
-    return damage
-
-
 def _index(session: Path) -> Path:
     return session / "session.json"
 
@@ -96,42 +97,35 @@ def _ptx(session: Path) -> Path:
 
 
 def index_cases() -> list[Case]:
-    cases = []
-    names = list(payloads.values(Path("c"), Path("o"), UP))
-    turn = 0
-    for dotted, commands in INDEX_FIELDS.items():
-        for value_name in names:
-            command = commands[turn % len(commands)]
-            kind = KINDS[turn % len(KINDS)]
-            turn += 1
-            cases.append(_reader_case("session.json", f"{dotted} = {value_name}", command, kind,
-                                      _index_value(dotted, value_name)))
+    def make(turn: int, dotted: str, value_name: str) -> Case:
+        commands = INDEX_FIELDS[dotted]
+        return _reader_case("session.json", f"{dotted} = {value_name}", commands[turn % len(commands)],
+                            KINDS[turn % len(KINDS)], _index_value(dotted, value_name))
+
+    cases = field_by_kind(INDEX_FIELDS, list(payloads.values(Path("c"), Path("o"), UP)), 4, make)
     for i, (name, change) in enumerate(payloads.CONTENT.items()):
         for j, command in enumerate(READERS):
             if (i + j) % 2:  # every command meets half of the kinds of whole-file damage, every kind half the commands
                 continue
             cases.append(_reader_case("session.json", f"the file {name}", command, KINDS[(i + j) % 4],
-                                      _content(_index, change)))
+                                      rewrite(_index, change)))
     return cases
 
 
 def variant_cases() -> list[Case]:
-    cases = []
     names = ["a list", "null", "a huge integer", "NaN", "a path up and out", "an absolute path", "terminal controls",
              "HTML that opens a comment", "a NUL byte", "shell $(...)"]
-    turn = 0
     readers = ["dump", "diff", "annotate", "report", "tui", "export"]
-    for key in VARIANT_FIELDS:
-        for value_name in names:
-            command = readers[turn % len(readers)]
-            kind = KINDS[turn % len(KINDS)]
-            turn += 1
-            cases.append(_reader_case("variant.json", f"{key} = {value_name}", command, kind,
-                                      _variant_value(key, value_name)))
+
+    def make(turn: int, key: str, value_name: str) -> Case:
+        return _reader_case("variant.json", f"{key} = {value_name}", readers[turn % len(readers)],
+                            KINDS[turn % len(KINDS)], _variant_value(key, value_name))
+
+    cases = field_by_kind(VARIANT_FIELDS, names, 3, make)
     for i, (name, change) in enumerate(payloads.CONTENT.items()):
         command = readers[i % len(readers)]
         cases.append(_reader_case("variant.json", f"the file {name}", command, KINDS[i % 4],
-                                  _content(_variant_json, change)))
+                                  rewrite(_variant_json, change)))
     return cases
 
 
@@ -161,18 +155,7 @@ def _accepted_bytes(data: bytes):
 
 
 def _replace(make):
-    def damage(ws: Workspace, session: Path) -> None:
-        ptx = _ptx(session)
-        ptx.unlink()
-        make(ws, ptx)
-
-    return damage
-
-
-def _socket(ws: Workspace, path: Path) -> None:
-    sock = socket.socket(socket.AF_UNIX)
-    sock.bind(str(path))
-    sock.close()
+    return replace_with(_ptx, make)
 
 
 def _huge(ws: Workspace, path: Path) -> None:
@@ -188,7 +171,7 @@ STAGE_FILES = {
     "ptx with invalid UTF-8 (hash matches)": _accepted_bytes(b"\xff\xfe\xc3\x28"),
     "ptx with a 2 MB line (hash matches)": _accepted_bytes(b"x" * (2 << 20)),
     "ptx is a FIFO": _replace(lambda ws, p: os.mkfifo(p)),
-    "ptx is a socket": _replace(_socket),
+    "ptx is a socket": _replace(lambda ws, p: socket_at(p)),
     "ptx is a character device": _replace(lambda ws, p: os.mknod(p, 0o600 | 0o020000, os.makedev(1, 5))),
     "ptx is a directory": _replace(lambda ws, p: p.mkdir()),
     "ptx links to a secret outside": _replace(lambda ws, p: p.symlink_to(ws.outside / "secret.txt")),

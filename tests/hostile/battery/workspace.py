@@ -17,16 +17,16 @@ import os
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from ..damage import fingerprint
 
 SECRET = "TOPSECRET-battery-5e1f"
 # ESC (every control sequence), BEL (ends a window title), CSI as one byte: none may reach a terminal.
 CONTROLS = ("\x1b", "\x07", "\x9b")
-IN_PROCESS_LIMIT_S = 120
+IN_PROCESS_LIMIT_S = 60
 
 
 @dataclass
@@ -120,21 +120,33 @@ def api(call: Callable[[], object]) -> Callable[[], Outcome]:
             call()
         except IrscopeError as exc:
             return Outcome(int(exc.exit_code), "", f"irscope: error: {exc}\n")
-        except Exception as exc:  # what the CLI would call an internal error
+        except Exception as exc:  # noqa: BLE001 - what the CLI would call an internal error
             return Outcome(int(ExitCode.INTERNAL), "", f"irscope: internal error: {type(exc).__name__}: {exc}\n")
         return Outcome(0, "", "")
 
     return run
 
 
+def console_script(cwd: Path) -> Path:
+    """A copy of irscope's console script beside ``cwd``: what ``irscope`` on PATH runs."""
+    launcher = cwd.parent / "bin" / "irscope"
+    launcher.parent.mkdir(exist_ok=True)
+    launcher.write_text("import sys\n\nfrom irscope.cli import run\n\nsys.exit(run())\n")
+    return launcher
+
+
 def process(*argv: str, cwd: Path, timeout: float = 240, env: dict[str, str] | None = None,
             limit_memory: bool = False) -> Callable[[], Outcome]:
-    """``python -P -m irscope ARGV`` in ``cwd``: -P keeps irscope's own process from importing from ``cwd``,
-    so only what irscope starts itself can (its workers must protect themselves)."""
+    """irscope as its console script starts it, in ``cwd``: a script of its own (beside ``cwd``, not in it) is
+    first on ``sys.path``, so only a process irscope starts itself can import from ``cwd``.
+
+    Not ``python -P``: that flag is inherited by multiprocessing's children and would hide the hole.
+    """
+    launcher = console_script(cwd)
 
     def run() -> Outcome:
-        proc = subprocess.run([sys.executable, "-P", "-m", "irscope", *map(str, argv)], cwd=cwd, capture_output=True,
-                              text=True, timeout=timeout, env={**os.environ, **(env or {})},
+        proc = subprocess.run([sys.executable, str(launcher), *map(str, argv)], check=False, cwd=cwd,
+                              capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})},
                               preexec_fn=_memory_cap if limit_memory else None)
         return Outcome(proc.returncode, proc.stdout, proc.stderr)
 
