@@ -17,16 +17,17 @@ def scale_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     mask = offs < n
     tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask) * 3.0, mask=mask)
 '''
-# Two tunable macros: TILE is a number, OP a piece of C (a value of -c OP=... is not a number).
-CUDA = '''#ifndef TILE
+# Two tunable macros: TILE is a number, OP a C identifier (a value of -c OP=... need not be a number).
+CUDA = '''#define TWICE(v) (2.0f * (v))
+#ifndef TILE
 #define TILE 4
 #endif
 #ifndef OP
-#define OP (2.0f * x[i + t])
+#define OP TWICE
 #endif
 __global__ void scale_kernel(const float* x, float* y, int n) {
     int i = (blockIdx.x * blockDim.x + threadIdx.x) * TILE;
-    for (int t = 0; t < TILE; ++t) if (i + t < n) y[i + t] = OP;
+    for (int t = 0; t < TILE; ++t) if (i + t < n) y[i + t] = OP(x[i + t]);
 }
 '''
 NUMBA = '''from numba import cuda
