@@ -9,7 +9,7 @@ from pathlib import Path
 
 
 def fingerprint(root: Path) -> dict[str, str]:
-    """Every entry under ``root`` (not following symlinks, never opening a FIFO): its kind, and a file's hash.
+    """Every entry under ``root`` (not following symlinks, never opening a FIFO or a device): its kind, and a file's hash.
 
     The session's ``.lock`` is left out: writers create it, and it holds nothing.
     """
@@ -22,6 +22,8 @@ def fingerprint(root: Path) -> dict[str, str]:
             out[rel] = "link:" + os.readlink(path)
         elif path.is_fifo():
             out[rel] = "fifo"
+        elif path.is_char_device() or path.is_block_device() or path.is_socket():
+            out[rel] = "special"  # never read: /dev/zero has no end
         elif path.is_dir():
             out[rel] = "dir"
         else:
