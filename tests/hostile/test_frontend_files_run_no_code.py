@@ -299,3 +299,33 @@ def test_load_inline_sources_bound_to_module_level_names_are_read_without_runnin
     assert result.exit_code == 0, result.stderr
     assert ".entry _Z2sqPf" in result.stdout
     assert not canary.exists()
+
+
+# cuda_sources hidden where only running the file finds it, or given by position
+HIDDEN = {
+    "a ** mapping": 'ext = load_inline(name="ext", cpp_sources="", **{{"cuda_sources": [made()]}}, functions=[])',
+    "a * tuple": 'ext = load_inline(*("ext", "", [made()]), functions=[])',
+    "third by position": 'ext = load_inline("ext", "", [made()], functions=[])',
+}
+
+
+@pytest.mark.parametrize("spelled", sorted(HIDDEN))
+def test_cuda_sources_behind_a_splat_or_by_position_are_read_as_syntax_or_refused(cli, tmp_path, spelled):
+    canary = tmp_path / "ran"
+    path = tmp_path / "hidden.py"
+    text = INLINE.format(P=touch(canary), BEFORE="", SOURCES="[]").replace(
+        'ext = load_inline(name="ext", cpp_sources="", cuda_sources=[], functions=[])', HIDDEN[spelled].format())
+    path.write_text(text)
+    result = cli("dump", f"{path}:sq", "--arch", "sm_90")
+    one_line_error(result, 2, f"{path}:", "not a string written in the file")
+    assert not canary.exists()
+
+
+def test_cuda_sources_given_third_by_position_as_a_string_compile(cli, tmp_path):
+    path = tmp_path / "positional.py"
+    path.write_text('from torch.utils.cpp_extension import load_inline\n\n'
+                    'SOURCE = "__global__ void sq(float* x) { x[threadIdx.x] *= x[threadIdx.x]; }"\n'
+                    'ext = load_inline("ext", "", [SOURCE], functions=[])\n')
+    result = cli("dump", f"{path}:sq", "--arch", "sm_90", "--stage", "ptx")
+    assert result.exit_code == 0, result.output
+    assert "mul.f32" in result.output

@@ -158,3 +158,29 @@ def test_the_control_a_file_name_payload_runs_when_nvcc_is_given_the_path(tmp_pa
     path.write_text(OP_CU)
     old_nvcc([str(path)], tmp_path)
     assert canary.exists()
+
+
+EXPRESSION_CU = """// A kernel written for the tests whose own default is an expression, not a token.
+#ifndef SCALE
+#define SCALE (2.0f * x[i + 1])
+#endif
+
+__global__ void scaled(const float* __restrict__ x, float* __restrict__ out) {
+    int i = threadIdx.x;
+    out[i] = SCALE * x[i];
+}
+"""
+
+
+def test_a_macro_left_at_the_files_own_expression_compiles_as_written_and_a_new_value_must_be_a_token(cli, tmp_path):
+    """The file's own ``#define`` is its text, compiled as it stands; irscope passes on only what it changes."""
+    path = tmp_path / "expr.cu"
+    path.write_text(EXPRESSION_CU)
+    result = cli("dump", f"{path}:scaled", "--arch", "sm_90", "--stage", "ptx")
+    assert result.exit_code == 0, result.output
+    assert "mul.f32" in result.output  # 2.0f * x[i + 1] * x[i], as the file says
+    canary = tmp_path / "ran"
+    refused = cli("dump", f"{path}:scaled", "-c", f"SCALE=(1.0f$(touch {canary}))", "--arch", "sm_90")
+    one_line_error(refused, 2, "SCALE")
+    assert not canary.exists()
+    assert cli("dump", f"{path}:scaled", "-c", "SCALE=3.0f", "--arch", "sm_90", "--stage", "ptx").exit_code == 0

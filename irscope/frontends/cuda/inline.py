@@ -62,10 +62,16 @@ def _read_calls(path: Path, text: str | None) -> tuple[list[InlineSource], list[
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and _called(node) == "load_inline"):
             continue
-        for keyword in node.keywords:
-            if keyword.arg != "cuda_sources":
+        # load_inline(name, cpp_sources, cuda_sources, ...): by keyword or third positionally. A `**{...}` or
+        # `*args` could hold it too, and only running the file would say: that is unreadable, like a call.
+        given = [k.value for k in node.keywords if k.arg == "cuda_sources"] + node.args[2:3]
+        hidden = [k.value for k in node.keywords if k.arg is None] + [a for a in node.args if isinstance(a, ast.Starred)]
+        for expr in hidden:
+            unread.append(_unread(path, expr, f"load_inline's {_spelled(expr)} may hold its cuda_sources"))
+        for expr in given:
+            if isinstance(expr, ast.Starred):
                 continue
-            value = strings.get(keyword.value.id, keyword.value) if isinstance(keyword.value, ast.Name) else keyword.value
+            value = strings.get(expr.id, expr) if isinstance(expr, ast.Name) else expr
             values = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
             for item in values:
                 if isinstance(item, ast.Name):
@@ -73,12 +79,16 @@ def _read_calls(path: Path, text: str | None) -> tuple[list[InlineSource], list[
                 if isinstance(item, ast.Constant) and isinstance(item.value, str):
                     found.append(InlineSource(item.value, item.lineno))
                 else:
-                    unread.append(f"{path}:{keyword.value.lineno}: load_inline's cuda_sources is "
-                                  f"{_spelled(keyword.value)}, not a string written in the file; irscope reads "
-                                  "it without running the file: write the CUDA source as a string literal (or "
-                                  "a module-level name bound to one), or save it as a .cu file and name that")
+                    unread.append(_unread(path, expr, f"load_inline's cuda_sources is {_spelled(expr)}"))
                     break
     return found, unread
+
+
+def _unread(path: Path, expr: ast.expr, what: str) -> str:
+    """The refusal of one ``cuda_sources`` that only running the file would give."""
+    return (f"{path}:{expr.lineno}: {what}, not a string written in the file; irscope reads it without running the "
+            "file: write the CUDA source as a string literal (or a module-level name bound to one), or save it as a "
+            ".cu file and name that")
 
 
 def unreadable_sources(path: Path) -> bool:

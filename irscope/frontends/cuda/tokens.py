@@ -64,15 +64,23 @@ def flag_values(values: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def config_header(values: Mapping[str, Any], macros: Mapping[str, Any]) -> str:
-    """The ``#define`` lines that set the file's tunable ``macros`` to their ``values``."""
+    """The ``#define`` lines that set the file's tunable ``macros`` to their ``values``.
+
+    A macro at the file's own default (``macros[name]``, read from its ``#ifndef``) is left to the
+    file: its text is the file's, compiled as written, whatever it is (``(2.0f * x[i])``). Only a
+    value that came from elsewhere (``-c``, ``-s``, a spec, a session) must be a token."""
     lines = []
     for name in macros:
-        if name not in values:
+        if name not in values or _same(values[name], macros[name]):
             continue
         if not MACRO_NAME.fullmatch(name):
             raise ParameterError(f"{_shown(name)} is not a C macro name")
         lines.append(f"#define {name} {c_token(name, values[name])}\n")
     return "".join(lines)
+
+
+def _same(a: Any, b: Any) -> bool:
+    return a == b and type(a) is type(b)
 
 
 def _shown(value: Any) -> str:
