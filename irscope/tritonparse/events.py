@@ -128,7 +128,8 @@ def read_trace(path: Path) -> Trace:
         try:
             event = json.loads(line)
         except (json.JSONDecodeError, RecursionError) as exc:
-            raise SessionError(f"{path}:{number}: not a JSON line ({exc.msg}): not a tritonparse trace, "
+            why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+            raise SessionError(f"{path}:{number}: not a JSON line ({why}): not a tritonparse trace, "
                                "or a damaged one") from None
         if not isinstance(event, dict):
             raise SessionError(f"{path}:{number}: an event must be a JSON object")

@@ -223,6 +223,10 @@ def compiled_from(record: Recorded, asm: dict[str, Any], metadata: dict[str, Any
     """A compile's stages (``asm``, Triton's keys) and metadata as a ``Compiled``; ptxas reports on the PTX."""
     from .compile import _Result
 
+    for key in ("num_warps", "num_stages", "num_ctas", "shared"):  # Triton's own are ints; a record is data
+        value = metadata.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 31):
+            raise SessionError(f"{record.kernel}: the recorded compile's {key} is {str(value)[:40]!r}, not a count")
     result = _Result(asm=asm, metadata=metadata)
     result.signature = {k: v for k, v in record.signature.items() if isinstance(v, str) and v != "constexpr"}
     result.divisible_by_16 = record.divisible
