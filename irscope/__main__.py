@@ -1,3 +1,7 @@
+from .own_python import drop_working_directory
+
+drop_working_directory()  # `python -m` put it first: a pickle.py there must not run inside irscope
+
 from .cli import run
 
 run()

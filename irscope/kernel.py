@@ -54,7 +54,9 @@ def parse_assignments(pairs: Iterable[str]) -> dict[str, str]:
 
 def resolve_config(ref: Kernel, overrides: Mapping[str, Any]) -> Config:
     """Defaults of ``ref`` with ``overrides`` applied; strings are parsed and checked."""
-    return config_from_table(ref.parameter_table(), overrides, ref.name)
+    config = config_from_table(ref.parameter_table(), overrides, ref.name)
+    ref.check_config(config)
+    return config
 
 
 def config_from_table(table: Mapping[str, Mapping[str, Any]], overrides: Mapping[str, Any], kernel: str) -> Config:

@@ -12,6 +12,10 @@ checked on read: a truncated listing is damage, not a shorter listing.
 Every write goes to a temporary name first and is renamed into place, so a
 crash leaves either the old file or the new one, never half of one; files get
 the permissions the user's umask gives (a session is meant to be shared).
+Temporary names carry a marker no user file has (``.NAME.irscope-tmp-XXXXXXXX``,
+``.NAME.irscope-old-PID``), so cleaning up after a killed writer removes only
+what a writer made. A write replaces only a regular file or nothing: never a
+link, a FIFO, a device or a folder at the path, and never through a link.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable
 
-from .errors import SessionError
+from .errors import IrscopeError, SessionError, UsageError
 from .types import (
     CaptureError,
     CompileInfo,
@@ -64,21 +68,78 @@ def _umask() -> int:
 UMASK = _umask()  # read once: os.umask can only be read by setting it
 
 
-def atomic_write(path: Path, data: str | bytes) -> None:
-    """Write ``data`` to ``path`` so that readers see the old or the new file, never a torn one."""
+TEMP_MARK = ".irscope-tmp-"  # in every temporary name irscope writes: .NAME.irscope-tmp-XXXXXXXX
+OLD_MARK = ".irscope-old-"  # a variant folder moved aside while its new copy goes in: .NAME.irscope-old-PID
+# .ptx.ptx.irscope-tmp-k2j4_x9a   .BLOCK-64_sm_90.irscope-old-4242
+LEFTOVER = re.compile(r"\.(?P<name>.+)(?P<mark>\.irscope-(?:tmp|old)-)[A-Za-z0-9_]+")
+
+
+def replaceable(path: Path, refuse: type[IrscopeError] = SessionError) -> None:
+    """Raise ``refuse`` unless ``path`` is absent or a regular file (not a link, FIFO, device or folder)."""
+    mode = _mode(path, refuse)
+    if mode is not None and not stat.S_ISREG(mode):
+        raise refuse(f"{path} is {_kind(mode)}; irscope replaces only a regular file: name another path")
+
+
+def own_folder(path: Path, refuse: type[IrscopeError] = SessionError) -> None:
+    """Raise ``refuse`` unless ``path`` is absent or a folder itself, not a link to one elsewhere."""
+    mode = _mode(path, refuse)
+    if mode is not None and not stat.S_ISDIR(mode):
+        raise refuse(f"{path} is {_kind(mode)}; irscope writes only inside the folder it was given")
+
+
+def _mode(path: Path, refuse: type[IrscopeError]) -> int | None:
+    try:
+        return os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise refuse(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    return "a regular file" if stat.S_ISREG(mode) else "not a regular file (a FIFO, socket or device)"
+
+
+def atomic_write(path: Path, data: str | bytes, refuse: type[IrscopeError] = SessionError) -> None:
+    """Write ``data`` to ``path`` so that readers see the old or the new file, never a torn one.
+
+    Whatever is at ``path`` other than a regular file is refused with ``refuse``, nothing written.
+    """
     path = Path(path)
+    replaceable(path, refuse)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        # mkstemp creates with O_EXCL | O_NOFOLLOW: the name is new, and ours.
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}{TEMP_MARK}")
         with os.fdopen(fd, "wb") as f:
             f.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.chmod(tmp, 0o666 & ~UMASK)  # mkstemp makes 0600
         os.replace(tmp, path)
     except BaseException:
-        if tmp is not None and os.path.exists(tmp):
+        if tmp is not None and os.path.lexists(tmp):
             os.unlink(tmp)
         raise
+
+
+def write_output(path: Path, data: str | bytes) -> None:
+    """Write a file the user named (``-o``): as ``atomic_write``, anything but a regular file there is a usage error."""
+    try:
+        atomic_write(path, data, refuse=UsageError)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def _create(path: Path, data: bytes) -> None:
+    """A new file at ``path``, never one that exists or a link's target; the umask gives its mode."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
 
 
 def safe_name(name: Any, what: str) -> str:
@@ -201,24 +262,22 @@ def write_variant(directory: Path, v: Variant, with_source: bool = True, with_cu
     directory.parent.mkdir(parents=True, exist_ok=True)
     tmp = None
     try:
-        tmp = Path(tempfile.mkdtemp(dir=directory.parent, prefix=f".{directory.name}."))
-        os.chmod(tmp, 0o777 & ~UMASK)  # mkdtemp makes 0700
+        tmp = Path(tempfile.mkdtemp(dir=directory.parent, prefix=f".{directory.name}{TEMP_MARK}"))
         files: dict[str, bytes] = {}
         for stage, text in v.listings.items():
             if stage is Stage.SOURCE and not with_source:
                 continue
-            files[stage.file_name(v.kernel.file)] = text.encode("utf-8")
+            files[safe_name(stage.file_name(v.kernel.file), "stage file")] = text.encode("utf-8")
         if with_cubin and v.cubin is not None:
             files["kernel.cubin"] = v.cubin
         if v.passes is not None:
             packed = json.dumps(v.passes.to_json(), separators=(",", ":")).encode("utf-8")
             files[PASSES_FILE] = gzip.compress(packed, compresslevel=1, mtime=0)  # fast: sweeps write many
         for name, data in files.items():
-            (tmp / name).write_bytes(data)
-            os.chmod(tmp / name, 0o666 & ~UMASK)
+            _create(tmp / name, data)
         meta = {**variant_to_json(v), "sha256": {name: _sha256(data) for name, data in files.items()}}
-        (tmp / "variant.json").write_text(json.dumps(meta, indent=1), encoding="utf-8")
-        os.chmod(tmp / "variant.json", 0o666 & ~UMASK)
+        _create(tmp / "variant.json", json.dumps(meta, indent=1).encode("utf-8"))
+        os.chmod(tmp, 0o777 & ~UMASK)  # mkdtemp makes 0700; opened to others only once it is full
         _swap_in(tmp, directory)
     except BaseException:
         if tmp is not None:
@@ -227,17 +286,20 @@ def write_variant(directory: Path, v: Variant, with_source: bool = True, with_cu
 
 
 def _swap_in(tmp: Path, directory: Path) -> None:
-    if not directory.exists():
+    if not os.path.lexists(directory):
         try:
             os.rename(tmp, directory)
             return
         except OSError:
-            if not directory.exists():
+            if not os.path.lexists(directory):
                 raise
-    old = directory.with_name(f".{directory.name}.old-{os.getpid()}")
-    os.rename(directory, old)
+    old = directory.with_name(f".{directory.name}{OLD_MARK}{os.getpid()}")
+    os.rename(directory, old)  # a link or file there is moved aside as it is, never followed
     os.rename(tmp, directory)
-    shutil.rmtree(old, ignore_errors=True)
+    if os.path.isdir(old) and not os.path.islink(old):
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        os.unlink(old)
 
 
 def _kernel_file(data: Any) -> str:

@@ -7,7 +7,10 @@ TUI's). A worker that crashes (a segfault in the compiler, an illegal address
 on the GPU) or runs past its time loses only the job it was running, which comes
 back as a failure; a fresh worker takes its place for the next job. Each worker
 leads a process group of its own, so killing it also kills what it started (a
-ptxas run that would go on for minutes, say).
+ptxas run that would go on for minutes, say), and kills that group itself when
+irscope goes, however it went. A worker never starts workers: a kernel file that
+calls irscope's ``capture`` when it is imported would otherwise start a pool in
+each worker, and each of those another.
 """
 
 from __future__ import annotations
@@ -21,7 +24,17 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from typing import Any, Callable, Iterator
+
+from . import own_python
+from .errors import UsageError
+
+PARENT_POLL_S = 0.2  # how soon a worker notices that irscope is gone
+
+
+class NestedWorkers(UsageError):
+    """Workers asked for inside a worker: the kernel file runs irscope itself when it is imported."""
 
 
 class WorkerPool:
@@ -35,6 +48,10 @@ class WorkerPool:
     def __init__(self, n: int, serve: str, failure: Callable[[str, str], Any], timeout: float | None = None,
                  env: dict[str, str] | None = None, envs: list[dict[str, str]] | None = None) -> None:
         """``envs``: one environment per worker (each its own GPU, say), over ``env``."""
+        if os.environ.get(own_python.WORKER_ENV):
+            raise NestedWorkers("irscope was asked to start workers inside its own worker: does the kernel file "
+                                "call irscope (capture, sweep) when it is imported? Guard that with "
+                                "`if __name__ == \"__main__\":`")
         self._serve = serve
         self._failure = failure
         self._timeout = timeout
@@ -89,10 +106,9 @@ class WorkerPool:
         errors = tempfile.TemporaryFile()
         module, function = self._serve.split(":")
         proc = subprocess.Popen(
-            [sys.executable, "-c", f"from {module} import {function}; {function}()"],
+            own_python.command(f"from {module} import {function}; {function}()"),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
-            env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p), **self._env,
-                 **self._envs[k]},
+            env=own_python.environment({**self._env, **self._envs[k]}),
             start_new_session=True,  # its own process group: see _kill. Ctrl-C reaches the parent, which closes the pool
         )
         self._processes.append(proc)
@@ -158,9 +174,31 @@ def protocol_channel():
     """For a worker's main loop: (requests, results) streams; stray writes to fd 1 go to stderr.
 
     The protocol owns the real stdout; anything Triton, LLVM, ptxas or CUDA writes
-    to fd 1 is sent to stderr instead of corrupting the pickle stream.
+    to fd 1 is sent to stderr instead of corrupting the pickle stream. The worker
+    dies, with everything it started, once the irscope that started it is gone.
     """
+    _die_with_parent()
     channel = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     return sys.stdin.buffer, channel
+
+
+def _die_with_parent() -> None:
+    """Kill this worker's process group (it, nvcc, cicc, ptxas...) once its parent is gone.
+
+    A parent killed with SIGKILL closes no pool, and a compile may run for minutes yet;
+    the worker is then the child of another process (init, a subreaper), so ``getppid``
+    tells. Only a worker that leads its own group does this: killing any other group
+    could take its parent's terminal job with it.
+    """
+    parent = os.environ.get(own_python.WORKER_ENV, "")
+    if not parent.isdigit() or os.getpgrp() != os.getpid():
+        return
+
+    def watch() -> None:
+        while os.getppid() == int(parent):
+            time.sleep(PARENT_POLL_S)
+        os.killpg(0, signal.SIGKILL)
+
+    threading.Thread(target=watch, name="irscope-parent-watch", daemon=True).start()

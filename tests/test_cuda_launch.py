@@ -58,10 +58,10 @@ SAXPY_SPEC = textwrap.dedent('''
 def saxpy(tmp_path):
     (tmp_path / "saxpy.cu").write_text(SAXPY)
     (tmp_path / "saxpy_spec.py").write_text(SAXPY_SPEC)
-    return resolve_kernel(f"{tmp_path / 'saxpy.cu'}:saxpy")
+    return resolve_kernel(f"{tmp_path / 'saxpy.cu'}:saxpy", spec_file=str(tmp_path / "saxpy_spec.py"))
 
 
-def test_a_spec_beside_the_cu_file_gives_inputs_sizes_macro_sweeps_and_the_block_shape(saxpy):
+def test_a_named_spec_gives_inputs_sizes_macro_sweeps_and_the_block_shape(saxpy):
     assert saxpy.can_launch
     table = saxpy.parameter_table()
     assert table["block"] == {"default": "256", "sweep": ["128", "256"], "kind": "option"}
@@ -71,6 +71,13 @@ def test_a_spec_beside_the_cu_file_gives_inputs_sizes_macro_sweeps_and_the_block
     assert sorted(c.label().split(" ", 1)[0] + " " + str(c.options["block"]) for c in configs) == [
         "UNROLL=1 128", "UNROLL=1 256", "UNROLL=4 128", "UNROLL=4 256"]
     assert all(c.options["block"] in ("128", "256") and "block=" in c.label() for c in configs)
+
+
+def test_a_named_spec_travels_in_the_kernels_handle_to_its_workers(saxpy):
+    from irscope import frontends
+
+    again = frontends.load(saxpy.handle())  # what a bench worker does
+    assert again.spec_file == saxpy.spec_file and again.can_launch and again.spec.name == "saxpy"
 
 
 def test_a_kernel_without_a_spec_compiles_but_cannot_launch(tmp_path):
@@ -85,7 +92,7 @@ def test_a_spec_file_that_fails_to_import_is_one_line(tmp_path):
     (tmp_path / "bad.cu").write_text(SAXPY)
     (tmp_path / "bad_spec.py").write_text("import not_a_module_anywhere\n")
     with pytest.raises(KernelFileError, match="bad_spec.py:1: error importing the spec file: .*not_a_module"):
-        resolve_kernel(f"{tmp_path / 'bad.cu'}:saxpy").parameter_table()
+        resolve_kernel(f"{tmp_path / 'bad.cu'}:saxpy", spec_file=str(tmp_path / "bad_spec.py")).parameter_table()
 
 
 @pytest.mark.parametrize("text,dims", [("256", (256, 1, 1)), ("16x16", (16, 16, 1)), ("8x8x4", (8, 8, 4))])

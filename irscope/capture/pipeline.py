@@ -30,6 +30,7 @@ from .cache import CaptureCache
 
 SASS_BATCH = 6  # variants per nvdisasm run while compiles are still going
 DEFAULT_COMPILE_TIMEOUT = 300.0  # seconds per variant: a real kernel compiles in seconds
+MAX_COMPILE_TIMEOUT = 86400.0  # --compile-timeout's own limit (cli/options.py: MAX_SECONDS)
 TIMEOUT_ENV = "IRSCOPE_COMPILE_TIMEOUT"  # set by --compile-timeout; worker processes and TUI jobs see it too
 
 
@@ -39,7 +40,8 @@ def timeout_in_force() -> float:
         value = float(os.environ.get(TIMEOUT_ENV, DEFAULT_COMPILE_TIMEOUT))
     except ValueError:
         return DEFAULT_COMPILE_TIMEOUT
-    return value if value > 0 else DEFAULT_COMPILE_TIMEOUT
+    # nan, inf and 1e300 would wait for ever or overflow select(): the same day's limit as the option's
+    return value if 0 < value <= MAX_COMPILE_TIMEOUT else DEFAULT_COMPILE_TIMEOUT
 
 
 def choose_target(arch: str | int | None) -> Target:

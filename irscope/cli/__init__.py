@@ -7,7 +7,7 @@ happen inside the commands that need them, so ``irscope --help`` stays instant.
 
 Run as a program, irscope also owns its process: a temporary folder of its own,
 removed when it exits (Triton leaves ``.ptx`` files behind when it is interrupted,
-or when ptxas fails), and Ctrl-C handled once.
+or when ptxas fails), and Ctrl-C, TERM and HUP handled once.
 """
 
 from __future__ import annotations
@@ -56,8 +56,14 @@ class LazyGroup(click.Group):
     def __call__(self, *args, **kwargs):
         # The console script and run() call the group; click's CliRunner calls .main(), so
         # tests that invoke irscope in-process keep their own signal handlers and temp folder.
-        with _private_tempdir(), _interrupt_once():
-            return self.main(*args, **kwargs)
+        with _private_tempdir(), _stop_once() as stopped_by:
+            try:
+                return self.main(*args, **kwargs)
+            except SystemExit as exc:
+                # Stopped by TERM or HUP: the same way out as Ctrl-C, and the status a shell gives that signal.
+                if stopped_by and stopped_by[0] != signal.SIGINT and exc.code == ExitCode.INTERRUPTED:
+                    raise SystemExit(128 + stopped_by[0]) from None
+                raise
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
@@ -133,30 +139,41 @@ def run() -> None:
     main(prog_name="irscope")
 
 
+# Ctrl-C, a closed terminal, a job scheduler's or `kill`'s stop: each stops irscope the one clean way.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
 @contextlib.contextmanager
-def _interrupt_once() -> Iterator[None]:
-    """The first Ctrl-C raises KeyboardInterrupt; later ones are ignored while irscope cleans up.
+def _stop_once() -> Iterator[list[int]]:
+    """The first stop signal raises KeyboardInterrupt; later ones are ignored while irscope cleans up.
 
-    A second Ctrl-C would land in whatever cleanup the first started (a generator's
+    A second one would land in whatever cleanup the first started (a generator's
     ``finally`` closing a worker pool, say) and print a traceback instead of one line.
+    TERM and HUP, left to their default, would end irscope at once with its workers
+    still compiling and its temporary folder left behind. Yields the signals caught.
     """
-    previous = signal.getsignal(signal.SIGINT)
-    if threading.current_thread() is not threading.main_thread() or previous is not signal.default_int_handler:
-        yield  # Ctrl-C is ignored (a background job) or someone else's to handle
+    caught: list[int] = []
+    if threading.current_thread() is not threading.main_thread():
+        yield caught
         return
-    fired = threading.Event()
+    # A signal already handled or ignored (Ctrl-C in a background job, HUP under nohup) stays so.
+    default = {signal.SIGINT: signal.default_int_handler}
+    ours = {s: signal.getsignal(s) for s in STOP_SIGNALS if signal.getsignal(s) is default.get(s, signal.SIG_DFL)}
 
-    def interrupt(signum, frame):
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        fired.set()
+    def stop(signum, frame):
+        for s in ours:
+            signal.signal(s, signal.SIG_IGN)
+        caught.append(signum)
         raise KeyboardInterrupt
 
-    signal.signal(signal.SIGINT, interrupt)
+    for s in ours:
+        signal.signal(s, stop)
     try:
-        yield
+        yield caught
     finally:
-        if not fired.is_set():  # once interrupted, the process is on its way out: stay deaf
-            signal.signal(signal.SIGINT, previous)
+        if not caught:  # once stopped, the process is on its way out: stay deaf
+            for s, previous in ours.items():
+                signal.signal(s, previous)
 
 
 @contextlib.contextmanager

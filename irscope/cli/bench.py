@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .options import kernel_options
+from .options import kernel_options, milliseconds, seconds
 from .output import echo
 
 
@@ -22,9 +22,9 @@ from .output import echo
                    "no L2 flush).")
 @click.option("--graph", is_flag=True, hidden=True, help="Same as --method graph.")
 @click.option("--gpus", metavar="IDS", help="GPUs to spread the variants over, e.g. 0,1 (default: every visible GPU).")
-@click.option("--min-time", "min_time_ms", type=click.FloatRange(min=0, min_open=True), default=100.0, show_default=True,
+@click.option("--min-time", "min_time_ms", type=milliseconds(), default=100.0, show_default=True,
               help="Milliseconds of timed calls per variant.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, show_default=True,
+@click.option("--timeout", type=seconds(), default=300.0, show_default=True,
               help="Seconds per variant before it counts as hung.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per variant.")
 def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, method, graph, gpus, min_time_ms, timeout,
@@ -59,8 +59,7 @@ def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, method, g
     target = open_target(kernel, signature, need_kernel=True)
     ref = target.ref
     if not ref.can_launch:
-        raise UsageError(f"{ref.name} has no example inputs: bench needs a KernelSpec or CudaSpec (inputs and a torch reference) "
-                         "or the launches `irscope run` recorded of it (Inductor launches its kernels itself, unseen)")
+        raise UsageError(ref.no_launch_reason())
     if sweeps or listed_configs(target.table) is not None:  # an autotuned kernel: its configs, as sweep does
         configs = sweep_configs(target.table, target.name, parse_sweep(sweeps), overrides(assignments))
     else:

@@ -7,6 +7,8 @@ import json
 import click
 from .output import echo
 
+from .options import milliseconds
+
 
 @click.command()
 @click.argument("kernels", nargs=-1, required=True)
@@ -19,7 +21,7 @@ from .output import echo
               help="With --bench, also time the first kernel's torch reference, eager and through torch.compile.")
 @click.option("--method", type=click.Choice(["cupti", "events", "graph"]), default="cupti", show_default=True,
               help="How to time (as for bench).")
-@click.option("--min-time", "min_time_ms", type=click.FloatRange(min=0, min_open=True), default=100.0,
+@click.option("--min-time", "min_time_ms", type=milliseconds(), default=100.0,
               show_default=True, help="Milliseconds of timed calls per implementation.")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as one JSON object.")
 def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time_ms, as_json) -> None:

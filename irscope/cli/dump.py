@@ -95,12 +95,12 @@ def _as_json(variant, stages) -> dict:
 
 
 def _write_dir(out_dir: Path, variant) -> None:
-    from ..store import atomic_write, variant_to_json
+    from ..store import safe_name, variant_to_json, write_output
 
-    name = variant.kernel.name
+    name = safe_name(variant.kernel.name, "kernel name")  # from a session's data: a file name in out_dir, no more
     for stage, text in variant.listings.items():
-        atomic_write(out_dir / f"{name}.{stage.spec.file_extension(variant.kernel.file)}", text)
+        write_output(out_dir / f"{name}.{stage.spec.file_extension(variant.kernel.file)}", text)
     if variant.cubin is not None:
-        atomic_write(out_dir / f"{name}.cubin", variant.cubin)
-    atomic_write(out_dir / f"{name}.json", json.dumps(variant_to_json(variant), indent=1))
+        write_output(out_dir / f"{name}.cubin", variant.cubin)
+    write_output(out_dir / f"{name}.json", json.dumps(variant_to_json(variant), indent=1))
     echo(f"wrote {len(variant.listings) + 1} files to {out_dir}", err=True)

@@ -31,12 +31,14 @@ def export(kernel, assignments, arch, signature, out) -> None:
     """
     from ..errors import UsageError
     from ..stages import Stage
+    from ..store import replaceable
     from ..tritonparse.events import SUFFIXES, kernel_parameters
     from ..tritonparse.write import write_trace
     from .target import open_target, overrides
 
     if not str(out).endswith(SUFFIXES[:2]):
         raise UsageError(f"{out}: a tritonparse trace is FILE.ndjson or FILE.ndjson.gz")
+    replaceable(out, UsageError)  # before the work: a link, FIFO or device at -o is never written
     target = open_target(kernel, signature)
     given = overrides(assignments)
     if target.session is not None:

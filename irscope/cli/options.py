@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 import click
@@ -14,8 +15,32 @@ EXPLAINED_STAGES = [spec.key for spec in specs() if spec.explainer]
 ALL_STAGES = [spec.key for spec in specs()]
 
 
+# Limits of the number options: past them a value is a mistake (`inf`, a stray digit), not a wish.
+MAX_SECONDS = 86400.0  # a day: a timeout longer than that is a hang
+MAX_MILLISECONDS = 3_600_000.0  # an hour of timed calls per variant
+MAX_JOBS = 256  # compile processes: each is a Python with Triton loaded
+
+
+class Bounded(click.FloatRange):
+    """A FloatRange that also refuses ``nan``, which compares false with both of its limits."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value} is not in the range {self._describe_range()}.", param, ctx)
+        return number
+
+
+def seconds() -> Bounded:
+    return Bounded(min=0, min_open=True, max=MAX_SECONDS)
+
+
+def milliseconds() -> Bounded:
+    return Bounded(min=0, min_open=True, max=MAX_MILLISECONDS)
+
+
 def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """KERNEL argument with -c, --arch and --signature."""
+    """KERNEL argument with -c, --arch, --signature and --spec."""
     fn = click.option(
         "--signature", "-S", metavar="TYPES",
         help='Argument types for a kernel file without a KernelSpec, in Triton\'s AOT syntax: '
@@ -23,12 +48,18 @@ def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
              'a bare value = a constant, as Triton\'s AOT compiler reads it).',
     )(fn)
     fn = click.option(
+        "--spec", "spec_file", metavar="FILE.py", expose_value=False, callback=remember_spec_file,
+        type=click.Path(dir_okay=False),
+        help="The CudaSpec (inputs, grid, reference) of a .cu or load_inline kernel, for bench. A spec file is "
+             "Python and runs: one beside a .cu is used only when named here (built-in kernels: their own).",
+    )(fn)
+    fn = click.option(
         "--arch", metavar="SM", callback=check_arch,
         help="Compile ahead of time for this GPU architecture (sm_80, sm_86, sm_89, sm_90, sm_100, ...). "
              "Default: the GPU's own (through the JIT), or sm_90 without a GPU.",
     )(fn)
     fn = click.option(
-        "--compile-timeout", metavar="SECONDS", type=click.FloatRange(min=0, min_open=True), expose_value=False,
+        "--compile-timeout", metavar="SECONDS", type=seconds(), expose_value=False,
         callback=set_compile_timeout,
         help="Kill a compile that runs longer than this (default 300; ptxas on a huge block can run for minutes).",
     )(fn)
@@ -46,6 +77,21 @@ def check_arch(ctx: click.Context, param: click.Parameter, value: str | None) ->
 
         parse_arch(value)
     return value
+
+
+SPEC_FILE = "irscope.spec_file"  # click's ctx.meta key: --spec, for open_target
+
+
+def remember_spec_file(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """--spec: kept in the command's context for ``open_target``, the one place that resolves KERNEL."""
+    if value is not None:
+        ctx.meta[SPEC_FILE] = value
+
+
+def spec_file_given() -> str | None:
+    """The --spec of the command running now, if any."""
+    ctx = click.get_current_context(silent=True)
+    return ctx.meta.get(SPEC_FILE) if ctx is not None else None
 
 
 def set_compile_timeout(ctx: click.Context, param: click.Parameter, value: float | None) -> None:

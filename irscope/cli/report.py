@@ -17,7 +17,10 @@ from .output import echo
 @click.option("--diff-stage", default="ptx", show_default=True, type=click.Choice(["ttir", "ttgir", "llir", "ptx", "sass"]),
               help="The stage the diffs compare.")
 @click.option("--sample-gpu", metavar="NAME", help="Whose recorded runtimes to show where the session has none.")
-def report(session_dir, out, diffs, diff_stage, sample_gpu) -> None:
+@click.option("--absolute-paths", is_flag=True,
+              help="Keep file paths as the compilers wrote them. By default paths are relative to the kernel's "
+                   "folder and home folders are ~, so a shared report does not carry your home folder or user name.")
+def report(session_dir, out, diffs, diff_stage, sample_gpu, absolute_paths) -> None:
     """Write SESSION as one HTML file: the variants table, the runtime chart, every stage of every variant
     (highlighted, each line linked to its Python line) and the diffs asked for. It needs no network and no
     irscope to open.
@@ -30,10 +33,11 @@ def report(session_dir, out, diffs, diff_stage, sample_gpu) -> None:
     from ..errors import SessionError, UsageError
     from ..report.html import DiffRequest, build
     from ..session import Session
-    from ..store import atomic_write
+    from ..store import replaceable, write_output
     from ..types import Stage
     from .target import open_target, overrides
 
+    replaceable(out, UsageError)  # before the work: a link, FIFO or device at -o is never written
     if not Session.is_session(session_dir):
         raise SessionError(f"{session_dir} is not an irscope session (make one with irscope sweep -o DIR)")
     target = open_target(session_dir)
@@ -47,6 +51,6 @@ def report(session_dir, out, diffs, diff_stage, sample_gpu) -> None:
                 raise UsageError(f"--diff {side}: no variant of {session_dir} matches")
             ids.append(entry.id)
         requests.append(DiffRequest(ids[0], ids[1], Stage(diff_stage)))
-    text = build(target.session, requests, sample_gpu)
-    atomic_write(out, text)
+    text = build(target.session, requests, sample_gpu, absolute_paths)
+    write_output(out, text)
     echo(f"wrote {out} ({len(text.encode()) / 1e6:.1f} MB, {len(target.session.entries)} variants)", err=True)

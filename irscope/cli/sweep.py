@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .options import kernel_options, sample_gpu_option
+from .options import MAX_JOBS, kernel_options, sample_gpu_option
 from .output import echo
 
 
@@ -18,7 +18,7 @@ from .output import echo
               help="Values to sweep for NAME (repeatable). Default: the sweep ranges the kernel declares.")
 @click.option("-o", "out", type=click.Path(file_okay=False, path_type=Path),
               help="Session directory to write (or resume).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), help="Compile processes (default: one per core).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1, max=MAX_JOBS), help="Compile processes (default: one per core).")
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON lines instead.")
 @click.option("--bench", "with_bench", is_flag=True, help="Also check and time every variant on this GPU (see irscope bench).")
 @click.option("--ncu", "with_ncu", is_flag=True, help="With --bench: also profile with Nsight Compute.")

@@ -26,7 +26,10 @@ class Target:
     trace: str | None = None  # the tritonparse trace the session was read from (new variants go only to -o)
 
     def config(self, overrides: Mapping[str, Any]) -> Config:
-        return config_from_table(self.table, overrides, self.name)
+        config = config_from_table(self.table, overrides, self.name)
+        if self.ref is not None:
+            self.ref.check_config(config)
+        return config
 
     def variant(self, overrides: Mapping[str, Any], arch: str | None = None, use_cache: bool = True,
                 passes: bool = False) -> Variant:
@@ -72,8 +75,16 @@ def _arch_name(arch: str | None) -> str | None:
 
 
 def open_target(kernel: str, signature: str | None = None, need_kernel: bool = False) -> Target:
-    """Resolve KERNEL; with ``need_kernel`` a session also gives the kernel to compile new variants with."""
+    """Resolve KERNEL; with ``need_kernel`` a session also gives the kernel to compile new variants with.
+
+    A kernel file's spec is the one ``--spec`` names (kernel_options), never one found beside it.
+    """
     from ..tritonparse.events import is_trace, split_argument
+    from .options import spec_file_given
+
+    spec_file = spec_file_given()
+    if spec_file is not None and (is_trace(kernel) or Path(kernel).is_dir()):
+        raise UsageError(f"--spec goes with a kernel file, not a session or trace ({kernel})")
 
     try:
         is_dir = Path(kernel).is_dir()
@@ -92,7 +103,7 @@ def open_target(kernel: str, signature: str | None = None, need_kernel: bool = F
         session = Session.open(kernel)
         ref = session_kernel(session, signature) if need_kernel else None
         return Target(session.kernel.name, session.parameters, ref, session)
-    ref = resolve_kernel(kernel, signature)
+    ref = resolve_kernel(kernel, signature, spec_file)
     return Target(ref.name, ref.parameter_table(), ref)
 
 
@@ -102,8 +113,9 @@ def session_kernel(session: Session, signature: str | None = None, shown_as: str
     A session is data: the kernel file it names may be anyone's. So irscope compiles
     one of its own built-in kernels when the session was recorded from exactly that
     source, rebuilds a kernel recorded with its argument types (an Inductor kernel)
-    from the session's copy of the source without running any of it, and otherwise
-    asks for the kernel file by name, which is the user's say-so to import it.
+    from the session's copy of the source without running any of it, where its
+    frontend can (Triton; ``Frontend.rebuild``), and otherwise asks for the kernel
+    file by name, which is the user's say-so to import it.
     """
     from .. import frontends
 
@@ -114,16 +126,22 @@ def session_kernel(session: Session, signature: str | None = None, shown_as: str
         for builtin in frontends.builtin_kernels():
             if builtin.name == k.name and builtin.identity().source_hash == k.source_hash:
                 return builtin
+        if session.frontend not in frontends.FRONTENDS:
+            raise SessionError(f"{where}: its kernel's frontend {session.frontend!r} is none irscope knows "
+                               f"({', '.join(frontends.FRONTENDS)})")
         if session.signature is not None:
             handle = KernelHandle(session.frontend, k.file, k.name,
                                   {"signature": session.signature, "source_text": session.source(),
                                    **session.rebuild,
                                    **({"launches": session.recorded_launches} if session.recorded_launches else {})})
             try:
-                return frontends.load(handle)
+                # Only a frontend that rebuilds from the stored text alone: any other would open k.file.
+                rebuilt = frontends.frontend(session.frontend).rebuild(handle)
             except UsageError as exc:  # the stored source does not parse, or holds code irscope refuses
                 raise SessionError(f"{where}: {exc}; to compile it from the file instead, name it: "
                                    f"irscope sweep {k.file}:{k.name} -S ... -o {into}") from None
+            if rebuilt is not None:
+                return rebuilt
     raise UsageError(
         f"{where} was recorded from {k.file}:{k.name}; irscope does not import a kernel file a session "
         f"names. To add variants, name the file yourself: irscope sweep {k.file}:{k.name} "

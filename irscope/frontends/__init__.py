@@ -60,8 +60,13 @@ def builtin_kernels() -> list[Kernel]:
     return [k for name in FRONTENDS for k in frontend(name).builtin(directory)]
 
 
-def resolve_kernel(name: str, signature: str | None = None) -> Kernel:
-    """Find ``name``: a built-in kernel, or ``path/to/file[:kernel]``."""
+def resolve_kernel(name: str, signature: str | None = None, spec_file: str | None = None) -> Kernel:
+    """Find ``name``: a built-in kernel, or ``path/to/file[:kernel]``; ``spec_file``: the CudaSpec file to run."""
+    kernel = _find_kernel(name, signature)
+    return kernel.with_spec_file(Path(spec_file).expanduser()) if spec_file else kernel
+
+
+def _find_kernel(name: str, signature: str | None) -> Kernel:
     path_text, sep, kernel_name = name.rpartition(":")
     if not sep or "/" in kernel_name or "." in kernel_name:
         path_text, kernel_name = name, ""

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
 from ..arch import Target
-from ..errors import KernelNotFound
+from ..errors import KernelNotFound, UsageError
 from ..records import AutotunerRun
 from ..stages import Stage
 from ..types import CaptureError, Config, KernelId, PassLog
@@ -130,6 +130,13 @@ class Kernel(abc.ABC):
     def compile(self, config: Config, target: Target) -> Compiled:
         """Compile one config for ``target``, in this process."""
 
+    def with_spec_file(self, path: Path) -> "Kernel":
+        """This kernel with the CudaSpec the Python file ``path`` declares (``--spec``: the user's say-so)."""
+        raise UsageError(f"--spec names a spec for a CUDA C++ kernel; {self.name} is a {self.frontend} kernel")
+
+    def check_config(self, config: Config) -> None:
+        """Refuse (ParameterError) a config whose values the compiler could not be handed as they are."""
+
     @property
     def records_passes(self) -> bool:
         """Can a compile record every pass of the compiler (``compile_passes``)?"""
@@ -148,6 +155,11 @@ class Kernel(abc.ABC):
     def can_launch(self) -> bool:
         """Does the kernel declare example inputs, so that it can run on a GPU?"""
         return False
+
+    def no_launch_reason(self) -> str:
+        """Why the kernel cannot launch (where not ``can_launch``), and how to give it what it lacks: one line."""
+        return (f"{self.name} has no example inputs: bench needs a KernelSpec or CudaSpec (inputs and a torch "
+                "reference) or the launches `irscope run` recorded of it (Inductor launches its kernels itself, unseen)")
 
     def launch(self, config: Config, device: str = "cuda", seed: int = 0) -> Launch:
         """The kernel ready to run with example inputs (only where ``can_launch``)."""
@@ -203,6 +215,11 @@ class Frontend(abc.ABC):
     def builtin(self, directory: Path) -> list[Kernel]:
         """The built-in example kernels this frontend finds in ``directory``."""
         return []
+
+    def rebuild(self, handle: KernelHandle) -> Kernel | None:
+        """A session's kernel from its stored source (``handle.extra["source_text"]``) alone, running none of it;
+        None where the language cannot (Numba compiles by importing the file, nvcc reads the file's includes)."""
+        return None
 
     def claims(self, path: Path, name: str) -> bool:
         """Does ``path`` hold kernel ``name`` in this language, though another frontend owns its suffix?

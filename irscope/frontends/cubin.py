@@ -4,8 +4,8 @@ Both frontends compile to a cubin ahead of time; on the GPU the same compile run
 for the device's own arch and the cubin is launched through the driver
 (``nvidia/launch.py``), so what is timed is the binary whose PTX and SASS irscope
 shows. A spec is found where a kernel engineer would keep it: in the kernel's own
-Python file (Numba), or, for a ``.cu`` file or a ``load_inline`` file, in
-``<stem>_spec.py`` beside it.
+Python file (Numba), or, for a ``.cu`` file or a ``load_inline`` file, in a spec
+file the user names (``--spec``; a built-in's ``<stem>_spec.py`` beside it).
 """
 
 from __future__ import annotations
@@ -18,14 +18,22 @@ from ..spec import CudaSpec, Tunable, cuda_specs, parse_block
 from ..types import Config
 
 
-def spec_file(kernel_file: str) -> Path:
-    """Where the CudaSpecs of the kernels in a ``.cu`` (or ``load_inline``) file live."""
+def builtin_spec_file(kernel_file: str) -> Path | None:
+    """A built-in ``.cu`` kernel's spec, ``<stem>_spec.py`` beside it; None for any other file.
+
+    A spec file is Python: one beside a file someone downloaded is theirs, not the
+    user's, so it runs only where the user names it (``--spec``).
+    """
+    from ..paths import builtin_kernels_dir
+
     path = Path(kernel_file)
+    if path.parent.resolve() != builtin_kernels_dir().resolve():
+        return None
     return path.with_name(f"{path.stem}_spec.py")
 
 
 def import_specs(path: Path) -> list[CudaSpec]:
-    """The CudaSpecs a Python file declares (the file runs: the user's own spec, named by convention)."""
+    """The CudaSpecs a Python file declares (the file runs: irscope's own, or one the user named)."""
     from .files import import_file
 
     return list(cuda_specs(vars(import_file(path, "irscope_spec", "the spec file"))))

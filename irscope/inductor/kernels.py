@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import KernelNotFound
+from ..errors import KernelNotFound, SessionError
 from ..frontends.triton import SignatureArg, TritonKernel
 from ..frontends.triton.rebuild import rebuild_functions, rebuilt_kernel
-from ..store import atomic_write
+from ..store import atomic_write, read_text
 from ..types import CaptureError, Config, Stage, Status, Variant
 from .parse import InductorKernel
 
@@ -55,7 +55,11 @@ def write_kernel_file(kernel: InductorKernel, directory: Path) -> Path:
     """``kernel_text`` as ``directory/<name>.py``, to be read (never imported)."""
     text = kernel_text(kernel)
     path = Path(directory) / f"{kernel.name}.py"
-    if not path.exists() or path.read_text(encoding="utf-8") != text:
+    try:
+        same = read_text(path) == text  # regular files only: a FIFO left there is not waited on
+    except SessionError:
+        same = False
+    if not same:
         atomic_write(path, text)
     return path.resolve()
 

@@ -160,11 +160,13 @@ def _save_report(ref: Kernel, variant: Variant, stem, on_note, said: set[str]) -
     here, its per-instruction counters as JSON beside it (read anywhere later). Returns their names."""
     import json
 
-    from ..store import atomic_write
+    from ..store import atomic_write, own_folder, replaceable
     from .ncu import save_report
     from .ncu_report import NcuReportUnavailable, read_report
 
     try:
+        own_folder(stem.parent)  # ncu -f writes through whatever is there: a link is refused first
+        replaceable(stem.with_suffix(".ncu-rep"))
         report = save_report(ref.handle(), variant.config, stem.with_suffix(".ncu-rep"))
     except Exception as exc:  # noqa: BLE001 - a report that fails must not lose the figures
         if on_note:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -20,6 +19,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Sequence
 
+from .. import own_python
 from ..frontends import KernelHandle
 from ..types import Config
 
@@ -29,6 +29,7 @@ METRICS = {
     "sm__warps_active.avg.pct_of_peak_sustained_active": "occupancy_pct",
     "launch__registers_per_thread": "registers",
 }
+TARGET = "from irscope.measure.ncu import target; target()"  # the program ncu profiles: see target()
 _TIME_UNITS = {"ns": 1e-3, "nsecond": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3, "second": 1e6, "s": 1e6}
 
 
@@ -80,10 +81,8 @@ def profile(handle: KernelHandle, configs: Sequence[Config], timeout: float = 60
         job.write_text(json.dumps({"kernel": asdict(handle), "configs": [c.to_json() for c in configs],
                                    "repeats": repeats}))
         cmd = [tool, "--csv", "--clock-control", "none", "--kernel-name", f"regex:^{handle.name}$",
-               "--metrics", ",".join(METRICS), sys.executable, "-c",
-               "from irscope.measure.ncu import target; target()", str(job)]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                              env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)})
+               "--metrics", ",".join(METRICS), *own_python.command(TARGET, str(job))]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=own_python.environment())
         launched_path = Path(tmp) / "launched.json"
         launched = json.loads(launched_path.read_text()) if launched_path.exists() else [True] * len(configs)
     launches = parse_csv(proc.stdout)
@@ -116,10 +115,9 @@ def save_report(handle: KernelHandle, config: Config, path: Path, timeout: float
         job = Path(tmp) / "job.json"
         job.write_text(json.dumps({"kernel": asdict(handle), "configs": [config.to_json()], "repeats": 1}))
         cmd = [tool, "--clock-control", "none", "--set", REPORT_SET, "--import-source", "no", "--kernel-name", f"regex:^{handle.name}$",
-               "--launch-skip", "1", "--launch-count", "1", "-f", "-o", str(path.with_suffix("")), sys.executable,
-               "-c", "from irscope.measure.ncu import target; target()", str(job)]
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
-                              env={**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)})
+               "--launch-skip", "1", "--launch-count", "1", "-f", "-o", str(path.with_suffix("")),
+               *own_python.command(TARGET, str(job))]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=own_python.environment())
     report = path.with_suffix(".ncu-rep")
     if not report.exists():
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [f"exit {proc.returncode}"]

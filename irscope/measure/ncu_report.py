@@ -146,8 +146,10 @@ def read_report(path: Path, timeout: float = 300) -> list[KernelCounters]:
     import json
     import subprocess
 
-    proc = subprocess.run([sys.executable, "-m", "irscope.measure.ncu_report", str(path)], capture_output=True,
-                          text=True, timeout=timeout)
+    from .. import own_python
+
+    proc = subprocess.run(own_python.command("from irscope.measure.ncu_report import main; main()", str(path)),
+                          capture_output=True, text=True, timeout=timeout, env=own_python.environment())
     if proc.returncode == UNAVAILABLE_EXIT:
         raise NcuReportUnavailable(proc.stderr.strip().splitlines()[-1])
     if proc.returncode != 0:
@@ -203,7 +205,8 @@ def _kernel(action) -> KernelCounters:
     return counters
 
 
-if __name__ == "__main__":  # python -m irscope.measure.ncu_report REPORT: the counters as JSON on stdout
+def main() -> None:
+    """``REPORT``: the counters as JSON on stdout (read_report's process)."""
     import json
 
     try:
@@ -215,3 +218,7 @@ if __name__ == "__main__":  # python -m irscope.measure.ncu_report REPORT: the c
         print(exc, file=sys.stderr)
         raise SystemExit(2) from None
     print(json.dumps([k.to_json() for k in found]))
+
+
+if __name__ == "__main__":
+    main()

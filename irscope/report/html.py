@@ -6,6 +6,7 @@ The data is JSON in a ``<script type="application/json">`` element, with ``<``, 
 ``\\u003c``-style escapes, so no text of a listing can close it or, as ``<!--<script>`` does, change how
 the browser reads the rest of the page; the page puts listings into the document as text (``textContent``), never
 as markup, so a listing cannot run code in the reader's browser. Diffs are rendered here, escaped.
+Paths are shown as shared_paths.py writes them (relative to the kernel's folder) unless kept absolute.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ..ir.sourcemap import SourceMap
 from ..session import Session
 from ..session.table import FACT_COLUMNS, RUNTIME_COLUMNS, cell, note, text, varying
 from ..types import Stage, Variant
+from .shared_paths import SharedPaths
 
 STAGES = (Stage.TTIR, Stage.TTGIR, Stage.LLIR, Stage.PTX, Stage.SASS)
 
@@ -31,8 +33,10 @@ class DiffRequest:
     stage: Stage = Stage.PTX
 
 
-def build(session: Session, diffs: Sequence[DiffRequest] = (), sample_gpu: str | None = None) -> str:
-    """The report's HTML text."""
+def build(session: Session, diffs: Sequence[DiffRequest] = (), sample_gpu: str | None = None,
+          absolute_paths: bool = False) -> str:
+    """The report's HTML text; ``absolute_paths``: keep the author's paths as the compilers wrote them."""
+    paths = SharedPaths(session.kernel.file, keep=absolute_paths)
     entries = list(session.entries)
     names = varying(entries)
     columns = [{"title": n, "numeric": True} for n in names]
@@ -54,7 +58,7 @@ def build(session: Session, diffs: Sequence[DiffRequest] = (), sample_gpu: str |
             "columns": columns, "variants": variants,
             "runtime_note": ("Median kernel time per variant; " + "; ".join(sorted(runtime_sources))) if runtime_sources
             else ""}
-    return _page(session, data, [_diff_html(session, d) for d in diffs])
+    return _page(session, paths.data(data), [_diff_html(session, d, paths) for d in diffs], paths)
 
 
 def _sample(session: Session, entry, gpu: str | None):
@@ -100,11 +104,11 @@ def _runs(lines: list[int | None]) -> list[list[int]]:
     return out
 
 
-def _diff_html(session: Session, request: DiffRequest) -> str:
+def _diff_html(session: Session, request: DiffRequest, paths: SharedPaths) -> str:
     from ..diff import diff_variants
     from ..diff.render import summary_lines, unified
 
-    a, b = _variant(session, request.a), _variant(session, request.b)
+    a, b = paths.variant(_variant(session, request.a)), paths.variant(_variant(session, request.b))
     d = diff_variants(a, b, request.stage)
     lines, spans = unified(d)
     out = []
@@ -141,10 +145,10 @@ def _asset(name: str) -> str:
     return (resources.files("irscope.report") / "assets" / name).read_text(encoding="utf-8")
 
 
-def _page(session: Session, data: dict[str, Any], diffs: list[str]) -> str:
+def _page(session: Session, data: dict[str, Any], diffs: list[str], paths: SharedPaths) -> str:
     payload = json.dumps(data, separators=(",", ":")).translate(_SCRIPT_SAFE)
     title = html.escape(f"irscope · {session.kernel.name} · {len(data['variants'])} variants")
-    kernel = html.escape(f"{session.kernel.name} ({session.kernel.file})")
+    kernel = html.escape(f"{session.kernel.name} ({paths(session.kernel.file)})")
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
@@ -79,6 +80,7 @@ def collect(out: Path, *, command: list[str], exit_code: int, wall_s: float, arc
     """Sessions under ``out/kernels`` and ``out/run.json`` from ``out/raw``; returns the index."""
     raw = out / RAW
     note = on_note or (lambda _: None)
+    _refuse_links(out)
     records, skipped = read_compiles(raw)
     ahead_of_time = not records and (raw / "launches_ahead_of_time.json").is_file()
     if ahead_of_time:
@@ -86,7 +88,7 @@ def collect(out: Path, *, command: list[str], exit_code: int, wall_s: float, arc
     outputs = _output_codes(raw, note)  # Inductor's, as the program logged them
     _sources_from_output_code(outputs, records)
     kernels = _group(records, ahead_of_time)
-    tuners = _read_optional(raw / "autotuners.json", list) or []
+    tuners = _read_optional(raw, "autotuners.json", list) or []
     if ahead_of_time:  # the stand-in driver times nothing: the autotuner's configs are compiled, none is picked
         _add_autotuned_configs(tuners, kernels)
         tuners = []
@@ -99,7 +101,7 @@ def collect(out: Path, *, command: list[str], exit_code: int, wall_s: float, arc
         except IrscopeError as exc:  # this kernel's trouble, not the run's
             kernel.why = kernel.why or str(exc)
             note(f"{kernel.name}: {exc}")
-    profile = _read_optional(raw / PROFILE, dict) or {}
+    profile = _read_optional(raw, PROFILE, dict) or {}
     others = _attach_profile(profile, kernels)
     _attach_autotuners(tuners, kernels)
     _store_measurements(out, kernels, profile)
@@ -223,8 +225,17 @@ def _write_session(out: Path, kernel: RunKernel, used: set[str], ahead_of_time: 
 # ------------------------------------------------------------------ launches, profile, autotuners
 
 
-def _read_optional(path: Path, kind: type) -> Any:
-    if not path.is_file():
+def _refuse_links(out: Path) -> None:
+    """The program may have left links where irscope reads and writes: a linked raw/ or session folder is refused."""
+    for name in (RAW, *SESSION_FOLDERS):
+        if (out / name).is_symlink():
+            raise SessionError(f"{out / name} is a symbolic link; irscope reads and writes only inside {out}")
+
+
+def _read_optional(raw: Path, relative: str, kind: type) -> Any:
+    """``raw/relative`` as JSON of ``kind``; None where the program wrote none. Never read through a link out of raw/."""
+    path = contained(raw, relative)
+    if not os.path.lexists(path):
         return None
     data = read_json(path)
     if not isinstance(data, kind):
@@ -234,7 +245,7 @@ def _read_optional(path: Path, kind: type) -> Any:
 
 def _attach_launches(raw: Path, kernels: list[RunKernel]) -> None:
     by_hash = {v.record.hash: v for k in kernels for v in k.variants if v.record.hash}
-    for item in _read_optional(raw / "launches.json", list) or []:
+    for item in _read_optional(raw, "launches.json", list) or []:
         if not isinstance(item, dict):
             continue
         variant = by_hash.get(item.get("hash"))
@@ -343,7 +354,11 @@ def _output_codes(raw: Path, note: Callable[[str], None]) -> list[Any]:
 
     outputs = []
     for path in sorted((raw / "inductor").glob("*.py")) if (raw / "inductor").is_dir() else []:
-        text = read_text(path)
+        try:
+            text = read_text(contained(raw, Path("inductor") / path.name))
+        except SessionError as exc:
+            note(f"Inductor output code {path.name}: {exc}")
+            continue
         if "async_compile.triton(" not in text:
             continue
         try:
@@ -387,9 +402,8 @@ def _inductor_rows(out: Path, outputs: list[Any], kernels: list[RunKernel], othe
     if not missing:
         return []
     outputs = missing
-    folder = out / RAW / "inductor"
     chosen = {}
-    for name, c in (_read_optional(folder / "inductor_chosen.json", dict) or {}).items():
+    for name, c in (_read_optional(out / RAW, "inductor/inductor_chosen.json", dict) or {}).items():
         if isinstance(c, dict) and isinstance(c.get("constexprs"), dict):
             chosen[name] = LaunchConfig(dict(c["constexprs"]), int(c.get("num_warps", 4)), int(c.get("num_stages", 1)))
     planned = plan(outputs, out / "inductor", chosen)
@@ -449,7 +463,11 @@ def _load_inline_rows(out: Path, raw: Path, others: list[dict[str, Any]], profil
     target = arch or f"sm_{capability}"
     rows, used = [], set()
     for path in sorted(folder.glob("[0-9]*.json")):
-        data = _read_optional(path, dict)
+        try:
+            data = _read_optional(raw, f"load_inline/{path.name}", dict)
+        except SessionError as exc:
+            note(f"{path.name}: {exc}; skipped")
+            continue
         sources = data.get("cuda_sources") if data else None
         if not (isinstance(sources, list) and all(isinstance(t, str) for t in sources)
                 and isinstance(data.get("name"), str)):
@@ -507,7 +525,7 @@ def _index(command, exit_code, wall_s, ahead_of_time, profile, kernels, extra, o
            raw) -> dict[str, Any]:
     all_gpu = (sum(k.gpu_totals()[1] for k in kernels) + sum(r["gpu_total_us"] for r in extra)
                + sum(o["total_us"] for o in others))
-    listener = _read_optional(raw / "listener.json", dict) or {}
+    listener = _read_optional(raw, "listener.json", dict) or {}
 
     def share(total: float) -> float | None:
         return round(100.0 * total / all_gpu, 2) if all_gpu else None

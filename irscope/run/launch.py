@@ -14,6 +14,7 @@ from ..errors import UsageError
 from .hook import ENV_DIR, ENV_GPU_FREE, ENV_OWNER, ENV_PROFILE
 
 BOOTSTRAP = Path(__file__).parent / "bootstrap"
+PASSED_ON = (signal.SIGTERM, signal.SIGHUP)  # what irscope is sent while the program runs goes on to it
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ def environment(raw: Path, *, profile: bool, gpu_free_capability: int | None,
 
 
 def run_program(command: Sequence[str], env: Mapping[str, str]) -> Finished:
-    """Run ``command`` to the end; Ctrl-C goes to the program (it shares the terminal), not to irscope."""
+    """Run ``command`` to the end; Ctrl-C goes to the program (it shares the terminal), TERM and HUP on to it."""
     start = time.perf_counter()
     try:
         process = subprocess.Popen(list(command), env=dict(env))
@@ -48,8 +49,13 @@ def run_program(command: Sequence[str], env: Mapping[str, str]) -> Finished:
         raise UsageError(f"cannot start {command[0]}: {exc.strerror or exc}") from None
     # Ignored here only once the program has started: it would inherit SIG_IGN, and Python keeps it.
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # `kill` on irscope stops its program too, which then ends as it would alone: what it compiled is kept.
+    passed_on = {s: signal.signal(s, lambda signum, frame: process.send_signal(signum))
+                 for s in PASSED_ON if signal.getsignal(s) is not signal.SIG_IGN}
     try:
         code = process.wait()
     finally:
         signal.signal(signal.SIGINT, previous)
+        for s, handler in passed_on.items():
+            signal.signal(s, handler)
     return Finished(code, time.perf_counter() - start)

@@ -16,7 +16,10 @@ it never imports the kernel or runs anything, and every path the index names
 Writers take an exclusive lock on ``.lock`` (fcntl) and merge the index on disk
 with their change, so two sweeps writing into one session at once both keep
 every variant they finished. Under the lock, leftovers of a writer that was
-killed (temporary files, a variant folder swapped out) are cleaned up or put back.
+killed (temporary files, a variant folder swapped out) are cleaned up or put back:
+only names carrying irscope's temporary marker (store.LEFTOVER), never a link
+followed. A session whose ``.lock``, ``source/``, ``variants/`` or ``ncu/`` is a link, or
+not what it should be, is refused before anything in it is touched.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import json
 import os
 import re
 import shutil
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
@@ -34,12 +38,15 @@ from typing import Any, Mapping
 from ..errors import SessionError
 from ..ir.stats import stage_stats
 from ..records import Facts, Measurement
-from ..store import atomic_write, contained, read_json, read_text, read_variant, safe_name, write_variant
+from ..store import (
+    LEFTOVER, OLD_MARK, atomic_write, contained, own_folder, read_json, read_text, read_variant, safe_name, write_variant,
+)
 from ..types import Config, KernelId, Stage, Status, Variant
 
 SESSION_FORMAT = "irscope.session/1"
 INDEX = "session.json"
 LOCK = ".lock"
+SUBFOLDERS = ("source", "variants", "ncu")  # what writers write into: never through a link
 
 
 @dataclass
@@ -305,13 +312,27 @@ def _entries(data: Mapping[str, Any]) -> list[Entry]:
 @contextlib.contextmanager
 def _locked(path: Path):
     """Hold the session's write lock; clean up what a killed writer left behind."""
-    fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+    _check_layout(path)
     try:
+        # O_NOFOLLOW: a .lock that is a link is refused, its target never created.
+        fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o666)
+    except OSError as exc:
+        raise SessionError(f"{path / LOCK} cannot be opened as irscope's lock (a link?): {exc.strerror or exc}; "
+                           "refusing to write to the session") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise SessionError(f"{path / LOCK} is not a regular file; refusing to write to the session")
         fcntl.flock(fd, fcntl.LOCK_EX)
         _recover(path)
         yield
     finally:
         os.close(fd)  # releases the lock
+
+
+def _check_layout(path: Path) -> None:
+    """Refuse a session whose folders would lead a writer elsewhere: a linked source/, variants/ or ncu/."""
+    for name in SUBFOLDERS:
+        own_folder(path / name)
 
 
 @contextlib.contextmanager
@@ -323,28 +344,26 @@ def _writing(path: Path):
         raise SessionError(f"cannot write to session {path}: {exc.strerror or exc}") from None
 
 
-_LEFTOVER = re.compile(r"\.(?P<name>.+)\.(old-\d+|[^.]+|.+\.tmp)$")
-
-
 def _recover(path: Path) -> None:
     """Under the lock no other writer is mid-write: any temporary file or folder is a dead writer's.
 
-    A writer killed between moving a variant folder aside (``.ID.old-PID``) and
+    A writer killed between moving a variant folder aside (``.ID.irscope-old-PID``) and
     moving its new copy in leaves the variant missing: the old copy is put back.
     """
     for folder in (path, path / "variants", path / "source"):
         try:
-            names = [p for p in folder.iterdir() if p.name.startswith(".") and p.name != LOCK]
+            entries = list(os.scandir(folder))
         except OSError:
             continue
-        for leftover in names:
-            m = _LEFTOVER.match(leftover.name)
+        for leftover in entries:
+            m = LEFTOVER.fullmatch(leftover.name)
             if m is None:
                 continue
             target = folder / m["name"]
-            if ".old-" in leftover.name and leftover.is_dir() and not target.exists():
-                os.rename(leftover, target)
-            elif leftover.is_dir() and not leftover.is_symlink():
-                shutil.rmtree(leftover, ignore_errors=True)
+            is_dir = leftover.is_dir(follow_symlinks=False)
+            if m["mark"] == OLD_MARK and is_dir and not os.path.lexists(target):
+                os.rename(leftover.path, target)
+            elif is_dir:
+                shutil.rmtree(leftover.path, ignore_errors=True)
             else:
-                leftover.unlink(missing_ok=True)
+                os.unlink(leftover.path)  # a file, or a link itself: never what it points to

@@ -10,7 +10,6 @@ opened: file names in it (the kernel's path, Triton's cache paths) are labels.
 from __future__ import annotations
 
 import ast
-import gzip
 import hashlib
 import json
 import zlib
@@ -24,7 +23,8 @@ from ..store import read_bytes
 # tritonparse's file_content keys are "<kernel>.<ext>"; these are the stages irscope keeps.
 STAGE_EXTENSIONS = ("ttir", "ttgir", "llir", "ptx", "amdgcn", "sass")
 SUFFIXES = (".ndjson", ".ndjson.gz", ".json.gz")
-MAX_TRACE_BYTES = 1 << 30  # a long program's trace with every stage of every compile
+MAX_TRACE_BYTES = 1 << 30  # a long program's trace with every stage of every compile, packed or unpacked
+UNPACK_STEP = 16 << 20  # gzip is unpacked this much at a time, so a bomb is stopped at the limit
 
 
 @dataclass(frozen=True)
@@ -79,10 +79,7 @@ def read_lines(path: Path) -> tuple[list[str], str]:
     raw = read_bytes(path, MAX_TRACE_BYTES)
     digest = hashlib.sha256(raw).hexdigest()
     if raw[:2] == b"\x1f\x8b":
-        try:
-            raw = gzip.decompress(raw)
-        except (EOFError, OSError, zlib.error) as exc:
-            raise SessionError(f"{path} is a damaged gzip file ({exc}): truncated?") from None
+        raw = _gunzip(path, raw)
     elif raw[:4] == b"\x28\xb5\x2f\xfd":
         raise SessionError(f"{path} is zstd-compressed; decompress it first (zstd -d) and open the .ndjson")
     try:
@@ -90,6 +87,35 @@ def read_lines(path: Path) -> tuple[list[str], str]:
     except UnicodeDecodeError as exc:
         raise SessionError(f"{path} is not UTF-8 text (byte {exc.start}): not a tritonparse trace") from None
     return text.splitlines(), digest
+
+
+def _gunzip(path: Path, raw: bytes) -> bytes:
+    """Every gzip member of ``raw``, unpacked a piece at a time: refused once past MAX_TRACE_BYTES.
+
+    A few MB of gzip can unpack to many GB (a "gzip bomb"); ``gzip.decompress`` would
+    try, holding it all, before the limit could be checked.
+    """
+    pieces, size = [], 0
+    while raw:
+        unpack = zlib.decompressobj(wbits=31)
+        try:
+            while raw:
+                piece = unpack.decompress(raw, UNPACK_STEP)
+                raw = unpack.unconsumed_tail
+                size += len(piece)
+                if size > MAX_TRACE_BYTES:
+                    raise SessionError(f"{path} unpacks to more than {MAX_TRACE_BYTES >> 20} MB: "
+                                       "not a trace irscope reads")
+                pieces.append(piece)
+                if unpack.eof:
+                    break
+        except zlib.error as exc:
+            raise SessionError(f"{path} is a damaged gzip file ({exc})") from None
+        if not unpack.eof:
+            raise SessionError(f"{path} is a damaged gzip file (it ends before its last member does): truncated?")
+        # tritonparse appends one member per event; what follows one is the next (or zero padding).
+        raw = unpack.unused_data.lstrip(b"\0")
+    return b"".join(pieces)
 
 
 def read_trace(path: Path) -> Trace:
@@ -102,7 +128,8 @@ def read_trace(path: Path) -> Trace:
         try:
             event = json.loads(line)
         except (json.JSONDecodeError, RecursionError) as exc:
-            raise SessionError(f"{path}:{number}: not a JSON line ({exc.msg}): not a tritonparse trace, "
+            why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+            raise SessionError(f"{path}:{number}: not a JSON line ({why}): not a tritonparse trace, "
                                "or a damaged one") from None
         if not isinstance(event, dict):
             raise SessionError(f"{path}:{number}: an event must be a JSON object")

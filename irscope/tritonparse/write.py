@@ -19,7 +19,7 @@ from typing import Any, Iterable
 
 from ..arch import parse_arch
 from ..stages import Stage
-from ..store import atomic_write
+from ..store import write_output
 from ..types import Variant
 
 # irscope's stage -> the extension tritonparse keys it by
@@ -68,8 +68,8 @@ def compilation_event(variant: Variant, parameters: list[str] | None = None) -> 
 
 
 def write_trace(path: Path, variants: Iterable[Variant], parameters: list[str] | None = None) -> int:
-    """Write one compilation event per variant that compiled to ``path``; returns how many."""
+    """Write one compilation event per variant that compiled to ``path`` (a file the user named); returns how many."""
     lines = [json.dumps(compilation_event(v, parameters)) + "\n" for v in variants if v.ok]
     text = "".join(lines)
-    atomic_write(Path(path), gzip.compress(text.encode("utf-8"), mtime=0) if str(path).endswith(".gz") else text)
+    write_output(Path(path), gzip.compress(text.encode("utf-8"), mtime=0) if str(path).endswith(".gz") else text)
     return len(lines)

@@ -162,14 +162,15 @@ def test_the_builtin_cuda_square_is_checked_and_timed_for_each_launch_shape():
 
 
 def test_a_float_scalar_and_a_64_bit_count_reach_the_kernel_as_its_ptx_declares(cu_dir):
-    ref = resolve_kernel(f"{cu_dir / 'kernels.cu'}:saxpy")
+    ref = resolve_kernel(f"{cu_dir / 'kernels.cu'}:saxpy", spec_file=str(cu_dir / "kernels_spec.py"))
     rows = _bench(ref, [{"UNROLL": 1, "block": "256"}, {"UNROLL": 4, "block": "128"}])
     assert [m.status for m in rows] == [Status.OK, Status.OK], [m.error for m in rows]
     assert all(m.max_abs_error < 1e-5 for m in rows)
 
 
 def test_a_cuda_kernel_that_skips_an_element_is_wrong(cu_dir):
-    (m,) = _bench(resolve_kernel(f"{cu_dir / 'kernels.cu'}:short_copy"), [{}])
+    (m,) = _bench(resolve_kernel(f"{cu_dir / 'kernels.cu'}:short_copy", spec_file=str(cu_dir / "kernels_spec.py")),
+                  [{}])
     assert m.status is Status.WRONG and "1 elements never written" in m.error
 
 
@@ -186,7 +187,7 @@ def test_a_numba_kernel_is_checked_and_timed_for_each_launch_shape(tmp_path):
 def test_a_load_inline_kernel_is_timed_from_its_file_without_running_it(tmp_path):
     (tmp_path / "lecture.py").write_text(LOAD_INLINE)
     (tmp_path / "lecture_spec.py").write_text(INLINE_SPEC)
-    ref = resolve_kernel(f"{tmp_path / 'lecture.py'}:square_matrix_kernel")
+    ref = resolve_kernel(f"{tmp_path / 'lecture.py'}:square_matrix_kernel", spec_file=str(tmp_path / "lecture_spec.py"))
     assert ref.frontend == "cuda" and ref.can_launch
     rows = _bench(ref, [{"block": "16x16"}, {"block": "32x8"}])
     assert [m.status for m in rows] == [Status.OK, Status.OK], [m.error for m in rows]
@@ -207,7 +208,7 @@ def test_the_irscope_cubin_computes_what_torchs_own_load_inline_build_computes(t
                       build_directory=str(tmp_path), extra_cuda_cflags=["-O2"])
     (tmp_path / "lecture.py").write_text(LOAD_INLINE)
     (tmp_path / "lecture_spec.py").write_text(INLINE_SPEC)
-    ref = resolve_kernel(f"{tmp_path / 'lecture.py'}:square_matrix_kernel")
+    ref = resolve_kernel(f"{tmp_path / 'lecture.py'}:square_matrix_kernel", spec_file=str(tmp_path / "lecture_spec.py"))
     launch = ref.launch(resolve_config(ref, {}))
     launch.first()
     torch.cuda.synchronize()

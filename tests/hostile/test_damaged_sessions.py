@@ -21,7 +21,7 @@ from irscope.errors import SessionError
 from irscope.session import Session
 from irscope.store import read_variant
 
-from .damage import fingerprint, record
+from .damage import copy_of, fingerprint, record
 
 KERNEL = '''
 import triton
@@ -48,8 +48,7 @@ def recorded(tmp_path_factory):
 
 @pytest.fixture
 def session(recorded, tmp_path):
-    copy = tmp_path / "session"
-    shutil.copytree(recorded, copy, symlinks=True)
+    copy = copy_of(recorded, tmp_path)
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "secret.txt").write_text(SECRET + "\n")

@@ -75,9 +75,9 @@ def test_a_killed_writers_leftovers_are_put_back_or_removed(kernel_file, tmp_pat
     session = Session.open(out)
     victim = session.entries[0].id
     # What a writer killed mid-swap leaves: the variant moved aside, a half-made copy, a torn index write.
-    os.rename(out / "variants" / victim, out / "variants" / f".{victim}.old-999999")
-    (out / "variants" / f".{victim}.x1y2z3").mkdir()
-    (out / ".session.json.abc123.tmp").write_bytes(b"")
+    os.rename(out / "variants" / victim, out / "variants" / f".{victim}.irscope-old-999999")
+    (out / "variants" / f".{victim}.irscope-tmp-x1y2z3").mkdir()
+    (out / ".session.json.irscope-tmp-abc123").write_bytes(b"")
     again = _sweep(kernel_file, out, "-s", "BLOCK=64,128,256", env=_env(tmp_path))
     _, err = again.communicate(timeout=300)
     assert again.returncode == 0, err

@@ -133,7 +133,7 @@ def main() -> None:
             par.append(bare(file, 2))
             cap.append(irscope(file))
         example = bare_command(file, 16, True, "out.cubin")
-        ours = command(file, {"TILE": 16, "fast_math": True}, {"TILE": 16}, 90, "DIR")
+        ours = command({"TILE": 16, "fast_math": True}, 90)  # TILE goes in the header it includes
     s, p, c = statistics.median(seq), statistics.median(par), statistics.median(cap)
     print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, {nvcc_version()}")
     print(f"bare command:    {' '.join(Path(a).name if a.startswith('/') else a for a in example)}")

@@ -4,7 +4,12 @@
 to the cubin) and leaves the PTX it made behind; ``-lineinfo`` puts ``.loc`` lines in
 the PTX and a line table in the cubin, so both map back to the ``.cu`` file; ``-Xptxas
 -v`` prints registers, spills and stack per function. A config is the file's tunable
-macros (``-D``) and the compiler flags irscope sweeps.
+macros and the compiler flags irscope sweeps.
+
+nvcc hands its sub-tools their arguments through a shell, so nothing that comes from
+a file or a config goes on its command line: it compiles a ``kernel.cu`` of irscope's
+own that ``#include``s the kernel's file, with the macros in a header it writes
+(``-include config.h``, tokens.py), all under fixed names in its own temporary folder.
 """
 
 from __future__ import annotations
@@ -18,9 +23,11 @@ import time
 from pathlib import Path
 from typing import Any, Mapping
 
+from ...errors import ParameterError
 from ...types import CaptureError
 from ..base import Compiled
 from .source import entry_name
+from .tokens import config_header, flag_values
 
 # Compiler flags a config may set (kind "constexpr" in the table: compile-time, like the macros).
 # name -> (default, default sweep, what it does)
@@ -31,6 +38,8 @@ FLAGS = {
     "opt": (3, [3], "-Xptxas -O<N>: ptxas optimisation level, 0 to 3"),
 }
 NVCC_TIMEOUT = 300.0
+WRAPPER = "kernel.cu"  # what nvcc is given: it includes the kernel's file
+CONFIG_HEADER = "config.h"
 
 
 def nvcc_path() -> str | None:
@@ -58,27 +67,33 @@ def nvcc_version() -> str:
     return f"nvcc {m.group(2)}" if m else "nvcc"
 
 
-def command(file: str, values: Mapping[str, Any], macros: Mapping[str, Any], capability: int,
-            out_dir: str) -> list[str]:
-    """The nvcc command line for one config."""
+def command(values: Mapping[str, Any], capability: int) -> list[str]:
+    """The nvcc command line for one config, run in the folder ``sources`` wrote; only checked tokens vary."""
+    flags = flag_values(values)
     tool = nvcc_path() or "nvcc"
-    cmd = [tool, f"-arch=sm_{capability}", "-lineinfo", "-cubin", "-Xptxas", "-v", "--keep", "--keep-dir", out_dir,
-           "-o", os.path.join(out_dir, "kernel.cubin")]
-    cmd += [f"-D{name}={_c_literal(values[name])}" for name in macros if name in values]
-    if values.get("fast_math"):
+    cmd = [tool, f"-arch=sm_{int(capability)}", "-lineinfo", "-cubin", "-Xptxas", "-v", "--keep", "--keep-dir", ".",
+           "-o", "kernel.cubin", "-include", CONFIG_HEADER]
+    if flags.get("fast_math"):
         cmd.append("--use_fast_math")
-    if int(values.get("maxrregcount") or 0) > 0:
-        cmd.append(f"-maxrregcount={int(values['maxrregcount'])}")
-    opt = values.get("opt", 3)
-    if opt != 3:
-        cmd += ["-Xptxas", f"-O{int(opt)}"]
-    return cmd + [file]
+    if flags.get("maxrregcount", 0) > 0:
+        cmd.append(f"-maxrregcount={flags['maxrregcount']}")
+    if flags.get("opt", 3) != 3:
+        cmd += ["-Xptxas", f"-O{flags['opt']}"]
+    return cmd + [WRAPPER]
 
 
-def _c_literal(value: Any) -> str:
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    return str(value)
+def sources(file: str, values: Mapping[str, Any], macros: Mapping[str, Any], out_dir: str) -> None:
+    """Write the wrapper that includes ``file`` and the header that sets its macros into ``out_dir``.
+
+    The ``#include`` keeps the file's own path, so ``.loc`` lines and the cubin's line
+    table name it, and its own ``#include "..."`` lines resolve beside it.
+    """
+    if any(c in file for c in '"\n\r'):
+        raise ParameterError(f"cannot compile {file!r}: nvcc cannot include a path holding a quote or a newline; "
+                             "rename it")
+    header = config_header(values, macros)
+    Path(out_dir, CONFIG_HEADER).write_text(header, encoding="utf-8")
+    Path(out_dir, WRAPPER).write_text(f'#include "{file}"\n', encoding="utf-8")
 
 
 def compile_cuda(file: str, kernel: str, values: Mapping[str, Any], macros: Mapping[str, Any],
@@ -90,8 +105,13 @@ def compile_cuda(file: str, kernel: str, values: Mapping[str, Any], macros: Mapp
     if nvcc_path() is None:
         return Compiled(error=CaptureError("environment", "nvcc (the CUDA toolkit) is not installed here: "
                                            "put it on PATH or set CUDA_HOME"))
+    file = os.path.abspath(file)
     with tempfile.TemporaryDirectory(prefix="irscope-nvcc-") as tmp:
-        cmd = command(file, values, macros, capability, tmp)
+        try:
+            sources(file, values, macros, tmp)
+            cmd = command(values, capability)
+        except ParameterError as exc:  # a value that is not a token: this config's failure, never run
+            return Compiled(error=CaptureError("config", str(exc)))
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, timeout=NVCC_TIMEOUT, cwd=tmp)
         except subprocess.TimeoutExpired:

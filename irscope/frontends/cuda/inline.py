@@ -35,33 +35,82 @@ class InlineSource:
 
 
 def inline_sources(path: Path, text: str | None = None) -> list[InlineSource]:
-    """Every ``cuda_sources`` string of every ``load_inline`` call in ``path``."""
+    """Every ``cuda_sources`` string of every ``load_inline`` call in ``path``; KernelFileError naming the first
+    ``cuda_sources`` that is not a string written out in the file (the file is never run to work one out)."""
+    found, unread = _read_calls(path, text)
+    if unread:
+        raise KernelFileError(unread[0])
+    return found
+
+
+def _read_calls(path: Path, text: str | None) -> tuple[list[InlineSource], list[str]]:
+    """The ``cuda_sources`` strings read from the file's syntax, and a line for each that is not one."""
     text = text if text is not None else path.read_text(encoding="utf-8")
     if "load_inline" not in text:  # every Triton kernel file is asked this: answer without parsing it
-        return []
+        return [], []
     try:
         tree = ast.parse(text, str(path))
     except SyntaxError as exc:
         raise KernelFileError(f"{path}:{exc.lineno}: syntax error: {exc.msg}") from None
-    strings: dict[str, ast.Constant] = {}
+    strings: dict[str, ast.expr] = {}
     for node in tree.body:  # module-level NAME = "..." (the lecture's `cuda_source = '''...'''`)
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str):
+        if isinstance(node, ast.Assign):
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     strings[target.id] = node.value
-    out = []
+    found, unread = [], []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and _called(node) == "load_inline"):
             continue
-        for keyword in node.keywords:
-            if keyword.arg == "cuda_sources":
-                values = keyword.value.elts if isinstance(keyword.value, (ast.List, ast.Tuple)) else [keyword.value]
-                for value in values:
-                    if isinstance(value, ast.Name):
-                        value = strings.get(value.id)
-                    if isinstance(value, ast.Constant) and isinstance(value.value, str):
-                        out.append(InlineSource(value.value, value.lineno))
-    return out
+        # load_inline(name, cpp_sources, cuda_sources, ...): by keyword or third positionally. A `**{...}` or
+        # `*args` could hold it too, and only running the file would say: that is unreadable, like a call.
+        given = [k.value for k in node.keywords if k.arg == "cuda_sources"] + node.args[2:3]
+        hidden = [k.value for k in node.keywords if k.arg is None] + [a for a in node.args if isinstance(a, ast.Starred)]
+        for expr in hidden:
+            unread.append(_unread(path, expr, f"load_inline's {_spelled(expr)} may hold its cuda_sources"))
+        for expr in given:
+            if isinstance(expr, ast.Starred):
+                continue
+            value = strings.get(expr.id, expr) if isinstance(expr, ast.Name) else expr
+            values = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
+            for item in values:
+                if isinstance(item, ast.Name):
+                    item = strings.get(item.id, item)
+                if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                    found.append(InlineSource(item.value, item.lineno))
+                else:
+                    unread.append(_unread(path, expr, f"load_inline's cuda_sources is {_spelled(expr)}"))
+                    break
+    return found, unread
+
+
+def _unread(path: Path, expr: ast.expr, what: str) -> str:
+    """The refusal of one ``cuda_sources`` that only running the file would give."""
+    return (f"{path}:{expr.lineno}: {what}, not a string written in the file; irscope reads it without running the "
+            "file: write the CUDA source as a string literal (or a module-level name bound to one), or save it as a "
+            ".cu file and name that")
+
+
+def unreadable_sources(path: Path) -> bool:
+    """Does ``path`` call ``load_inline`` with ``cuda_sources`` that only running the file would give?"""
+    try:
+        return bool(_read_calls(path, None)[1])
+    except (OSError, UnicodeDecodeError, KernelFileError):
+        return False
+
+
+def python_functions(path: Path) -> set[str]:
+    """The names of the file's module-level functions (a Triton kernel the user may mean instead)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+    except (OSError, UnicodeDecodeError, SyntaxError):
+        return set()
+    return {node.name for node in tree.body if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
+
+
+def _spelled(node: ast.expr) -> str:
+    text = ast.unparse(node)
+    return f"`{text}`" if len(text) <= 40 else f"`{text[:37]}...`"
 
 
 def _called(node: ast.Call) -> str:

@@ -8,36 +8,48 @@ from pathlib import Path
 from typing import Any
 
 from ...arch import Target
-from ...errors import KernelFileError
+from ...errors import KernelFileError, ParameterError
 from ...stages import Stage
 from ...types import Config, KernelId
 from ..base import Compiled, Kernel, KernelHandle, choose_kernel
 from .compile import FLAGS, compile_cuda, nvcc_version
 from .inline import HOST_ONLY_INCLUDE, InlineSource, device_side
 from .source import kernels, tunable_macros
+from .tokens import config_header, flag_values
 
 
 class CudaKernel(Kernel):
     frontend = "cuda"
     stages = (Stage.PTX, Stage.SASS)
 
-    def __init__(self, file: str, name: str, text: str | None = None, device_code: str | None = None) -> None:
+    def __init__(self, file: str, name: str, text: str | None = None, device_code: str | None = None,
+                 spec_file: str | None = None) -> None:
         self.file = file
         self.name = name
         self._text = text
         # A load_inline kernel (inline.py): the device code nvcc compiles, numbered as in the Python file.
         self.device_code = device_code
+        # The spec file the user named (--spec): Python, so imported only on their say-so.
+        self.spec_file = spec_file
         self._spec: Any = False  # not looked for yet
 
     @property
     def spec(self) -> Any:
-        """The kernel's CudaSpec from ``<stem>_spec.py`` beside its file, or None."""
+        """The kernel's CudaSpec: from the spec file the user named, or a built-in's ``<stem>_spec.py``; else None."""
         if self._spec is False:
-            from ..cubin import find_spec, import_specs, spec_file
+            from ..cubin import builtin_spec_file, find_spec, import_specs
 
-            path = spec_file(self.file)
-            self._spec = find_spec(import_specs(path), self.name, self.file) if path.is_file() else None
+            named = Path(self.spec_file) if self.spec_file else None
+            path = named or builtin_spec_file(self.file)
+            self._spec = find_spec(import_specs(path), self.name, self.file) if path and path.is_file() else None
+            if named is not None and self._spec is None:
+                raise ParameterError(f"{named} declares no CudaSpec for {self.name} in {Path(self.file).name}")
         return self._spec
+
+    def with_spec_file(self, path: Path) -> "CudaKernel":
+        if not path.is_file():
+            raise KernelFileError(f"no such spec file: {path}")
+        return CudaKernel(self.file, self.name, self._text, self.device_code, str(path.resolve()))
 
     def __repr__(self) -> str:
         return f"CudaKernel({self.name!r}, {self.file!r})"
@@ -71,15 +83,15 @@ class CudaKernel(Kernel):
     def can_launch(self) -> bool:
         return self.spec is not None
 
+    def no_launch_reason(self) -> str:
+        return no_spec_line(self.name, self.file)
+
     def launch(self, config: Config, device: str = "cuda", seed: int = 0) -> Any:
         """Compiled for this GPU, loaded from its cubin and ready to run with the spec's inputs."""
         from ..cubin import cubin_launch
 
         if self.spec is None:
-            from ...errors import ParameterError
-
-            raise ParameterError(f"{self.name} has no CudaSpec (example inputs, grid, reference): declare one in "
-                                 f"{Path(self.file).stem}_spec.py beside {Path(self.file).name}")
+            raise ParameterError(no_spec_line(self.name, self.file))
         return cubin_launch(self, self.spec, config, device, seed)
 
     @property
@@ -91,19 +103,32 @@ class CudaKernel(Kernel):
         return first[0].lstrip("/ ").strip() if first and first[0].lstrip().startswith("//") else ""
 
     def handle(self) -> KernelHandle:
-        return KernelHandle(self.frontend, self.file, self.name, {})
+        return KernelHandle(self.frontend, self.file, self.name, {"spec_file": self.spec_file} if self.spec_file else {})
 
     def cache_material(self) -> dict[str, Any]:
         return {"source_sha": self.identity().source_hash, "nvcc": nvcc_version()}
+
+    def check_config(self, config: Config) -> None:
+        values = {**config.constexprs, **config.options}
+        flag_values(values)
+        config_header(values, self.macros())
 
     def compile(self, config: Config, target: Target) -> Compiled:
         values = {**config.constexprs, **config.options}  # the block shape and sizes do not reach nvcc
         if self.device_code is None:
             return compile_cuda(self.file, self.name, values, self.macros(), target.capability)
         with tempfile.TemporaryDirectory(prefix="irscope-inline-") as tmp:
-            cu = Path(tmp) / f"{Path(self.file).stem}_inline.cu"
+            cu = Path(tmp) / "inline.cu"  # its #line names the Python file: this name is never shown
             cu.write_text(self.device_code, encoding="utf-8")
             return compile_cuda(str(cu), self.name, values, self.macros(), target.capability)
+
+
+def no_spec_line(name: str, file: str) -> str:
+    """What bench says of a kernel with no spec: where one goes, and that it is used only when named."""
+    beside = Path(file).with_name(f"{Path(file).stem}_spec.py")
+    have = "there is one" if beside.is_file() else "declare one"
+    return (f"{name} has no CudaSpec (example inputs, grid, reference) to launch with: {have} in {beside.name} "
+            f"and name it with --spec {beside} (a spec file is Python, run only when you name it)")
 
 
 def read_source(path: Path) -> str:

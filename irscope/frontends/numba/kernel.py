@@ -18,6 +18,7 @@ from ...errors import IrscopeError, KernelFileError, KernelNotFound, ParameterEr
 from ...stages import Stage
 from ...types import CaptureError, Config, KernelId
 from ..base import Compiled, Kernel, KernelHandle, choose_kernel
+from ..cuda.tokens import flag_values
 
 JIT_SPELLINGS = {"cuda.jit", "numba.cuda.jit", "jit"}
 # name -> (default, default sweep): fastmath is Numba's own flag; the other two go to ptxas.
@@ -148,8 +149,15 @@ class NumbaKernel(Kernel):
                 raise KernelNotFound(f"{self.file} defines no @cuda.jit function {self.name!r} when imported")
         return self._function
 
+    def check_config(self, config: Config) -> None:
+        flag_values({**config.constexprs, **config.options})
+
     def compile(self, config: Config, target: Target) -> Compiled:
         values = {**config.constexprs, **config.options}
+        try:
+            flag_values(values)
+        except ParameterError as exc:  # a value ptxas could not take: this config's failure
+            return Compiled(error=CaptureError("config", str(exc)))
         start = time.perf_counter()
         try:
             from numba import cuda

@@ -43,6 +43,9 @@ class TritonFrontend(Frontend):
     def builtin(self, directory: Path) -> list[TritonKernel]:
         return builtin_kernels(directory)
 
+    def rebuild(self, handle: KernelHandle) -> TritonKernel | None:
+        return self.load(handle) if "source_text" in handle.extra else None
+
 
 __all__ = ["SignatureArg", "TritonFrontend", "TritonKernel", "UnsafeKernelSource", "rebuild_functions",
            "rebuilt_kernel"]

@@ -10,6 +10,7 @@ go on.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -62,6 +63,7 @@ def read_compiles(raw: Path) -> tuple[list[Recorded], list[str]]:
         return out, skipped
     for sub in sorted(p for p in folder.iterdir() if p.is_dir()):
         try:
+            sub = contained(raw, Path("compiles") / sub.name)  # a linked record folder may not lead out of raw/
             data = read_json(contained(sub, RECORD))
             record = _record(raw, data)
             record.folder = sub
@@ -80,8 +82,8 @@ def read_compiles(raw: Path) -> tuple[list[Recorded], list[str]]:
 
 def read_launched(raw: Path) -> tuple[list[Recorded], list[str]]:
     """Without a GPU: every launch the program made (listen.GpuFreeListener), one record per launch."""
-    path = raw / "launches_ahead_of_time.json"
-    if not path.is_file():
+    path = contained(raw, "launches_ahead_of_time.json")
+    if not os.path.lexists(path):
         return [], []
     data = read_json(path)
     if not isinstance(data, list):
@@ -221,6 +223,10 @@ def compiled_from(record: Recorded, asm: dict[str, Any], metadata: dict[str, Any
     """A compile's stages (``asm``, Triton's keys) and metadata as a ``Compiled``; ptxas reports on the PTX."""
     from .compile import _Result
 
+    for key in ("num_warps", "num_stages", "num_ctas", "shared"):  # Triton's own are ints; a record is data
+        value = metadata.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 31):
+            raise SessionError(f"{record.kernel}: the recorded compile's {key} is {str(value)[:40]!r}, not a count")
     result = _Result(asm=asm, metadata=metadata)
     result.signature = {k: v for k, v in record.signature.items() if isinstance(v, str) and v != "constexpr"}
     result.divisible_by_16 = record.divisible
