@@ -10,7 +10,6 @@ from __future__ import annotations
 EXEC = "issue 27: fixed on branch h27-exec (nvcc values through a header, specs opt-in, load_inline, sessions)"
 PROCS = "issue 27: fixed on branch h27-procs (workers isolated from the cwd, time limits, gzip bounded)"
 WRITERS = "issue 27: fixed on branch h27-writers (writers never follow links, -o only over a regular file)"
-OUTPUT = "issue 27: fixed on branch h27-output (control characters escaped, HTML escaped, no exit 70)"
 
 FIXED_ELSEWHERE = {
     **dict.fromkeys([
@@ -71,14 +70,6 @@ FIXED_ELSEWHERE = {
         "session writer@sweep resume: the session's own dot files beside its variants (builtin session)",
         'session writer@sweep resume: variants/ links to a folder outside (triton session)',
     ], WRITERS),
-    **dict.fromkeys([
-        'cli -c@dump: cuda string macro OP=terminal controls',
-        'cli -s@sweep: cuda string macro OP=terminal controls',
-        'ncu counters@ncu: name = terminal controls',
-        'session.json@report: kernel.source = terminal controls (numba session)',
-        'stage file@dump: ptx with terminal controls (hash matches) (builtin session)',
-        'stage file@report: ptx with HTML (hash matches) (cuda session)',
-    ], OUTPUT),
 }
 
 
