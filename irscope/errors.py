@@ -11,7 +11,7 @@ import enum
 
 
 class ExitCode(enum.IntEnum):
-    """What ``irscope``'s exit status means; README.md's "Bad input" lists the same."""
+    """What ``irscope``'s exit status means; docs/bad-input.md lists the same."""
 
     OK = 0
     # The work ran and something in it failed: a variant of a sweep did not compile, one
