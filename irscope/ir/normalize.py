@@ -56,23 +56,8 @@ PTX_DEBUG_LABEL = re.compile(r"^\$L__(?:tmp|func_begin|func_end|info_string)\d+:
 PTX_REG_COUNT = re.compile(r"<\d+>")
 
 
-def _native_tokens():
-    """irscope.diff.native.tokens (None: the Python path), imported on first use: irscope.diff imports
-    this module."""
-    from ..diff.native import tokens
-
-    return tokens
-
-
 def clean_ptx(text: str) -> list[NormalizedLine]:
     """The PTX's instructions and directives, without locations, comments and debug tables; names as they are."""
-    native = _native_tokens()
-    cleaned = native.clean_ptx(text) if native is not None else None  # None: not ASCII, or a NUL
-    return _clean_ptx_python(text) if cleaned is None else normalized_lines(*cleaned)
-
-
-def _clean_ptx_python(text: str) -> list[NormalizedLine]:
-    """clean_ptx in Python: what the native one computes, and what runs where it cannot."""
     kept: list[NormalizedLine] = []
     for i, line in enumerate(text.splitlines()):
         code = line.strip()
@@ -209,13 +194,6 @@ SASS_ADDRESS = re.compile(r"/\*[0-9a-f]+\*/")
 
 def clean_sass(text: str) -> list[NormalizedLine]:
     """The SASS instructions and branch labels, without addresses, line comments and headers; names as they are."""
-    native = _native_tokens()
-    cleaned = native.clean_sass(text) if native is not None else None  # None: not ASCII, or a NUL
-    return _clean_sass_python(text) if cleaned is None else normalized_lines(*cleaned)
-
-
-def _clean_sass_python(text: str) -> list[NormalizedLine]:
-    """clean_sass in Python: what the native one computes, and what runs where it cannot."""
     kept = []
     for i, line in enumerate(text.splitlines()):
         code = line.strip()
