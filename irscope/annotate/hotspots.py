@@ -64,11 +64,11 @@ def hot_lines(variant: Variant, counters, top: int | None = None) -> list[HotLin
 
 def python_line_shares(hot: list[HotLine]) -> dict[int, float]:
     """Each Python line's share of the kernel's samples (the SASS it became, summed)."""
-    shares: Counter = Counter()
+    shares: dict[int, float] = {}
     for h in hot:
         if h.python_line:
-            shares[h.python_line] += h.share
-    return dict(shares.most_common())
+            shares[h.python_line] = shares.get(h.python_line, 0.0) + h.share
+    return dict(sorted(shares.items(), key=lambda item: -item[1]))
 
 
 def matched(variant: Variant, counters) -> tuple[int, int]:

@@ -13,14 +13,14 @@ from __future__ import annotations
 import bisect
 import difflib
 from collections import Counter
-from typing import Sequence
+from typing import Hashable, Sequence
 
 Opcode = tuple[str, int, int, int, int]
 
 SMALL_REGION = 20_000  # len(a) * len(b) below which difflib aligns a region without anchors
 
 
-def opcodes(a: Sequence[str], b: Sequence[str], repeats: int = 1) -> list[Opcode]:
+def opcodes(a: Sequence[Hashable], b: Sequence[Hashable], repeats: int = 1) -> list[Opcode]:
     """``difflib``-style opcodes (equal/replace/delete/insert with ranges) aligning ``a`` to ``b``.
 
     ``repeats``: a line that occurs as often on both sides, at most this many times, anchors
@@ -46,7 +46,7 @@ def realign(a: Sequence, b: Sequence, previous: list[Opcode], repeats: int = 1,
 
     def close(i: int, j: int) -> None:
         if i > gap_a or j > gap_b:
-            if changed_a is not None and pending and _untouched(changed_a, gap_a, i) \
+            if changed_a is not None and changed_b is not None and pending and _untouched(changed_a, gap_a, i) \
                     and _untouched(changed_b, gap_b, j):
                 out.extend(pending)
             else:

@@ -64,7 +64,7 @@ class Line(NamedTuple):
     """One line of a listing, split at its names. (A NamedTuple: tokenize makes tens of thousands at
     once, in C.)"""
 
-    index: int  # in the original listing
+    index: int  # type: ignore[assignment]  # in the original listing (shadows tuple.index)
     text: str  # as compared (numbers dropped under ``ignore=immediates``)
     frame: str  # the text between its names, joined by SEPARATOR
     template: str  # the frame as a str.format template: {} for each name

@@ -21,6 +21,7 @@ LineLocs = list["SourceLoc | None"]
 # #loc12 = loc("/work/kernels/square.py":14:26)
 MLIR_LOC_DEF = re.compile(r"^(#loc\d*)\s*=\s*loc\((.*)\)\s*$")
 # "/work/kernels/square.py":14:26   (optionally followed by " to 14:30")
+LOC_NAME = re.compile(r"#loc\d*")  # #loc12, in `loc(#loc12)` or `callsite(#loc3 at #loc4)`
 MLIR_FILE_LOC = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
 
 
@@ -42,8 +43,9 @@ class _MlirLocParser:
         """Parse one location expression at the start of ``text``; return it and the rest."""
         text = text.lstrip()
         if text.startswith("#loc"):
-            m = re.match(r"#loc\d*", text)
-            return self.alias(m.group(0), depth), text[m.end():]
+            name = LOC_NAME.match(text)
+            if name is not None:
+                return self.alias(name.group(0), depth), text[name.end():]
         if text.startswith("unknown"):
             return None, text[len("unknown"):]
         if text.startswith("callsite("):
@@ -233,7 +235,7 @@ def ptx_locations(text: str, file: str = "") -> LineLocs:
 
     out: LineLocs = []
     current: SourceLoc | None = None
-    seen: dict[str, SourceLoc] = {}  # the same .loc recurs many times in unrolled code
+    seen: dict[str, SourceLoc | None] = {}  # the same .loc recurs many times in unrolled code
     for line in lines:
         stripped = line.strip()
         if stripped.startswith(".loc"):

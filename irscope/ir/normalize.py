@@ -23,7 +23,7 @@ WHITESPACE_RUN = re.compile(r"[ \t][ \t]+|\t")
 
 
 class NormalizedLine(NamedTuple):
-    index: int  # 0-based line in the original listing
+    index: int  # type: ignore[assignment]  # 0-based line in the original listing (shadows tuple.index)
     text: str
 
 
@@ -139,7 +139,8 @@ def normalize_mlir(text: str) -> list[NormalizedLine]:
         name = m["name"]
         if name.isdigit():
             return rename("num", m[0], lambda n: f"%{n}") 
-        base = "arg" if re.fullmatch(r"arg\d+", name) else NAME_SUFFIX.match(name)["base"] or name
+        suffixed = NAME_SUFFIX.match(name)
+        base = "arg" if re.fullmatch(r"arg\d+", name) else (suffixed["base"] if suffixed else "") or name
         return rename("val:" + base, m[0], lambda n: f"%{base}" if n == 0 else f"%{base}_{n}")
 
     out = []
@@ -205,11 +206,16 @@ def clean_sass(text: str) -> list[NormalizedLine]:
     return normalized_lines((i for i, _ in kept), map(str.strip, body.split("\n"))) if kept else []
 
 
+def _named(cls: str) -> Callable[[int], str]:
+    """A register class's n-th name: R0, UR3, P1."""
+    return lambda n: f"{cls}{n}"
+
+
 def normalize_sass(text: str) -> list[NormalizedLine]:
     rename = _Renamer()
     out = []
     for line in clean_sass(text):
-        code = SASS_REGISTER.sub(lambda m: rename(m["cls"], m[0], lambda n, c=m["cls"]: f"{c}{n}"), line.text)
+        code = SASS_REGISTER.sub(lambda m: rename(m["cls"], m[0], _named(m["cls"])), line.text)
         code = SASS_LABEL.sub(lambda m: rename("label", m[0], lambda n: f".L_x_{n}"), code)
         out.append(NormalizedLine(line.index, code))
     return out

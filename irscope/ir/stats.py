@@ -19,7 +19,7 @@ from . import mlir, ptx, sass
 
 
 class MemoryAccess(NamedTuple):
-    index: int
+    index: int  # type: ignore[assignment]  # (shadows tuple.index)
     opcode: str
     kind: str  # "load", "store" or "atomic"
     bytes: int | None  # per thread and access, from the instruction's own size suffix (cp.async: its copy size)
