@@ -12,6 +12,8 @@ import operator
 import os
 import re
 from itertools import chain, compress, count
+from typing import Callable
+
 from ..types import SourceLoc, Stage
 
 LineLocs = list["SourceLoc | None"]
@@ -322,6 +324,13 @@ def source_locations(text: str, file: str = "") -> LineLocs:
     return [SourceLoc(file, i + 1, 0) for i in range(len(text.splitlines()))]
 
 
+# Each stage's location parser: ``(text, file) -> one SourceLoc or None per line``.
+LOCATIONS: dict[Stage, Callable[[str, str], LineLocs]] = {
+    Stage.SOURCE: source_locations, Stage.TTIR: mlir_locations, Stage.TTGIR: mlir_locations,
+    Stage.LLIR: llvm_locations, Stage.PTX: ptx_locations, Stage.SASS: sass_locations,
+}
+
+
 def locations(stage: Stage, text: str, source_file: str = "") -> LineLocs:
-    """One source location (or None) per line of ``text``, by the stage's own parser (see stages.py)."""
-    return stage.spec.behaviour("locations")(text, source_file)
+    """One source location (or None) per line of ``text``, by the stage's own parser (LOCATIONS)."""
+    return LOCATIONS[stage](text, source_file)

@@ -225,9 +225,16 @@ def normalize_source(text: str) -> list[NormalizedLine]:
     return [NormalizedLine(i, line.rstrip()) for i, line in enumerate(text.splitlines())]
 
 
+# Each stage's normaliser: the lines a diff compares.
+NORMALISERS: dict[Stage, Callable[[str], list[NormalizedLine]]] = {
+    Stage.SOURCE: normalize_source, Stage.TTIR: normalize_mlir, Stage.TTGIR: normalize_mlir,
+    Stage.LLIR: normalize_llvm, Stage.PTX: normalize_ptx, Stage.SASS: normalize_sass,
+}
+
+
 def normalize(stage: Stage, text: str) -> list[NormalizedLine]:
-    """``text`` normalised by the stage's own normaliser (see stages.py)."""
-    return stage.spec.behaviour("normalise")(text)
+    """``text`` normalised by the stage's own normaliser (NORMALISERS)."""
+    return NORMALISERS[stage](text)
 
 
 def raw_lines(text: str) -> list[NormalizedLine]:

@@ -18,8 +18,11 @@ from ...errors import IrscopeError, SessionError
 from ...store import contained, read_bytes, read_json, read_text
 from ...types import Config
 from .autotune import distinct
-from .kernel import SignatureArg, TritonKernel, is_type
+from .compile import _Result
+from .kernel import TritonKernel
 from .listen import FORMAT, RECORD
+from .rebuild import rebuild_functions, rebuilt_kernel
+from .signature import SignatureArg, is_type
 
 # Options a launch always has; swept (and shown) only where some compile set them otherwise.
 QUIET_OPTIONS = {"num_ctas": (1,), "maxnreg": (None,)}
@@ -144,8 +147,6 @@ def _name(value: Any) -> str:
 
 def kernel_of(record: Recorded) -> TritonKernel:
     """The recorded kernel, rebuilt from the recorded text with the recorded specialization as its signature."""
-    from .rebuild import rebuild_functions, rebuilt_kernel
-
     if record.source is None:
         raise SessionError(f"{record.kernel}: the run kept no source for {record.file}")
     fn = rebuild_functions(record.source, record.file, inductor=record.inductor).get(record.kernel)
@@ -219,8 +220,6 @@ def compiled_of(record: Recorded) -> Any:
 
 def compiled_from(record: Recorded, asm: dict[str, Any], metadata: dict[str, Any]) -> Any:
     """A compile's stages (``asm``, Triton's keys) and metadata as a ``Compiled``; ptxas reports on the PTX."""
-    from .compile import _Result
-
     result = _Result(asm=asm, metadata=metadata)
     result.signature = {k: v for k, v in record.signature.items() if isinstance(v, str) and v != "constexpr"}
     result.divisible_by_16 = record.divisible
