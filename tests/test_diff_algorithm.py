@@ -73,7 +73,6 @@ def test_a_region_one_line_long_aligns_as_difflib_aligns_it():
 
 # ---------------------------------------------------------------- opcodes that cover both listings
 
-import pytest  # noqa: E402
 
 from irscope.diff import algorithm  # noqa: E402
 

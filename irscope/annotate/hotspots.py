@@ -5,7 +5,6 @@ and through the source map to the kernel's Python lines."""
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
