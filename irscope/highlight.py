@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 
-from pygments.lexer import RegexLexer, inherit
-from pygments.lexers import LlvmLexer, PtxLexer
+from pygments.lexer import Lexer, RegexLexer, inherit
+from pygments.lexers import CudaLexer, LlvmLexer, PtxLexer, PythonLexer
 from pygments.token import (
     Comment, Error, Keyword, Name, Number, Operator, Punctuation, String, Text, Token, Whitespace,
 )
@@ -131,17 +131,19 @@ def _style(token: object) -> str:
     return ""
 
 
+# Each stage's lexer.
+LEXERS: dict[Stage, type[Lexer]] = {
+    Stage.SOURCE: PythonLexer, Stage.TTIR: MlirLexer, Stage.TTGIR: MlirLexer, Stage.LLIR: DebugLlvmLexer,
+    Stage.PTX: GuardedPtxLexer, Stage.SASS: SassLexer,
+}
 # A kernel's source in another language than the source stage's own (Python): by file suffix.
-SOURCE_LEXERS = {".cu": "pygments.lexers:CudaLexer", ".cuh": "pygments.lexers:CudaLexer"}
+SOURCE_LEXERS: dict[str, type[Lexer]] = {".cu": CudaLexer, ".cuh": CudaLexer}
 
 
 @functools.lru_cache(maxsize=16)
 def _lexer(stage: Stage, suffix: str = ""):
-    if stage is Stage.SOURCE and suffix in SOURCE_LEXERS:
-        from .stages import load_ref
-
-        return load_ref(SOURCE_LEXERS[suffix])(stripnl=False, ensurenl=False)
-    return stage.spec.behaviour("lexer")(stripnl=False, ensurenl=False)  # which lexer: stages.py
+    lexer = SOURCE_LEXERS[suffix] if stage is Stage.SOURCE and suffix in SOURCE_LEXERS else LEXERS[stage]
+    return lexer(stripnl=False, ensurenl=False)
 
 
 def highlight_line(stage: Stage, line: str, suffix: str = "") -> list[tuple[str, str]]:

@@ -12,33 +12,10 @@ from typing import Any, Iterable, Mapping
 
 from .errors import ParameterError
 from .frontends import Kernel, builtin_kernels, resolve_kernel
-from .spec import LAUNCH_OPTION_VALUES, LAUNCH_OPTIONS, OPTION_CHECKS
+from .spec import LAUNCH_OPTION_VALUES, LAUNCH_OPTIONS, OPTION_CHECKS, parse_value
 from .types import Config
 
 # ------------------------------------------------------------------ configs
-
-
-def parse_value(name: str, text: str, like: Any = None) -> Any:
-    """Parse a -c value; follow the type of ``like`` (the default) when there is one."""
-    text = text.strip()
-    if isinstance(like, str):  # a text setting (a CUDA kernel's block shape "16x16"): its kernel checks it
-        return text
-    if isinstance(like, bool) or (like is None and text.lower() in ("true", "false")):
-        if text.lower() in ("true", "1", "false", "0"):
-            return text.lower() in ("true", "1")
-        raise ParameterError(f"{name} expects true or false, got {text!r}")
-    if isinstance(like, int) or like is None:
-        try:
-            return int(text, 0)
-        except ValueError:
-            if like is not None:
-                raise ParameterError(f"{name} expects an integer, got {text!r}") from None
-    try:
-        return float(text)
-    except ValueError:
-        if isinstance(like, str):
-            return text
-        raise ParameterError(f"{name} expects a number, got {text!r}") from None
 
 
 def parse_assignments(pairs: Iterable[str]) -> dict[str, str]:

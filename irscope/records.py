@@ -184,8 +184,9 @@ class AutotunerRun:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> "AutotunerRun":
         known = {f.name for f in fields(TunedConfig)}
-        configs = tuple(TunedConfig(**{k: (tuple(v) if k == "timings" else v) for k, v in c.items() if k in known})
-                        for c in data.get("configs") or ())
+        given: list[dict[str, Any]] = [{k: (tuple(v) if k == "timings" else v) for k, v in c.items() if k in known}
+                                       for c in data.get("configs") or ()]
+        configs = tuple(TunedConfig(**c) for c in given)
         values = {k: v for k, v in data.items() if k in {f.name for f in fields(cls)} and k != "configs"}
         return cls(configs=configs, **values)
 

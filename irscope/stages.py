@@ -1,23 +1,22 @@
 """The stages a variant can hold, each declared once, in pipeline order.
 
-A stage is everything irscope knows about one kind of listing: its name and tab
-label, the file it is stored in, how a comment starts (to weave source lines in),
-how to find each line's source location, how to normalise it for a diff, how to
-count its instructions, how to highlight it, and how to explain its lines. The
-CLI's ``--stage`` choices, the TUI's tabs and digit keys and the help text are all
-derived from this one list, and a test checks that every spec is complete.
+A stage's spec is data: its name and tab label, the file it is stored in, how a
+comment starts (to weave source lines in), a line for help texts. The CLI's
+``--stage`` choices, the TUI's tabs and digit keys and the help text are all
+derived from this one list.
 
-The behaviour is named as ``"module:attribute"`` and imported on first use, so this
-base module imports nothing of irscope's and a frontend can register stages whose
-code lives in its own folder (per-pass dumps, a CUDA C++ frontend without TTIR).
+What is done with a stage's text is code, and lives with the code that does it,
+one table per kind of work keyed by stage: ``ir/locations.py: LOCATIONS``,
+``ir/normalize.py: NORMALISERS``, ``ir/stats.py: STATS``, ``highlight.py: LEXERS``
+and ``annotate/explain.py: EXPLAINERS``. So this base module imports nothing of
+irscope's, every arrow to a parser is an import the linter sees, and
+tests/test_stages.py checks every table holds every stage.
 """
 
 from __future__ import annotations
 
-import functools
-import importlib
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar
+from typing import ClassVar
 
 
 class Stage(str):
@@ -76,16 +75,7 @@ class Stage(str):
 
 @dataclass(frozen=True)
 class StageSpec:
-    """What irscope needs to know about one stage.
-
-    The behaviour fields name a callable as ``"module:attribute"``:
-
-    - ``locations(text, file) -> list[SourceLoc | None]``: one source location per line.
-    - ``normalise(text) -> list[NormalizedLine]``: the lines a diff compares.
-    - ``stats(stage, text, positions) -> StageStats``: instructions and memory accesses.
-    - ``lexer``: a pygments lexer class.
-    - ``explainer(variant) -> (line -> Explanation)``: plain-word decoding, where there is one.
-    """
+    """What irscope needs to know about one stage, as data."""
 
     key: str
     label: str  # the TUI tab
@@ -93,14 +83,8 @@ class StageSpec:
     comment: str  # how a line comment starts, to weave source lines in
     description: str  # one line for help texts
     provided_by: str  # how a frontend provides it
-    locations: str
-    normalise: str
-    stats: str
-    lexer: str
-    explainer: str | None = None
+    explained: bool = False  # its lines are decoded in plain words (annotate/explain.py: EXPLAINERS)
     aliases: tuple[str, ...] = ()
-
-    BEHAVIOUR: ClassVar[tuple[str, ...]] = ("locations", "normalise", "stats", "lexer")
 
     @property
     def stage(self) -> Stage:
@@ -112,11 +96,6 @@ class StageSpec:
             return self.extension
         suffix = kernel_file.rpartition("/")[2].rpartition(".")[2] if "." in kernel_file.rpartition("/")[2] else ""
         return suffix or "txt"
-
-    def behaviour(self, field: str) -> Any:
-        """The callable (or class) that ``field`` names; None where the stage has none."""
-        ref = getattr(self, field)
-        return None if ref is None else load_ref(ref)
 
 
 _SPECS: dict[Stage, StageSpec] = {}
@@ -144,47 +123,30 @@ def specs() -> list[StageSpec]:
     return list(_SPECS.values())
 
 
-@functools.lru_cache(maxsize=None)
-def load_ref(ref: str) -> Callable[..., Any]:
-    module, _, attr = ref.partition(":")
-    return getattr(importlib.import_module(module), attr)
-
-
 Stage.SOURCE = register(StageSpec(
     "source", "Source", "", "#", "the kernel's source, as the compiler read it",
     "the frontend reads the kernel's file",
-    locations="irscope.ir.locations:source_locations", normalise="irscope.ir.normalize:normalize_source",
-    stats="irscope.ir.stats:no_stats", lexer="pygments.lexers:PythonLexer", aliases=("python",),
+    aliases=("python",),
 ))
 Stage.TTIR = register(StageSpec(
     "ttir", "TTIR", "ttir", "//", "Triton IR: the kernel as tensor operations (MLIR, tt dialect)",
     "Triton's asm['ttir']",
-    locations="irscope.ir.locations:mlir_locations", normalise="irscope.ir.normalize:normalize_mlir",
-    stats="irscope.ir.stats:mlir_stats", lexer="irscope.highlight:MlirLexer",
 ))
 Stage.TTGIR = register(StageSpec(
     "ttgir", "TTGIR", "ttgir", "//", "Triton GPU IR: TTIR with layouts (which thread holds which element)",
     "Triton's asm['ttgir']",
-    locations="irscope.ir.locations:mlir_locations", normalise="irscope.ir.normalize:normalize_mlir",
-    stats="irscope.ir.stats:mlir_stats", lexer="irscope.highlight:MlirLexer",
 ))
 Stage.LLIR = register(StageSpec(
     "llir", "LLIR", "ll", ";", "LLVM IR, with NVVM intrinsics",
     "Triton's asm['llir']",
-    locations="irscope.ir.locations:llvm_locations", normalise="irscope.ir.normalize:normalize_llvm",
-    stats="irscope.ir.stats:llvm_stats", lexer="irscope.highlight:DebugLlvmLexer",
 ))
 Stage.PTX = register(StageSpec(
     "ptx", "PTX", "ptx", "//", "PTX: NVIDIA's virtual instruction set",
     "the compiler's PTX output (Triton's asm['ptx'], nvcc -ptx, ...)",
-    locations="irscope.ir.locations:ptx_locations", normalise="irscope.ir.normalize:normalize_ptx",
-    stats="irscope.ir.stats:ptx_stats", lexer="irscope.highlight:GuardedPtxLexer",
-    explainer="irscope.annotate.explain:ptx_explainer",
+    explained=True,
 ))
 Stage.SASS = register(StageSpec(
     "sass", "SASS", "sass", "//", "SASS: the machine code the GPU runs, from ptxas",
     "nvdisasm of the cubin, with its DWARF line table",
-    locations="irscope.ir.locations:sass_locations", normalise="irscope.ir.normalize:normalize_sass",
-    stats="irscope.ir.stats:sass_stats", lexer="irscope.highlight:SassLexer",
-    explainer="irscope.annotate.explain:sass_explainer",
+    explained=True,
 ))

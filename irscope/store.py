@@ -360,7 +360,7 @@ def read_variant(directory: Path, source: str | Callable[[], str] | None = None,
         _check_sum(passes_path, raw, sums.get(PASSES_FILE))
         variant = replace(variant, passes=_passes(passes_path, raw))
     if source_error is not None:
-        variant.stage_errors[Stage.SOURCE] = source_error
+        variant = replace(variant, stage_errors={**variant.stage_errors, Stage.SOURCE: source_error})
     return variant
 
 

@@ -71,21 +71,10 @@ def test_a_region_one_line_long_aligns_as_difflib_aligns_it():
             assert _merge(out) == _merge(expected), (a, b)
 
 
-# ---------------------------------------------------------------- the native core's alignment
-
-import os  # noqa: E402
-
-import pytest  # noqa: E402
-
-from irscope.diff import algorithm, native  # noqa: E402
-
-needs_native = pytest.mark.skipif(native.align is None, reason="the native core was not built here")
+# ---------------------------------------------------------------- opcodes that cover both listings
 
 
-def test_the_native_alignment_is_there_where_the_build_must_make_it():
-    if os.environ.get("IRSCOPE_REQUIRE_NATIVE") != "1":
-        pytest.skip("IRSCOPE_REQUIRE_NATIVE is not set")
-    assert native.align is not None
+from irscope.diff import algorithm  # noqa: E402
 
 
 def _edited(rng: random.Random, a: list[int], alphabet: int) -> list[int]:
@@ -108,50 +97,48 @@ def _edited(rng: random.Random, a: list[int], alphabet: int) -> list[int]:
     return b
 
 
-@needs_native
-def test_the_native_alignment_gives_what_the_python_gives_on_random_edits():
+def _check_cover(ops, a, b) -> None:
+    """Opcodes in order, each range following the last, ``equal`` only over equal lines, both listings covered."""
+    i = j = 0
+    for tag, i1, i2, j1, j2 in ops:
+        assert (i1, j1) == (i, j) and i2 >= i1 and j2 >= j1, ops
+        if tag == "equal":
+            assert a[i1:i2] == b[j1:j2]
+        i, j = i2, j2
+    assert (i, j) == (len(a), len(b))
+
+
+def test_opcodes_and_a_realign_round_cover_both_listings_on_random_edits():
     """Opcodes, and a realign round after some lines changed (with and without the changed sets), on
     small and large alphabets (many repeats: anchors by k-th occurrence, difflib's regions, regions
     too large for it), repeats 1 and 8."""
     rng = random.Random(5)
-    for _ in range(3000):
+    for _ in range(1500):
         alphabet = rng.choice([2, 3, 5, 10, 30, 200])
         a = [rng.randrange(alphabet) for _ in range(rng.choice([0, 1, 2, 3, 5, 10, 40, 150, 400]))]
         b = _edited(rng, a, alphabet) if rng.random() < 0.8 else \
             [rng.randrange(alphabet) for _ in range(rng.choice([0, 1, 5, 150, 300]))]
         repeats = rng.choice([1, 8])
-        first = algorithm._opcodes_python(a, b, repeats)
-        assert native.align.align(a, b, repeats, None) == first, (a, b, repeats)
+        first = algorithm.opcodes(a, b, repeats)
+        _check_cover(first, a, b)
         a2 = [x if rng.random() < 0.9 else rng.randrange(alphabet + 3) for x in a]
         b2 = [x if rng.random() < 0.9 else rng.randrange(alphabet + 3) for x in b]
         changed = ({i for i, (x, y) in enumerate(zip(a, a2)) if x != y}, {j for j, (x, y) in enumerate(zip(b, b2)) if x != y})
         for known in (None, changed):
-            expected = algorithm._realign_python(a2, b2, first, repeats, known)
-            assert native.align.align(a2, b2, repeats, list(first), *(known or (None, None))) == expected
+            _check_cover(algorithm.realign(a2, b2, first, repeats, known), a2, b2)
 
 
-@needs_native
-def test_a_realign_with_wrong_or_empty_changed_sets_is_what_the_python_makes_of_them():
-    """The Python keeps a stretch that the changed sets call untouched, matching or not: so must the C."""
+def test_a_realign_with_nothing_changed_keeps_the_earlier_alignment():
     rng = random.Random(77)
-    for _ in range(1500):
+    for _ in range(300):
         alphabet = rng.choice([1, 2, 3, 5, 10, 40, 1000])
         a = [rng.randrange(alphabet) for _ in range(rng.choice([0, 1, 2, 3, 10, 50, 200]))]
         b = _edited(rng, a, alphabet)
-        repeats = rng.choice([1, 8])
-        previous = algorithm._opcodes_python(a, b, repeats)
-        rate = rng.choice([0.0, 0.02, 0.1, 0.5])
-        a2 = [rng.randrange(alphabet + 5) if rng.random() < rate else x for x in a]
-        b2 = [rng.randrange(alphabet + 5) if rng.random() < rate else x for x in b]
-        guessed = (set(rng.sample(range(len(a2)), min(len(a2), rng.randint(0, 3)))),
-                   set(rng.sample(range(len(b2)), min(len(b2), rng.randint(0, 3)))))
-        for changed in (guessed, (set(), set())):
-            expected = algorithm._realign_python(a2, b2, previous, repeats, changed)
-            assert native.align.align(a2, b2, repeats, list(previous), *changed) == expected
+        previous = algorithm.opcodes(a, b, 8)
+        assert algorithm.realign(a, b, previous, 8, (set(), set())) == previous
 
 
-@needs_native
-def test_a_long_listing_aligns_natively_as_in_python():
+def test_a_long_listing_keeps_its_unedited_stretches_aligned():
     """100k lines with scattered edits and moved blocks: deep regions, and tables of 30k numbers."""
     rng = random.Random(3)
     a = [rng.randrange(30_000) for _ in range(100_000)]
@@ -169,18 +156,18 @@ def test_a_long_listing_aligns_natively_as_in_python():
             to = rng.randrange(len(b))
             b[to:to] = block
     for repeats in (1, 8):
-        assert native.align.align(a, b, repeats, None) == algorithm._opcodes_python(a, b, repeats)
+        ops = algorithm.opcodes(a, b, repeats)
+        _check_cover(ops, a, b)
+        assert sum(i2 - i1 for tag, i1, i2, _, _ in ops if tag == "equal") > 0.9 * len(a)
 
 
-@needs_native
-def test_a_region_too_large_for_difflib_and_without_anchors_is_one_replace_natively_too():
+def test_a_region_too_large_for_difflib_and_without_anchors_is_one_replace():
     a = [k % 7 for k in range(300)]
     b = [7 + k % 5 for k in range(300)]  # no line in common, 90,000 cells
-    assert native.align.align(a, b, 8, None) == algorithm._opcodes_python(a, b, 8) == [("replace", 0, 300, 0, 300)]
+    assert algorithm.opcodes(a, b, 8) == [("replace", 0, 300, 0, 300)]
 
 
-@needs_native
-def test_the_native_alignment_gives_what_the_python_gives_on_real_listings(tmp_path):
+def test_real_listings_align_by_their_shapes(tmp_path):
     """The shapes of the matmul written for the tests (num_stages 2 against 3) in PTX and SASS, as the
     canonical diff aligns them first."""
     from written_kernels import MM_UNIT_B, TILE_MM
@@ -197,28 +184,11 @@ def test_the_native_alignment_gives_what_the_python_gives_on_real_listings(tmp_p
     for stage in (Stage.PTX, Stage.SASS):
         sa = [x.shape for x in tokenize(stage, listing_lines(stage, va.listings[stage]))]
         sb = [x.shape for x in tokenize(stage, listing_lines(stage, vb.listings[stage]))]
-        number = {x: n for n, x in enumerate(dict.fromkeys(sa + sb))}
-        na, nb = [number[x] for x in sa], [number[x] for x in sb]
-        expected = algorithm._opcodes_python(sa, sb, 8)
-        assert native.align.align(na, nb, 8, None) == expected == algorithm.opcodes(sa, sb, 8)
-        assert sum(i2 - i1 for tag, i1, i2, _, _ in expected if tag == "equal") > len(sa) // 4
+        ops = algorithm.opcodes(sa, sb, 8)
+        _check_cover(ops, sa, sb)
+        assert sum(i2 - i1 for tag, i1, i2, _, _ in ops if tag == "equal") > len(sa) // 4
 
 
-@needs_native
-def test_input_the_native_alignment_declines_is_refused_with_an_exception_and_aligned_in_python():
-    align = native.align.align
-    with pytest.raises(TypeError):
-        align(["a"], [1], 1, None)
-    with pytest.raises(ValueError):
-        align([-1], [1], 1, None)
-    with pytest.raises(ValueError):
-        align([10**9], [1], 1, None)  # numbers far apart: algorithm.py numbers them first
-    with pytest.raises(ValueError):
-        align([1, 2], [1, 2], 1, [("equal", 0, 5, 0, 5)])
-    with pytest.raises(TypeError):
-        align([1], [1], 1, [("equal", 0, 1)])
-    with pytest.raises(TypeError):
-        align([1], [1], 1, [("equal", 0, 1, 0, 1)], {0}, None)
-    # the public functions still align such lines, as the Python does
-    assert algorithm.opcodes([10**9, 5], [5], 1) == algorithm._opcodes_python([10**9, 5], [5], 1)
+def test_lines_of_any_hashable_kind_align():
+    assert algorithm.opcodes([10**9, 5], [5], 1) == [("delete", 0, 1, 0, 0), ("equal", 1, 2, 0, 1)]
     assert algorithm.opcodes(["x", "y"], ["y"], 1) == [("delete", 0, 1, 0, 0), ("equal", 1, 2, 0, 1)]

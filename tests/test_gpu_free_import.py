@@ -88,7 +88,7 @@ def test_the_import_records_the_launch_and_gives_the_driver_back(no_gpu, vector_
     from triton.runtime.driver import driver
 
     from irscope.frontends.triton.gpu_free import TensorArgument, example_launches
-    from irscope.frontends.triton.kernel import kernel_in_file, load_module
+    from irscope.frontends.triton.kernel_files import kernel_in_file, load_module
 
     before = driver._active
     (launch,) = example_launches(load_module(vector_add), "add_kernel")

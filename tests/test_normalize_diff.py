@@ -73,17 +73,13 @@ def test_normalising_drops_locations_and_debug_tables_but_keeps_instructions():
 
 def test_a_local_memory_directive_is_kept_where_location_directives_go():
     """`.local` (a spill's or a local array's stack) starts as `.loc` does: it is a real change and
-    stays, in the Python cleaner and the native one alike."""
-    from irscope.diff import native
-    from irscope.ir.normalize import _clean_ptx_python, clean_ptx
+    stays."""
+    from irscope.ir.normalize import clean_ptx
 
     text = ("\t.loc\t1 17 0\n\t.file\t1 \"k.py\"\n\t.local .align 16 .b8 \t__local_depot0[64];\n"
             "\t.loc 2 3\n\t.locals_are_not_a_directive;\n\tst.local.u32 [%rd1], %r1;\n")
     kept = [".local .align 16 .b8 __local_depot0[64];", ".locals_are_not_a_directive;", "st.local.u32 [%rd1], %r1;"]
-    assert [x.text for x in _clean_ptx_python(text)] == kept
-    assert [x.text for x in clean_ptx(text)] == kept
-    if native.tokens is not None:
-        assert native.tokens.clean_ptx(text) == ([2, 4, 5], kept)
+    assert [(x.index, x.text) for x in clean_ptx(text)] == list(zip([2, 4, 5], kept))
 
 
 def test_block_size_changes_vector_width_in_the_summary():

@@ -139,7 +139,7 @@ def test_the_specialization_from_bare_constants_is_the_jit_binders(matmul_file):
 
 
 def test_any_bare_number_is_a_constant_as_in_tritons_aot_compiler(matmul_file):
-    from irscope.frontends.triton.kernel import SignatureArg, parse_signature
+    from irscope.frontends.triton.signature import SignatureArg, parse_signature
     from irscope.kernel import resolve_kernel
 
     fn = resolve_kernel(f"{matmul_file}:unit_stride_matmul").fn

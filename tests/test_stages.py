@@ -22,13 +22,19 @@ SAMPLE = {
 
 
 @pytest.mark.parametrize("spec", specs(), ids=lambda s: s.key)
-def test_every_stage_spec_is_complete_and_its_behaviour_loads(spec: StageSpec):
+def test_every_stage_spec_is_complete_and_every_table_of_work_holds_the_stage(spec: StageSpec):
+    from irscope.annotate.explain import EXPLAINERS
+    from irscope.highlight import LEXERS
+    from irscope.ir.locations import LOCATIONS
+    from irscope.ir.normalize import NORMALISERS
+    from irscope.ir.stats import STATS
+
     assert spec.key and spec.label and spec.comment and spec.description and spec.provided_by
     assert spec.file_extension("/k/square.py")
-    for field in StageSpec.BEHAVIOUR:
-        assert callable(spec.behaviour(field)), f"{spec.key}.{field} = {getattr(spec, field)!r} does not load"
-    if spec.explainer is not None:
-        assert callable(spec.behaviour("explainer"))
+    stage = spec.stage
+    for name, table in {"LOCATIONS": LOCATIONS, "NORMALISERS": NORMALISERS, "STATS": STATS, "LEXERS": LEXERS}.items():
+        assert callable(table.get(stage)), f"{name} has nothing for the stage {spec.key}"
+    assert (stage in EXPLAINERS) == spec.explained, f"EXPLAINERS and {spec.key}'s `explained` disagree"
 
 
 @pytest.mark.parametrize("spec", specs(), ids=lambda s: s.key)

@@ -56,7 +56,9 @@ def float_bits(value: int, bits: int = 32) -> float | None:
     return None
 
 
-def _float_text(x: float) -> str:
+def _float_text(x: float | None) -> str:
+    if x is None:
+        return "?"
     if x != x:
         return "NaN"
     if x in (float("inf"), float("-inf")):
@@ -379,7 +381,7 @@ def _sass_operand(kb: Knowledge, op: str, param_base: int | None) -> str:
         if reg in ("PT", "UPT"):
             return "the always-true predicate"
         kind = {"R": "register", "UR": "uniform register (one value for the whole warp)", "P": "predicate register",
-                "UP": "uniform predicate", "B": "convergence barrier register"}[re.match(r"[A-Z]+", reg).group(0).rstrip("Z")]
+                "UP": "uniform predicate", "B": "convergence barrier register"}[reg.rstrip("0123456789").rstrip("Z")]
         suffix = m.group("suffix")
         if suffix == "64":
             return f"{kind} pair {reg}:{reg[0]}{int(reg[1:]) + 1 if reg[1:].isdigit() else ''} (64 bits)"

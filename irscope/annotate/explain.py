@@ -86,7 +86,11 @@ def _controls_by_line_text(variant: Variant) -> dict[str, Control]:
     return out
 
 
+# The stages whose lines are decoded in plain words (each marked ``explained`` in stages.py), and how.
+EXPLAINERS: dict[Stage, Callable[[Variant], LineExplainer]] = {Stage.PTX: ptx_explainer, Stage.SASS: sass_explainer}
+
+
 def explainer(variant: Variant, stage: Stage) -> LineExplainer | None:
     """The decoder for ``stage``'s lines of ``variant``, or None where the stage has none."""
-    make = stage.spec.behaviour("explainer")
+    make = EXPLAINERS.get(stage)
     return None if make is None else make(variant)

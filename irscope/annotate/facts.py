@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Sequence, Union
 
 from ..ir import ptx as ptx_ir
 from ..ir import sass as sass_ir
@@ -20,7 +20,7 @@ Access = Union[ptx_ir.Access, sass_ir.Access]
 @dataclass
 class StageFacts:
     stage: Stage
-    instructions: list[Instruction]
+    instructions: Sequence[Instruction]
     accesses: list[tuple[Instruction, Access]] = field(default_factory=list)
     copy_groups: list[int] = field(default_factory=list)  # commit / wait of asynchronous copies: not copies
     bulk: list[int] = field(default_factory=list)  # TMA: whole tiles moved by the Tensor Memory Accelerator
@@ -53,8 +53,9 @@ PTX_TYPE = re.compile(r"^(?:f|bf|s|u|e\d|tf)\d+")
 
 
 def ptx_facts(text: str) -> StageFacts:
-    facts = StageFacts(Stage.PTX, ptx_ir.instructions(text))
-    for i in facts.instructions:
+    instructions = ptx_ir.instructions(text)
+    facts = StageFacts(Stage.PTX, instructions)
+    for i in instructions:
         op, base = i.opcode, i.base
         if not facts.add_access(i, ptx_ir.access(i)) and base in ("ldmatrix", "stmatrix"):
             facts.shared.append(i.index)
@@ -82,8 +83,9 @@ SASS_MMA = ("HMMA", "IMMA", "DMMA", "BMMA", "QMMA", "OMMA", "HGMMA", "IGMMA", "Q
 
 
 def sass_facts(text: str) -> StageFacts:
-    facts = StageFacts(Stage.SASS, sass_ir.instructions(text))
-    for i in facts.instructions:
+    instructions = sass_ir.instructions(text)
+    facts = StageFacts(Stage.SASS, instructions)
+    for i in instructions:
         base = i.base
         if facts.add_access(i, sass_ir.access(i)):
             continue

@@ -318,7 +318,7 @@ def _runs(lines: list[int], gap: int = 12) -> list[list[int]]:
 def _hot_lines(variant: Variant, facts: StageFacts, smap: SourceMap, top: int = 5) -> list[Finding]:
     own = smap.own_lines(facts.stage)
     indices = [i.index for i in facts.instructions]
-    per_line = Counter(own[i] for i in indices if i < len(own) and own[i])
+    per_line: Counter[int] = Counter(line for i in indices if i < len(own) and (line := own[i]))
     if not per_line:
         return []
     total = sum(per_line.values())

@@ -5,7 +5,6 @@ and through the source map to the kernel's Python lines."""
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,11 +63,11 @@ def hot_lines(variant: Variant, counters, top: int | None = None) -> list[HotLin
 
 def python_line_shares(hot: list[HotLine]) -> dict[int, float]:
     """Each Python line's share of the kernel's samples (the SASS it became, summed)."""
-    shares: Counter = Counter()
+    shares: dict[int, float] = {}
     for h in hot:
         if h.python_line:
-            shares[h.python_line] += h.share
-    return dict(shares.most_common())
+            shares[h.python_line] = shares.get(h.python_line, 0.0) + h.share
+    return dict(sorted(shares.items(), key=lambda item: -item[1]))
 
 
 def matched(variant: Variant, counters) -> tuple[int, int]:

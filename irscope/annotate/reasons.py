@@ -94,7 +94,8 @@ def access_reasons(ttir: str) -> list[AccessReasons]:
             tensors = TENSOR.findall(line)
             axis = AXIS.search(line)
             shapes[m[1]] = (len(tensors[-1].split("x")) - 1 if tensors else 0, int(axis[1]) if axis else -1)
-        for carried, initial in ITER_ARG.findall(ITER_ARGS.search(line)[1] if "iter_args(" in line else ""):
+        found = ITER_ARGS.search(line) if "iter_args(" in line else None
+        for carried, initial in ITER_ARG.findall(found[1] if found else ""):
             defs[carried] = ("tt.splat", [initial])  # a loop-carried value starts as its initial value
     out = []
     for index, line in enumerate(lines):

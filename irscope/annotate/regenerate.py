@@ -180,7 +180,10 @@ def ptx_forms(text: str) -> list[tuple[str, list[str], int, list[str]]]:
         tag = next((m for line in lines[head:] if (m := PTX_TAG.search(line))), None)
         if tag is None:
             continue
-        parts = PTX_FORM.match(lines[head])["form"].rstrip(";").split(".")
+        form = PTX_FORM.match(lines[head])
+        if form is None:
+            continue
+        parts = form["form"].rstrip(";").split(".")
         name, modifiers = _split([parts[0], *(p for p in parts[1:] if p not in placeholders)])
         found.append((name, modifiers, int(tag["isa"]), [s.strip() for s in tag["sms"].split(",")]))
     return found

@@ -353,6 +353,12 @@ SASS_TMEM = re.compile(r"^tmem\[(?P<ur>UR\d+)\]$")
 SASS_IDESC = re.compile(r"^idesc\[(?P<ur>UR\d+)\]$")
 
 
+def _group(pattern: re.Pattern[str], text: str, name: str) -> str:
+    """``name``'s text in ``pattern``'s match of ``text`` (which the caller found to match)."""
+    m = pattern.match(text)
+    return m[name] if m else ""
+
+
 def sass_roles(opcode: str, ops: tuple[str, ...]) -> list[Role | None]:
     """Roles of HGMMA (sm_90) and UTC*MMA (sm_100) descriptor, tensor-memory and predicate operands."""
     roles: list[Role | None] = [None] * len(ops)
@@ -384,15 +390,15 @@ def sass_roles(opcode: str, ops: tuple[str, ...]) -> list[Role | None]:
     elif base.startswith("UTC") and base.endswith("MMA"):
         gdescs = [i for i, op in enumerate(ops) if SASS_GDESC.match(op)]
         for which, i in zip("AB" if len(gdescs) == 2 else "B", gdescs):
-            ur = SASS_GDESC.match(ops[i])["ur"]
+            ur = _group(SASS_GDESC, ops[i], "ur")
             n = int(ur[2:])
             roles[i] = Role(f"{which}'s shared-memory matrix descriptor in {ur}:UR{n + 1} (64 bits)", SASS_SECTION)
         tmems = [i for i, op in enumerate(ops) if SASS_TMEM.match(op)]
         if tmems:
-            roles[tmems[0]] = Role(f"D: tensor-memory address of the accumulator, in {SASS_TMEM.match(ops[tmems[0]])['ur']}",
+            roles[tmems[0]] = Role(f"D: tensor-memory address of the accumulator, in {_group(SASS_TMEM, ops[tmems[0]], 'ur')}",
                                    SASS_SECTION)
         for i in tmems[1:]:
-            roles[i] = Role(f"a second tensor-memory operand in {SASS_TMEM.match(ops[i])['ur']} (no PTX operand of a "
+            roles[i] = Role(f"a second tensor-memory operand in {_group(SASS_TMEM, ops[i], 'ur')} (no PTX operand of a "
                             "dense MMA matches it; its register sits just before the instruction descriptor's)",
                             SASS_SECTION)
         for i, op in enumerate(ops):

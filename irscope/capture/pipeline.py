@@ -21,12 +21,15 @@ from typing import Iterator, Mapping, Sequence
 
 from ..arch import DEFAULT_CAPABILITY, CaptureMode, Target, parse_arch
 from ..device import gpu_capability
+from ..errors import UsageError
 from ..frontends import Compiled, Kernel
 from ..kernel import resolve_config, resolve_kernel
 from ..nvidia.ptxas import parse_ptxas_log, static_shared
 from ..nvidia.sass import disassemble
 from ..types import CompileInfo, Config, KernelId, Resources, Stage, Status, Variant
+from ..workers import WorkerPool
 from .cache import CaptureCache
+from .worker import failure
 
 SASS_BATCH = 6  # variants per nvdisasm run while compiles are still going
 DEFAULT_COMPILE_TIMEOUT = 300.0  # seconds per variant: a real kernel compiles in seconds
@@ -89,8 +92,6 @@ def capture_many(ref: Kernel, configs: Sequence[Config], arch: str | int | None 
     if compile_timeout is ...:
         compile_timeout = timeout_in_force()
     if passes and not ref.records_passes:
-        from ..errors import UsageError
-
         raise UsageError(f"{ref.name} is a {ref.frontend} kernel: only Triton kernels record their compiler's passes")
     target = choose_target(arch)
     if target.mode is CaptureMode.JIT and not ref.can_launch:
@@ -151,9 +152,6 @@ def _worker_count(jobs: int | None, n: int, target: Target) -> int:
 
 def _parallel(ref, configs, pending, target, workers, kernel_id, source, finish, cancel,
               timeout, passes) -> Iterator[Captured]:
-    from ..workers import WorkerPool
-    from .worker import failure
-
     pool = WorkerPool(workers, "irscope.capture.worker:serve", failure, timeout=timeout)
     # nvdisasm runs on a thread (it is a subprocess: no GIL held) while the
     # workers keep compiling; its batches are yielded in the order they finish.

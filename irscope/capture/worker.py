@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pickle
 
+from .. import frontends
 from ..frontends import Compiled
 from ..types import CaptureError
+from ..workers import protocol_channel
 
 
 def failure(kind: str, message: str) -> Compiled:
@@ -21,11 +23,7 @@ def serve() -> None:
     ``passes``: record every pass of the compiler; one compile at a time per worker keeps
     the pass dumps (set through the process's environment) to that compile.
     """
-    from ..workers import protocol_channel
-
     requests, channel = protocol_channel()
-    from .. import frontends
-
     while True:
         try:
             handle, config, target, passes = pickle.load(requests)

@@ -11,7 +11,7 @@ from ..stages import Stage, specs
 
 # Derived from the stage registry: every compiled stage, and those annotate can explain.
 STAGE_CHOICES = [s.value for s in Stage.compiled()]
-EXPLAINED_STAGES = [spec.key for spec in specs() if spec.explainer]
+EXPLAINED_STAGES = [spec.key for spec in specs() if spec.explained]
 ALL_STAGES = [spec.key for spec in specs()]
 
 

@@ -13,27 +13,19 @@ from __future__ import annotations
 import bisect
 import difflib
 from collections import Counter
-from itertools import chain
-from typing import Sequence
-
-from . import native
+from typing import Hashable, Sequence
 
 Opcode = tuple[str, int, int, int, int]
 
 SMALL_REGION = 20_000  # len(a) * len(b) below which difflib aligns a region without anchors
 
 
-def opcodes(a: Sequence[str], b: Sequence[str], repeats: int = 1) -> list[Opcode]:
+def opcodes(a: Sequence[Hashable], b: Sequence[Hashable], repeats: int = 1) -> list[Opcode]:
     """``difflib``-style opcodes (equal/replace/delete/insert with ranges) aligning ``a`` to ``b``.
 
     ``repeats``: a line that occurs as often on both sides, at most this many times, anchors
     too (its k-th occurrences paired): shapes of instructions repeat where whole lines do not.
     """
-    found = _native(a, b, repeats, None, None)
-    return found if found is not None else _opcodes_python(a, b, repeats)
-
-
-def _opcodes_python(a: Sequence, b: Sequence, repeats: int = 1) -> list[Opcode]:
     out: list[Opcode] = []
     _diff(a, b, 0, len(a), 0, len(b), out, repeats)
     return _merge(out)
@@ -47,33 +39,6 @@ def realign(a: Sequence, b: Sequence, previous: list[Opcode], repeats: int = 1,
 
     ``changed``: the lines of ``a`` and of ``b`` that differ from the earlier versions, if known. A
     stretch with none of them keeps its earlier alignment instead of being aligned again."""
-    found = _native(a, b, repeats, list(previous), changed)
-    return found if found is not None else _realign_python(a, b, previous, repeats, changed)
-
-
-def _native(a: Sequence, b: Sequence, repeats: int, previous: list[Opcode] | None,
-            changed: tuple[set[int], set[int]] | None) -> list[Opcode] | None:
-    """The alignment by the native core (native.py), or None where it is not there or declines.
-
-    It aligns lists of small ints (it counts lines in arrays indexed by them): the canonical diff's
-    signatures are that already; other lines (shapes, texts) are numbered first, equal lines alike."""
-    if native.align is None:
-        return None
-    args = (repeats, previous, *(changed if changed is not None else (None, None)))
-    if isinstance(a, list) and isinstance(b, list):
-        try:
-            return native.align.align(a, b, *args)
-        except (TypeError, ValueError):
-            pass  # not small ints: numbered below
-    number = {x: n for n, x in enumerate(dict.fromkeys(chain(a, b)))}
-    try:
-        return native.align.align(list(map(number.__getitem__, a)), list(map(number.__getitem__, b)), *args)
-    except (TypeError, ValueError, RecursionError, MemoryError):
-        return None  # the Python aligns it, or says what is wrong with the input
-
-
-def _realign_python(a: Sequence, b: Sequence, previous: list[Opcode], repeats: int = 1,
-                    changed: tuple[set[int], set[int]] | None = None) -> list[Opcode]:
     out: list[Opcode] = []
     gap_a = gap_b = 0  # where the stretch still to align starts
     pending: list[Opcode] = []  # the earlier opcodes inside that stretch that aligned nothing
@@ -81,7 +46,7 @@ def _realign_python(a: Sequence, b: Sequence, previous: list[Opcode], repeats: i
 
     def close(i: int, j: int) -> None:
         if i > gap_a or j > gap_b:
-            if changed_a is not None and pending and _untouched(changed_a, gap_a, i) \
+            if changed_a is not None and changed_b is not None and pending and _untouched(changed_a, gap_a, i) \
                     and _untouched(changed_b, gap_b, j):
                 out.extend(pending)
             else:

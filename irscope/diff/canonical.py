@@ -33,7 +33,6 @@ from typing import Iterable, NamedTuple, Sequence
 
 from ..ir.normalize import NormalizedLine, normalized_lines
 from ..types import Stage
-from . import native
 from .algorithm import opcodes, realign
 
 IGNORABLE = ("registers", "immediates", "order")
@@ -65,7 +64,7 @@ class Line(NamedTuple):
     """One line of a listing, split at its names. (A NamedTuple: tokenize makes tens of thousands at
     once, in C.)"""
 
-    index: int  # in the original listing
+    index: int  # type: ignore[assignment]  # in the original listing (shadows tuple.index)
     text: str  # as compared (numbers dropped under ``ignore=immediates``)
     frame: str  # the text between its names, joined by SEPARATOR
     template: str  # the frame as a str.format template: {} for each name
@@ -119,24 +118,15 @@ def listing_tokens(stage: Stage, text: str, drop_immediates: bool = False) -> tu
 
 
 def tokenize(stage: Stage, lines: Sequence[NormalizedLine], ignore: Iterable[str] = ()) -> list[Line]:
-    """Each line split at its names, with its frame, shape, pairing keys and destination.
-
-    PTX and SASS are split by the native core where it is built (irscope/diff/native.py), with the
-    same result; text it does not handle (not ASCII, a NUL) takes the Python path."""
+    """Each line split at its names, with its frame, shape, pairing keys and destination."""
     texts = list(map(_TEXT, lines))
     if "immediates" in ignore:
         texts = [IMMEDIATE.sub("#", text) for text in texts]
-    native_kind = _NATIVE_KINDS.get(stage)
-    if native_kind is not None and native.tokens is not None:
-        kind, head_writes = native_kind
-        split = native.tokens.tokenize(kind, list(map(_INDEX, lines)), texts, Line, head_writes)
-        if split is not None:
-            return split
-    return _tokenize_python(stage, lines, texts)
+    return _split(stage, lines, texts)
 
 
-def _tokenize_python(stage: Stage, lines: Sequence[NormalizedLine], texts: list[str]) -> list[Line]:
-    """tokenize in Python, of ``lines`` as ``texts`` (immediates already dropped where asked).
+def _split(stage: Stage, lines: Sequence[NormalizedLine], texts: list[str]) -> list[Line]:
+    """``tokenize`` of ``lines`` as ``texts`` (immediates already dropped where asked).
 
     PTX and SASS listings run to tens of thousands of lines: they are split at their names in one call
     over the whole listing, and the lines' frames, names and shapes cut from that by C-level calls, not
@@ -226,19 +216,6 @@ def _versioned(frames: list[str], names_of_lines: list[list[str]]) -> tuple[list
     return keys, dests
 
 
-def _sass_head_writes(head: str) -> bool:
-    """Whether a SASS instruction writes its first operand, by ``head``, the text before that operand:
-    what _versioned works out for a head, for the native tokenizer (which asks once per distinct head).
-
-    _versioned's third term, ``guarded or head.strip() != ""``, is left out because it never decides:
-    an opcode is SASS_OPCODE's ``\\S+`` matched in ``head.lstrip()``, so where there is one the head
-    holds a character that is not whitespace, and ``head.strip() != ""``. (Which is also why its cache
-    by head alone, whatever ``guarded`` was, is sound.)"""
-    m = SASS_OPCODE.match(head.lstrip())
-    opcode = m[1] if m else ""
-    return bool(opcode) and not SASS_NO_DEST.match(opcode)
-
-
 class _Current(dict):
     """A SASS name's pairing key before any write to it: version 0 (a label is its own key)."""
 
@@ -268,17 +245,6 @@ def _dest(stage: Stage, frame: str, names: list[str]) -> int:
     return 0 if pieces[0].strip() == "" and pieces[1].lstrip(" :0123456789").startswith("=") else -1
 
 
-def _ptx_head_writes(head: str) -> bool:
-    """Whether an unguarded PTX line with names writes its first, by ``head``, the text before it: the
-    test _dest makes, for the native tokenizer (which asks once per distinct head)."""
-    stripped = head.lstrip()
-    return not (PTX_NO_DEST.match(stripped) or stripped[:1] in ".$" or "[" in head)
-
-
-# The native tokenizer's kind and its question about heads, per stage it splits.
-_NATIVE_KINDS = {Stage.PTX: ("ptx", _ptx_head_writes), Stage.SASS: ("sass", _sass_head_writes)}
-
-
 class _Votes:
     """Names paired by votes: the k-th name of a line in A and the k-th name of its aligned partner in B
     are one vote for the pair; two definitions paired weigh DEF_WEIGHT votes. Most votes pair first, one
@@ -305,7 +271,7 @@ class _Votes:
         return _greedy(self.votes)
 
 
-def _count_votes_python(a: list[Line], b: list[Line], aligned: list[int], width: int, weight: int, counts: Counter,
+def _count_votes(a: list[Line], b: list[Line], aligned: list[int], width: int, weight: int, counts: Counter,
                         sign: int) -> None:
     """The votes of the aligned pairs ``i * width + j`` added to ``counts`` (sign 1) or taken from them (-1)."""
     votes = _votes(a, b, aligned, width, weight)
@@ -332,7 +298,7 @@ def _votes(a: list[Line], b: list[Line], aligned: list[int], width: int, weight:
     return out
 
 
-def _greedy_python(counts: Counter) -> dict[str, str]:
+def _greedy(counts: Counter) -> dict[str, str]:
     """A's name -> B's name: most votes first, each name of either side paired once, while votes are positive."""
     mapping: dict[str, str] = {}
     taken: set[str] = set()
@@ -399,7 +365,7 @@ class _Signatures:
         return out[0], out[1]
 
 
-def _number_python(frames: list[str], reads: list[list[str]], names: dict, table: dict,
+def _number(frames: list[str], reads: list[list[str]], names: dict, table: dict,
                    which: list[int] | None = None) -> list[int]:
     """Each line's (of those at ``which``) frame and the names it reads, as ``names`` has them, numbered
     through ``table``: equal lines, equal numbers."""
@@ -410,24 +376,16 @@ def _number_python(frames: list[str], reads: list[list[str]], names: dict, table
     return [number((frames[i], *map(name, reads[i])), len(table)) for i in which]
 
 
-def _touching_python(reads: list[list[str]], changed: set[str]) -> list[int]:
+def _touching(reads: list[list[str]], changed: set[str]) -> list[int]:
     """The lines that read one of the names in ``changed``."""
     isdisjoint = changed.isdisjoint
     return [i for i, r in enumerate(reads) if not isdisjoint(r)]
 
 
-def _written_python(lines: list[Line], names: dict[str, str], keep: set[str]) -> list[str]:
+def _written(lines: list[Line], names: dict[str, str], keep: set[str]) -> list[str]:
     """Each line with its keys shown as ``names`` says; a line whose keys are all in ``keep`` keeps its text."""
     name = names.__getitem__
     return [x.text if keep.issuperset(x.keys) else x.written(map(name, x.keys)) for x in lines]
-
-
-# the same steps in C where the native core was built (native.py), with the same results
-_number = native.pairs.number if native.pairs else _number_python
-_touching = native.pairs.touching if native.pairs else _touching_python
-_written = native.pairs.written if native.pairs else _written_python
-_greedy = native.pairs.greedy if native.pairs else _greedy_python
-_count_votes = native.pairs.votes if native.pairs else _count_votes_python
 
 
 def canonical_pair(stage: Stage, a: Sequence[NormalizedLine], b: Sequence[NormalizedLine],

@@ -59,8 +59,9 @@ def function_text(stage: Stage, text: str, entry: str | None) -> str:
 
 def structure(v: Variant) -> Structure:
     entry = v.compile_info.options.get("entry") if v.compile_info else None
-    out = Structure(registers=v.resources.registers, spills=v.resources.spill_stores,
-                    shared=v.resources.shared)
+    res = v.resources
+    out = Structure(registers=res.registers if res else None, spills=res.spill_stores if res else None,
+                    shared=res.shared if res else None)
     if Stage.PTX in v.listings:
         out.ptx_instructions = stage_stats(Stage.PTX, function_text(Stage.PTX, v.listings[Stage.PTX], entry)).count
     if Stage.SASS in v.listings:

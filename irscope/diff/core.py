@@ -200,8 +200,9 @@ def _diff_variants(a: Variant, b: Variant, stage: Stage, raw: bool, summary_stag
         )
     result = VariantDiff(a, b, stage, raw, hunks, stats)
     same_source = a.kernel.file == b.kernel.file  # lines of different files do not align
-    if same_source and stage in stats and stats[stage][0] is not None and stats[stage][1] is not None:
-        result.by_line = by_python_line(a, b, stage, stats[stage][0], stats[stage][1], hunks)
+    stats_a, stats_b = stats.get(stage, (None, None))
+    if same_source and stats_a is not None and stats_b is not None:
+        result.by_line = by_python_line(a, b, stage, stats_a, stats_b, hunks)
     return result
 
 
@@ -210,7 +211,9 @@ def by_python_line(a: Variant, b: Variant, stage: Stage, stats_a: StageStats, st
     """For each Python line of the kernel: its instruction count in A and in B, and the instructions
     of it the diff removed from A and added in B."""
     # Per line of the listing, its Python line: counted with C-level maps, listings run to 20k lines.
-    counts, owns, instruction_lines = [], [], []
+    counts: list[Counter] = []
+    owns: list[list[int | None]] = []
+    instruction_lines: list[set[int]] = []
     for variant, stats in ((a, stats_a), (b, stats_b)):
         own = SourceMap(variant).own_lines(stage)
         owns.append(own)
@@ -220,14 +223,14 @@ def by_python_line(a: Variant, b: Variant, stage: Stage, stats_a: StageStats, st
     changed: list[Counter] = []
     changed_hunks = [h for h in hunks or [] if h.tag not in ("equal", "moved")]
     for side, lines_of in enumerate((_A, _B)):
-        indices = map(_INDEX, chain.from_iterable(map(lines_of, changed_hunks)))
-        changed.append(Counter(map(owns[side].__getitem__, filter(instruction_lines[side].__contains__, indices))))
+        changed_lines = map(_INDEX, chain.from_iterable(map(lines_of, changed_hunks)))
+        changed.append(Counter(map(owns[side].__getitem__, filter(instruction_lines[side].__contains__, changed_lines))))
     for c in (*counts, *changed):
         c.pop(None, None)  # lines no Python line owns
         c.pop(0, None)
     accesses = [_accesses_by_line(stats, own) for stats, own in ((stats_a, owns[0]), (stats_b, owns[1]))]
     source = (a.listings.get(Stage.SOURCE) or b.listings.get(Stage.SOURCE) or "").splitlines()
-    lines = sorted(set(counts[0]) | set(counts[1]))
+    lines: list[int] = sorted(set(counts[0]) | set(counts[1]))
     none: tuple[tuple[str, ...], int] = ((), 0)
     return [
         LineChange(n, source[n - 1].strip() if 0 < n <= len(source) else "", counts[0].get(n, 0), counts[1].get(n, 0),

@@ -43,6 +43,11 @@ def pass_hunks(log: PassLog, index: int, texts: Sequence[str] | None = None) -> 
     return ir_hunks(step, texts[index - 1], texts[index])
 
 
+def _hunks(step: PassStep | None, a: str, b: str) -> tuple[Hunk, ...]:
+    """``ir_hunks`` of a pass one side ran (none where that side ran no pass here)."""
+    return tuple(ir_hunks(step, a, b)) if step is not None else ()
+
+
 def ir_hunks(step: PassStep, a: str, b: str) -> list[Hunk]:
     lines_a, lines_b, ops = canonical_diff_texts(step.listing_stage, a, b)
     return diff_lines(lines_a, lines_b) if ops is None else hunks_from(lines_a, lines_b, ops)
@@ -99,8 +104,8 @@ def first_divergence(log_a: PassLog, log_b: PassLog) -> Divergence:
             if n == 0:
                 return Divergence(0, "the IR differs before the first pass", between=between)
             return Divergence(n, "the IR after it differs beyond the configs' own constants", step_a, step_b,
-                              between, tuple(ir_hunks(step_a, texts_a[n - 1], texts_a[n])),
-                              tuple(ir_hunks(step_b, texts_b[n - 1], texts_b[n])))
+                              between, _hunks(step_a, texts_a[n - 1], texts_a[n]),
+                              _hunks(step_b, texts_b[n - 1], texts_b[n]))
     return Divergence(None, "the IR never differs beyond the configs' own constants")
 
 

@@ -8,24 +8,42 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
+from typing import Callable
 
 from ..errors import KernelFileError, KernelNotFound
-from ..stages import load_ref
+from ..paths import builtin_kernels_dir
 from .base import Compiled, Frontend, Kernel, KernelHandle, Launch
 
-# name -> "module:class", imported when first needed (Triton costs a second to import).
-FRONTENDS = {
-    "triton": "irscope.frontends.triton:TritonFrontend",
-    "cuda": "irscope.frontends.cuda:CudaFrontend",
-    "numba": "irscope.frontends.numba:NumbaFrontend",
-}
+# Each frontend's package is imported the first time it is asked for: together they take a few hundred ms,
+# which `irscope --help` and the commands that only read what is stored should not pay.
+
+
+def _triton() -> type[Frontend]:
+    from .triton import TritonFrontend
+
+    return TritonFrontend
+
+
+def _cuda() -> type[Frontend]:
+    from .cuda import CudaFrontend
+
+    return CudaFrontend
+
+
+def _numba() -> type[Frontend]:
+    from .numba import NumbaFrontend
+
+    return NumbaFrontend
+
+
+FRONTENDS: dict[str, Callable[[], type[Frontend]]] = {"triton": _triton, "cuda": _cuda, "numba": _numba}
 
 
 @functools.lru_cache(maxsize=None)
 def frontend(name: str) -> Frontend:
     if name not in FRONTENDS:
         raise KernelNotFound(f"unknown frontend {name!r}; known: {', '.join(FRONTENDS)}")
-    return load_ref(FRONTENDS[name])()
+    return FRONTENDS[name]()()
 
 
 def frontend_for(path: Path) -> Frontend:
@@ -54,8 +72,6 @@ def load(handle: KernelHandle) -> Kernel:
 
 def builtin_kernels() -> list[Kernel]:
     """Every built-in example kernel, in file order."""
-    from ..paths import builtin_kernels_dir
-
     directory = builtin_kernels_dir()
     return [k for name in FRONTENDS for k in frontend(name).builtin(directory)]
 

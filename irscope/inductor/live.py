@@ -136,7 +136,7 @@ def load_function(target: str) -> Callable:
     """``path/to/file.py:fn`` -> the function (the file is imported: it is the user's code)."""
     from pathlib import Path
 
-    from ..frontends.triton.kernel import load_module
+    from ..frontends.triton.kernel_files import load_module
 
     path_text, _, name = target.rpartition(":")
     if not path_text or not name:

@@ -12,6 +12,8 @@ import operator
 import os
 import re
 from itertools import chain, compress, count
+from typing import Callable
+
 from ..types import SourceLoc, Stage
 
 LineLocs = list["SourceLoc | None"]
@@ -21,6 +23,7 @@ LineLocs = list["SourceLoc | None"]
 # #loc12 = loc("/work/kernels/square.py":14:26)
 MLIR_LOC_DEF = re.compile(r"^(#loc\d*)\s*=\s*loc\((.*)\)\s*$")
 # "/work/kernels/square.py":14:26   (optionally followed by " to 14:30")
+LOC_NAME = re.compile(r"#loc\d*")  # #loc12, in `loc(#loc12)` or `callsite(#loc3 at #loc4)`
 MLIR_FILE_LOC = re.compile(r'"((?:[^"\\]|\\.)*)":(\d+):(\d+)')
 
 
@@ -42,8 +45,9 @@ class _MlirLocParser:
         """Parse one location expression at the start of ``text``; return it and the rest."""
         text = text.lstrip()
         if text.startswith("#loc"):
-            m = re.match(r"#loc\d*", text)
-            return self.alias(m.group(0), depth), text[m.end():]
+            name = LOC_NAME.match(text)
+            if name is not None:
+                return self.alias(name.group(0), depth), text[name.end():]
         if text.startswith("unknown"):
             return None, text[len("unknown"):]
         if text.startswith("callsite("):
@@ -233,7 +237,7 @@ def ptx_locations(text: str, file: str = "") -> LineLocs:
 
     out: LineLocs = []
     current: SourceLoc | None = None
-    seen: dict[str, SourceLoc] = {}  # the same .loc recurs many times in unrolled code
+    seen: dict[str, SourceLoc | None] = {}  # the same .loc recurs many times in unrolled code
     for line in lines:
         stripped = line.strip()
         if stripped.startswith(".loc"):
@@ -320,6 +324,13 @@ def source_locations(text: str, file: str = "") -> LineLocs:
     return [SourceLoc(file, i + 1, 0) for i in range(len(text.splitlines()))]
 
 
+# Each stage's location parser: ``(text, file) -> one SourceLoc or None per line``.
+LOCATIONS: dict[Stage, Callable[[str, str], LineLocs]] = {
+    Stage.SOURCE: source_locations, Stage.TTIR: mlir_locations, Stage.TTGIR: mlir_locations,
+    Stage.LLIR: llvm_locations, Stage.PTX: ptx_locations, Stage.SASS: sass_locations,
+}
+
+
 def locations(stage: Stage, text: str, source_file: str = "") -> LineLocs:
-    """One source location (or None) per line of ``text``, by the stage's own parser (see stages.py)."""
-    return stage.spec.behaviour("locations")(text, source_file)
+    """One source location (or None) per line of ``text``, by the stage's own parser (LOCATIONS)."""
+    return LOCATIONS[stage](text, source_file)

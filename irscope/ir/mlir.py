@@ -30,7 +30,7 @@ class Layout:
     params: dict[str, str]
 
     def describe(self) -> str:
-        keys = [k for k in ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", "versionMajor",
+        keys: list[str] = [k for k in ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", "versionMajor",
                             "instrShape", "swizzlingByteWidth", "elementBitWidth", "opIdx", "kWidth", "dim", "parent")
                 if k in self.params]
         keys += [k for k in self.params if k not in keys and k != "CTAsPerCGA"][:3]

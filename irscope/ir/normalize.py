@@ -23,7 +23,7 @@ WHITESPACE_RUN = re.compile(r"[ \t][ \t]+|\t")
 
 
 class NormalizedLine(NamedTuple):
-    index: int  # 0-based line in the original listing
+    index: int  # type: ignore[assignment]  # 0-based line in the original listing (shadows tuple.index)
     text: str
 
 
@@ -56,23 +56,8 @@ PTX_DEBUG_LABEL = re.compile(r"^\$L__(?:tmp|func_begin|func_end|info_string)\d+:
 PTX_REG_COUNT = re.compile(r"<\d+>")
 
 
-def _native_tokens():
-    """irscope.diff.native.tokens (None: the Python path), imported on first use: irscope.diff imports
-    this module."""
-    from ..diff.native import tokens
-
-    return tokens
-
-
 def clean_ptx(text: str) -> list[NormalizedLine]:
     """The PTX's instructions and directives, without locations, comments and debug tables; names as they are."""
-    native = _native_tokens()
-    cleaned = native.clean_ptx(text) if native is not None else None  # None: not ASCII, or a NUL
-    return _clean_ptx_python(text) if cleaned is None else normalized_lines(*cleaned)
-
-
-def _clean_ptx_python(text: str) -> list[NormalizedLine]:
-    """clean_ptx in Python: what the native one computes, and what runs where it cannot."""
     kept: list[NormalizedLine] = []
     for i, line in enumerate(text.splitlines()):
         code = line.strip()
@@ -154,7 +139,8 @@ def normalize_mlir(text: str) -> list[NormalizedLine]:
         name = m["name"]
         if name.isdigit():
             return rename("num", m[0], lambda n: f"%{n}") 
-        base = "arg" if re.fullmatch(r"arg\d+", name) else NAME_SUFFIX.match(name)["base"] or name
+        suffixed = NAME_SUFFIX.match(name)
+        base = "arg" if re.fullmatch(r"arg\d+", name) else (suffixed["base"] if suffixed else "") or name
         return rename("val:" + base, m[0], lambda n: f"%{base}" if n == 0 else f"%{base}_{n}")
 
     out = []
@@ -209,13 +195,6 @@ SASS_ADDRESS = re.compile(r"/\*[0-9a-f]+\*/")
 
 def clean_sass(text: str) -> list[NormalizedLine]:
     """The SASS instructions and branch labels, without addresses, line comments and headers; names as they are."""
-    native = _native_tokens()
-    cleaned = native.clean_sass(text) if native is not None else None  # None: not ASCII, or a NUL
-    return _clean_sass_python(text) if cleaned is None else normalized_lines(*cleaned)
-
-
-def _clean_sass_python(text: str) -> list[NormalizedLine]:
-    """clean_sass in Python: what the native one computes, and what runs where it cannot."""
     kept = []
     for i, line in enumerate(text.splitlines()):
         code = line.strip()
@@ -227,11 +206,16 @@ def _clean_sass_python(text: str) -> list[NormalizedLine]:
     return normalized_lines((i for i, _ in kept), map(str.strip, body.split("\n"))) if kept else []
 
 
+def _named(cls: str) -> Callable[[int], str]:
+    """A register class's n-th name: R0, UR3, P1."""
+    return lambda n: f"{cls}{n}"
+
+
 def normalize_sass(text: str) -> list[NormalizedLine]:
     rename = _Renamer()
     out = []
     for line in clean_sass(text):
-        code = SASS_REGISTER.sub(lambda m: rename(m["cls"], m[0], lambda n, c=m["cls"]: f"{c}{n}"), line.text)
+        code = SASS_REGISTER.sub(lambda m: rename(m["cls"], m[0], _named(m["cls"])), line.text)
         code = SASS_LABEL.sub(lambda m: rename("label", m[0], lambda n: f".L_x_{n}"), code)
         out.append(NormalizedLine(line.index, code))
     return out
@@ -241,9 +225,16 @@ def normalize_source(text: str) -> list[NormalizedLine]:
     return [NormalizedLine(i, line.rstrip()) for i, line in enumerate(text.splitlines())]
 
 
+# Each stage's normaliser: the lines a diff compares.
+NORMALISERS: dict[Stage, Callable[[str], list[NormalizedLine]]] = {
+    Stage.SOURCE: normalize_source, Stage.TTIR: normalize_mlir, Stage.TTGIR: normalize_mlir,
+    Stage.LLIR: normalize_llvm, Stage.PTX: normalize_ptx, Stage.SASS: normalize_sass,
+}
+
+
 def normalize(stage: Stage, text: str) -> list[NormalizedLine]:
-    """``text`` normalised by the stage's own normaliser (see stages.py)."""
-    return stage.spec.behaviour("normalise")(text)
+    """``text`` normalised by the stage's own normaliser (NORMALISERS)."""
+    return NORMALISERS[stage](text)
 
 
 def raw_lines(text: str) -> list[NormalizedLine]:

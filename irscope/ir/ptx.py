@@ -31,7 +31,7 @@ def opcode_modifiers(opcode: str) -> tuple[str, ...]:
 
 
 class PtxInstruction(NamedTuple):
-    index: int  # 0-based line in the listing
+    index: int  # type: ignore[assignment]  # 0-based line in the listing (shadows tuple.index)
     opcode: str  # full, with modifiers: "ld.global.v4.b32"
     operand_text: str = ""  # split on demand: most users only need the opcode
     guard: str | None = None  # "%p1" or "!%p1"
@@ -40,8 +40,15 @@ class PtxInstruction(NamedTuple):
     def operands(self) -> tuple[str, ...]:
         return split_operands(self.operand_text)
 
-    base = property(lambda self: opcode_base(self.opcode), doc="The opcode without modifiers: ld, LDG.")
-    modifiers = property(lambda self: opcode_modifiers(self.opcode), doc="The modifiers, in order.")
+    @property
+    def base(self) -> str:
+        """The opcode without modifiers: ld, LDG."""
+        return opcode_base(self.opcode)
+
+    @property
+    def modifiers(self) -> tuple[str, ...]:
+        """The modifiers, in order."""
+        return opcode_modifiers(self.opcode)
 
     @property
     def space(self) -> str | None:
@@ -78,7 +85,9 @@ class PtxInstruction(NamedTuple):
 
 def split_operands(text: str) -> tuple[str, ...]:
     """Split at top-level commas (not inside {} or [])."""
-    out, depth, current = [], 0, []
+    out: list[str] = []
+    current: list[str] = []
+    depth = 0
     for ch in text:
         if ch in "{[(":
             depth += 1
@@ -146,8 +155,8 @@ def instructions(text: str) -> list[PtxInstruction]:
     indices, matches = lines_matching(PTX_LINE_INSTRUCTION.match, lines)
     if not matches:
         return []
-    guards, opcodes, operands, rests = zip(*map(_GROUPS, matches))
-    operands = [o.strip() if o else "" for o in operands]
+    guards, opcodes, raw_operands, rests = zip(*map(_GROUPS, matches))
+    operands = [o.strip() if o else "" for o in raw_operands]
     out = list(map(_NEW_TUPLE, repeat(PtxInstruction), zip(indices, opcodes, operands, guards)))
     more = list(compress(count(), map(_CONTAINS, rests, repeat(";"))))
     if more:  # more statements on the same line (inline asm): after their line's first, in order

@@ -14,7 +14,7 @@ SASS_INSTRUCTION = re.compile(
 
 
 class SassInstruction(NamedTuple):
-    index: int  # 0-based line in the listing
+    index: int  # type: ignore[assignment]  # 0-based line in the listing (shadows tuple.index)
     address: int
     opcode: str  # "LDG.E.128"
     operand_text: str = ""
@@ -24,8 +24,15 @@ class SassInstruction(NamedTuple):
     def operands(self) -> tuple[str, ...]:
         return tuple(o.strip() for o in self.operand_text.split(",") if o.strip())
 
-    base = property(lambda self: opcode_base(self.opcode), doc="The opcode without modifiers: ld, LDG.")
-    modifiers = property(lambda self: opcode_modifiers(self.opcode), doc="The modifiers, in order.")
+    @property
+    def base(self) -> str:
+        """The opcode without modifiers: ld, LDG."""
+        return opcode_base(self.opcode)
+
+    @property
+    def modifiers(self) -> tuple[str, ...]:
+        """The modifiers, in order."""
+        return opcode_modifiers(self.opcode)
 
     @property
     def access_bits(self) -> int | None:

@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress, count
 from operator import itemgetter, methodcaller
-from typing import Iterable, NamedTuple
+from typing import Callable, Iterable, NamedTuple
 
 from ..types import Stage
 from . import mlir, ptx, sass
 
 
 class MemoryAccess(NamedTuple):
-    index: int
+    index: int  # type: ignore[assignment]  # (shadows tuple.index)
     opcode: str
     kind: str  # "load", "store" or "atomic"
     bytes: int | None  # per thread and access, from the instruction's own size suffix (cp.async: its copy size)
@@ -72,7 +72,7 @@ def stage_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
     """Facts about ``text``, by the stage's own counter (see stages.py); without ``positions``
     (line indices are -1) SASS is scanned much faster. Kept for the next caller that asks about the
     same listing (a diff's summary, the TUI's panes): shared, not to be changed."""
-    return stage.spec.behaviour("stats")(stage, text, positions)
+    return STATS[stage](stage, text, positions)
 
 
 def ptx_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
@@ -134,3 +134,10 @@ def llvm_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
 
 def no_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
     return StageStats(stage)
+
+
+# Each stage's counter: ``(stage, text, positions) -> StageStats``.
+STATS: dict[Stage, Callable[[Stage, str, bool], StageStats]] = {
+    Stage.SOURCE: no_stats, Stage.TTIR: mlir_stats, Stage.TTGIR: mlir_stats,
+    Stage.LLIR: llvm_stats, Stage.PTX: ptx_stats, Stage.SASS: sass_stats,
+}

@@ -10,14 +10,14 @@ one to run and keeps a failure to one line.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
+from .. import frontends
 from ..errors import exception_line
+from ..frontends import Kernel
 from ..records import AutotunerRun, Measurement
 from ..types import Config
-
-if TYPE_CHECKING:
-    from ..frontends import Kernel
+from .faults import is_cuda_fault
 
 AUTOTUNER = "autotuner"  # the option that makes a worker's job this one (worker.serve), and its tag in bench
 
@@ -31,9 +31,6 @@ def autotuner_job(ref: Kernel, configs: Sequence[Config]) -> tuple | None:
 
 def autotune(handle, config: Config, options: dict[str, Any] | None = None) -> AutotunerRun | None:
     """In a GPU process: the autotuner's timings and pick (None: the kernel has no autotuner)."""
-    from .. import frontends
-    from .worker import is_cuda_fault
-
     try:
         kernel = frontends.load(handle)
         if not kernel.autotuned:

@@ -23,6 +23,9 @@ from typing import Any
 from ..errors import exception_line
 from ..types import Config, Status
 from ..records import Measurement
+from ..workers import protocol_channel
+from .autotuner import AUTOTUNER, autotune
+from .faults import is_cuda_fault
 from .results import derived, summarize
 
 DEFAULTS = {"method": "cupti", "min_time_ms": 100.0, "warmup_ms": 25.0, "seed": 0, "check": True}
@@ -134,12 +137,6 @@ def _check(launch) -> tuple[Status, float | None, float | None, str | None]:
     return Status.OK, worst_abs, worst_rel, None
 
 
-def is_cuda_fault(exc: Exception) -> bool:
-    text = str(exc).lower()
-    return any(s in text for s in ("illegal memory access", "illegal address", "unspecified launch failure",
-                                   "misaligned address", "an illegal instruction", "device-side assert"))
-
-
 def _one_line(exc: Exception) -> str:
     return exception_line(exc)[:500]  # a measurement's error is stored in the session
 
@@ -150,9 +147,6 @@ def serve() -> None:
     Two jobs answer otherwise: ``{"warm_up": True}`` (start-up costs, paid early) and
     ``{"autotuner": True}`` (the kernel's own autotuner: an AutotunerRun, or None).
     """
-    from ..workers import protocol_channel
-    from .autotuner import AUTOTUNER, autotune
-
     requests, channel = protocol_channel()
     state = _State()
     while True:

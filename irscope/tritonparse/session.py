@@ -24,7 +24,7 @@ from typing import Any, Callable
 
 from ..arch import CaptureMode, Target
 from ..errors import IrscopeError, KernelNotFound, SessionError
-from ..frontends.triton.kernel import is_type
+from ..frontends.triton.signature import is_type
 from ..frontends.triton.recorded import Recorded, compiled_from, config_of, parameter_table, signature_of
 from ..paths import cache_dir
 from ..session import Session

@@ -84,7 +84,7 @@ def run_inductor(cli, log: Path, out: Path, code: ExitCode) -> dict:
 
 
 def assert_never_imported(out: Path) -> None:
-    from irscope.frontends.triton.kernel import module_name_for
+    from irscope.frontends.triton.kernel_files import module_name_for
 
     for file in (out / "kernels").glob("*.py"):
         assert module_name_for(str(file)) not in sys.modules, file
@@ -147,7 +147,7 @@ def test_one_refused_kernel_fails_alone_and_the_others_compile(cli, tmp_path):
 def test_the_control_every_payload_runs_when_the_kernel_is_imported(tmp_path, where):
     """Not vacuous: the old way (import the kernel's file, compile what it defines) does run each payload."""
     from irscope.arch import CaptureMode, Target
-    from irscope.frontends.triton.kernel import kernel_with_signature, load_module
+    from irscope.frontends.triton.kernel_files import kernel_with_signature, load_module
     from irscope.inductor.kernels import signature, write_kernel_file
     from irscope.inductor.parse import parse_log
     from irscope.types import Config
@@ -248,7 +248,7 @@ def test_every_recorded_kernel_rebuilt_gives_the_ir_an_import_gives(tmp_path):
     from triton import knobs
 
     from irscope.arch import CaptureMode, Target
-    from irscope.frontends.triton.kernel import kernel_with_signature, load_module
+    from irscope.frontends.triton.kernel_files import kernel_with_signature, load_module
     from irscope.inductor.capture import plan
     from irscope.inductor.kernels import config_of, signature
     from irscope.inductor.parse import parse_log

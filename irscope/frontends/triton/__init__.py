@@ -6,8 +6,9 @@ from pathlib import Path
 
 from ...errors import KernelFileError, ParameterError
 from ..base import Frontend, KernelHandle
-from .kernel import SignatureArg, TritonKernel, builtin_kernels, kernel_in_file, kernel_names, kernel_with_signature
-from .kernel import signature_from_json
+from .kernel import TritonKernel
+from .kernel_files import builtin_kernels, kernel_in_file, kernel_names, kernel_with_signature
+from .signature import SignatureArg, signature_from_json
 from .rebuild import UnsafeKernelSource, rebuild_functions, rebuilt_kernel
 
 

@@ -21,6 +21,9 @@ from typing import Any
 
 from ...errors import UsageError
 
+# triton is imported inside the functions that use it: about a second, which commands that never compile
+# should not pay.
+
 
 class UnsafeKernelSource(UsageError):
     """A kernel's source reaches beyond Triton: it is refused, and nothing of it is compiled."""

@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING, Any
 from ...errors import ParameterError, exception_line
 from ...spec import LAUNCH_OPTIONS
 from ...types import Config
+from .inputs import example_namespace
+from .specialize import example_tensors
 
 if TYPE_CHECKING:
     from .kernel import TritonKernel
@@ -146,6 +148,12 @@ class Tuning:
                 values = Arguments({**args, **current}, unknown)
                 current[name] = _evaluate(kernel, name, fn, values, tuned - set(current))
         return current
+
+    def resolve_for(self, ref: TritonKernel, config: Config, kwargs: Mapping[str, Any],
+                    tensors: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """``resolve`` on ``config``'s example arguments (see example_arguments; ``tensors``: a launch's)."""
+        args, unknown = example_arguments(ref, config, tensors)
+        return self.resolve(ref.name, args, kwargs, unknown)
 
     def launcher(self) -> Any:
         """The ``JITFunction``, made to set its heuristics on every launch (as ``Heuristics.run`` does)."""
@@ -315,12 +323,8 @@ def example_arguments(ref: TritonKernel, config: Config, tensors: Mapping[str, A
     if ref.spec is not None:
         if tensors is None:
             try:
-                from .inputs import example_namespace
-
                 ns = example_namespace(ref, config, device="cpu")
-            except ImportError:
-                from .specialize import example_tensors
-
+            except ImportError:  # no torch installed
                 ns = ref.spec.namespace(config.values(), example_tensors(ref, config))
         else:
             ns = ref.spec.namespace(config.values(), tensors)
@@ -382,7 +386,7 @@ def _said(exc: BaseException) -> str:
 
 @functools.cache
 def _launcher_class() -> type:
-    from triton.runtime.jit import JITFunction
+    from triton.runtime.jit import JITFunction  # a second to import: only once a kernel has heuristics
 
     class HeuristicsJITFunction(JITFunction):
         """A ``JITFunction`` whose launches add the heuristics' values, as Triton's ``Heuristics.run`` does."""

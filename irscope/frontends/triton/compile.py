@@ -25,8 +25,12 @@ from ...nvidia.ptxas import SHARED_MEMORY_LIMIT, run_ptxas_report
 from ...stages import Stage
 from ...types import CaptureError, Config
 from ..base import Compiled
+from .inputs import example_namespace, launch_arguments
 from .passes import PassRecorder
 from .specialize import specialize
+
+# triton is imported inside the functions that use it: about a second, which commands that never compile
+# should not pay.
 
 if TYPE_CHECKING:
     from .kernel import TritonKernel
@@ -148,8 +152,6 @@ def compile_aot(ref: "TritonKernel", config: Config, capability: int, passes: bo
 def compile_jit(ref: "TritonKernel", config: Config) -> Compiled:
     """Compile through Triton's JIT on the current GPU, for real CUDA tensors."""
     from triton import knobs
-
-    from .inputs import example_namespace, launch_arguments
 
     result = _Result()
     tracker = _StageTracker()

@@ -17,6 +17,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .signature import SignatureArg
+
+# triton and torch are imported inside the functions that use them: about a second each, which commands that
+# never compile or launch should not pay.
+
 # The module attribute where the example launches of an imported kernel file are kept.
 LAUNCHES = "__irscope_example_launches__"
 
@@ -185,8 +190,6 @@ def example_launches(module: Any, kernel: str) -> list[ExampleLaunch]:
 
 def signature_of(launch: ExampleLaunch, fn: Any) -> tuple | None:
     """The launch as a ``-S`` signature of JITFunction ``fn`` (None where it cannot be one: tuple arguments)."""
-    from .kernel import SignatureArg
-
     if any(not isinstance(k, str) for k in launch.constants):
         return None
     out = []

@@ -24,7 +24,7 @@ def example_namespace(ref: "TritonKernel", config: Config, device: str = "cpu", 
     assert ref.spec is not None, "only kernels with a KernelSpec have example inputs"
     generator = None
     if fill:
-        import torch
+        import torch  # a second to import: only where tensors are filled with data
 
         generator = torch.Generator(device=device).manual_seed(seed)
     sizes = dict(config.sizes)

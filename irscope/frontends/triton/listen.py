@@ -37,6 +37,9 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from .autotune import jit_of
+from .gpu_free import describe, gpu_free_import
+
 RECORD = "compile.json"
 FORMAT = "irscope.triton-compile/1"
 OPTION_KEYS = ("num_warps", "num_stages", "num_ctas", "maxnreg")
@@ -79,7 +82,7 @@ class Listener:
     # ------------------------------------------------------------------ installing
 
     def install(self) -> None:
-        from triton import knobs
+        from triton import knobs  # only inside the program: recorded.py reads this module without triton
 
         previous = knobs.compilation.listener
 
@@ -217,8 +220,6 @@ class GpuFreeListener(Listener):
         self._recorded: list = []
 
     def install(self) -> None:
-        from .gpu_free import gpu_free_import
-
         self._scope = gpu_free_import(self.capability)
         self._recorded = self._scope.__enter__()  # left for the life of the program
 
@@ -264,8 +265,6 @@ def _grid(grid: Any) -> tuple[int, ...]:
 
 
 def _arguments(args: dict) -> dict[str, Any]:
-    from .gpu_free import describe
-
     out = {}
     for name, value in args.items():
         described = describe(value)
@@ -278,8 +277,6 @@ def autotuner_picks() -> list[dict[str, Any]]:
     module = sys.modules.get("triton.runtime.autotuner")
     if module is None:
         return []
-    from .autotune import jit_of
-
     found: dict[int, Any] = {}
     with warnings.catch_warnings():  # a deprecated module attribute warns when looked at
         warnings.simplefilter("ignore")

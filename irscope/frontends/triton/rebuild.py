@@ -29,6 +29,7 @@ import ast
 import contextlib
 import copy
 import functools
+import importlib
 import inspect
 import io
 import linecache
@@ -39,7 +40,12 @@ from typing import Any
 
 from ...errors import KernelFileError, KernelNotFound
 from .allowlist import Check, UnsafeKernelSource, allowed_object, dotted, static, triton_module
-from .kernel import SignatureArg, TritonKernel, is_type, module_name_for
+from .kernel import TritonKernel
+from .kernel_files import module_name_for
+from .signature import SignatureArg, is_type
+
+# triton and torch are imported inside the functions that use them: about a second each, which commands that
+# never compile or launch should not pay.
 
 __all__ = ["UnsafeKernelSource", "rebuild_functions", "rebuilt_kernel"]
 
@@ -176,8 +182,6 @@ def _triton_imports(tree: ast.Module) -> dict[str, Any]:
     same module here; the import statement itself is never run, and imports of
     anything outside ``triton.language`` are left out (names they bind are unknown).
     """
-    import importlib
-
     def module(name: str) -> ModuleType | None:
         if not triton_module(name):
             return None

@@ -19,8 +19,11 @@ from ...errors import IrscopeError, SessionError
 from ...store import contained, read_bytes, read_json, read_text
 from ...types import Config
 from .autotune import distinct
-from .kernel import SignatureArg, TritonKernel, is_type
+from .compile import _Result
+from .kernel import TritonKernel
 from .listen import FORMAT, RECORD
+from .rebuild import rebuild_functions, rebuilt_kernel
+from .signature import SignatureArg, is_type
 
 # Options a launch always has; swept (and shown) only where some compile set them otherwise.
 QUIET_OPTIONS = {"num_ctas": (1,), "maxnreg": (None,)}
@@ -146,8 +149,6 @@ def _name(value: Any) -> str:
 
 def kernel_of(record: Recorded) -> TritonKernel:
     """The recorded kernel, rebuilt from the recorded text with the recorded specialization as its signature."""
-    from .rebuild import rebuild_functions, rebuilt_kernel
-
     if record.source is None:
         raise SessionError(f"{record.kernel}: the run kept no source for {record.file}")
     fn = rebuild_functions(record.source, record.file, inductor=record.inductor).get(record.kernel)
@@ -221,8 +222,6 @@ def compiled_of(record: Recorded) -> Any:
 
 def compiled_from(record: Recorded, asm: dict[str, Any], metadata: dict[str, Any]) -> Any:
     """A compile's stages (``asm``, Triton's keys) and metadata as a ``Compiled``; ptxas reports on the PTX."""
-    from .compile import _Result
-
     for key in ("num_warps", "num_stages", "num_ctas", "shared"):  # Triton's own are ints; a record is data
         value = metadata.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 31):

@@ -19,6 +19,7 @@ from typing import Any, Mapping
 from ...errors import ParameterError
 from ...types import Config
 from ..base import Launch
+from .compile import triton_cache_for
 
 _DTYPES = {"float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool",
            "float8_e4m3fn", "float8_e5m2"}
@@ -59,9 +60,7 @@ def _ints(value: Any) -> bool:
 def replay(kernel: Any, config: Config, recorded: Mapping[str, Any] | None, device: str = "cuda",
            seed: int = 0) -> Launch:
     """``kernel`` (a TritonKernel) launched as the program launched ``config``, on new data of the same layout."""
-    import torch
-
-    from .compile import triton_cache_for
+    import torch  # a second to import: only once a recorded launch is rerun
 
     reason = why_not(recorded, config)
     if reason is not None:

@@ -20,6 +20,9 @@ from ...errors import ParameterError
 from ...spec import DTYPE_BYTES
 from ...types import Config
 
+# triton is imported inside the functions that use it: about a second, which commands that never compile
+# should not pay.
+
 if TYPE_CHECKING:
     from .kernel import TritonKernel
 
@@ -152,10 +155,7 @@ def specialize(ref: "TritonKernel", config: Config, capability: int, tensors: di
     kwargs: dict[str, Any] = {**config.constexprs, **config.options}
     tuning = getattr(ref, "tuning", None)
     if tuning is not None and tuning.heuristics():  # @triton.heuristics: their values for this config's arguments
-        from .autotune import example_arguments
-
-        args, unknown = example_arguments(ref, config, tensors)
-        kwargs = tuning.resolve(ref.name, args, kwargs, unknown)
+        kwargs = tuning.resolve_for(ref, config, kwargs, tensors)
     kwargs["debug"] = kwargs.get("debug", ref.fn.debug) or knobs.runtime.debug
     kwargs["instrumentation_mode"] = knobs.compilation.instrumentation_mode
     if ref.spec is not None:

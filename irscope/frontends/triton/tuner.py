@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...records import AutotunerRun, TunedConfig
 from ...types import Config
+from .compile import triton_cache_for
+from .inputs import launch_arguments
 
 if TYPE_CHECKING:
     from .kernel import TritonKernel
@@ -31,10 +33,7 @@ TRITON_METHOD = "CUDA events around each call (triton.testing.do_bench), launch 
 
 def run_autotuner(ref: TritonKernel, config: Config, device: str = "cuda", seed: int = 0) -> AutotunerRun:
     """Launch ``ref`` once through its autotuner on ``config``'s example inputs (those of ``ref.launch``)."""
-    import torch
-
-    from .compile import triton_cache_for
-    from .inputs import launch_arguments
+    import torch  # a second to import: only once the autotuner runs
 
     tuning, spec = ref.tuning, ref.spec
     tuner = tuning.autotuner
