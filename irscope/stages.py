@@ -11,6 +11,18 @@ one table per kind of work keyed by stage: ``ir/locations.py: LOCATIONS``,
 and ``annotate/explain.py: EXPLAINERS``. So this base module imports nothing of
 irscope's, every arrow to a parser is an import the linter sees, and
 tests/test_stages.py checks every table holds every stage.
+
+The stage registry (``stages.py``). One ordered list of ``StageSpec``s, data only: key, tab label,
+file extension, comment marker, description, and whether its lines are explained. What is done with
+a stage's text lives with the code that does it, in one table per kind of work keyed by ``Stage``:
+``ir/locations.py: LOCATIONS``, ``ir/normalize.py: NORMALISERS``, ``ir/stats.py: STATS``,
+``highlight.py: LEXERS``, ``annotate/explain.py: EXPLAINERS``, so every arrow to a parser is an
+import the linter sees and the base layer imports nothing. The CLI's ``--stage`` choices, the TUI's
+tabs and digit keys and the help are derived from it, followed by two views that are not stages: the
+runtime chart and the Passes tab (``tui/widgets/passes.py``: a variant's ``PassLog``, each pass's IR
+read with its stage's parsers); ``tests/test_stages.py`` checks every spec is complete and every
+table holds every stage. A ``Stage`` is an interned ``str``, so a frontend can register stages of
+its own and a variant holds only the stages its frontend produced.
 """
 
 from __future__ import annotations

@@ -1,5 +1,17 @@
 """Annotate: every line of a PTX or SASS listing explained in plain words, with the
-Python line it came from, and a short list of findings about the kernel."""
+Python line it came from, and a short list of findings about the kernel.
+
+Annotating (``annotate/``): ``decode.py`` explains one PTX or SASS line part by part from the
+knowledge base (``knowledge.py``, the JSON under ``irscope/knowledge/``); ``facts.py`` sorts one
+stage's own instructions into what findings are about (accesses with widths and masks from
+``ir/ptx.access`` and ``ir/sass.access``, copies and their commit/wait groups, TMA, barriers, MMA,
+shuffles); ``findings.py`` turns those facts into findings that cite lines of the same stage with
+their evidence; ``occupancy.py`` is NVIDIA's occupancy rules (cuda_occupancy.h) per arch;
+``roles.py`` names operands by their role (wgmma/tcgen05 descriptors decoded, cp.async src-size);
+``ir/sass_control.py`` reads each SASS instruction's control bits (stall, yield, scoreboards, reuse)
+from the cubin, parsed by ``ir/elf.py``; ``reasons.py`` reads the TTIR's dataflow to say which
+kernel arguments keep a load or store narrow, and in what role.
+"""
 
 from __future__ import annotations
 

@@ -6,6 +6,15 @@ code, which records Triton's compiles and launches (frontends/triton/listen.py,
 through Triton's own hooks) and profiles the run with torch.profiler. When the
 program has exited, ``collect.py`` turns what was recorded into one session per
 kernel and ``run.json``, the run's index, ranked by GPU time.
+
+A running program (``run/``): ``launch.py`` starts the program with ``run/bootstrap/`` first on its
+``PYTHONPATH``, whose ``sitecustomize`` starts ``hook.py`` inside it before its own code: Triton's
+listener (``frontends/triton/listen.py``), Inductor's output code and loaded kernels
+(``inductor/listen.py``), each ``load_inline`` call's CUDA sources (``inline_listen.py``) and
+torch.profiler over the run. Only the first Python process records. The program writes data under
+``DIR/raw/``; ``collect.py``, in irscope's process afterwards, turns it into one session per kernel
+(``DIR/kernels/NAME``: the stages the JIT wrote, byte for byte) and ``DIR/run.json``, ranked by GPU
+time. Like ``inductor/``, ``run/`` is Triton-specific and may import ``irscope.frontends.triton``.
 """
 
 from __future__ import annotations

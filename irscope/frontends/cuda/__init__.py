@@ -8,6 +8,26 @@ their lines of the ``.py``.
 A ``.cu`` file, and anything beside it, is data: its text is read and compiled, and a
 ``<stem>_spec.py`` beside it (Python: example inputs, grid, reference) is imported only
 when the user names it (``--spec``), or for irscope's own built-in kernels.
+
+The modules, ``source.py`` (the ``__global__`` kernels and ``#ifndef``/``#define`` tunable macros of
+a ``.cu`` file, read from its text), ``compile.py`` (one nvcc run per config: PTX, cubin, ptxas's
+report for the kernel's mangled entry; nvcc hands its arguments to a shell, so it is given only
+fixed names in a temporary folder: a ``kernel.cu`` that ``#include``s the kernel's file and a header
+of ``#define``s), ``tokens.py`` (every macro value and flag checked as a C token, a number,
+true/false or an identifier, before it is written there), ``inline.py`` (a Python file's
+``load_inline`` CUDA strings, read with ``ast``, device code only, numbered as in the ``.py``; a
+frontend ``claims`` such a kernel though Triton owns ``.py``), ``kernel.py`` (``CudaKernel``).
+Built-in ``.cu`` kernels live in ``kernels/`` beside the Triton ones, each with its ``CudaSpec`` in
+``<stem>_spec.py`` (only a built-in's is found by its name; any other spec file is Python the user
+names with ``--spec``, carried in the kernel's handle to its workers); Numba built-ins in
+``kernels/numba/`` (apart, because irscope imports every top-level ``kernels/*.py`` to list the
+Triton ones, and Numba is optional). Running them (``frontends/cubin.py``, shared by both): a
+``CudaSpec`` (spec.py) gives inputs, grid, reference and the launch shape (``block``, an option); on
+the GPU the kernel is compiled for the device and its cubin launched through the driver
+(``nvidia/launch.py``: arguments packed as the PTX entry declares them, Numba arrays expanded to
+Numba's parameters). Example tensors for any spec: ``frontends/examples.py``. ``frontends/numba/``:
+``@cuda.jit`` functions claimed by name in ``.py`` files (found with ``ast``), compiled by
+numba-cuda's ``compile_ptx`` and the toolkit's ptxas (``kernel.py``).
 """
 
 from __future__ import annotations

@@ -1,4 +1,22 @@
-"""The Triton frontend: ``@triton.jit`` kernels in ``.py`` files, compiled by Triton itself."""
+"""The Triton frontend: ``@triton.jit`` kernels in ``.py`` files, compiled by Triton itself.
+
+The modules, in import order (each module imports those before it, at the top; those that take a
+``TritonKernel`` name it for annotations only, under ``TYPE_CHECKING``): ``signature.py`` (the
+``-S`` syntax: ``SignatureArg``, parsing, a stored signature read as data), ``gpu_free.py``
+(importing a kernel file without a GPU: a stand-in driver, launches recorded as examples),
+``specialize.py`` (the JIT's specialization, ahead of time), ``inputs.py`` (example tensors),
+``autotune.py`` (``@triton.autotune`` / ``@triton.heuristics`` unwrapped: the config list,
+heuristics per variant, pruning), ``compile.py`` (one compile, its stages and ptxas report),
+``tuner.py`` (the kernel's own ``@triton.autotune`` run on the GPU as a user's launch runs it, its
+timings read back), ``replay.py`` (bench reruns a recorded launch on new data of the same layout),
+``kernel.py`` (``TritonKernel``, over all of these), ``kernel_files.py`` (a kernel file imported,
+without a GPU too, and its kernels found), ``allowlist.py`` + ``rebuild.py`` (kernels built from
+source text that is data, running none of it), ``listen.py`` (inside a program ``irscope run`` runs:
+Triton's compilation listener and launch hooks record each compile's stage files and specialization,
+and each launch's grid and argument layout) and ``recorded.py`` (those records read back as data:
+kernel, config, the JIT's own compile). ``triton`` and ``torch`` (a second each) are imported inside
+the functions that use them.
+"""
 
 from __future__ import annotations
 
