@@ -20,7 +20,6 @@ import pytest
 from ..damage import fingerprint
 from . import payloads
 from .catalogue import CASES, per_surface
-from .known import fixed_elsewhere
 from .workspace import make_workspace, run_bounded, verdict
 
 SURFACES = {"session.json", "variant.json", "stage file", "session folder", "session writer", "session frontend",
@@ -30,13 +29,7 @@ SURFACES = {"session.json", "variant.json", "stage file", "session folder", "ses
             "run.json", "run raw/ records", "working directory", "signals", "kernel file run as a script"}
 
 
-def _param(case):
-    why = fixed_elsewhere(case.id)
-    marks = [pytest.mark.xfail(reason=why, strict=False)] if why else []
-    return pytest.param(case, id=case.id, marks=marks)
-
-
-@pytest.mark.parametrize("case", [_param(c) for c in CASES])
+@pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in CASES])
 def test_a_crafted_input_runs_nothing_touches_nothing_and_is_refused_in_one_line(case, originals, tmp_path,
                                                                                    monkeypatch):
     ws = make_workspace(tmp_path)
