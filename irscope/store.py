@@ -206,11 +206,25 @@ def read_text(path: Path, limit: int = MAX_TEXT_BYTES) -> str:
 
 def read_json(path: Path) -> Any:
     """Parse a JSON file irscope wrote; a missing, unreadable or torn file is a SessionError."""
-    text = read_text(path, MAX_JSON_BYTES)
+    return parse_json(read_text(path, MAX_JSON_BYTES), str(path))
+
+
+SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")  # \ud800-\udfff: a pair is fine, one alone cannot be written
+
+
+def parse_json(text: str, where: str) -> Any:
+    """JSON that came from data, or a SessionError naming ``where``: what json refuses, and what it
+    takes but nothing could use (numbers past Python's 4,300 digits, nesting past its stack, a
+    surrogate code point alone, which no UTF-8 file or terminal can hold)."""
     try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        raise SessionError(f"{path} is corrupted: {exc}") from None
+        data = json.loads(text)
+        if SURROGATE_ESCAPE.search(text):
+            json.dumps(data, ensure_ascii=False).encode("utf-8")
+        return data
+    except RecursionError:
+        raise SessionError(f"{where} is corrupted: nested too deeply") from None
+    except (ValueError, UnicodeEncodeError) as exc:  # JSONDecodeError is a ValueError
+        raise SessionError(f"{where} is corrupted: {str(exc)[:200]}") from None
 
 
 def _sha256(data: bytes) -> str:
@@ -370,7 +384,7 @@ def _passes(path: Path, raw: bytes) -> PassLog:
         data = unpack.decompress(raw, MAX_PASSES_BYTES)
         if unpack.unconsumed_tail:
             raise SessionError(f"{path} unpacks to more than {MAX_PASSES_BYTES >> 20} MB: not irscope's pass data")
-        return PassLog.from_json(json.loads(_decode(path, data)))
+        return PassLog.from_json(parse_json(_decode(path, data), str(path)))
     except zlib.error as exc:
         raise SessionError(f"{path} is not gzipped pass data: {exc}") from None
     except (json.JSONDecodeError, RecursionError, KeyError, TypeError, ValueError, AttributeError) as exc:

@@ -95,12 +95,17 @@ def _as_json(variant, stages) -> dict:
 
 
 def _write_dir(out_dir: Path, variant) -> None:
-    from ..store import safe_name, variant_to_json, write_output
+    from ..errors import UsageError
+    from ..store import replaceable, safe_name, variant_to_json, write_output
 
     name = safe_name(variant.kernel.name, "kernel name")  # from a session's data: a file name in out_dir, no more
-    for stage, text in variant.listings.items():
-        write_output(out_dir / f"{name}.{stage.spec.file_extension(variant.kernel.file)}", text)
+    files: dict[Path, str | bytes] = {out_dir / f"{name}.{stage.spec.file_extension(variant.kernel.file)}": text
+                                      for stage, text in variant.listings.items()}
     if variant.cubin is not None:
-        write_output(out_dir / f"{name}.cubin", variant.cubin)
-    write_output(out_dir / f"{name}.json", json.dumps(variant_to_json(variant), indent=1))
+        files[out_dir / f"{name}.cubin"] = variant.cubin
+    files[out_dir / f"{name}.json"] = json.dumps(variant_to_json(variant), indent=1)
+    for path in files:  # every path checked before the first is written: a refusal leaves the folder as it was
+        replaceable(path, UsageError)
+    for path, data in files.items():
+        write_output(path, data)
     echo(f"wrote {len(variant.listings) + 1} files to {out_dir}", err=True)

@@ -139,14 +139,21 @@ def session_kernel(session: Session, signature: str | None = None, shown_as: str
                 rebuilt = frontends.frontend(session.frontend).rebuild(handle)
             except UsageError as exc:  # the stored source does not parse, or holds code irscope refuses
                 raise SessionError(f"{where}: {exc}; to compile it from the file instead, name it: "
-                                   f"irscope sweep {k.file}:{k.name} -S ... -o {into}") from None
+                                   f"irscope sweep {_quoted(f'{k.file}:{k.name}')} -S ... -o {_quoted(into)}") from None
             if rebuilt is not None:
                 return rebuilt
     raise UsageError(
         f"{where} was recorded from {k.file}:{k.name}; irscope does not import a kernel file a session "
-        f"names. To add variants, name the file yourself: irscope sweep {k.file}:{k.name} "
-        f"{'-S ... ' if signature else ''}-o {into}"
+        f"names. To add variants, name the file yourself: irscope sweep {_quoted(f'{k.file}:{k.name}')} "
+        f"{'-S ... ' if signature else ''}-o {_quoted(into)}"
     )
+
+
+def _quoted(text: object) -> str:
+    """A command-line word as a shell reads it back: the suggested command is pasted, and the names in it are data."""
+    import shlex
+
+    return shlex.quote(str(text))
 
 
 def overrides(assignments: tuple[str, ...]) -> dict[str, str]:

@@ -90,7 +90,7 @@ def _find_kernel(name: str, signature: str | None) -> Kernel:
     if path.suffix or "/" in path_text:
         if not path.is_file():
             raise KernelFileError(f"no such kernel file: {path}")
-        claimed = next((frontend(n) for n in FRONTENDS if kernel_name and frontend(n).claims(path, kernel_name)), None)
+        claimed = next((frontend(n) for n in FRONTENDS if frontend(n).claims(path, kernel_name or None)), None)
         return (claimed or frontend_for(path)).resolve(path.resolve(), kernel_name or None, signature)
     for kernel in builtin_kernels():
         if kernel.name == name:

@@ -221,8 +221,9 @@ class Frontend(abc.ABC):
         None where the language cannot (Numba compiles by importing the file, nvcc reads the file's includes)."""
         return None
 
-    def claims(self, path: Path, name: str) -> bool:
-        """Does ``path`` hold kernel ``name`` in this language, though another frontend owns its suffix?
+    def claims(self, path: Path, name: str | None) -> bool:
+        """Does ``path`` hold kernel ``name`` (None: the file's one kernel) in this language, though another
+        frontend owns its suffix?
 
         (CUDA C++ in a Python file's ``load_inline`` strings.) Read without running the file.
         """

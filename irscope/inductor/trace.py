@@ -73,7 +73,7 @@ def _records(text: str):
             continue
         try:
             meta = json.loads(m["json"])
-        except ValueError:
+        except (ValueError, RecursionError):  # not a record's header, or one nothing could use
             continue
         if not isinstance(meta, dict):
             continue

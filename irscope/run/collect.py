@@ -581,4 +581,9 @@ def read_index(path: str | Path) -> dict[str, Any]:
                 raise SessionError(f"{index}: session {session!r} is not a folder of the run's kernels/, inductor/ "
                                    "or load_inline/")
             contained(Path(path), Path(folder) / safe_name(name, f"{index}: session"))
+    command, device = data.get("command"), data.get("device")
+    if command is not None and not (isinstance(command, list) and all(isinstance(c, str) for c in command)):
+        raise SessionError(f"{index} is malformed: 'command' must be a list of strings")
+    if device is not None and not isinstance(device, str):
+        raise SessionError(f"{index} is malformed: 'device' must be a string")
     return data

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import ast
 import hashlib
-import json
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import SessionError
-from ..store import read_bytes
+from ..store import parse_json, read_bytes
 
 # tritonparse's file_content keys are "<kernel>.<ext>"; these are the stages irscope keeps.
 STAGE_EXTENSIONS = ("ttir", "ttgir", "llir", "ptx", "amdgcn", "sass")
@@ -126,11 +125,9 @@ def read_trace(path: Path) -> Trace:
         if not line.strip():
             continue
         try:
-            event = json.loads(line)
-        except (json.JSONDecodeError, RecursionError) as exc:
-            why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
-            raise SessionError(f"{path}:{number}: not a JSON line ({why}): not a tritonparse trace, "
-                               "or a damaged one") from None
+            event = parse_json(line, f"{path}:{number}")
+        except SessionError as exc:
+            raise SessionError(f"{exc}: not a tritonparse trace, or a damaged one") from None
         if not isinstance(event, dict):
             raise SessionError(f"{path}:{number}: an event must be a JSON object")
         kind = event.get("event_type")

@@ -199,3 +199,27 @@ def test_a_trace_launch_whose_tensor_dtype_is_not_a_name_still_dumps(cli, tmp_pa
 def test_a_stored_sweep_request_of_the_wrong_shape_is_a_damaged_session(cli, tmp_path, request_):
     session = session_with(tmp_path, lambda data: data.__setitem__("request", request_))
     one_line_error(cli("sweep", str(session)), ExitCode.SESSION_ERROR, "the stored sweep request is malformed")
+
+
+# What json reads but nothing can use (found by an outside review of issue 27)
+UNUSABLE = {
+    "a number past Python's 4,300 digits": lambda text: text.replace('"registers": 36', '"registers": ' + "9" * 5000, 1),
+    "a lone surrogate": lambda text: text.replace('"square_kernel"', '"square\\udc80kernel"', 1),
+    "nesting past the stack": lambda text: text.replace('"variants":', '"deep": ' + "[" * 100_000 + "]" * 100_000
+                                                        + ', "variants":', 1),
+}
+
+
+@pytest.mark.parametrize("command", [("report", "-o", "{tmp}/r.html"), ("export", "-o", "{tmp}/r.ndjson"),
+                                     ("diff", "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=1024", "-c", "num_warps=4")],
+                         ids=["report", "export", "diff"])
+@pytest.mark.parametrize("damage", sorted(UNUSABLE))
+def test_json_that_parses_but_nothing_can_use_is_a_damaged_session(cli, tmp_path, damage, command):
+    copy = tmp_path / "s"
+    shutil.copytree(SESSION, copy)
+    text = (copy / "session.json").read_text()
+    damaged = UNUSABLE[damage](text)
+    assert damaged != text, "the sample changed: the damage no longer applies"
+    (copy / "session.json").write_text(damaged)
+    args = [a.format(tmp=tmp_path) for a in command[1:]]
+    one_line_error(cli(command[0], str(copy), *args), ExitCode.SESSION_ERROR, "corrupted")

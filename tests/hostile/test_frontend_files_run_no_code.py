@@ -329,3 +329,34 @@ def test_cuda_sources_given_third_by_position_as_a_string_compile(cli, tmp_path)
     result = cli("dump", f"{path}:sq", "--arch", "sm_90", "--stage", "ptx")
     assert result.exit_code == 0, result.output
     assert "mul.f32" in result.output
+
+
+# A file that names load_inline is read as one, however it is asked for (review of issue 27)
+NAMED = '''{P}
+{IMPORT}
+src = "__global__ void k(float* x) {{ x[0] = 1.0f; }}"
+m = {CALL}(name="a", cpp_sources="", cuda_sources=src)
+'''
+SPELLINGS = {
+    "plain": ("from torch.utils.cpp_extension import load_inline", "load_inline"),
+    "an alias": ("from torch.utils.cpp_extension import load_inline as build", "build"),
+    "getattr": ("import torch.utils.cpp_extension as ce", "getattr(ce, 'load_inline')"),
+}
+
+
+@pytest.mark.parametrize("kernel", ["", ":nope", ":k"])
+@pytest.mark.parametrize("spelled", sorted(SPELLINGS))
+def test_a_load_inline_file_is_never_imported_with_no_name_an_unknown_name_or_an_aliased_call(cli, tmp_path, spelled,
+                                                                                                   kernel):
+    canary = tmp_path / "ran"
+    imported, call = SPELLINGS[spelled]
+    path = tmp_path / "inline_file.py"
+    path.write_text(NAMED.format(P=touch(canary), IMPORT=imported, CALL=call))
+    result = cli("dump", f"{path}{kernel}", "--arch", "sm_90", "--stage", "ptx")
+    assert not canary.exists()
+    readable = spelled != "getattr" and kernel != ":nope"
+    if readable:
+        assert result.exit_code == 0, result.output
+        assert ".entry" in result.output
+    else:
+        one_line_error(result, 2, "load_inline")

@@ -250,6 +250,7 @@ def test_dump_to_a_folder_never_writes_through_an_entry_in_it(cli, session, home
     before = fingerprint(home)
     one_line_error(cli("dump", str(session), "-c", "BLOCK=64", "-o", str(out)), ExitCode.USAGE, "nudge_kernel.ptx")
     assert fingerprint(home) == before
+    assert [p.name for p in out.iterdir()] == ["nudge_kernel.ptx"]  # refused before any other file was written
 
 
 # ------------------------------------------------------------------ irscope run's raw/ folder

@@ -35,7 +35,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..base import Frontend, KernelHandle
-from .inline import inline_kernel_names, python_functions, unreadable_sources
+from .inline import inline_kernel_names, mentions_load_inline, python_functions
 from .kernel import CudaKernel, inline_kernel, kernel_in_file, read_source
 from .source import kernels
 
@@ -57,12 +57,15 @@ class CudaFrontend(Frontend):
         spec = handle.extra.get("spec_file")
         return kernel.with_spec_file(Path(spec)) if isinstance(spec, str) else kernel
 
-    def claims(self, path: Path, name: str) -> bool:
-        """A ``load_inline`` kernel of the file; or, where its CUDA sources cannot be read without running it,
-        any name that is not a Python function of the file: refused by ``resolve``, never imported to look."""
+    def claims(self, path: Path, name: str | None) -> bool:
+        """A ``load_inline`` kernel of the file; or, in a file that names ``load_inline`` at all, no name or
+        any name that is not a Python function of the file (a Triton or Numba kernel the user means): read
+        with ``ast`` or refused by ``resolve``, never imported to look."""
         if path.suffix != ".py":
             return False
-        return name in inline_kernel_names(path) or (unreadable_sources(path) and name not in python_functions(path))
+        if name is not None and name in inline_kernel_names(path):
+            return True
+        return mentions_load_inline(path) and (name is None or name not in python_functions(path))
 
     def builtin(self, directory: Path) -> list[CudaKernel]:
         out = []

@@ -58,9 +58,12 @@ def _read_calls(path: Path, text: str | None) -> tuple[list[InlineSource], list[
             for target in node.targets:
                 if isinstance(target, ast.Name):
                     strings[target.id] = node.value
+    # `from torch.utils.cpp_extension import load_inline as build`: build(...) is load_inline(...) too
+    names = {"load_inline"} | {alias.asname for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                               for alias in node.names if alias.name == "load_inline" and alias.asname}
     found, unread = [], []
     for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and _called(node) == "load_inline"):
+        if not (isinstance(node, ast.Call) and _called(node) in names):
             continue
         # load_inline(name, cpp_sources, cuda_sources, ...): by keyword or third positionally. A `**{...}` or
         # `*args` could hold it too, and only running the file would say: that is unreadable, like a call.
@@ -91,11 +94,12 @@ def _unread(path: Path, expr: ast.expr, what: str) -> str:
             ".cu file and name that")
 
 
-def unreadable_sources(path: Path) -> bool:
-    """Does ``path`` call ``load_inline`` with ``cuda_sources`` that only running the file would give?"""
+def mentions_load_inline(path: Path) -> bool:
+    """Does ``path`` name ``load_inline`` anywhere (a call, an alias, a ``getattr``)? Such a file is
+    read as a ``load_inline`` file, never imported to find its kernels."""
     try:
-        return bool(_read_calls(path, None)[1])
-    except (OSError, UnicodeDecodeError, KernelFileError):
+        return "load_inline" in path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
         return False
 
 

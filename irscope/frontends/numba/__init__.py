@@ -30,7 +30,7 @@ class NumbaFrontend(Frontend):
     def load(self, handle: KernelHandle) -> NumbaKernel:
         return kernel_in_file(Path(handle.file), handle.name, handle.extra.get("signature"))
 
-    def claims(self, path: Path, name: str) -> bool:
+    def claims(self, path: Path, name: str | None) -> bool:
         return path.suffix == ".py" and name in cuda_jit_names(path)
 
     def builtin(self, directory: Path) -> list[NumbaKernel]:

@@ -9,14 +9,13 @@ go on.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ...errors import IrscopeError, SessionError
-from ...store import contained, read_bytes, read_json, read_text
+from ...store import contained, parse_json, read_bytes, read_json, read_text
 from ...types import Config
 from .autotune import distinct
 from .compile import _Result
@@ -215,7 +214,8 @@ def compiled_of(record: Recorded) -> Any:
             asm[ext] = read_bytes(path) if ext == "cubin" else read_text(path)
     metadata = {}
     if "json" in record.stages:
-        data = json.loads(read_text(contained(record.folder, record.stages["json"])))
+        path = contained(record.folder, record.stages["json"])
+        data = parse_json(read_text(path), str(path))
         metadata = data if isinstance(data, dict) else {}
     return compiled_from(record, asm, metadata)
 
