@@ -127,7 +127,9 @@ def read_trace(path: Path) -> Trace:
         try:
             event = parse_json(line, f"{path}:{number}")
         except SessionError as exc:
-            raise SessionError(f"{exc}: not a tritonparse trace, or a damaged one") from None
+            why = str(exc).split(" is corrupted: ", 1)[-1]
+            raise SessionError(f"{path}:{number}: not a JSON line ({why}): not a tritonparse trace, "
+                               "or a damaged one") from None
         if not isinstance(event, dict):
             raise SessionError(f"{path}:{number}: an event must be a JSON object")
         kind = event.get("event_type")
