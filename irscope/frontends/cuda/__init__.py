@@ -61,11 +61,9 @@ class CudaFrontend(Frontend):
         """A ``load_inline`` kernel of the file; or, in a file that names ``load_inline`` at all, no name or
         any name that is not a Python function of the file (a Triton or Numba kernel the user means): read
         with ``ast`` or refused by ``resolve``, never imported to look."""
-        if path.suffix != ".py":
+        if path.suffix != ".py" or not mentions_load_inline(path):  # every Triton file is asked: no parse for it
             return False
-        if name is not None and name in inline_kernel_names(path):
-            return True
-        return mentions_load_inline(path) and (name is None or name not in python_functions(path))
+        return name is None or name in inline_kernel_names(path) or name not in python_functions(path)
 
     def builtin(self, directory: Path) -> list[CudaKernel]:
         out = []
