@@ -11,7 +11,7 @@ import pytest
 from irscope.annotate import annotate, explain_lines
 from irscope.annotate.decode import PtxContext, float_bits, immediate, ptx_line, sass_line
 from irscope.annotate.knowledge import load
-from irscope.annotate.regenerate import (PTX_OUTPUT, SASS_OUTPUT, default_ptx_headers, ptx_document,
+from regenerate_knowledge import (PTX_OUTPUT, SASS_OUTPUT, default_ptx_headers, ptx_document,
                                          ptx_instructions_for, sass_opcodes_for, sass_tables)
 from irscope.capture import capture_many
 from irscope.kernel import builtin_kernels
@@ -88,7 +88,7 @@ def test_ptx_lists_regenerate_from_the_installed_toolkit_headers():
         pytest.skip(f"no CUDA toolkit cuda::ptx headers at {headers}")
     fresh = ptx_document(headers)["instructions"]
     assert "tcgen05.ld" in fresh and "sm_100a" in fresh["tcgen05.ld"]["targets"]
-    assert set(PTX_LISTS["instructions"]) <= set(fresh), "rerun python -m irscope.annotate.regenerate ptx"
+    assert set(PTX_LISTS["instructions"]) <= set(fresh), "rerun python tests/regenerate_knowledge.py ptx"
 
 
 def test_sass_lists_regenerate_from_a_saved_copy_of_nvidias_page():

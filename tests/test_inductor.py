@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from irscope.inductor.capture import compile_all, plan
-from irscope.inductor.parse import parse_log
+from irscope.interop.inductor.capture import compile_all, plan
+from irscope.interop.inductor.parse import parse_log
 from irscope.types import Stage
 
 from expect import one_line_error

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from irscope.errors import UsageError
-from irscope.inductor.parse import (
+from irscope.interop.inductor.parse import (
     InductorLogError, NoTritonKernels, OutputCode, TruncatedLog, parse_log, parse_output_code,
 )
 

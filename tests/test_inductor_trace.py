@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from irscope.inductor.parse import parse_log
-from irscope.inductor.trace import read_trace
+from irscope.interop.inductor.parse import parse_log
+from irscope.interop.inductor.trace import read_trace
 
 from expect import one_line_error
 

@@ -181,7 +181,7 @@ def test_the_jits_own_compiles_are_kept_byte_for_byte(tmp_path):
     """Triton's compilation listener copies what the JIT wrote; irscope compiles the same from the record."""
     from irscope.capture import capture_many
     from irscope.cli.target import open_target
-    from irscope.run.collect import collect
+    from irscope.interop.run.collect import collect
 
     (tmp_path / "raw").mkdir()
     script = tmp_path / "jit.py"
@@ -242,9 +242,9 @@ def test_the_jits_own_compiles_are_kept_byte_for_byte(tmp_path):
 def test_inductor_kernels_loaded_from_its_cache_come_from_the_output_code(tmp_path):
     """A warm run: Inductor loads its kernels from its cache and Triton compiles nothing; the output code
     Inductor logged (here one recorded on an H200) gives the kernel, the profile its GPU time."""
-    from irscope.inductor.parse import parse_log
+    from irscope.interop.inductor.parse import parse_log
     from irscope.paths import samples_dir
-    from irscope.run.collect import collect, read_index
+    from irscope.interop.run.collect import collect, read_index
     from irscope.session import Session
 
     (output,) = parse_log((samples_dir() / "inductor" / "gelu_tanh.log").read_text())
@@ -271,16 +271,16 @@ def test_inductor_kernels_loaded_from_its_cache_come_from_the_output_code(tmp_pa
 @pytest.mark.parametrize("session", ["../outside", "kernels/../../x", "/etc", "raw/compiles"])
 def test_a_run_index_never_names_a_folder_outside_its_kernels(tmp_path, session):
     from irscope.errors import SessionError
-    from irscope.run.collect import read_index
+    from irscope.interop.run.collect import read_index
 
-    (tmp_path / "run.json").write_text(json.dumps({"format": "irscope.run/1", "kernels": [{"session": session}]}))
+    (tmp_path / "run.json").write_text(json.dumps({"format": "irscope.interop.run/1", "kernels": [{"session": session}]}))
     with pytest.raises(SessionError):
         read_index(tmp_path)
 
 
 def test_a_raw_record_that_names_a_file_outside_the_run_is_refused(tmp_path):
     """What the program's process wrote is data: a record pointing outside its folder reads nothing there."""
-    from irscope.run.collect import collect
+    from irscope.interop.run.collect import collect
 
     secret = tmp_path / "secret.txt"
     secret.write_text("not for irscope")
@@ -329,7 +329,7 @@ def test_load_inline_is_wrapped_when_the_program_imports_it_and_not_before(tmp_p
     script = textwrap.dedent(f'''
         import sys
         from pathlib import Path
-        from irscope.run.inline_listen import LoadInlineRecorder
+        from irscope.interop.run.inline_listen import LoadInlineRecorder
 
         LoadInlineRecorder(Path({str(tmp_path)!r})).install()
         assert "torch.utils.cpp_extension" not in sys.modules
@@ -347,8 +347,8 @@ def test_a_recorded_load_inline_call_becomes_a_cuda_session_with_its_gpu_time(tm
     built) is compiled by irscope's CUDA frontend; the profile's kernel of that name gives its GPU time."""
     from torch.utils.cpp_extension import load_inline
 
-    from irscope.run.collect import collect, read_index
-    from irscope.run.inline_listen import LoadInlineRecorder
+    from irscope.interop.run.collect import collect, read_index
+    from irscope.interop.run.inline_listen import LoadInlineRecorder
     from irscope.session import Session
     from irscope.types import Stage
 
@@ -383,7 +383,7 @@ def test_a_recorded_load_inline_call_becomes_a_cuda_session_with_its_gpu_time(tm
 
 
 def test_a_load_inline_record_that_is_not_one_is_skipped(tmp_path):
-    from irscope.run.collect import collect
+    from irscope.interop.run.collect import collect
 
     folder = tmp_path / "raw" / "load_inline"
     folder.mkdir(parents=True)

@@ -73,7 +73,7 @@ def _one(folder: Path, pattern: str) -> Path:
 
 
 def _variants(path: Path, kernel: str | None = None):
-    from irscope.tritonparse.session import trace_session
+    from irscope.interop.tritonparse.session import trace_session
 
     session = trace_session(path, kernel)
     return session, {e.config.key(): session.variant(e) for e in session.entries}
@@ -101,8 +101,8 @@ def test_raw_and_parsed_traces_read_as_the_same_variants_with_every_stage(traced
 
 
 def test_an_exported_trace_is_parsed_by_tritonparse_and_reads_back_to_the_same_stages(traced, tmp_path):
-    from irscope.tritonparse.events import kernel_parameters
-    from irscope.tritonparse.write import write_trace
+    from irscope.interop.tritonparse.events import kernel_parameters
+    from irscope.interop.tritonparse.write import write_trace
 
     _, original = _variants(_one(traced / "logs", "*.ndjson"))
     out = tmp_path / "export" / "dedicated_log_triton_trace_irscope.ndjson"
@@ -148,7 +148,7 @@ def test_sweeping_a_trace_rebuilds_the_recorded_source_and_gives_the_traced_ptx(
 
 def test_a_traces_launch_events_give_bench_its_grids_and_layouts_and_agree_with_its_ttir(run_irscope, tmp_path):
     from irscope.frontends.triton.replay import why_not
-    from irscope.tritonparse.session import trace_session
+    from irscope.interop.tritonparse.session import trace_session
 
     session = trace_session(FIXTURE, None)
     launches = session.recorded_launches
@@ -171,8 +171,8 @@ def test_a_traces_launch_events_give_bench_its_grids_and_layouts_and_agree_with_
 
 
 def test_launch_specialization_follows_the_jits_rules():
-    from irscope.tritonparse.events import LaunchEvent
-    from irscope.tritonparse.launches import specialization
+    from irscope.interop.tritonparse.events import LaunchEvent
+    from irscope.interop.tritonparse.launches import specialization
 
     tensor = {"type": "tensor", "dtype": "torch.float16", "shape": [4], "stride": [1], "data_ptr": "0x7f0000000004"}
     launch = LaunchEvent("k", None, [1], {"p": tensor, "one": {"type": "int", "value": 1},
@@ -198,7 +198,7 @@ def test_a_mapped_traces_line_that_tritonparse_maps_elsewhere_is_reported_with_b
 
 
 def test_export_writes_a_sessions_variants_that_read_back_the_same(cli, tmp_path):
-    from irscope.tritonparse.session import trace_session
+    from irscope.interop.tritonparse.session import trace_session
 
     out = tmp_path / "dedicated_log_triton_trace_fused.ndjson.gz"
     result = cli("export", str(FIXTURE), "-o", str(out))

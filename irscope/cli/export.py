@@ -32,8 +32,8 @@ def export(kernel, assignments, arch, signature, out) -> None:
     from ..errors import UsageError
     from ..stages import Stage
     from ..store import replaceable
-    from ..tritonparse.events import SUFFIXES, kernel_parameters
-    from ..tritonparse.write import write_trace
+    from ..interop.tritonparse.events import SUFFIXES, kernel_parameters
+    from ..interop.tritonparse.write import write_trace
     from .target import open_target, overrides
 
     if not str(out).endswith(SUFFIXES[:2]):

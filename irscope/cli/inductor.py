@@ -39,13 +39,13 @@ def inductor(target, inputs, log, trace, mode, arch, out, as_json) -> None:
       irscope sweep runs/inductor/triton_poi_fused_pow_0 -s XBLOCK=256,512,1024 -s num_warps=2,4,8
     """
     from ..errors import ExitCode, UsageError
-    from ..inductor.capture import InductorCapture, compile_all, plan, write_sessions
+    from ..interop.inductor.capture import InductorCapture, compile_all, plan, write_sessions
 
     if sum(x is not None for x in (target, log, trace)) != 1:
         raise UsageError("give one of TARGET (path/to/file.py:function, live on a GPU), --log FILE or --trace DIR")
     chosen, timing, per_kernel = {}, {}, {}
     if trace is not None:
-        from ..inductor.trace import read_trace
+        from ..interop.inductor.trace import read_trace
 
         if not trace.is_dir():
             raise UsageError(f"no such TORCH_TRACE folder: {trace}")
@@ -55,14 +55,14 @@ def inductor(target, inputs, log, trace, mode, arch, out, as_json) -> None:
         outputs = read.outputs
         origin = {"trace": str(trace), "files": read.files}
     elif log is not None:
-        from ..inductor.parse import parse_log
+        from ..interop.inductor.parse import parse_log
 
         if not log.is_file():
             raise UsageError(f"no such log file: {log}")
         outputs = parse_log(log.read_text(encoding="utf-8", errors="replace"))
         origin = {"log": str(log)}
     else:
-        from ..inductor.live import capture_live, load_function, make_inputs, parse_input, require_gpu
+        from ..interop.inductor.live import capture_live, load_function, make_inputs, parse_input, require_gpu
 
         if not inputs:
             raise UsageError("a live capture needs example inputs: --input f32[4096,4096] (one per argument)")

@@ -34,7 +34,7 @@ def ncu(kernel, assignments, arch, signature, report, top, as_json) -> None:
     """
     from ..annotate.hotspots import hot_lines, matched, python_line_shares, to_json
     from ..errors import UsageError
-    from ..measure.ncu_report import read_report, session_counters
+    from ..interop.ncu_report import read_report, session_counters
     from ..types import Stage
     from .target import open_target, overrides
 

@@ -45,9 +45,9 @@ def run(out, profile, arch, as_json, command) -> None:
     from ..arch import DEFAULT_CAPABILITY, parse_arch
     from ..device import gpu_capability
     from ..errors import ExitCode, UsageError
-    from ..run import RAW
-    from ..run.collect import collect
-    from ..run.launch import environment, run_program
+    from ..interop.run import RAW
+    from ..interop.run.collect import collect
+    from ..interop.run.launch import environment, run_program
     from . import USER_ENVIRONMENT
 
     capability = gpu_capability()

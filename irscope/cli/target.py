@@ -79,7 +79,7 @@ def open_target(kernel: str, signature: str | None = None, need_kernel: bool = F
 
     A kernel file's spec is the one ``--spec`` names (kernel_options), never one found beside it.
     """
-    from ..tritonparse.events import is_trace, split_argument
+    from ..interop.tritonparse.events import is_trace, split_argument
     from .options import spec_file_given
 
     spec_file = spec_file_given()
@@ -91,7 +91,7 @@ def open_target(kernel: str, signature: str | None = None, need_kernel: bool = F
     except OSError as exc:  # a name longer than a path may be: no kernel, file or session has it
         raise UsageError(f"{kernel[:60]}...: not a kernel, kernel file or session ({exc.strerror})") from None
     if is_trace(kernel) and not is_dir:
-        from ..tritonparse.session import trace_session
+        from ..interop.tritonparse.session import trace_session
 
         path, name = split_argument(kernel)
         session = trace_session(path, name, note=lambda line: echo(f"irscope: {path.name}: {line}", err=True))

@@ -162,7 +162,7 @@ def _save_report(ref: Kernel, variant: Variant, stem, on_note, said: set[str]) -
 
     from ..store import atomic_write, own_folder, replaceable
     from .ncu import save_report
-    from .ncu_report import NcuReportUnavailable, read_report
+    from ..interop.ncu_report import NcuReportUnavailable, read_report
 
     try:
         own_folder(stem.parent)  # ncu -f writes through whatever is there: a link is refused first

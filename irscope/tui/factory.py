@@ -23,8 +23,8 @@ def make_app(kernel: str, *, assignments: Sequence[str] = (), sweeps: Sequence[s
     opened with neither shows what it holds. ``out`` keeps the variants in that session directory. ``bench``
     measures them on this GPU in the background (None: when there is one and no ``arch`` was asked for).
     """
-    from ..inductor.capture import is_inductor_dir
-    from ..run.collect import is_run_dir
+    from ..interop.inductor.capture import is_inductor_dir
+    from ..interop.run.collect import is_run_dir
 
     if is_inductor_dir(kernel):
         return _inductor_app(Path(kernel), stage)
@@ -63,7 +63,7 @@ def make_app(kernel: str, *, assignments: Sequence[str] = (), sweeps: Sequence[s
 
 def _inductor_app(directory: Path, stage: str) -> IrscopeApp:
     """Every kernel of an Inductor capture, one session each."""
-    from ..inductor.capture import read_index
+    from ..interop.inductor.capture import read_index
     from ..session import Session
 
     index = read_index(directory)
@@ -76,7 +76,7 @@ def _inductor_app(directory: Path, stage: str) -> IrscopeApp:
 
 def _run_app(directory: Path, stage: str) -> IrscopeApp:
     """Every kernel a program compiled (irscope run), ranked by the GPU time the run spent in it."""
-    from ..run.collect import read_index
+    from ..interop.run.collect import read_index
     from ..session import Session
 
     index = read_index(directory)

@@ -205,7 +205,7 @@ def test_an_inductor_index_naming_a_session_outside_its_folder_is_refused(sessio
     capture_dir = tmp_path / "capture"
     capture_dir.mkdir()
     (capture_dir / "inductor.json").write_text(json.dumps(
-        {"format": "irscope.inductor/1", "origin": {"log": "x.log"}, "kernels": [{"name": "k", "session": name}]}))
+        {"format": "irscope.interop.inductor/1", "origin": {"log": "x.log"}, "kernels": [{"name": "k", "session": name}]}))
     with pytest.raises(SessionError, match="not a plain file name"):
         make_app(str(capture_dir))
 

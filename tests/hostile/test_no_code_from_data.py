@@ -148,8 +148,8 @@ def test_the_control_every_payload_runs_when_the_kernel_is_imported(tmp_path, wh
     """Not vacuous: the old way (import the kernel's file, compile what it defines) does run each payload."""
     from irscope.arch import CaptureMode, Target
     from irscope.frontends.triton.kernel_files import kernel_with_signature, load_module
-    from irscope.inductor.kernels import signature, write_kernel_file
-    from irscope.inductor.parse import parse_log
+    from irscope.interop.inductor.kernels import signature, write_kernel_file
+    from irscope.interop.inductor.parse import parse_log
     from irscope.types import Config
 
     marker = tmp_path / "ran"
@@ -249,9 +249,9 @@ def test_every_recorded_kernel_rebuilt_gives_the_ir_an_import_gives(tmp_path):
 
     from irscope.arch import CaptureMode, Target
     from irscope.frontends.triton.kernel_files import kernel_with_signature, load_module
-    from irscope.inductor.capture import plan
-    from irscope.inductor.kernels import config_of, signature
-    from irscope.inductor.parse import parse_log
+    from irscope.interop.inductor.capture import plan
+    from irscope.interop.inductor.kernels import config_of, signature
+    from irscope.interop.inductor.parse import parse_log
     from irscope.kernel import config_from_table
     from irscope.stages import Stage
 

@@ -29,7 +29,7 @@ import pytest
 from expect import one_line_error
 
 from irscope.errors import ExitCode
-from irscope.tritonparse.events import MAX_TRACE_BYTES
+from irscope.interop.tritonparse.events import MAX_TRACE_BYTES
 
 REPO = Path(__file__).resolve().parents[2]
 SHADOWS = ("pickle", "json", "triton")  # what irscope's workers and irscope itself import first
@@ -179,7 +179,7 @@ def test_a_script_of_the_users_keeps_its_own_folder_for_the_workers_it_starts(tm
 
 def test_the_ncu_report_reader_imports_nothing_from_the_working_directory(downloaded, monkeypatch):
     from irscope.errors import UsageError
-    from irscope.measure.ncu_report import NcuReportUnavailable, read_report
+    from irscope.interop.ncu_report import NcuReportUnavailable, read_report
 
     monkeypatch.chdir(downloaded)
     with pytest.raises((NcuReportUnavailable, UsageError)):

@@ -127,7 +127,7 @@ def test_code_in_the_kernels_body_is_refused_before_triton_could_run_it(cli, tmp
 
 def test_paths_in_a_trace_are_labels_never_opened(tmp_path):
     from irscope.stages import Stage
-    from irscope.tritonparse.session import trace_session
+    from irscope.interop.tritonparse.session import trace_session
 
     decoy = tmp_path / "kernel.py"
     decoy.write_text("DECOY = 1\n")

@@ -273,7 +273,7 @@ def _no_secret(root: Path) -> bool:
 
 
 def test_a_record_folder_that_links_outside_raw_is_skipped_and_nothing_of_it_copied(tmp_path, home):
-    from irscope.run.collect import collect
+    from irscope.interop.run.collect import collect
 
     raw = _raw_run(tmp_path)
     (home / "record").mkdir()
@@ -291,7 +291,7 @@ def test_a_record_folder_that_links_outside_raw_is_skipped_and_nothing_of_it_cop
 
 @pytest.mark.parametrize("where", ["inductor/0000.py", "load_inline/0000.json"])
 def test_a_linked_file_in_raw_is_skipped_with_a_note(tmp_path, home, where):
-    from irscope.run.collect import collect
+    from irscope.interop.run.collect import collect
 
     raw = _raw_run(tmp_path)
     (raw / where).parent.mkdir()
@@ -307,7 +307,7 @@ def test_a_linked_file_in_raw_is_skipped_with_a_note(tmp_path, home, where):
 
 @pytest.mark.parametrize("folder", ["raw", "kernels"])
 def test_a_run_whose_folders_link_outside_is_refused(tmp_path, home, folder):
-    from irscope.run.collect import collect
+    from irscope.interop.run.collect import collect
 
     _raw_run(tmp_path)
     if folder == "raw":

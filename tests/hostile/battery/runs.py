@@ -86,7 +86,7 @@ def _run_folder(ws: Workspace, originals) -> Path:
     run = ws.work / "run"
     shutil.copytree(originals.session("builtin").path, run / "kernels" / "square", symlinks=True)
     (run / "run.json").write_text(json.dumps({
-        "format": "irscope.run/1", "command": ["python", "prog.py"], "exit_code": 0, "mode": "aot",
+        "format": "irscope.interop.run/1", "command": ["python", "prog.py"], "exit_code": 0, "mode": "aot",
         "kernels": [{"name": "square_kernel", "session": "kernels/square", "launches": 1}]}))
     return run
 
@@ -164,7 +164,7 @@ def _raw_case(what: str, damage) -> Case:
         damage(ws, raw)
 
         def collect():
-            from irscope.run.collect import collect
+            from irscope.interop.run.collect import collect
 
             collect(raw.parent, command=["python", "prog.py"], exit_code=0, wall_s=0.1)
 

@@ -17,10 +17,10 @@ import time
 from pathlib import Path
 from typing import Any, Iterable
 
-from ..arch import parse_arch
-from ..stages import Stage
-from ..store import write_output
-from ..types import Variant
+from ...arch import parse_arch
+from ...stages import Stage
+from ...store import write_output
+from ...types import Variant
 
 # irscope's stage -> the extension tritonparse keys it by
 EXTENSIONS = {Stage.TTIR: "ttir", Stage.TTGIR: "ttgir", Stage.LLIR: "llir", Stage.PTX: "ptx", Stage.SASS: "sass"}

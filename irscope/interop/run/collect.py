@@ -24,16 +24,16 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from ..errors import IrscopeError, SessionError
-from ..frontends.triton.recorded import (
+from ...errors import IrscopeError, SessionError
+from ...frontends.triton.recorded import (
     QUIET_OPTIONS, Recorded, compiled_of, config_of, kernel_of, parameter_table, read_compiles, read_launched,
     signature_of,
 )
-from ..frontends.triton.replay import launch_key
-from ..records import Measurement
-from ..session import Session
-from ..store import atomic_write, contained, read_json, safe_name
-from ..types import Config, KernelId, Status
+from ...frontends.triton.replay import launch_key
+from ...records import Measurement
+from ...session import Session
+from ...store import atomic_write, contained, read_json, safe_name
+from ...types import Config, KernelId, Status
 from . import INDEX, INDEX_FORMAT, RAW
 from .hook import PROFILE
 
@@ -162,9 +162,9 @@ def _count_launch(variant: RunVariant, grid: list[int], arguments: dict[str, Any
 
 def _write_session(out: Path, kernel: RunKernel, used: set[str], ahead_of_time: bool, arch: str | None,
                    note: Callable[[str], None]) -> None:
-    from ..capture import Target, build_variant, with_sass
-    from ..arch import CaptureMode
-    from ..frontends.triton import TritonKernel
+    from ...capture import Target, build_variant, with_sass
+    from ...arch import CaptureMode
+    from ...frontends.triton import TritonKernel
 
     first = kernel.variants[0].record
     ref = None
@@ -199,7 +199,7 @@ def _write_session(out: Path, kernel: RunKernel, used: set[str], ahead_of_time: 
         return  # nothing was compiled in the program, and irscope cannot compile it: run.json says why
     session = Session.create(out / "kernels" / name, identity, source, table, signature, rebuild=rebuild)
     if ahead_of_time:
-        from ..session import run_sweep
+        from ...session import run_sweep
 
         target_arch = arch or f"sm_{first.arch or 90}"
         for result in run_sweep(ref, configs, target_arch, session):
@@ -350,7 +350,7 @@ def _store_measurements(out: Path, kernels: list[RunKernel], profile: dict[str, 
 def _output_codes(raw: Path, note: Callable[[str], None]) -> list[Any]:
     """Every output-code module Inductor logged in the run (one per compiled graph), in order, parsed."""
     from ..inductor.parse import InductorLogError, parse_output_code
-    from ..store import read_text
+    from ...store import read_text
 
     outputs = []
     for path in sorted((raw / "inductor").glob("*.py")) if (raw / "inductor").is_dir() else []:
@@ -450,11 +450,11 @@ def _load_inline_rows(out: Path, raw: Path, others: list[dict[str, Any]], profil
     ``load_inline/<name>.cu``; irscope's CUDA frontend compiles their device code for the
     run's GPU, mapped to that file's lines.
     """
-    from ..device import gpu_capability
-    from ..frontends.cuda import CudaFrontend
-    from ..frontends.cuda.source import kernels as cuda_kernels
-    from ..kernel import resolve_config
-    from ..session import run_sweep
+    from ...device import gpu_capability
+    from ...frontends.cuda import CudaFrontend
+    from ...frontends.cuda.source import kernels as cuda_kernels
+    from ...kernel import resolve_config
+    from ...session import run_sweep
 
     folder = raw / "load_inline"
     if not folder.is_dir():

@@ -2,7 +2,7 @@
 
 Python imports ``sitecustomize`` once at start-up, before the program's code: this
 one runs the ``sitecustomize`` the environment had (which it shadows), then starts
-irscope's recorder (irscope/run/hook.py) in the program's process.
+irscope's recorder (irscope/interop/run/hook.py) in the program's process.
 """
 
 import os
@@ -23,7 +23,7 @@ def _chain() -> None:
 
 def _start() -> None:
     try:
-        from irscope.run.hook import start
+        from irscope.interop.run.hook import start
     except Exception as exc:  # noqa: BLE001 - another Python than irscope's: run the program anyway
         sys.stderr.write(f"irscope run: this Python cannot import irscope ({type(exc).__name__}: {exc}); "
                          "its kernels are not recorded\n")

@@ -6,11 +6,11 @@ material and written to sass_opcodes.json and ptx_instructions.json, which a tes
 holds the hand-written knowledge against, so a new architecture is a
 regeneration and a test run, not a line-by-line edit:
 
-    python -m irscope.annotate.regenerate sass PAGE [-o FILE]
+    python tests/regenerate_knowledge.py sass PAGE [-o FILE]
         PAGE: the CUDA Binary Utilities page (docs.nvidia.com/cuda/cuda-binary-utilities/),
         saved as HTML, or the text a browser or converter makes of it; its
         "Instruction Set" sections each hold an Opcode | Description table.
-    python -m irscope.annotate.regenerate ptx [DIR] [-o FILE]
+    python tests/regenerate_knowledge.py ptx [DIR] [-o FILE]
         DIR: the toolkit's cuda::ptx headers (include/cccl/cuda/__ptx/instructions/generated),
         which list every PTX form they wrap with its PTX ISA version and SM targets.
 """
@@ -25,7 +25,8 @@ import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent.parent / "knowledge"
+# a maintainer script beside the tests: it rewrites the checkout's knowledge, not an installed irscope's
+HERE = Path(__file__).resolve().parents[1] / "irscope" / "knowledge"
 SASS_OUTPUT = HERE / "sass_opcodes.json"
 PTX_OUTPUT = HERE / "ptx_instructions.json"
 
@@ -129,7 +130,7 @@ def sass_document(page: Path) -> dict:
     return {
         "source": "NVIDIA CUDA Binary Utilities, 4 Instruction Set Reference "
                   "(https://docs.nvidia.com/cuda/cuda-binary-utilities/): the Opcode column of each table",
-        "generated_by": f"python -m irscope.annotate.regenerate sass {page.name}",
+        "generated_by": f"python tests/regenerate_knowledge.py sass {page.name}",
         "tables": tables,
     }
 
@@ -205,7 +206,7 @@ def ptx_document(directory: Path) -> dict:
         "source": "cuda::ptx headers of the CUDA toolkit (include/cccl/cuda/__ptx/instructions/generated): "
                   "each PTX form they wrap, with the PTX ISA version and SM targets NVIDIA gives for it"
                   + (f" ({version})" if version else ""),
-        "generated_by": "python -m irscope.annotate.regenerate ptx",
+        "generated_by": "python tests/regenerate_knowledge.py ptx",
         "instructions": dict(sorted(instructions.items())),
     }
 
@@ -232,7 +233,7 @@ def default_ptx_headers() -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m irscope.annotate.regenerate", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python tests/regenerate_knowledge.py", description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="isa", required=True)
     sass = sub.add_parser("sass", help="per-arch SASS opcodes from the CUDA Binary Utilities page")
     sass.add_argument("page", type=Path)

@@ -28,7 +28,7 @@ import warnings
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..errors import UsageError
+from ...errors import UsageError
 
 __all__ = [
     "InductorKernel", "OutputCode", "InductorLogError", "NoTritonKernels", "TruncatedLog",

@@ -34,7 +34,7 @@ def start() -> None:
     capability = os.environ.get(ENV_GPU_FREE)
 
     def triton_listener() -> Any:
-        from ..frontends.triton.listen import GpuFreeListener, Listener
+        from ...frontends.triton.listen import GpuFreeListener, Listener
 
         return GpuFreeListener(raw, int(capability)) if capability else Listener(raw)
 

@@ -20,7 +20,7 @@ time. Like ``inductor/``, ``run/`` is Triton-specific and may import ``irscope.f
 from __future__ import annotations
 
 INDEX = "run.json"
-INDEX_FORMAT = "irscope.run/1"
+INDEX_FORMAT = "irscope.interop.run/1"
 RAW = "raw"  # what the program's process wrote
 
 __all__ = ["INDEX", "INDEX_FORMAT", "RAW"]

@@ -14,14 +14,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from ..capture import capture_many
-from ..errors import UsageError
-from ..frontends.triton import TritonKernel
-from ..kernel import config_from_table
-from ..records import Measurement
-from ..session import Session
-from ..store import atomic_write, read_json
-from ..types import Status, Variant
+from ...capture import capture_many
+from ...errors import UsageError
+from ...frontends.triton import TritonKernel
+from ...kernel import config_from_table
+from ...records import Measurement
+from ...session import Session
+from ...store import atomic_write, read_json
+from ...types import Status, Variant
 from .kernels import (
     LaunchConfig, config_of, default_directory, kernel_ref, launch_configs, parameter_table, refused_variant,
     write_kernel_file,
@@ -29,7 +29,7 @@ from .kernels import (
 from .parse import InductorKernel, OutputCode
 
 INDEX = "inductor.json"
-INDEX_FORMAT = "irscope.inductor/1"
+INDEX_FORMAT = "irscope.interop.inductor/1"
 
 
 @dataclass
@@ -149,8 +149,8 @@ def is_inductor_dir(path: str | Path) -> bool:
 
 def read_index(path: str | Path) -> dict[str, Any]:
     """``inductor.json``, checked: every session it names is a folder of its own directory."""
-    from ..errors import SessionError
-    from ..store import contained, safe_name
+    from ...errors import SessionError
+    from ...store import contained, safe_name
 
     index = contained(Path(path), INDEX)
     data = read_json(index)

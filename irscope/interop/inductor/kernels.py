@@ -19,11 +19,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import KernelNotFound, SessionError
-from ..frontends.triton import SignatureArg, TritonKernel
-from ..frontends.triton.rebuild import rebuild_functions, rebuilt_kernel
-from ..store import atomic_write, read_text
-from ..types import CaptureError, Config, Stage, Status, Variant
+from ...errors import KernelNotFound, SessionError
+from ...frontends.triton import SignatureArg, TritonKernel
+from ...frontends.triton.rebuild import rebuild_functions, rebuilt_kernel
+from ...store import atomic_write, read_text
+from ...types import CaptureError, Config, Stage, Status, Variant
 from .parse import InductorKernel
 
 # Inductor's kernels call this at import; it needs a GPU and changes nothing the compile sees.
@@ -66,7 +66,7 @@ def write_kernel_file(kernel: InductorKernel, directory: Path) -> Path:
 
 def default_directory(kernel: InductorKernel) -> Path:
     """Where a kernel file goes when no session is asked for: the cache, by content."""
-    from ..paths import cache_dir
+    from ...paths import cache_dir
 
     digest = hashlib.sha256(kernel.jit_source.encode()).hexdigest()[:16]
     return cache_dir() / "inductor" / digest
@@ -104,8 +104,8 @@ def kernel_ref(kernel: InductorKernel, file: Path) -> TritonKernel:
 
 def refused_variant(kernel: InductorKernel, file: Path, launch: LaunchConfig, arch: str, why: str) -> Variant:
     """What a kernel whose source was refused (or did not rebuild) becomes: FAILED, nothing compiled."""
-    from ..arch import arch_name, parse_arch
-    from ..types import KernelId
+    from ...arch import arch_name, parse_arch
+    from ...types import KernelId
 
     text = kernel_text(kernel)
     stages = {stage: "not produced: the source was not compiled (see the error)" for stage in TritonKernel.stages}

@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any
 
-from ..types import Config
+from ...types import Config
 from .events import LaunchEvent
 
 # torch's dtype names -> Triton's pointee types
@@ -26,7 +26,7 @@ INT32 = range(-2**31, 2**31)
 
 def recorded_launches(launches: list[LaunchEvent], kernel: str, configs: dict[str, Config]) -> dict[str, Any]:
     """Each config's first launch (configs by compile hash), keyed as bench finds it again."""
-    from ..frontends.triton.replay import launch_key
+    from ...frontends.triton.replay import launch_key
 
     out: dict[str, Any] = {}
     for launch in launches:

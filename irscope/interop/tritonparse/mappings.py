@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..ir.locations import locations
-from ..stages import Stage
+from ...ir.locations import locations
+from ...stages import Stage
 
 STAGES = ("ttir", "ttgir", "llir", "ptx", "sass")
 SHOWN = 3  # disagreements kept per stage, enough to find the pattern

@@ -13,7 +13,7 @@ import os
 import re
 from typing import Any, Callable, Sequence
 
-from ..errors import NoGpu, UsageError, exception_line
+from ...errors import NoGpu, UsageError, exception_line
 from .kernels import LaunchConfig
 from .parse import OutputCode, parse_output_code
 
@@ -33,7 +33,7 @@ def parse_input(spec: str) -> tuple[str, tuple[int, ...]]:
 
 
 def require_gpu() -> None:
-    from ..device import has_gpu
+    from ...device import has_gpu
 
     if not has_gpu():
         raise NoGpu("a live Inductor capture needs a CUDA GPU (without one torch.compile writes C++ kernels); "
@@ -136,7 +136,7 @@ def load_function(target: str) -> Callable:
     """``path/to/file.py:fn`` -> the function (the file is imported: it is the user's code)."""
     from pathlib import Path
 
-    from ..frontends.triton.kernel_files import load_module
+    from ...frontends.triton.kernel_files import load_module
 
     path_text, _, name = target.rpartition(":")
     if not path_text or not name:

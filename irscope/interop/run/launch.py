@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from ..errors import UsageError
+from ...errors import UsageError
 from .hook import ENV_DIR, ENV_GPU_FREE, ENV_OWNER, ENV_PROFILE
 
 BOOTSTRAP = Path(__file__).parent / "bootstrap"

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import SessionError
-from ..store import parse_json, read_bytes
+from ...errors import SessionError
+from ...store import parse_json, read_bytes
 
 # tritonparse's file_content keys are "<kernel>.<ext>"; these are the stages irscope keeps.
 STAGE_EXTENSIONS = ("ttir", "ttgir", "llir", "ptx", "amdgcn", "sass")

@@ -22,14 +22,14 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any, Callable
 
-from ..arch import CaptureMode, Target
-from ..errors import IrscopeError, KernelNotFound, SessionError
-from ..frontends.triton.signature import is_type
-from ..frontends.triton.recorded import Recorded, compiled_from, config_of, parameter_table, signature_of
-from ..paths import cache_dir
-from ..session import Session
-from ..stages import Stage
-from ..types import KernelId
+from ...arch import CaptureMode, Target
+from ...errors import IrscopeError, KernelNotFound, SessionError
+from ...frontends.triton.signature import is_type
+from ...frontends.triton.recorded import Recorded, compiled_from, config_of, parameter_table, signature_of
+from ...paths import cache_dir
+from ...session import Session
+from ...stages import Stage
+from ...types import KernelId
 from . import mappings
 from .events import CompileEvent, LaunchEvent, Trace, kernel_parameters, read_trace
 from .launches import recorded_launches, specialization
@@ -88,7 +88,7 @@ def _build(trace: Trace, kernel: str, folder: Path) -> None:
 
 
 def _write(trace: Trace, kernel: str, folder: Path) -> None:
-    from ..capture import build_variant
+    from ...capture import build_variant
 
     notes = list(trace.skipped)
     first_launch: dict[str | None, LaunchEvent] = {}
