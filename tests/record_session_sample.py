@@ -23,9 +23,10 @@ OUT = REPO / "samples" / "sessions" / "square_kernel"
 def main() -> None:
     import triton
 
-    from irscope.kernel import resolve_kernel
+    from irscope.frontends import resolve_kernel
     from irscope.measure.samples import sample_measurement
-    from irscope.session import Session, run_sweep, sweep_configs
+    from irscope.session import Session, run_sweep
+    from irscope.config import sweep_configs
     from irscope.types import KernelId
 
     ref = resolve_kernel("square_kernel")

@@ -14,8 +14,8 @@ from irscope.annotate.knowledge import load
 from regenerate_knowledge import (PTX_OUTPUT, SASS_OUTPUT, default_ptx_headers, ptx_document,
                                          ptx_instructions_for, sass_opcodes_for, sass_tables)
 from irscope.capture import capture_many
-from irscope.kernel import builtin_kernels
-from irscope.session import sweep_configs
+from irscope.frontends import builtin_kernels
+from irscope.config import sweep_configs
 from irscope.types import Stage
 
 PTX = load("ptx")

@@ -205,7 +205,8 @@ def test_the_ir_of_a_config_is_what_triton_itself_compiles(kernels, config, tmp_
     from triton.runtime.jit import create_function_from_signature
 
     from irscope.capture import capture
-    from irscope.kernel import resolve_config, resolve_kernel
+    from irscope.config import resolve_config
+    from irscope.frontends import resolve_kernel
 
     ref = resolve_kernel(f"{kernels}:scale_kernel")
     ours = capture(ref, config=resolve_config(ref, config), arch="sm_90", use_cache=False)

@@ -8,7 +8,7 @@ import pytest
 
 from irscope.capture import capture
 from irscope.ir.sourcemap import SourceMap
-from irscope.kernel import builtin_kernels, resolve_kernel
+from irscope.frontends import builtin_kernels, resolve_kernel
 from irscope.types import CaptureMode, Stage, Status
 
 BUILTINS = ["square_kernel", "add_kernel", "gelu_kernel", "softmax_kernel", "matmul_kernel"]
@@ -119,7 +119,7 @@ def test_too_much_shared_memory_is_a_failed_variant_that_keeps_its_stages():
 
 def test_the_same_variant_again_comes_from_the_cache_unchanged():
     from irscope.capture import capture_many
-    from irscope.kernel import resolve_config
+    from irscope.config import resolve_config
 
     ref = resolve_kernel("gelu_kernel")
     config = resolve_config(ref, {"BLOCK_SIZE": 512})
@@ -133,7 +133,7 @@ def test_the_same_variant_again_comes_from_the_cache_unchanged():
 
 def test_a_changed_config_misses_the_cache():
     from irscope.capture import capture_many
-    from irscope.kernel import resolve_config
+    from irscope.config import resolve_config
 
     ref = resolve_kernel("gelu_kernel")
     first = next(capture_many(ref, [resolve_config(ref, {"BLOCK_SIZE": 256})], "sm_90"))
@@ -145,7 +145,7 @@ def test_a_changed_config_misses_the_cache():
 
 def test_parallel_capture_yields_every_variant_once():
     from irscope.capture import capture_many
-    from irscope.kernel import resolve_config
+    from irscope.config import resolve_config
 
     ref = resolve_kernel("add_kernel")
     configs = [resolve_config(ref, {"BLOCK_SIZE": b, "num_warps": w}) for b in (128, 256, 512) for w in (1, 2)]

@@ -16,9 +16,9 @@ import pytest
 from irscope.capture import capture
 from irscope.errors import KernelFileError, ParameterError
 from irscope.frontends import resolve_kernel
-from irscope.kernel import resolve_config
+from irscope.config import resolve_config
 from irscope.nvidia.launch import LaunchError, NumbaArray, entry_params, pack
-from irscope.session import sweep_configs
+from irscope.config import sweep_configs
 from irscope.spec import parse_block
 from irscope.types import Stage, Status
 

@@ -15,7 +15,7 @@ from irscope.annotate.explain import line_controls
 from irscope.annotate.roles import descriptor_fields, instruction_descriptor_fields
 from irscope.capture import capture
 from irscope.ir import sass as sass_ir
-from irscope.kernel import resolve_kernel
+from irscope.frontends import resolve_kernel
 from irscope.types import Stage
 
 KERNELS = textwrap.dedent('''

@@ -9,7 +9,7 @@ import pytest
 
 CORE_MODULES = [
     "irscope", "irscope.types", "irscope.stages", "irscope.arch", "irscope.paths", "irscope.errors", "irscope.spec",
-    "irscope.kernel", "irscope.store", "irscope.device", "irscope.capture", "irscope.nvidia.sass", "irscope.ir.elf",
+    "irscope.config", "irscope.store", "irscope.device", "irscope.capture", "irscope.nvidia.sass", "irscope.ir.elf",
     "irscope.nvidia.ptxas", "irscope.frontends", "irscope.frontends.triton", "irscope.frontends.triton.kernel",
     "irscope.frontends.triton.kernel_files", "irscope.frontends.triton.listen", "irscope.measure.worker",
     "irscope.frontends.triton.compile", "irscope.frontends.triton.specialize", "irscope.capture.cache", "irscope.capture.worker", "irscope.workers",

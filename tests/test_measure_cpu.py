@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from irscope.capture import capture
-from irscope.kernel import resolve_config, resolve_kernel
+from irscope.config import resolve_config
+from irscope.frontends import resolve_kernel
 from irscope.measure.ncu import parse_csv
 from irscope.measure.results import derived, summarize
 from irscope.measure.runtimes import shown_measurement
@@ -117,7 +118,7 @@ TUNED = str(REPO / "tests/gpu/tuned_kernels.py") + ":tuned_scale_kernel"
 def _tuned_rows():
     """The autotuned test kernel's configs, compiled for real, with irscope's medians (BLOCK=512 fastest)."""
     from irscope.measure.bench import BenchResult
-    from irscope.session import sweep_configs
+    from irscope.config import sweep_configs
 
     ref = resolve_kernel(TUNED)
     configs = sweep_configs(ref.parameter_table(), ref.name, {}, {})

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from irscope.annotate.hotspots import hot_lines, matched, python_line_shares
-from irscope.interop.ncu_report import KernelCounters, NcuReportUnavailable, ncu_report_module, read_report
+from irscope.measure.ncu_report import KernelCounters, NcuReportUnavailable, ncu_report_module, read_report
 from irscope.session import Session
 from irscope.types import Stage
 

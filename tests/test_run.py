@@ -180,7 +180,7 @@ def test_bad_input_is_one_line(tmp_path):
 def test_the_jits_own_compiles_are_kept_byte_for_byte(tmp_path):
     """Triton's compilation listener copies what the JIT wrote; irscope compiles the same from the record."""
     from irscope.capture import capture_many
-    from irscope.cli.target import open_target
+    from irscope.named import open_named
     from irscope.interop.run.collect import collect
 
     (tmp_path / "raw").mkdir()
@@ -224,18 +224,18 @@ def test_the_jits_own_compiles_are_kept_byte_for_byte(tmp_path):
     index = collect(tmp_path, command=["jit.py"], exit_code=0, wall_s=1.0)
     (kernel,) = index["kernels"]
     assert kernel["name"] == "axpy" and len(kernel["variants"]) == 2
-    target = open_target(str(tmp_path / kernel["session"]), need_kernel=True)
+    target = open_named(str(tmp_path / kernel["session"]), need_kernel=True)
     for v in kernel["variants"]:
         stored = target.session.variant(target.session.entry(v["entry"]))
         compile_dir = next(p for p in (tmp_path / "raw" / "compiles").iterdir()
                            if json.loads((p / "compile.json").read_text())["hash"] == v["hash"])
         assert stored.listings["ptx"] == (compile_dir / "stage.ptx").read_text()
         # The JIT's own hash of the function is the identity of the kernel rebuilt from the record.
-        assert json.loads((compile_dir / "compile.json").read_text())["cache_key"] == target.ref.identity().source_hash
+        assert json.loads((compile_dir / "compile.json").read_text())["cache_key"] == target.kernel.identity().source_hash
         assert stored.listings["ttgir"] == (compile_dir / "stage.ttgir").read_text()
         assert stored.compile_info.mode.value == "jit" and "sass" in stored.listings
         # The recorded specialization, compiled again ahead of time from the session: the same PTX.
-        again = next(iter(capture_many(target.ref, [stored.config], "sm_90", use_cache=False))).variant
+        again = next(iter(capture_many(target.kernel, [stored.config], "sm_90", use_cache=False))).variant
         assert again.listings["ptx"] == stored.listings["ptx"]
 
 

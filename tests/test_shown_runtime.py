@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from irscope.capture import capture
-from irscope.kernel import resolve_kernel
+from irscope.frontends import resolve_kernel
 from irscope.measure import samples
 from irscope.measure.runtimes import shown_measurement
 from irscope.measure.samples import SAMPLE_GPU_ENV, sample_gpus, write_samples

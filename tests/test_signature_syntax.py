@@ -118,7 +118,8 @@ def test_the_specialization_from_bare_constants_is_the_jit_binders(matmul_file):
     from triton.runtime.jit import create_function_from_signature
 
     from irscope.frontends.triton.specialize import specialize
-    from irscope.kernel import resolve_config, resolve_kernel
+    from irscope.config import resolve_config
+    from irscope.frontends import resolve_kernel
 
     target = f"{matmul_file}:unit_stride_matmul"
     given = resolve_kernel(target, signature("1") + ", 64, 64, 32")
@@ -140,7 +141,7 @@ def test_the_specialization_from_bare_constants_is_the_jit_binders(matmul_file):
 
 def test_any_bare_number_is_a_constant_as_in_tritons_aot_compiler(matmul_file):
     from irscope.frontends.triton.signature import SignatureArg, parse_signature
-    from irscope.kernel import resolve_kernel
+    from irscope.frontends import resolve_kernel
 
     fn = resolve_kernel(f"{matmul_file}:unit_stride_matmul").fn
     parsed = parse_signature(f"{POINTERS}, 256, 0x100, 2.5, i32:16, 1, i64, i32:1, u32:16, 1, -, 64, 32", fn)

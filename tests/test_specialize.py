@@ -17,7 +17,8 @@ from triton.runtime.jit import create_function_from_signature  # noqa: E402
 
 from irscope.frontends.triton.specialize import ExampleTensor, bind_specialization, specialize  # noqa: E402
 from irscope.frontends.triton.inputs import example_namespace, launch_arguments  # noqa: E402
-from irscope.kernel import resolve_config, resolve_kernel  # noqa: E402
+from irscope.config import resolve_config
+from irscope.frontends import resolve_kernel  # noqa: E402
 
 
 def _native(fn, args, kwargs):

@@ -12,8 +12,9 @@ import time
 
 import pytest
 
-from irscope.kernel import resolve_kernel
-from irscope.session import Session, parse_sweep, run_sweep, sweep_configs
+from irscope.frontends import resolve_kernel
+from irscope.session import Session, run_sweep
+from irscope.config import parse_sweep, sweep_configs
 from irscope.session.store import Entry
 from irscope.types import Stage, Status
 

@@ -235,9 +235,9 @@ def test_a_trace_recorded_on_a_gpu_gives_each_config_its_launch_and_sweeps_ahead
     """tests/gpu/record_tritonparse_trace.py on an H100: two configs launched on 2^20 floats. irscope bench of
     this trace reran both there (4.6 and 4.8 us); here the launches give each config its grid and arguments,
     and a sweep of new block sizes compiles from the recorded source for sm_90."""
-    from irscope.cli.target import open_target
+    from irscope.named import open_named
 
-    target = open_target(f"{H100_TRACE}:scaled_add")
+    target = open_named(f"{H100_TRACE}:scaled_add")
     launches = {json.loads(key)["BLOCK"]: value for key, value in target.session.recorded_launches.items()}
     assert {block: launch["grid"] for block, launch in launches.items()} == {256: [4096], 1024: [1024]}
     for launch in launches.values():

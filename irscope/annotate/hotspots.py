@@ -1,5 +1,5 @@
 """Where a kernel's time goes, per SASS line and per Python line: Nsight Compute's per-instruction
-counters (interop/ncu_report.py, kept as JSON) joined to irscope's SASS listing by instruction offset,
+counters (measure/ncu_report.py, kept as JSON) joined to irscope's SASS listing by instruction offset,
 and through the source map to the kernel's Python lines."""
 
 from __future__ import annotations

@@ -29,14 +29,14 @@ class CaptureCache:
     def __init__(self, root: Path | None = None) -> None:
         self.root = Path(root) if root is not None else cache_dir()
 
-    def key(self, ref: Kernel, config: Config, arch: str) -> str:
+    def key(self, kernel: Kernel, config: Config, arch: str) -> str:
         material = {
             "version": CACHE_VERSION,
-            "frontend": ref.frontend,
-            "file": ref.file,
-            "kernel": ref.name,
+            "frontend": kernel.frontend,
+            "file": kernel.file,
+            "kernel": kernel.name,
             # Source hashes, the compiler's version, the environment that steers it: the frontend's to say.
-            "kernel_material": ref.cache_material(),
+            "kernel_material": kernel.cache_material(),
             "config": config.key(),
             "arch": arch,
         }

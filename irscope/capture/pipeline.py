@@ -15,7 +15,6 @@ from __future__ import annotations
 import concurrent.futures as futures
 import os
 import threading
-from types import EllipsisType
 from dataclasses import dataclass, replace
 from typing import Iterator, Mapping, Sequence
 
@@ -23,7 +22,8 @@ from ..arch import DEFAULT_CAPABILITY, CaptureMode, Target, parse_arch
 from ..device import gpu_capability
 from ..errors import UsageError
 from ..frontends import Compiled, Kernel
-from ..kernel import resolve_config, resolve_kernel
+from ..config import resolve_config
+from ..frontends import resolve_kernel
 from ..nvidia.ptxas import parse_ptxas_log, static_shared
 from ..nvidia.sass import disassemble
 from ..types import CompileInfo, Config, KernelId, Resources, Stage, Status, Variant
@@ -34,17 +34,6 @@ from .worker import failure
 SASS_BATCH = 6  # variants per nvdisasm run while compiles are still going
 DEFAULT_COMPILE_TIMEOUT = 300.0  # seconds per variant: a real kernel compiles in seconds
 MAX_COMPILE_TIMEOUT = 86400.0  # --compile-timeout's own limit (cli/options.py: MAX_SECONDS)
-TIMEOUT_ENV = "IRSCOPE_COMPILE_TIMEOUT"  # set by --compile-timeout; worker processes and TUI jobs see it too
-
-
-def timeout_in_force() -> float:
-    """The compile timeout in force: ``$IRSCOPE_COMPILE_TIMEOUT`` seconds, else the default."""
-    try:
-        value = float(os.environ.get(TIMEOUT_ENV, DEFAULT_COMPILE_TIMEOUT))
-    except ValueError:
-        return DEFAULT_COMPILE_TIMEOUT
-    # nan, inf and 1e300 would wait for ever or overflow select(): the same day's limit as the option's
-    return value if 0 < value <= MAX_COMPILE_TIMEOUT else DEFAULT_COMPILE_TIMEOUT
 
 
 def choose_target(arch: str | int | None) -> Target:
@@ -68,43 +57,44 @@ class Captured:
 
 def capture(kernel: str | Kernel, overrides: Mapping[str, object] | None = None, arch: str | int | None = None,
             *, config: Config | None = None, signature: str | None = None, use_cache: bool = True,
-            compile_timeout: float | None | EllipsisType = ..., passes: bool = False) -> Variant:
+            compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT, passes: bool = False) -> Variant:
     """Capture one variant: ``capture("square_kernel", {"BLOCK_SIZE": 256}, arch="sm_90")``."""
-    ref = kernel if isinstance(kernel, Kernel) else resolve_kernel(kernel, signature)
-    config = config or resolve_config(ref, overrides or {})
-    return next(iter(capture_many(ref, [config], arch, use_cache=use_cache, compile_timeout=compile_timeout,
+    resolved = kernel if isinstance(kernel, Kernel) else resolve_kernel(kernel, signature)
+    config = config or resolve_config(resolved, overrides or {})
+    return next(iter(capture_many(resolved, [config], arch, use_cache=use_cache, compile_timeout=compile_timeout,
                                   passes=passes))).variant
 
 
-def capture_many(ref: Kernel, configs: Sequence[Config], arch: str | int | None = None, *,
+def capture_many(kernel: Kernel, configs: Sequence[Config], arch: str | int | None = None, *,
                  jobs: int | None = None, use_cache: bool = True, cache: CaptureCache | None = None,
                  cancel: threading.Event | None = None,
-                 compile_timeout: float | None | EllipsisType = ..., passes: bool = False) -> Iterator[Captured]:
-    """Yield every config of ``ref`` captured, in completion order.
+                 compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT, passes: bool = False) -> Iterator[Captured]:
+    """Yield every config of ``kernel`` captured, in completion order.
 
     ``passes``: record every pass of the compiler too (``Variant.passes``; Triton kernels,
     ahead of time); a cached variant without them is compiled again.
 
     ``compile_timeout``: seconds a variant may compile before its worker is killed
-    and it fails with stage "timeout"; ``...``: the one in force (``timeout_in_force()``);
-    None: compile in this process, with no limit.
+    and it fails with stage "timeout" (``--compile-timeout``; at most ``MAX_COMPILE_TIMEOUT``: nan, inf
+    and 1e300 would wait for ever or overflow select()); None: compile in this process, with no limit.
     """
-    if compile_timeout is ...:
-        compile_timeout = timeout_in_force()
-    if passes and not ref.records_passes:
-        raise UsageError(f"{ref.name} is a {ref.frontend} kernel: only Triton kernels record their compiler's passes")
+    if compile_timeout is not None and not 0 < compile_timeout <= MAX_COMPILE_TIMEOUT:
+        raise UsageError(f"a compile timeout must be more than 0 and at most {MAX_COMPILE_TIMEOUT:.0f} seconds, "
+                         f"got {compile_timeout!r}")
+    if passes and not kernel.records_passes:
+        raise UsageError(f"{kernel.name} is a {kernel.frontend} kernel: only Triton kernels record their compiler's passes")
     target = choose_target(arch)
-    if target.mode is CaptureMode.JIT and not ref.can_launch:
+    if target.mode is CaptureMode.JIT and not kernel.can_launch:
         # No example inputs to launch with (a --signature kernel, an Inductor kernel): compile
         # ahead of time for the GPU's own arch, which gives the JIT's IR for that signature.
         target = Target(target.capability, CaptureMode.AOT)
     cache = cache or CaptureCache()
-    kernel_id = ref.identity()
-    source = ref.source()
+    kernel_id = kernel.identity()
+    source = kernel.source()
     pending: list[int] = []
     keys: dict[int, str] = {}
     for i, config in enumerate(configs):
-        keys[i] = cache.key(ref, config, target.arch)
+        keys[i] = cache.key(kernel, config, target.arch)
         hit = cache.get(keys[i]) if use_cache else None
         if hit is not None and passes and hit.passes is None and hit.ok:
             hit = None  # compiled before without its passes
@@ -132,13 +122,13 @@ def capture_many(ref: Kernel, configs: Sequence[Config], arch: str | int | None 
         for n, i in enumerate(pending):
             if cancel is not None and cancel.is_set():
                 break
-            compiled = ref.compile_passes(configs[i], target) if passes else ref.compile(configs[i], target)
-            batch.append((i, build_variant(kernel_id, configs[i], target, compiled, source, ref.stages)))
+            compiled = kernel.compile_passes(configs[i], target) if passes else kernel.compile(configs[i], target)
+            batch.append((i, build_variant(kernel_id, configs[i], target, compiled, source, kernel.stages)))
             if len(batch) >= SASS_BATCH or n == len(pending) - 1:
                 yield from finish(with_sass(batch))
                 batch = []
         return
-    yield from _parallel(ref, configs, pending, target, workers, kernel_id, source, finish, cancel, compile_timeout,
+    yield from _parallel(kernel, configs, pending, target, workers, kernel_id, source, finish, cancel, compile_timeout,
                          passes)
 
 
@@ -150,7 +140,7 @@ def _worker_count(jobs: int | None, n: int, target: Target) -> int:
     return max(1, min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, n))
 
 
-def _parallel(ref, configs, pending, target, workers, kernel_id, source, finish, cancel,
+def _parallel(kernel, configs, pending, target, workers, kernel_id, source, finish, cancel,
               timeout, passes) -> Iterator[Captured]:
     pool = WorkerPool(workers, "irscope.capture.worker:serve", failure, timeout=timeout)
     # nvdisasm runs on a thread (it is a subprocess: no GIL held) while the
@@ -160,12 +150,12 @@ def _parallel(ref, configs, pending, target, workers, kernel_id, source, finish,
     batch: list[tuple[int, Variant]] = []
     try:
         for i in pending:
-            pool.submit(i, (ref.handle(), configs[i], target, passes))
+            pool.submit(i, (kernel.handle(), configs[i], target, passes))
         while pool.outstanding or batch or disassembling:
             if cancel is not None and cancel.is_set():
                 return
             for i, compiled in pool.results(timeout=0.02 if disassembling else 0.2):
-                batch.append((i, build_variant(kernel_id, configs[i], target, compiled, source, ref.stages)))
+                batch.append((i, build_variant(kernel_id, configs[i], target, compiled, source, kernel.stages)))
             if batch and (len(batch) >= SASS_BATCH or not pool.outstanding):
                 disassembling.append(sass.submit(with_sass, batch))
                 batch = []

@@ -32,13 +32,13 @@ def annotate(kernel, assignments, arch, signature, stage_name, as_json, findings
     from ..annotate import annotate as run_annotate
     from ..errors import CompileFailed
     from ..types import Stage
-    from .target import open_target, overrides
+    from .options import open_named, overrides
 
-    target = open_target(kernel, signature)
-    variant = target.variant(overrides(assignments), arch)
+    named = open_named(kernel, signature)
+    variant = named.variant(overrides(assignments), arch)
     stage = Stage(stage_name)
     if stage not in variant.listings:
-        raise CompileFailed(f"{target.name} {variant.config.label()}: no {stage.value} to annotate: "
+        raise CompileFailed(f"{named.name} {variant.config.label()}: no {stage.value} to annotate: "
                             f"{variant.stage_errors.get(stage) or variant.error}")
     result = run_annotate(variant, stage)
     if as_json:

@@ -47,32 +47,32 @@ def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, method, g
       irscope bench square_kernel -c n_rows=65536 -c n_cols=1024 --ncu -o runs/square-big
     """
     from ..errors import ExitCode, UsageError
-    from ..kernel import listed_configs
+    from ..config import listed_configs
     from ..measure.bench import bench as run_bench
     from ..measure.bench import require_gpu
-    from ..session import Session, parse_sweep, sweep_configs
-    from .target import open_target, overrides
+    from ..session import Session
+    from ..config import parse_sweep, sweep_configs
+    from .options import open_named, overrides
 
     require_gpu()
     if arch is not None:
         raise UsageError("bench runs on this machine's GPU; --arch does not apply")
-    target = open_target(kernel, signature, need_kernel=True)
-    ref = target.ref
-    if not ref.can_launch:
-        raise UsageError(ref.no_launch_reason())
-    if sweeps or listed_configs(target.table) is not None:  # an autotuned kernel: its configs, as sweep does
-        configs = sweep_configs(target.table, target.name, parse_sweep(sweeps), overrides(assignments))
+    named = open_named(kernel, signature, need_kernel=True)
+    if not named.kernel.can_launch:
+        raise UsageError(named.kernel.no_launch_reason())
+    if sweeps or listed_configs(named.table) is not None:  # an autotuned kernel: its configs, as sweep does
+        configs = sweep_configs(named.table, named.name, parse_sweep(sweeps), overrides(assignments))
     else:
-        configs = [target.config(overrides(assignments))]
-    session = target.session
+        configs = [named.config(overrides(assignments))]
+    session = named.session
     if out is not None:
-        session = Session.create(out, ref.identity(), ref.source(), target.table,
-                                 signature=ref.handle().extra.get("signature"), frontend=ref.frontend)
+        session = Session.create(out, named.kernel.identity(), named.kernel.source(), named.table,
+                                 signature=named.kernel.handle().extra.get("signature"), frontend=named.kernel.frontend)
     latest = {}
     notes = []
     tuned = []
     try:
-        for result in run_bench(ref, configs, session, method="graph" if graph else method, ncu=with_ncu,
+        for result in run_bench(named.kernel, configs, session, compile_timeout=named.compile_timeout, method="graph" if graph else method, ncu=with_ncu,
                                 min_time_ms=min_time_ms, timeout=timeout, on_note=notes.append,
                                 on_autotuner=tuned.append, gpus=_gpus(gpus)):
             latest[result.index] = result

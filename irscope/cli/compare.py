@@ -43,19 +43,19 @@ def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time
     from ..device import gpu_capability
     from ..diff.compare import implementation_label, structure
     from ..errors import ExitCode, UsageError
-    from ..frontends import resolve_kernel
-    from ..kernel import parse_assignments, resolve_config
+    from ..config import parse_assignments
     from ..types import Status
+    from .options import open_named
 
     given = parse_assignments(assignments)
     rows = []
     target = choose_target(arch)
     for name in kernels:
-        ref = resolve_kernel(name)
-        table = ref.parameter_table()
-        config = resolve_config(ref, {k: v for k, v in given.items() if k in table})
-        variant = capture(ref, config=config, arch=target.arch)
-        rows.append({"implementation": implementation_label(ref.frontend, ref.name), "kernel": ref, "config": config,
+        named = open_named(name)
+        kernel = named.require_kernel()
+        config = named.config({k: v for k, v in given.items() if k in named.table})
+        variant = capture(kernel, config=config, arch=target.arch, compile_timeout=named.compile_timeout)
+        rows.append({"implementation": implementation_label(kernel.frontend, kernel.name), "kernel": kernel, "config": config,
                      "variant": variant, "structure": structure(variant) if variant.status is Status.OK else None,
                      "measurement": None})
     if with_bench is None:

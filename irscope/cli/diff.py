@@ -48,7 +48,7 @@ def diff(kernel, a_values, b_values, common, arch, signature, stage_name, raw, i
     from ..diff.render import side_by_side_lines, summary_lines, to_json, unified_lines
     from ..errors import UsageError
     from ..types import Stage
-    from .target import open_target, overrides
+    from .options import open_named, overrides
 
     shared = overrides(common)
     sides = []
@@ -56,11 +56,11 @@ def diff(kernel, a_values, b_values, common, arch, signature, stage_name, raw, i
         given = overrides(values)
         side_arch = given.pop("arch", arch)
         source = given.pop("session", None) or given.pop("kernel", None) or kernel
-        target = open_target(source, signature)
-        variant = target.variant({**shared, **given} if source == kernel else given, side_arch)
+        named = open_named(source, signature)
+        variant = named.variant({**shared, **given} if source == kernel else given, side_arch)
         if not variant.ok and Stage(stage_name) not in variant.listings:
             raise UsageError(f"variant {label} ({variant.config.label()}) did not compile: {variant.error}")
-        sides.append((target, variant))
+        sides.append((named, variant))
     (ta, a), (tb, b) = sides
     stage = Stage(stage_name)
     for label, v in (("A", a), ("B", b)):
@@ -81,12 +81,12 @@ def diff(kernel, a_values, b_values, common, arch, signature, stage_name, raw, i
     echo("\n".join(lines))
 
 
-def _runtime(target, variant):
+def _runtime(named, variant):
     """The runtime ``variant`` shows: measured into its session, else its sample, if either has one."""
     from ..measure.runtimes import shown_measurement
     from ..records import Runtime
 
-    entry = target.session.find(variant.config, variant.arch) if target.session is not None else None
+    entry = named.session.find(variant.config, variant.arch) if named.session is not None else None
     return Runtime.of(shown_measurement(variant.kernel, variant.config, variant.arch, entry))
 
 

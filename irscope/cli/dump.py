@@ -35,10 +35,10 @@ def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_
     """
     from ..errors import CompileFailed
     from ..types import Stage
-    from .target import open_target, overrides
+    from .options import open_named, overrides
 
-    target = open_target(kernel, signature)
-    variant = target.variant(overrides(assignments), arch, use_cache=not no_cache)
+    named = open_named(kernel, signature)
+    variant = named.variant(overrides(assignments), arch, use_cache=not no_cache)
     config = variant.config
     stages = [s for s in Stage.compiled() if s in variant.listings or s in variant.stage_errors] \
         if stage_name == "all" else [Stage(stage_name)]
@@ -46,7 +46,7 @@ def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_
         _write_dir(out_dir, variant)
     echo(_summary(variant), err=True)
     if not variant.ok:
-        raise CompileFailed(f"{target.name} {config.label()}: failed at {variant.error}")
+        raise CompileFailed(f"{named.name} {config.label()}: failed at {variant.error}")
     if as_json:
         echo(json.dumps(_as_json(variant, stages), indent=1))
         return

@@ -34,25 +34,25 @@ def export(kernel, assignments, arch, signature, out) -> None:
     from ..store import replaceable
     from ..interop.tritonparse.events import SUFFIXES, kernel_parameters
     from ..interop.tritonparse.write import write_trace
-    from .target import open_target, overrides
+    from .options import open_named, overrides
 
     if not str(out).endswith(SUFFIXES[:2]):
         raise UsageError(f"{out}: a tritonparse trace is FILE.ndjson or FILE.ndjson.gz")
     replaceable(out, UsageError)  # before the work: a link, FIFO or device at -o is never written
-    target = open_target(kernel, signature)
+    named = open_named(kernel, signature)
     given = overrides(assignments)
-    if target.session is not None:
-        session = target.session
+    if named.session is not None:
+        session = named.session
         picked = [e for e in session.entries if all(str(e.value(k)) == str(v) for k, v in given.items())
                   and (arch is None or e.arch == arch)]
         variants = [session.variant(e) for e in picked]
     else:
-        variants = [target.variant(given, arch)]
+        variants = [named.variant(given, arch)]
     if not variants:
         raise UsageError(f"{kernel} has no variant matching {' '.join(assignments) or 'the options given'}")
-    parameters, _ = kernel_parameters(variants[0].listings.get(Stage.SOURCE, ""), target.name)
+    parameters, _ = kernel_parameters(variants[0].listings.get(Stage.SOURCE, ""), named.name)
     written = write_trace(out, variants, parameters)
-    echo(f"{written} compilation events of {target.name} into {out}"
+    echo(f"{written} compilation events of {named.name} into {out}"
                f"{f' ({len(variants) - written} failed variants left out)' if written < len(variants) else ''}",
                err=True)
     if not out.name.startswith(PARSER_PREFIX):

@@ -12,16 +12,16 @@ from .output import echo
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per kernel.")
 def list_kernels(as_json: bool) -> None:
     """List built-in kernels with their parameters, defaults and sweep ranges."""
-    from ..kernel import builtin_kernels
+    from ..frontends import builtin_kernels
 
     refs = builtin_kernels()
     if as_json:
         out = []
-        for ref in refs:
+        for kernel in refs:
             out.append({
-                "name": ref.name, "file": ref.file, "frontend": ref.frontend, "description": ref.description,
+                "name": kernel.name, "file": kernel.file, "frontend": kernel.frontend, "description": kernel.description,
                 "parameters": {n: {"default": p["default"], "sweep": list(p["sweep"])}
-                               for n, p in ref.parameter_table().items()},
+                               for n, p in kernel.parameter_table().items()},
             })
         echo(json.dumps(out, indent=1))
         return
@@ -31,12 +31,12 @@ def list_kernels(as_json: bool) -> None:
     table = Table(box=None, pad_edge=False, show_edge=False)
     for column in ("kernel", "parameter", "default", "sweep", "description"):
         table.add_column(column, overflow="fold")
-    for ref in refs:
+    for kernel in refs:
         first = True
-        for name, p in ref.parameter_table().items():
+        for name, p in kernel.parameter_table().items():
             sweep = ",".join(str(v) for v in p["sweep"]) if len(p["sweep"]) > 1 else ""
-            table.add_row(ref.name if first else "", name, str(p["default"]), sweep,
-                          ref.description if first else "")
+            table.add_row(kernel.name if first else "", name, str(p["default"]), sweep,
+                          kernel.description if first else "")
             first = False
         table.add_row("", "", "", "", "")
     Console(width=max(100, Console().width)).print(table)

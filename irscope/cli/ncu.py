@@ -34,12 +34,12 @@ def ncu(kernel, assignments, arch, signature, report, top, as_json) -> None:
     """
     from ..annotate.hotspots import hot_lines, matched, python_line_shares, to_json
     from ..errors import UsageError
-    from ..interop.ncu_report import read_report, session_counters
+    from ..measure.ncu_report import read_report, session_counters
     from ..types import Stage
-    from .target import open_target, overrides
+    from .options import open_named, overrides
 
-    target = open_target(kernel, signature)
-    variant = target.variant(overrides(assignments), arch)
+    named = open_named(kernel, signature)
+    variant = named.variant(overrides(assignments), arch)
     if report is not None:
         if not report.is_file():
             raise UsageError(f"no such report: {report}")
@@ -48,12 +48,12 @@ def ncu(kernel, assignments, arch, signature, report, top, as_json) -> None:
             raise UsageError(f"{report}: no profiled kernel")
         counters = kernels[0]
     else:
-        if target.session is None:
+        if named.session is None:
             raise UsageError("give --report FILE.ncu-rep, or a session that `irscope bench --ncu -o` wrote")
-        entry = target.session.find(variant.config, variant.arch)
-        counters = session_counters(target.session.path, entry.id) if entry is not None else None
+        entry = named.session.find(variant.config, variant.arch)
+        counters = session_counters(named.session.path, entry.id) if entry is not None else None
         if counters is None:
-            raise UsageError(f"{target.session.path}: no Nsight Compute counters for {variant.config.label()} "
+            raise UsageError(f"{named.session.path}: no Nsight Compute counters for {variant.config.label()} "
                              "(bench it with --ncu on a GPU, where Nsight Compute is installed)")
     hit, total = matched(variant, counters)
     if total and hit < total:

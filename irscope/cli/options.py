@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
 from ..stages import Stage, specs
+
+if TYPE_CHECKING:
+    from ..named import Named
 
 # Derived from the stage registry: every compiled stage, and those annotate can explain.
 STAGE_CHOICES = [s.value for s in Stage.compiled()]
@@ -79,11 +82,11 @@ def check_arch(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return value
 
 
-SPEC_FILE = "irscope.spec_file"  # click's ctx.meta key: --spec, for open_target
+SPEC_FILE = "irscope.spec_file"  # click's ctx.meta key: --spec, for open_named
 
 
 def remember_spec_file(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    """--spec: kept in the command's context for ``open_target``, the one place that resolves KERNEL."""
+    """--spec: kept in the command's context for ``open_named``, which hands it to the front door."""
     if value is not None:
         ctx.meta[SPEC_FILE] = value
 
@@ -94,14 +97,37 @@ def spec_file_given() -> str | None:
     return ctx.meta.get(SPEC_FILE) if ctx is not None else None
 
 
+COMPILE_TIMEOUT = "irscope.compile_timeout"  # click's ctx.meta key: --compile-timeout
+
+
 def set_compile_timeout(ctx: click.Context, param: click.Parameter, value: float | None) -> None:
-    """--compile-timeout: the environment carries it to every capture, worker and TUI job of this run."""
+    """--compile-timeout: kept in the command's context; ``open_named`` hands it to every capture of this command."""
     if value is not None:
-        import os
+        ctx.meta[COMPILE_TIMEOUT] = value
 
-        from ..capture.pipeline import TIMEOUT_ENV
 
-        os.environ[TIMEOUT_ENV] = repr(value)
+def compile_timeout_given() -> float:
+    """The --compile-timeout of the command running now, else the default."""
+    from ..capture.pipeline import DEFAULT_COMPILE_TIMEOUT
+
+    ctx = click.get_current_context(silent=True)
+    return ctx.meta.get(COMPILE_TIMEOUT, DEFAULT_COMPILE_TIMEOUT) if ctx is not None else DEFAULT_COMPILE_TIMEOUT
+
+
+def open_named(kernel: str, signature: str | None = None, need_kernel: bool = False) -> Named:
+    """KERNEL resolved by the front door (``irscope.named``), with this command's --spec and --compile-timeout."""
+    from ..named import open_named as resolve
+    from .output import echo
+
+    return resolve(kernel, signature=signature, need_kernel=need_kernel, spec_file=spec_file_given(),
+                   compile_timeout=compile_timeout_given(), note=lambda line: echo(f"irscope: {line}", err=True))
+
+
+def overrides(assignments: tuple[str, ...]) -> dict[str, str]:
+    """``-c NAME=VALUE`` words -> ``{NAME: VALUE}``."""
+    from ..config import parse_assignments
+
+    return parse_assignments(assignments)
 
 
 def sample_gpu_option(fn: Callable[..., Any]) -> Callable[..., Any]:

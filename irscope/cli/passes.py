@@ -45,7 +45,7 @@ def passes(kernel, assignments, arch, signature, after, diff_index, divergence, 
       irscope passes square_kernel --first-divergence -a BLOCK_SIZE=128 -b BLOCK_SIZE=1024
     """
     from ..errors import UsageError
-    from .target import open_target, overrides
+    from .options import open_named, overrides
 
     chosen = [name for name, on in (("--after", after), ("--diff", diff_index), ("--first-divergence", divergence))
               if on]
@@ -53,16 +53,16 @@ def passes(kernel, assignments, arch, signature, after, diff_index, divergence, 
         raise UsageError(f"{' and '.join(chosen)} do not go together: pick one")
     if (a_values or b_values) and not divergence:
         raise UsageError("-a/-b name the two configs of --first-divergence")
-    target = open_target(kernel, signature)
+    named = open_named(kernel, signature)
     shared = overrides(assignments)
     if divergence:
         if not a_values or not b_values:
             raise UsageError("--first-divergence needs both -a CONFIG and -b CONFIG")
-        sides = [target.variant({**shared, **overrides(_split(values))}, arch, passes=True)
+        sides = [named.variant({**shared, **overrides(_split(values))}, arch, passes=True)
                  for values in (a_values, b_values)]
         _print_divergence(*sides, context, as_json)
         return
-    variant = target.variant(shared, arch, passes=True)
+    variant = named.variant(shared, arch, passes=True)
     log = _log_of(variant)
     if after is not None:
         from ..ir.passes import ir_after

@@ -35,22 +35,22 @@ def report(session_dir, out, diffs, diff_stage, sample_gpu, absolute_paths) -> N
     from ..session import Session
     from ..store import replaceable, write_output
     from ..types import Stage
-    from .target import open_target, overrides
+    from .options import open_named, overrides
 
     replaceable(out, UsageError)  # before the work: a link, FIFO or device at -o is never written
     if not Session.is_session(session_dir):
         raise SessionError(f"{session_dir} is not an irscope session (make one with irscope sweep -o DIR)")
-    target = open_target(session_dir)
+    named = open_named(session_dir)
     requests = []
     for a, b in diffs:
         ids = []
         for side in (a, b):
             given = overrides(tuple(x for x in side.split(",") if x))
-            entry = target.find_entry(target.config(given), given, None)
+            entry = named.find_entry(named.config(given), given, None)
             if entry is None:
                 raise UsageError(f"--diff {side}: no variant of {session_dir} matches")
             ids.append(entry.id)
         requests.append(DiffRequest(ids[0], ids[1], Stage(diff_stage)))
-    text = build(target.session, requests, sample_gpu, absolute_paths)
+    text = build(named.session, requests, sample_gpu, absolute_paths)
     write_output(out, text)
-    echo(f"wrote {out} ({len(text.encode()) / 1e6:.1f} MB, {len(target.session.entries)} variants)", err=True)
+    echo(f"wrote {out} ({len(text.encode()) / 1e6:.1f} MB, {len(named.session.entries)} variants)", err=True)

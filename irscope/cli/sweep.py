@@ -41,12 +41,12 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
       irscope sweep square_kernel -s BLOCK_SIZE=256,1024 -s num_warps=4,8 -c n_cols=1024
     """
     from ..errors import ExitCode, SessionError, UsageError
-    from ..session import Session, parse_sweep, run_sweep, sweep_configs
-    from .target import open_target, overrides
+    from ..session import Session, run_sweep
+    from ..config import parse_sweep, sweep_configs
+    from .options import open_named, overrides
 
-    target = open_target(kernel, signature, need_kernel=True)
-    ref = target.ref
-    session = target.session if target.trace is None else None  # a trace's session is the trace's, read only
+    named = open_named(kernel, signature, need_kernel=True)
+    session = named.session if named.trace is None else None  # a trace's session is the trace's, read only
     request = {"sweep": parse_sweep(sweeps), "fixed": overrides(assignments), "arch": arch}
     resumed = session if session is not None else Session.open(out) if out and Session.is_session(out) else None
     if resumed is not None and not sweeps and not assignments and resumed.data.get("request"):
@@ -55,15 +55,15 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
         if not _well_formed(request):
             raise SessionError(f"{resumed.path}/session.json: the stored sweep request is malformed")
         arch = arch or request.get("arch")
-    configs = sweep_configs(target.table, target.name, request["sweep"], request["fixed"])
+    configs = sweep_configs(named.table, named.name, request["sweep"], request["fixed"])
     if with_bench and with_passes:
         raise UsageError("--passes goes with a sweep that compiles; run it before --bench")
     if with_bench and arch is not None:  # refused before a session is written
         raise UsageError("--bench runs on this machine's GPU; --arch does not apply")
     if out is not None:
         # The signature (-S) is kept, so the session resumes without it, from its stored source.
-        session = Session.create(out, ref.identity(), ref.source(), target.table,
-                                 signature=ref.handle().extra.get("signature"), frontend=ref.frontend)
+        session = Session.create(out, named.kernel.identity(), named.kernel.source(), named.table,
+                                 signature=named.kernel.handle().extra.get("signature"), frontend=named.kernel.frontend)
     if session is not None:
         session.data["request"] = request
         session.save()
@@ -72,7 +72,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
         from ..measure.bench import bench as run_bench
 
         latest = {}
-        for result in _with_progress(run_bench(ref, configs, session, ncu=with_ncu, jobs=jobs), len(configs), as_json):
+        for result in _with_progress(run_bench(named.kernel, configs, session, compile_timeout=named.compile_timeout, ncu=with_ncu, jobs=jobs), len(configs), as_json):
             latest[result.index] = result
         rows = [latest[i] for i in sorted(latest)]
         print_bench_table(rows)
@@ -80,7 +80,8 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
         return
     results = []
     try:
-        for result in _with_progress(run_sweep(ref, configs, arch, session, jobs=jobs, passes=with_passes), len(configs), as_json):
+        for result in _with_progress(run_sweep(named.kernel, configs, arch, session, jobs=jobs, passes=with_passes,
+                                                    compile_timeout=named.compile_timeout), len(configs), as_json):
             results.append(result)
     except KeyboardInterrupt:
         where = f"; saved in {session.path}, run again to resume" if session else ""

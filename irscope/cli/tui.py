@@ -39,9 +39,11 @@ def tui(ctx, kernel, assignments, arch, signature, sweeps, out, stage_name, with
       irscope tui runs/square
     """
     from ..tui.factory import make_app
+    from .options import compile_timeout_given, spec_file_given
 
     app = make_app(kernel, assignments=assignments, sweeps=sweeps, arch=arch, signature=signature, out=out,
-                   stage=stage_name, bench=with_bench)
+                   stage=stage_name, bench=with_bench, spec_file=spec_file_given(),
+                   compile_timeout=compile_timeout_given())
     app.run()
     if app.internal_error is not None:
         raise app.internal_error  # the irscope group says it in one line (the traceback under --debug)

@@ -8,5 +8,7 @@ hands the kernels it finds to the same capture and sessions the CLI uses.
 - ``tritonparse/``: tritonparse's NDJSON traces -> sessions, and sessions -> traces (``irscope export``).
 - ``run/``: ``irscope run``: a program run as it is, every kernel it compiled recorded from inside it
   (``hook.py``), then collected into sessions and ``run.json`` (``collect.py``).
-- ``ncu_report.py``: Nsight Compute reports (``.ncu-rep``) through NVIDIA's own ``ncu_report`` module.
+
+Nsight Compute's reports are read in ``measure/ncu_report.py``, beside the ncu runs that make them:
+measurement reads the reports it writes, and nothing in ``measure/`` imports from here.
 """

@@ -22,11 +22,11 @@ from .faults import is_cuda_fault
 AUTOTUNER = "autotuner"  # the option that makes a worker's job this one (worker.serve), and its tag in bench
 
 
-def autotuner_job(ref: Kernel, configs: Sequence[Config]) -> tuple | None:
-    """The worker job that runs ``ref``'s autotuner on the first config's inputs; None when it has none."""
-    if not configs or not ref.can_launch or not ref.autotuned:
+def autotuner_job(kernel: Kernel, configs: Sequence[Config]) -> tuple | None:
+    """The worker job that runs ``kernel``'s autotuner on the first config's inputs; None when it has none."""
+    if not configs or not kernel.can_launch or not kernel.autotuned:
         return None
-    return ref.handle(), configs[0], {AUTOTUNER: True}
+    return kernel.handle(), configs[0], {AUTOTUNER: True}
 
 
 def autotune(handle, config: Config, options: dict[str, Any] | None = None) -> AutotunerRun | None:

@@ -14,6 +14,7 @@ import threading
 from dataclasses import dataclass, replace
 from typing import Any, Iterator, Sequence
 
+from ..capture.pipeline import DEFAULT_COMPILE_TIMEOUT
 from ..device import gpu_capability, visible_gpus
 from ..errors import NoGpu
 from ..frontends import Kernel
@@ -40,17 +41,19 @@ def require_gpu(command: str = "bench") -> int:
     return capability
 
 
-def bench(ref: Kernel, configs: Sequence[Config], session: Session | None = None, *, method: str = "cupti",
+def bench(kernel: Kernel, configs: Sequence[Config], session: Session | None = None, *, method: str = "cupti",
           ncu: bool = False, min_time_ms: float = 100.0, timeout: float = DEFAULT_TIMEOUT, jobs: int | None = None,
           cancel: threading.Event | None = None, on_note=None, on_autotuner=None,
-          gpus: Sequence[str] | None = None) -> Iterator[BenchResult]:
-    """Capture, check and time every config of ``ref`` on this machine's GPUs, in completion order.
+          gpus: Sequence[str] | None = None, compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT,
+          ) -> Iterator[BenchResult]:
+    """Capture, check and time every config of ``kernel`` on this machine's GPUs, in completion order.
 
     ``method``: cupti, events or graph (measure/timing.py). ``gpus``: the host ids of the GPUs
     to use (default: every visible one). ``on_autotuner``: where the kernel has an autotuner of
     its own, it is run once after the measurements, in a worker, and its ``AutotunerRun`` (what
     it timed and picked, or its error) is handed to this callable and kept in the session as
-    ``"autotuner"``; without it, or for any other kernel, nothing more runs.
+    ``"autotuner"``; without it, or for any other kernel, nothing more runs. ``compile_timeout``: as
+    ``capture_many``'s.
     """
     from ..workers import WorkerPool
     from .autotuner import autotuner_job
@@ -67,11 +70,12 @@ def bench(ref: Kernel, configs: Sequence[Config], session: Session | None = None
     entries: dict[int, Any] = {}
     done: list[BenchResult] = []
     try:
-        for result in run_sweep(ref, configs, None, session, jobs=jobs, cancel=cancel):
+        for result in run_sweep(kernel, configs, None, session, jobs=jobs, cancel=cancel,
+                                compile_timeout=compile_timeout):
             variants[result.index] = result.variant
             entries[result.index] = result.entry
             if result.variant.ok:
-                pool.submit(result.index, (ref.handle(), result.variant.config, options))
+                pool.submit(result.index, (kernel.handle(), result.variant.config, options))
             else:
                 m = Measurement(Status.FAILED, error=str(result.variant.error))
                 done.append(BenchResult(result.index, result.variant, m))
@@ -83,7 +87,7 @@ def bench(ref: Kernel, configs: Sequence[Config], session: Session | None = None
             if cancel is not None and cancel.is_set():
                 return
             yield from _collect(pool, variants, entries, session, done, wait=0.2)
-        job = autotuner_job(ref, configs) if on_autotuner is not None else None
+        job = autotuner_job(kernel, configs) if on_autotuner is not None else None
         if job is not None:
             run = _run_autotuner(pool, job, cancel)
             if run is not None:
@@ -94,7 +98,7 @@ def bench(ref: Kernel, configs: Sequence[Config], session: Session | None = None
     finally:
         pool.close()
     if ncu and not (cancel is not None and cancel.is_set()):
-        yield from _add_ncu(ref, done, entries, session, on_note)
+        yield from _add_ncu(kernel, done, entries, session, on_note)
 
 
 def _collect(pool, variants, entries, session, done, wait: float) -> Iterator[BenchResult]:
@@ -123,7 +127,7 @@ def _run_autotuner(pool, job: tuple, cancel: threading.Event | None):
     return None
 
 
-def _add_ncu(ref: Kernel, done: list[BenchResult], entries, session, on_note) -> Iterator[BenchResult]:
+def _add_ncu(kernel: Kernel, done: list[BenchResult], entries, session, on_note) -> Iterator[BenchResult]:
     """Results again, now with ncu figures (a caller keeps the latest result per index)."""
     from .ncu import ncu_path, profile
 
@@ -135,7 +139,7 @@ def _add_ncu(ref: Kernel, done: list[BenchResult], entries, session, on_note) ->
             on_note("ncu (Nsight Compute) is not installed here: no ncu figures")
         return
     try:
-        figures = profile(ref.handle(), [r.variant.config for r in runnable])
+        figures = profile(kernel.handle(), [r.variant.config for r in runnable])
     except Exception as exc:  # noqa: BLE001 - ncu trouble must not lose the measurements
         if on_note:
             on_note(f"ncu failed, no ncu figures: {exc}")
@@ -147,7 +151,7 @@ def _add_ncu(ref: Kernel, done: list[BenchResult], entries, session, on_note) ->
         keep = {k: ncu_figures[k] for k in ("gpu_time_us", "dram_pct", "occupancy_pct", "registers") if k in ncu_figures}
         entry = entries.get(r.index)
         if session is not None and entry is not None:
-            keep.update(_save_report(ref, r.variant, session.path / "ncu" / entry.id, on_note, said))
+            keep.update(_save_report(kernel, r.variant, session.path / "ncu" / entry.id, on_note, said))
         updated = replace(r.measurement, ncu=keep)
         if session is not None and entry is not None:
             entry.measurement = updated
@@ -155,19 +159,19 @@ def _add_ncu(ref: Kernel, done: list[BenchResult], entries, session, on_note) ->
         yield BenchResult(r.index, r.variant, updated)
 
 
-def _save_report(ref: Kernel, variant: Variant, stem, on_note, said: set[str]) -> dict[str, str]:
+def _save_report(kernel: Kernel, variant: Variant, stem, on_note, said: set[str]) -> dict[str, str]:
     """The variant's Nsight Compute report (``ncu/<id>.ncu-rep``) and, where NVIDIA's ncu_report module is
     here, its per-instruction counters as JSON beside it (read anywhere later). Returns their names."""
     import json
 
     from ..store import atomic_write, own_folder, replaceable
     from .ncu import save_report
-    from ..interop.ncu_report import NcuReportUnavailable, read_report
+    from .ncu_report import NcuReportUnavailable, read_report
 
     try:
         own_folder(stem.parent)  # ncu -f writes through whatever is there: a link is refused first
         replaceable(stem.with_suffix(".ncu-rep"))
-        report = save_report(ref.handle(), variant.config, stem.with_suffix(".ncu-rep"))
+        report = save_report(kernel.handle(), variant.config, stem.with_suffix(".ncu-rep"))
     except Exception as exc:  # noqa: BLE001 - a report that fails must not lose the figures
         if on_note:
             on_note(f"{variant.config.label()}: no ncu report: {exc}")

@@ -1,6 +1,6 @@
 """Sessions: sweeps of variants stored on disk as data."""
 
 from .store import Entry, Session
-from .sweep import SweepResult, parse_sweep, run_sweep, sweep_configs
+from .sweep import SweepResult, run_sweep
 
-__all__ = ["Entry", "Session", "SweepResult", "parse_sweep", "run_sweep", "sweep_configs"]
+__all__ = ["Entry", "Session", "SweepResult", "run_sweep"]

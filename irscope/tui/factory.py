@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Sequence
 
+from ..capture.pipeline import DEFAULT_COMPILE_TIMEOUT
 from ..errors import UsageError
 from ..types import KernelId
 from .app import IrscopeApp
@@ -16,77 +17,49 @@ if TYPE_CHECKING:
 
 def make_app(kernel: str, *, assignments: Sequence[str] = (), sweeps: Sequence[str] = (), arch: str | None = None,
              signature: str | None = None, out: str | Path | None = None, stage: str = "ptx",
-             bench: bool | None = None) -> IrscopeApp:
-    """An app, ready to run, for KERNEL: a kernel to sweep, a session directory, or an Inductor capture.
+             bench: bool | None = None, spec_file: str | None = None,
+             compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT) -> IrscopeApp:
+    """An app, ready to run, for KERNEL: a kernel to sweep, a session directory, an Inductor capture or a run.
 
+    KERNEL is resolved by the front door (``irscope.named``), as every command resolves it.
     ``assignments`` (``NAME=VALUE``, -c) and ``sweeps`` (``NAME=V1,V2``, -s) pick the configs; a session
     opened with neither shows what it holds. ``out`` keeps the variants in that session directory. ``bench``
     measures them on this GPU in the background (None: when there is one and no ``arch`` was asked for).
+    ``spec_file`` and ``compile_timeout``: as the commands' ``--spec`` and ``--compile-timeout``.
     """
-    from ..interop.inductor.capture import is_inductor_dir
-    from ..interop.run.collect import is_run_dir
+    from ..config import parse_assignments, parse_sweep
+    from ..named import open_named
 
-    if is_inductor_dir(kernel):
-        return _inductor_app(Path(kernel), stage)
-    if is_run_dir(kernel):
-        return _run_app(Path(kernel), stage)
-    from ..cli.target import open_target, overrides
-    from ..session import Session, parse_sweep, sweep_configs
-
-    target = open_target(kernel, signature)
-    if target.session is not None and not sweeps and not assignments:
-        samples = _samples_note(_unmeasured([target.session]))
-        return IrscopeApp(Model.from_session(target.session), [], f"session {target.session.path}{samples}",
+    named = open_named(kernel, signature=signature, spec_file=spec_file, several=True, compile_timeout=compile_timeout)
+    if named.sessions:
+        return IrscopeApp(Model.from_sessions(named.title, named.sessions), [],
+                          f"{named.about}{_samples_note(_unmeasured(named.sessions))}",
+                          initial_stage=stage)
+    if named.session is not None and not sweeps and not assignments:
+        samples = _samples_note(_unmeasured([named.session]))
+        return IrscopeApp(Model.from_session(named.session), [], f"session {named.session.path}{samples}",
                           initial_stage=stage)
     from ..device import gpu_capability
+    from ..session import Session
     from .jobs import bench_job, capture_job
 
-    ref = target.ref if target.ref is not None else open_target(kernel, signature, need_kernel=True).ref
-    configs = sweep_configs(target.table, target.name, parse_sweep(sweeps), overrides(tuple(assignments)))
-    session = target.session
+    compiled = named.require_kernel(signature)
+    configs = named.configs(parse_sweep(sweeps), parse_assignments(assignments))
+    session = named.session
     if out is not None:
-        session = Session.create(out, ref.identity(), ref.source(), target.table,
-                                 signature=ref.handle().extra.get("signature"), frontend=ref.frontend)
-    jobs = [capture_job(ref, configs, arch, session)]
+        session = Session.create(out, compiled.identity(), compiled.source(), named.table,
+                                 signature=compiled.handle().extra.get("signature"), frontend=compiled.frontend)
+    jobs = [capture_job(compiled, configs, arch, session, compile_timeout)]
     gpu = gpu_capability()
     measured = (bench if bench is not None else gpu is not None) and arch is None
     if measured:
         if gpu is None:
             raise UsageError("--bench needs a CUDA GPU")
-        jobs.append(bench_job(ref, configs, session))
+        jobs.append(bench_job(compiled, configs, session, compile_timeout))
     where = f"sm_{gpu} (GPU)" if gpu is not None and arch is None else f"{arch or 'sm_90'} (ahead of time, no GPU)" \
         if gpu is None else f"{arch} (ahead of time)"
-    samples = "" if measured else _samples_note([ref.identity()])
-    return IrscopeApp(Model(ref.name, configs, session), jobs, f"{where} · {len(configs)} variants{samples}",
-                      initial_stage=stage)
-
-
-def _inductor_app(directory: Path, stage: str) -> IrscopeApp:
-    """Every kernel of an Inductor capture, one session each."""
-    from ..interop.inductor.capture import read_index
-    from ..session import Session
-
-    index = read_index(directory)
-    sessions = [Session.open(directory / k["session"]) for k in index["kernels"] if k.get("session")]
-    origin = index["origin"].get("function") or index["origin"].get("log")
-    return IrscopeApp(Model.from_sessions(f"Inductor: {origin}", sessions), [],
-                      f"{len(sessions)} Inductor kernels{_samples_note(_unmeasured(sessions))}",
-                      initial_stage=stage)
-
-
-def _run_app(directory: Path, stage: str) -> IrscopeApp:
-    """Every kernel a program compiled (irscope run), ranked by the GPU time the run spent in it."""
-    from ..interop.run.collect import read_index
-    from ..session import Session
-
-    index = read_index(directory)
-    sessions = [Session.open(directory / k["session"]) for k in index["kernels"] if k.get("session")]
-    if not sessions:
-        raise UsageError(f"{directory}: the run recorded no kernel irscope could keep (see its run.json)")
-    program = " ".join(str(c) for c in index.get("command") or [])[:80]
-    where = f"on {index['device']}" if index.get("device") else str(index.get("mode") or "")
-    return IrscopeApp(Model.from_sessions(f"run: {program}", sessions), [],
-                      f"{len(sessions)} kernels of `{program}` {where}, ranked by GPU time",
+    samples = "" if measured else _samples_note([compiled.identity()])
+    return IrscopeApp(Model(compiled.name, configs, session), jobs, f"{where} · {len(configs)} variants{samples}",
                       initial_stage=stage)
 
 

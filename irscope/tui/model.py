@@ -154,7 +154,7 @@ class Model:
         if session is not None and row.entry is not None and variant is not None and variant.ok:
             from ..annotate.hotspots import hot_lines, python_line_shares
             from ..errors import SessionError
-            from ..interop.ncu_report import session_counters
+            from ..measure.ncu_report import session_counters
 
             try:
                 counters = session_counters(session.path, row.entry.id)

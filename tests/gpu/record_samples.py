@@ -15,11 +15,11 @@ REPO = Path(__file__).resolve().parent.parent.parent
 
 
 def main() -> None:
-    from irscope.kernel import builtin_kernels
+    from irscope.frontends import builtin_kernels
     from irscope.measure.bench import bench
     from irscope.measure.hardware import current_device, device_json
     from irscope.measure.samples import write_samples
-    from irscope.session import sweep_configs
+    from irscope.config import sweep_configs
 
     out_dir = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "samples" / "runtimes"
     device = device_json(current_device())

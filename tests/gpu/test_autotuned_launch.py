@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import textwrap
 
-from irscope.kernel import resolve_kernel
+from irscope.frontends import resolve_kernel
 from irscope.measure.bench import bench
-from irscope.session import sweep_configs
+from irscope.config import sweep_configs
 from irscope.types import Status
 
 KERNEL = textwrap.dedent('''

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from irscope.cli import main
 from irscope.frontends import resolve_kernel
-from irscope.kernel import resolve_config
+from irscope.config import resolve_config
 from irscope.measure.bench import bench
 from irscope.types import Status
 

@@ -73,7 +73,8 @@ def test_graph_replays_skip_launch_overhead():
 
 @pytest.mark.skipif(len(visible_gpus()) < 2, reason="needs two GPUs")
 def test_bench_spreads_variants_over_every_gpu_and_labels_each():
-    from irscope.kernel import resolve_config, resolve_kernel
+    from irscope.config import resolve_config
+    from irscope.frontends import resolve_kernel
     from irscope.measure.bench import bench
 
     ref = resolve_kernel("square_kernel")

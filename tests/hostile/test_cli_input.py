@@ -24,7 +24,7 @@ from irscope import arch
 from irscope.device import has_gpu
 from irscope.errors import ExitCode
 from irscope.records import Measurement
-from irscope.session import sweep_configs
+from irscope.config import sweep_configs
 from irscope.types import Status
 
 REPO = Path(__file__).resolve().parents[2]
@@ -191,12 +191,12 @@ def test_inductor_exits_1_when_a_kernel_did_not_compile(cli, tmp_path):
 
 
 def test_a_bug_in_irscope_exits_70_not_1(cli, monkeypatch):
-    import irscope.kernel
+    import irscope.frontends
 
     def broken():
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr(irscope.kernel, "builtin_kernels", broken)
+    monkeypatch.setattr(irscope.frontends, "builtin_kernels", broken)
     result = cli("list")
     assert result.exit_code == ExitCode.INTERNAL == 70
     assert result.stderr.strip().splitlines() == [

@@ -252,14 +252,14 @@ def test_every_recorded_kernel_rebuilt_gives_the_ir_an_import_gives(tmp_path):
     from irscope.interop.inductor.capture import plan
     from irscope.interop.inductor.kernels import config_of, signature
     from irscope.interop.inductor.parse import parse_log
-    from irscope.kernel import config_from_table
+    from irscope.config import config_from_table
     from irscope.stages import Stage
 
     target = Target(90, CaptureMode.AOT)
     compared = 0
     for log in sorted(LOGS.glob("*.log")):
         for ck in plan(parse_log(log.read_text()), tmp_path / log.stem):
-            rebuilt = ck.ref
+            rebuilt = ck.triton
             fn = getattr(load_module(ck.file), ck.kernel.name)  # the old way, on a recorded (trusted) log
             imported = kernel_with_signature(ck.file, ck.kernel.name, signature(ck.kernel, fn))
             config = config_from_table(rebuilt.parameter_table(), config_of(ck.chosen).values(), rebuilt.name)

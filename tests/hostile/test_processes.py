@@ -179,7 +179,7 @@ def test_a_script_of_the_users_keeps_its_own_folder_for_the_workers_it_starts(tm
 
 def test_the_ncu_report_reader_imports_nothing_from_the_working_directory(downloaded, monkeypatch):
     from irscope.errors import UsageError
-    from irscope.interop.ncu_report import NcuReportUnavailable, read_report
+    from irscope.measure.ncu_report import NcuReportUnavailable, read_report
 
     monkeypatch.chdir(downloaded)
     with pytest.raises((NcuReportUnavailable, UsageError)):
@@ -306,18 +306,19 @@ def test_every_number_option_of_every_command_has_both_limits_and_refuses_nan():
                 param.type.convert("nan", param, ctx)
 
 
-def test_a_compile_timeout_from_the_environment_that_is_not_finite_is_the_default(monkeypatch):
-    from irscope.capture.pipeline import (
-        DEFAULT_COMPILE_TIMEOUT,
-        TIMEOUT_ENV,
-        timeout_in_force,
-    )
+def test_a_compile_timeout_that_is_not_a_finite_positive_number_is_refused_before_any_compile(tmp_path):
+    """The timeout is a parameter now (no environment variable a worker or a stray shell could set):
+    a library caller's nan, inf, 1e300 or 0 would wait for ever or overflow select(), so it is refused."""
+    from irscope.capture import capture_many
+    from irscope.config import resolve_config
+    from irscope.errors import UsageError
+    from irscope.frontends import resolve_kernel
 
-    for value in ("inf", "nan", "1e300", "-5", "x"):
-        monkeypatch.setenv(TIMEOUT_ENV, value)
-        assert timeout_in_force() == DEFAULT_COMPILE_TIMEOUT
-    monkeypatch.setenv(TIMEOUT_ENV, "5")
-    assert timeout_in_force() == 5
+    kernel = resolve_kernel("square_kernel")
+    config = resolve_config(kernel, {})
+    for value in (float("inf"), float("nan"), 1e300, 0.0, -5.0):
+        with pytest.raises(UsageError, match="compile timeout"):
+            next(iter(capture_many(kernel, [config], "sm_90", compile_timeout=value, use_cache=False)))
 
 
 # ---------------------------------------------------------------- unpacking

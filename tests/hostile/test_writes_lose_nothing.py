@@ -16,7 +16,7 @@ import pytest
 
 from irscope.capture import capture
 from irscope.capture.cache import CaptureCache
-from irscope.kernel import resolve_kernel
+from irscope.frontends import resolve_kernel
 from irscope.session import Session
 
 KERNEL = '''

@@ -35,8 +35,9 @@ def main() -> None:
     from irscope.capture import capture
     from irscope.diff import diff_variants
     from irscope.diff.render import summary_lines, unified_lines
-    from irscope.kernel import resolve_kernel
-    from irscope.session import Session, run_sweep, sweep_configs
+    from irscope.frontends import resolve_kernel
+    from irscope.session import Session, run_sweep
+    from irscope.config import sweep_configs
     from irscope.types import Stage
 
     a = capture("softmax_kernel", {"BLOCK_SIZE": 16384, "num_warps": 1}, arch="sm_90")

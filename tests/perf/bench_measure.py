@@ -61,7 +61,7 @@ def _accuracy(ref, configs) -> list[dict]:
 
 def _best_against_copy(ref, size: dict) -> dict:
     from irscope.measure.bench import bench
-    from irscope.session import parse_sweep, sweep_configs
+    from irscope.config import parse_sweep, sweep_configs
 
     configs = sweep_configs(ref.parameter_table(), ref.name, parse_sweep(SWEEP21[1::2]), size)
     ranked = [r for r in bench(ref, configs, min_time_ms=100) if r.measurement.ranked]
@@ -103,7 +103,8 @@ def main() -> None:
     import torch
 
     from irscope.device import visible_gpus
-    from irscope.kernel import resolve_config, resolve_kernel
+    from irscope.config import resolve_config
+    from irscope.frontends import resolve_kernel
 
     square, matmul = resolve_kernel("square_kernel"), resolve_kernel("matmul_kernel")
     out: dict = {"device": torch.cuda.get_device_name(0), "gpus": visible_gpus()}

@@ -29,9 +29,10 @@ def main() -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
     if chromium is None:
         sys.exit("needs Chromium (apt-get install chromium)")
-    from irscope.kernel import resolve_kernel
+    from irscope.frontends import resolve_kernel
     from irscope.report.html import DiffRequest, build
-    from irscope.session import Session, run_sweep, sweep_configs
+    from irscope.session import Session, run_sweep
+    from irscope.config import sweep_configs
     from irscope.types import Stage
 
     with tempfile.TemporaryDirectory() as tmp:

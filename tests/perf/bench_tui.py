@@ -51,8 +51,9 @@ def first_paint(args: list[str], env: dict[str, str], needle: str = ".version") 
 
 def switching(tmp: str) -> dict:
     """Keypress to screen in a real terminal: tmux send-keys, then poll capture-pane for the change."""
-    from irscope.kernel import resolve_kernel
-    from irscope.session import Session, run_sweep, sweep_configs
+    from irscope.frontends import resolve_kernel
+    from irscope.session import Session, run_sweep
+    from irscope.config import sweep_configs
 
     ref = resolve_kernel("softmax_kernel")
     configs = sweep_configs(ref.parameter_table(), ref.name, {}, {})[:0] + [
@@ -133,8 +134,8 @@ def tmux_overhead() -> float:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = {"IRSCOPE_CACHE_DIR": f"{tmp}/cache"}
-        subprocess.run([sys.executable, "-c", "from irscope.kernel import resolve_kernel; from irscope.capture import "
-                        "capture_many; from irscope.session import sweep_configs; r = resolve_kernel('square_kernel');"
+        subprocess.run([sys.executable, "-c", "from irscope.frontends import resolve_kernel; from irscope.capture import "
+                        "capture_many; from irscope.config import sweep_configs; r = resolve_kernel('square_kernel');"
                         " list(capture_many(r, sweep_configs(r.parameter_table(), r.name, {}, {}), None))"],
                        env={**os.environ, **env}, check=True)
         cached = [first_paint(["square_kernel"], env) for _ in range(5)]

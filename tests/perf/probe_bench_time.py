@@ -12,7 +12,8 @@ import time
 def main() -> None:
     import torch
 
-    from irscope.kernel import resolve_config, resolve_kernel
+    from irscope.config import resolve_config
+    from irscope.frontends import resolve_kernel
     from irscope.measure.l2 import L2Sweep
     from irscope.measure.timing import _estimate_ms, _profile, time_launches
 

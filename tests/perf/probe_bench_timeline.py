@@ -18,10 +18,10 @@ def main() -> None:
         os.environ["IRSCOPE_CACHE_DIR"] = f"{tmp}/irscope"
         os.environ["TRITON_CACHE_DIR"] = f"{tmp}/triton"
         start = time.perf_counter()
-        from irscope.kernel import resolve_kernel
+        from irscope.frontends import resolve_kernel
         from irscope.measure import bench as bench_module
         from irscope.session import sweep as sweep_module
-        from irscope.session import sweep_configs
+        from irscope.config import sweep_configs
 
         ref = resolve_kernel("square_kernel")
         configs = sweep_configs(ref.parameter_table(), ref.name,

@@ -16,7 +16,8 @@ import json, os, statistics, tempfile, time
 t0 = time.perf_counter()
 import torch
 import triton.profiler as proton
-from irscope.kernel import resolve_config, resolve_kernel
+from irscope.config import resolve_config
+from irscope.frontends import resolve_kernel
 from irscope.measure.l2 import L2Sweep
 ref = resolve_kernel("square_kernel")
 launch = ref.launch(resolve_config(ref, {"BLOCK_SIZE": 1024, "num_warps": 4}))
@@ -56,7 +57,8 @@ TORCH = r"""
 import statistics, time
 t0 = time.perf_counter()
 import torch
-from irscope.kernel import resolve_config, resolve_kernel
+from irscope.config import resolve_config
+from irscope.frontends import resolve_kernel
 from irscope.measure.timing import time_launches
 ref = resolve_kernel("square_kernel")
 launch = ref.launch(resolve_config(ref, {"BLOCK_SIZE": 1024, "num_warps": 4}))

@@ -33,7 +33,7 @@ from .specialize import example_tensors
 if TYPE_CHECKING:
     from .kernel import TritonKernel
 
-# The mark a table gives autotuned configs that prune_configs_by drops (see kernel.py: config_from_table).
+# The mark a table gives autotuned configs that prune_configs_by drops (see irscope/config.py: config_from_table).
 PRUNED = "pruned"
 
 
@@ -149,11 +149,11 @@ class Tuning:
                 current[name] = _evaluate(kernel, name, fn, values, tuned - set(current))
         return current
 
-    def resolve_for(self, ref: TritonKernel, config: Config, kwargs: Mapping[str, Any],
+    def resolve_for(self, kernel: TritonKernel, config: Config, kwargs: Mapping[str, Any],
                     tensors: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """``resolve`` on ``config``'s example arguments (see example_arguments; ``tensors``: a launch's)."""
-        args, unknown = example_arguments(ref, config, tensors)
-        return self.resolve(ref.name, args, kwargs, unknown)
+        args, unknown = example_arguments(kernel, config, tensors)
+        return self.resolve(kernel.name, args, kwargs, unknown)
 
     def launcher(self) -> Any:
         """The ``JITFunction``, made to set its heuristics on every launch (as ``Heuristics.run`` does)."""
@@ -170,7 +170,7 @@ class Tuning:
 
     # ------------------------------------------------------------------ the parameter table
 
-    def table(self, ref: TritonKernel, base: Mapping[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    def table(self, kernel: TritonKernel, base: Mapping[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
         """``base`` (what the spec or signature gives) with the autotuner's configs and the heuristics' names.
 
         Autotuned names get a ``configs`` column (their value in each config, in
@@ -180,24 +180,24 @@ class Tuning:
         configs Triton would drop for the default example arguments.
         """
         table = {n: dict(p) for n, p in base.items()}
-        given, where = _given(ref)
+        given, where = _given(kernel)
         heuristic_names = [name for name, _, _ in self.heuristics()]
         for name in heuristic_names:
             if name in given:
-                raise ParameterError(f"{name} of {ref.name} is set by @triton.heuristics; leave it out of {where}")
+                raise ParameterError(f"{name} of {kernel.name} is set by @triton.heuristics; leave it out of {where}")
             if name not in {p.name for p in self.jit.params if p.is_constexpr}:
-                raise ParameterError(f"@triton.heuristics of {ref.name} sets {name!r}, which is not a tl.constexpr "
+                raise ParameterError(f"@triton.heuristics of {kernel.name} sets {name!r}, which is not a tl.constexpr "
                                      "parameter of the kernel")
         tuner = self.autotuner
         if tuner is not None:
-            columns = self._columns(ref, table)
+            columns = self._columns(kernel, table)
             for name in columns:
                 if name in given:
-                    raise ParameterError(f"{name} of {ref.name} is set by @triton.autotune's configs; "
+                    raise ParameterError(f"{name} of {kernel.name} is set by @triton.autotune's configs; "
                                          f"leave it out of {where} (pick configs with -c/-s)")
             inner = {n for n, _, outside in self.heuristics() if not outside}
             columns = {n: c for n, c in columns.items() if n not in inner}  # the heuristic overrides the config
-            flags, why = self._pruned(ref, table)
+            flags, why = self._pruned(kernel, table)
             default = next((i for i, f in enumerate(flags) if f is False), 0) if flags else 0
             for name, (kind, column) in columns.items():
                 table[name] = {"default": column[default], "sweep": distinct(column), "kind": kind,
@@ -210,7 +210,7 @@ class Tuning:
             table[name] = {"default": None, "sweep": [None], "kind": "heuristic"}
         return table
 
-    def _columns(self, ref: TritonKernel, base: Mapping[str, dict[str, Any]]) -> dict[str, tuple[str, list]]:
+    def _columns(self, kernel: TritonKernel, base: Mapping[str, dict[str, Any]]) -> dict[str, tuple[str, list]]:
         """Each autotuned name's kind and value per config (a value a config leaves out: the default)."""
         configs = self.autotuner.configs
         constexprs = {p.name: p for p in self.jit.params if p.is_constexpr}
@@ -218,12 +218,12 @@ class Tuning:
         out: dict[str, tuple[str, list]] = {}
         for i, c in enumerate(configs):
             if getattr(c, "ir_override", None):
-                raise ParameterError(f"config {i} of {ref.name}'s @triton.autotune sets ir_override, "
+                raise ParameterError(f"config {i} of {kernel.name}'s @triton.autotune sets ir_override, "
                                      "which irscope cannot apply")
             for name in c.kwargs:
                 if name not in constexprs:
                     what = "not a tl.constexpr parameter" if name in params else "not a parameter"
-                    raise ParameterError(f"config {i} of {ref.name}'s @triton.autotune sets {name!r}, {what} "
+                    raise ParameterError(f"config {i} of {kernel.name}'s @triton.autotune sets {name!r}, {what} "
                                          "of the kernel; irscope sweeps constexprs and launch options")
                 if name not in out:
                     p = constexprs[name]
@@ -239,7 +239,7 @@ class Tuning:
                 out[name] = ("option", column)
         return out
 
-    def _pruned(self, ref: TritonKernel, table: Mapping[str, dict[str, Any]]) -> tuple[list | None, str]:
+    def _pruned(self, kernel: TritonKernel, table: Mapping[str, dict[str, Any]]) -> tuple[list | None, str]:
         """Which configs ``prune_configs_by`` drops for the default example arguments, as Triton applies it.
 
         ``None`` without prune settings; ``[None, ...]`` (unknown) with the reason
@@ -257,10 +257,10 @@ class Tuning:
         options = {n: v for n, v in {**defaults["option"], "num_warps": first.num_warps,
                                      "num_stages": first.num_stages}.items() if v is not None}
         try:
-            args, unknown = example_arguments(ref, Config(user, options, defaults["size"]))
+            args, unknown = example_arguments(kernel, Config(user, options, defaults["size"]))
             # The kwargs the autotuner is called with: the caller's and those of heuristics outside it.
             outer = Tuning(self.jit, self.layers[:self.layers.index(tuner)] + (tuner,))
-            kwargs = {k: v for k, v in outer.resolve(ref.name, args, user, unknown).items()
+            kwargs = {k: v for k, v in outer.resolve(kernel.name, args, user, unknown).items()
                       if k not in self.tuned_names()}
             nargs = Arguments(args, unknown)
             kept = configs
@@ -300,17 +300,17 @@ def distinct(values: Sequence[Any]) -> list[Any]:
     return out
 
 
-def _given(ref: TritonKernel) -> tuple[set[str], str]:
+def _given(kernel: TritonKernel) -> tuple[set[str], str]:
     """The constexprs the user's spec or signature sets, and where that is."""
-    if ref.spec is not None:
-        return set(ref.spec.constexprs), "the KernelSpec's constexprs"
-    sig = ref.signature or ()
-    given = {p.name for p in ref.fn.params
+    if kernel.spec is not None:
+        return set(kernel.spec.constexprs), "the KernelSpec's constexprs"
+    sig = kernel.signature or ()
+    given = {p.name for p in kernel.fn.params
              if p.is_constexpr and p.num < len(sig) and sig[p.num].type is None and sig[p.num].value is not None}
     return given, "the -S signature (write - for it)"
 
 
-def example_arguments(ref: TritonKernel, config: Config, tensors: Mapping[str, Any] | None = None
+def example_arguments(kernel: TritonKernel, config: Config, tensors: Mapping[str, Any] | None = None
                       ) -> tuple[dict[str, Any], frozenset[str]]:
     """The positional arguments Triton zips with the parameter names for heuristics and pruning.
 
@@ -319,18 +319,18 @@ def example_arguments(ref: TritonKernel, config: Config, tensors: Mapping[str, A
     irscope's stand-ins when torch is not installed. With -S: what the signature
     fixes (constants, ``:1``); every other argument is unknown.
     """
-    names = ref.fn.arg_names
-    if ref.spec is not None:
+    names = kernel.fn.arg_names
+    if kernel.spec is not None:
         if tensors is None:
             try:
-                ns = example_namespace(ref, config, device="cpu")
+                ns = example_namespace(kernel, config, device="cpu")
             except ImportError:  # no torch installed
-                ns = ref.spec.namespace(config.values(), example_tensors(ref, config))
+                ns = kernel.spec.namespace(config.values(), example_tensors(kernel, config))
         else:
-            ns = ref.spec.namespace(config.values(), tensors)
-        return dict(zip(names, ref.spec.args(ns))), frozenset()
+            ns = kernel.spec.namespace(config.values(), tensors)
+        return dict(zip(names, kernel.spec.args(ns))), frozenset()
     known, unknown = {}, set()
-    for param, arg in zip(ref.fn.params, ref.signature or ()):
+    for param, arg in zip(kernel.fn.params, kernel.signature or ()):
         if param.is_constexpr:
             continue
         if arg.hint == 1:
@@ -342,19 +342,19 @@ def example_arguments(ref: TritonKernel, config: Config, tensors: Mapping[str, A
     return known, frozenset(unknown)
 
 
-def check_signature(ref: TritonKernel) -> None:
+def check_signature(kernel: TritonKernel) -> None:
     """Refuse, in one line, a -S kernel whose heuristics read an argument -S gives only as a type."""
-    if not any(not _is_autotuner(layer) for layer in ref.tuning.layers):
+    if not any(not _is_autotuner(layer) for layer in kernel.tuning.layers):
         return
-    table = ref.parameter_table()
+    table = kernel.parameter_table()
     defaults = {n: p["default"] for n, p in table.items() if p["kind"] in ("constexpr", "option")}
     columns = {n: p["configs"] for n, p in table.items() if p["kind"] in ("constexpr", "option") and "configs" in p}
     count = len(next(iter(columns.values()))) if columns else 1
-    args, unknown = example_arguments(ref, Config())
+    args, unknown = example_arguments(kernel, Config())
     for i in range(count):
         kwargs = {**defaults, **{n: c[i] for n, c in columns.items()}}
         try:
-            ref.tuning.resolve(ref.name, args, {k: v for k, v in kwargs.items() if v is not None}, unknown)
+            kernel.tuning.resolve(kernel.name, args, {k: v for k, v in kwargs.items() if v is not None}, unknown)
         except UnknownArgument:
             raise
         except ParameterError:  # a constexpr -c has yet to give, say: the compile says so if it still fails

@@ -101,7 +101,7 @@ class _StageTracker:
                 self.ptxas_log = buffer.getvalue()
 
 
-def compile_aot(ref: "TritonKernel", config: Config, capability: int, passes: bool = False) -> Compiled:
+def compile_aot(kernel: "TritonKernel", config: Config, capability: int, passes: bool = False) -> Compiled:
     """Compile for ``sm_<capability>`` without a GPU, specialised like the JIT.
 
     ``passes``: also record every MLIR pass (``passes.py``); Triton's cache is bypassed
@@ -115,22 +115,22 @@ def compile_aot(ref: "TritonKernel", config: Config, capability: int, passes: bo
     tracker = _StageTracker()
     start = time.perf_counter()
     try:
-        src, options, result.signature, result.divisible_by_16 = specialize(ref, config, capability)
+        src, options, result.signature, result.divisible_by_16 = specialize(kernel, config, capability)
     except Exception as exc:  # a spec whose args do not fit the kernel, say
         result.error = CaptureError.from_environment(exc, "specializing") or CaptureError("specialize", _one_line(exc))
         return result.compiled(capability)
     target = GPUTarget("cuda", capability, 32)
-    recorder = tracker.passes = PassRecorder(ref.name) if passes else None
+    recorder = tracker.passes = PassRecorder(kernel.name) if passes else None
     try:
-        with triton_cache_for(ref.file), knobs.runtime.scope(), knobs.compilation.scope():
+        with triton_cache_for(kernel.file), knobs.runtime.scope(), knobs.compilation.scope():
             knobs.runtime.add_stages_inspection_hook = tracker
             knobs.compilation.always_compile = knobs.compilation.always_compile or passes
-            kernel = triton.compile(src, target=target, options=options)
-        result.asm = {k: kernel.asm[k] for k in ("ttir", "ttgir", "llir", "ptx", "cubin") if k in kernel.asm}
-        result.metadata = kernel.metadata._asdict()
+            compiled = triton.compile(src, target=target, options=options)
+        result.asm = {k: compiled.asm[k] for k in ("ttir", "ttgir", "llir", "ptx", "cubin") if k in compiled.asm}
+        result.metadata = compiled.metadata._asdict()
     except Exception as exc:
-        result.error = _failure(ref, tracker.stage, exc)
-        result.asm = _partial_stages(ref, src, target, options)
+        result.error = _failure(kernel, tracker.stage, exc)
+        result.asm = _partial_stages(kernel, src, target, options)
     finally:
         if recorder is not None:
             result.passes = recorder.log()
@@ -149,34 +149,34 @@ def compile_aot(ref: "TritonKernel", config: Config, capability: int, passes: bo
     return result.compiled(capability)
 
 
-def compile_jit(ref: "TritonKernel", config: Config) -> Compiled:
+def compile_jit(kernel: "TritonKernel", config: Config) -> Compiled:
     """Compile through Triton's JIT on the current GPU, for real CUDA tensors."""
     from triton import knobs
 
     result = _Result()
     tracker = _StageTracker()
     start = time.perf_counter()
-    ns = example_namespace(ref, config, device="cuda")
-    args, kwargs = launch_arguments(ref, config, ns)
+    ns = example_namespace(kernel, config, device="cuda")
+    args, kwargs = launch_arguments(kernel, config, ns)
     from triton.runtime import driver
 
     capability = driver.active.get_current_target().arch
-    tensors = {name: getattr(ns, name) for name in ref.spec.tensors}
-    src, options, result.signature, result.divisible_by_16 = specialize(ref, config, capability, tensors)
+    tensors = {name: getattr(ns, name) for name in kernel.spec.tensors}
+    src, options, result.signature, result.divisible_by_16 = specialize(kernel, config, capability, tensors)
     try:
-        with triton_cache_for(ref.file), knobs.runtime.scope():
+        with triton_cache_for(kernel.file), knobs.runtime.scope():
             knobs.runtime.add_stages_inspection_hook = tracker
-            kernel = ref.fn.run(*args, grid=ref.spec.grid(ns), warmup=True, **kwargs)
-        result.asm = {k: kernel.asm[k] for k in ("ttir", "ttgir", "llir", "ptx", "cubin") if k in kernel.asm}
-        result.metadata = kernel.metadata._asdict()
-        kernel._init_handles()  # loads the module: the driver's register and spill counts
-        result.gpu_registers, result.gpu_spills = kernel.n_regs, kernel.n_spills
+            compiled = kernel.fn.run(*args, grid=kernel.spec.grid(ns), warmup=True, **kwargs)
+        result.asm = {k: compiled.asm[k] for k in ("ttir", "ttgir", "llir", "ptx", "cubin") if k in compiled.asm}
+        result.metadata = compiled.metadata._asdict()
+        compiled._init_handles()  # loads the module: the driver's register and spill counts
+        result.gpu_registers, result.gpu_spills = compiled.n_regs, compiled.n_spills
     except Exception as exc:
-        result.error = _failure(ref, tracker.stage, exc)
+        result.error = _failure(kernel, tracker.stage, exc)
         if not result.asm:
             from triton.backends.compiler import GPUTarget
 
-            result.asm = _partial_stages(ref, src, GPUTarget("cuda", capability, 32), options)
+            result.asm = _partial_stages(kernel, src, GPUTarget("cuda", capability, 32), options)
     result.seconds = time.perf_counter() - start
     result.ptxas_log = tracker.ptxas_log
     return result.compiled(capability)
@@ -202,7 +202,7 @@ def triton_cache_for(file: str):
 _STAGE_NAMES = {None: "ttir (frontend)", "ttir": "ttir", "ttgir": "ttgir", "llir": "llir", "ptx": "ptx", "cubin": "cubin (ptxas)"}
 
 
-def _failure(ref: "TritonKernel", stage: str | None, exc: Exception) -> CaptureError:
+def _failure(kernel: "TritonKernel", stage: str | None, exc: Exception) -> CaptureError:
     from triton.compiler.errors import CompilationError
 
     environment = CaptureError.from_environment(exc, f"compiling ({_STAGE_NAMES.get(stage, stage or 'compile')})")
@@ -211,14 +211,14 @@ def _failure(ref: "TritonKernel", stage: str | None, exc: Exception) -> CaptureE
     if type(exc).__name__ == "OutOfResources":
         return CaptureError("resources", _one_line(exc))
     if isinstance(exc, CompilationError):
-        return CaptureError(_STAGE_NAMES[None], _frontend_message(ref, exc))
+        return CaptureError(_STAGE_NAMES[None], _frontend_message(kernel, exc))
     if type(exc).__name__ == "PTXASError":
         lines = [ln.strip() for ln in str(exc).splitlines() if "error" in ln.lower() and "ptxas" in ln.lower()]
         return CaptureError(_STAGE_NAMES["cubin"], "; ".join(lines[1:] or lines) or _one_line(exc))
     return CaptureError(_STAGE_NAMES.get(stage, stage or "compile"), _one_line(exc))
 
 
-def _frontend_message(ref: "TritonKernel", exc: Any) -> str:
+def _frontend_message(kernel: "TritonKernel", exc: Any) -> str:
     """``file:line:col: message`` for Triton's frontend errors (its own lines start at the def)."""
     inner = exc
     while getattr(inner, "__cause__", None) is not None and type(inner.__cause__).__name__.endswith("Error"):
@@ -226,8 +226,8 @@ def _frontend_message(ref: "TritonKernel", exc: Any) -> str:
     message = getattr(exc, "error_message", None) or getattr(inner, "error_message", None) or str(inner)
     node = getattr(exc, "node", None)
     if node is not None and hasattr(node, "lineno"):
-        line = ref.def_line() + node.lineno - 1
-        return f"{ref.file}:{line}:{node.col_offset}: {_one_line(message)}"
+        line = kernel.def_line() + node.lineno - 1
+        return f"{kernel.file}:{line}:{node.col_offset}: {_one_line(message)}"
     return _one_line(message)
 
 
@@ -241,10 +241,10 @@ def _one_line(value: Any) -> str:
     return lines[0]
 
 
-def _partial_stages(ref: "TritonKernel", src: Any, target: Any, options: dict) -> dict[str, Any]:
+def _partial_stages(kernel: "TritonKernel", src: Any, target: Any, options: dict) -> dict[str, Any]:
     """The stages Triton finished before failing, read back from its cache folder."""
     try:
-        with triton_cache_for(ref.file):
+        with triton_cache_for(kernel.file):
             return _read_partial_stages(src, target, options)
     except Exception:  # noqa: BLE001 - partial stages are a bonus; the error itself is what matters
         return {}

@@ -18,23 +18,23 @@ if TYPE_CHECKING:
     from .kernel import TritonKernel
 
 
-def example_namespace(ref: "TritonKernel", config: Config, device: str = "cpu", fill: bool = False,
+def example_namespace(kernel: "TritonKernel", config: Config, device: str = "cpu", fill: bool = False,
                       seed: int = 0) -> SimpleNamespace:
     """The namespace ``k`` the spec's callables see: sizes, config and tensors."""
-    assert ref.spec is not None, "only kernels with a KernelSpec have example inputs"
+    assert kernel.spec is not None, "only kernels with a KernelSpec have example inputs"
     generator = None
     if fill:
         import torch  # a second to import: only where tensors are filled with data
 
         generator = torch.Generator(device=device).manual_seed(seed)
     sizes = dict(config.sizes)
-    tensors = {name: make_tensor(t, sizes, device, fill, generator) for name, t in ref.spec.tensors.items()}
-    return ref.spec.namespace(config.values(), tensors)
+    tensors = {name: make_tensor(t, sizes, device, fill, generator) for name, t in kernel.spec.tensors.items()}
+    return kernel.spec.namespace(config.values(), tensors)
 
 
-def launch_arguments(ref: "TritonKernel", config: Config, ns: SimpleNamespace) -> tuple[tuple, dict[str, Any]]:
+def launch_arguments(kernel: "TritonKernel", config: Config, ns: SimpleNamespace) -> tuple[tuple, dict[str, Any]]:
     """``(args, kwargs)`` as a user would write ``kernel[grid](*args, **kwargs)``."""
-    assert ref.spec is not None
-    args = tuple(ref.spec.args(ns))
+    assert kernel.spec is not None
+    args = tuple(kernel.spec.args(ns))
     kwargs = {**config.constexprs, **config.options}
     return args, kwargs

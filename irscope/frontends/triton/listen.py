@@ -1,6 +1,6 @@
 """Every Triton kernel a running program compiles and launches, recorded through Triton's own hooks.
 
-``irscope run`` starts a ``Listener`` inside the user's program (run/hook.py) and
+``irscope run`` starts a ``Listener`` inside the user's program (interop/run/hook.py) and
 changes nothing else in it:
 
 - ``knobs.compilation.listener`` fires for every ``triton.compile`` (cache hits and
@@ -20,7 +20,7 @@ Without a GPU, the same program runs with gpu_free.py's stand-in driver: launche
 are recorded and skipped, nothing compiles, and irscope compiles each recorded
 specialization ahead of time afterwards.
 
-What is written here is data for ``irscope run`` (run/collect.py) to read: JSON and
+What is written here is data for ``irscope run`` (interop/run/collect.py) to read: JSON and
 the stage files, one folder per compile, written before the compile returns.
 """
 

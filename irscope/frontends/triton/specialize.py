@@ -69,10 +69,10 @@ class ExampleTensor:
         return True
 
 
-def example_tensors(ref: "TritonKernel", config: Config) -> dict[str, ExampleTensor]:
+def example_tensors(kernel: "TritonKernel", config: Config) -> dict[str, ExampleTensor]:
     sizes = dict(config.sizes)
     out = {}
-    for i, (name, decl) in enumerate(ref.spec.tensors.items()):
+    for i, (name, decl) in enumerate(kernel.spec.tensors.items()):
         address = _BASE_ADDRESS + i * _ALLOCATION_STRIDE + decl.offset_in(sizes) * DTYPE_BYTES[decl.dtype]
         out[name] = ExampleTensor(decl.dtype, decl.dims(sizes), address)
     return out
@@ -142,7 +142,7 @@ def bind_specialization(fn: Any, args: Sequence[Any], kwargs: dict[str, Any]) ->
     return dict(bound.arguments), specialization
 
 
-def specialize(ref: "TritonKernel", config: Config, capability: int, tensors: dict[str, Any] | None = None):
+def specialize(kernel: "TritonKernel", config: Config, capability: int, tensors: dict[str, Any] | None = None):
     """``(ASTSource, options, signature, divisible_by_16)`` as the JIT would build them.
 
     ``tensors`` replaces the stand-ins with real ones (on a GPU).
@@ -153,37 +153,37 @@ def specialize(ref: "TritonKernel", config: Config, capability: int, tensors: di
 
     backend = make_backend(GPUTarget("cuda", capability, 32))
     kwargs: dict[str, Any] = {**config.constexprs, **config.options}
-    tuning = getattr(ref, "tuning", None)
+    tuning = getattr(kernel, "tuning", None)
     if tuning is not None and tuning.heuristics():  # @triton.heuristics: their values for this config's arguments
-        kwargs = tuning.resolve_for(ref, config, kwargs, tensors)
-    kwargs["debug"] = kwargs.get("debug", ref.fn.debug) or knobs.runtime.debug
+        kwargs = tuning.resolve_for(kernel, config, kwargs, tensors)
+    kwargs["debug"] = kwargs.get("debug", kernel.fn.debug) or knobs.runtime.debug
     kwargs["instrumentation_mode"] = knobs.compilation.instrumentation_mode
-    if ref.spec is not None:
-        ns = ref.spec.namespace(config.values(), tensors or example_tensors(ref, config))
-        args = tuple(ref.spec.args(ns))
-        bound, specialization = bind_specialization(ref.fn, args, kwargs)
-        options = {k: v for k, v in kwargs.items() if k not in ref.fn.signature.parameters}
-        options, signature, constexprs, attrs = ref.fn._pack_args(backend, kwargs, bound, specialization, options)
+    if kernel.spec is not None:
+        ns = kernel.spec.namespace(config.values(), tensors or example_tensors(kernel, config))
+        args = tuple(kernel.spec.args(ns))
+        bound, specialization = bind_specialization(kernel.fn, args, kwargs)
+        options = {k: v for k, v in kwargs.items() if k not in kernel.fn.signature.parameters}
+        options, signature, constexprs, attrs = kernel.fn._pack_args(backend, kwargs, bound, specialization, options)
     else:
-        signature, constexprs, attrs = _from_signature(ref, kwargs)
+        signature, constexprs, attrs = _from_signature(kernel, kwargs)
         options = backend.parse_options(kwargs)
     divisible = tuple(
-        ref.fn.arg_names[key[0]] for key, value in attrs.items()
+        kernel.fn.arg_names[key[0]] for key, value in attrs.items()
         if len(key) == 1 and ["tt.divisibility", 16] in [list(a) for a in value]
     )
-    fn = ref.fn if tuning is None else tuning.jit  # the function itself, not its launcher
+    fn = kernel.fn if tuning is None else tuning.jit  # the function itself, not its launcher
     return ASTSource(fn, signature, constexprs, attrs), options.__dict__, dict(signature), divisible
 
 
-def _from_signature(ref: "TritonKernel", values: dict[str, Any]):
+def _from_signature(kernel: "TritonKernel", values: dict[str, Any]):
     """Signature, constexprs and attrs from -S; ``values`` holds the constexprs (a heuristic's too)."""
     signature, constexprs, attrs = {}, {}, {}
-    for param, arg in zip(ref.fn.params, ref.signature or ()):
+    for param, arg in zip(kernel.fn.params, kernel.signature or ()):
         if param.is_constexpr:
             if param.name not in values:
-                raise ParameterError(f"constexpr {param.name} of {ref.name} has no value" + (
+                raise ParameterError(f"constexpr {param.name} of {kernel.name} has no value" + (
                     "; a kernel rebuilt from a session's copy of its source runs none of its decorators "
-                    "(@triton.heuristics): name its file with -S and -o" if ref.source_text is not None else ""))
+                    "(@triton.heuristics): name its file with -S and -o" if kernel.source_text is not None else ""))
             signature[param.name] = "constexpr"
             constexprs[(param.num,)] = values[param.name]
         elif arg.hint == 1:  # the JIT turns an integer equal to 1 into a constant

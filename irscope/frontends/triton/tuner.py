@@ -31,19 +31,19 @@ TRITON_RANKING = "median (p20, p80 beside it)"
 TRITON_METHOD = "CUDA events around each call (triton.testing.do_bench), launch overhead included"
 
 
-def run_autotuner(ref: TritonKernel, config: Config, device: str = "cuda", seed: int = 0) -> AutotunerRun:
-    """Launch ``ref`` once through its autotuner on ``config``'s example inputs (those of ``ref.launch``)."""
+def run_autotuner(kernel: TritonKernel, config: Config, device: str = "cuda", seed: int = 0) -> AutotunerRun:
+    """Launch ``kernel`` once through its autotuner on ``config``'s example inputs (those of ``kernel.launch``)."""
     import torch  # a second to import: only once the autotuner runs
 
-    tuning, spec = ref.tuning, ref.spec
+    tuning, spec = kernel.tuning, kernel.spec
     tuner = tuning.autotuner
-    ns, _ = ref.example_inputs(config, device, seed)
-    args, kwargs = launch_arguments(ref, config, ns)
+    ns, _ = kernel.example_inputs(config, device, seed)
+    args, kwargs = launch_arguments(kernel, config, ns)
     # The caller passes neither what the autotuner's configs set nor what a heuristic works out.
     kwargs = {k: v for k, v in kwargs.items()
               if k not in tuning.tuned_names() and k not in {n for n, _, _ in tuning.heuristics()}}
     tensors = {n: getattr(ns, n) for n in spec.tensors}
-    constexprs = set(ref.constexpr_names())
+    constexprs = set(kernel.constexpr_names())
     values = config.values()
 
     def grid(meta: dict[str, Any]) -> tuple[int, ...]:
@@ -56,12 +56,12 @@ def run_autotuner(ref: TritonKernel, config: Config, device: str = "cuda", seed:
     cache_results, tuner.cache_results = tuner.cache_results, False
     start = time.perf_counter()
     try:
-        with triton_cache_for(ref.file):  # the compiles capture made, where it made them
+        with triton_cache_for(kernel.file):  # the compiles capture made, where it made them
             tuning.layers[0][grid](*args, **kwargs)
         torch.cuda.synchronize()
     finally:
         tuner.cache_results = cache_results
-    marks = {n for n, p in ref.parameter_table().items() if p["kind"] == "mark"}
+    marks = {n for n, p in kernel.parameter_table().items() if p["kind"] == "mark"}
     given = {**{n: v for n, v in config.sizes.items() if n not in marks}, **kwargs}
     return read_run(tuner, given, time.perf_counter() - start)
 

@@ -17,13 +17,13 @@ from typing import Any, Iterator
 from ...capture import capture_many
 from ...errors import UsageError
 from ...frontends.triton import TritonKernel
-from ...kernel import config_from_table
+from ...config import config_from_table
 from ...records import Measurement
 from ...session import Session
 from ...store import atomic_write, read_json
 from ...types import Status, Variant
 from .kernels import (
-    LaunchConfig, config_of, default_directory, kernel_ref, launch_configs, parameter_table, refused_variant,
+    LaunchConfig, config_of, default_directory, triton_kernel_of, launch_configs, parameter_table, refused_variant,
     write_kernel_file,
 )
 from .parse import InductorKernel, OutputCode
@@ -36,7 +36,7 @@ INDEX_FORMAT = "irscope.interop.inductor/1"
 class CapturedKernel:
     kernel: InductorKernel
     graph: str
-    ref: TritonKernel | None  # None: its source was refused (``refused`` says why); it fails, the others go on
+    triton: TritonKernel | None  # None: its source was refused (``refused`` says why); it fails, the others go on
     candidates: list[LaunchConfig]
     chosen: LaunchConfig
     chosen_by: str  # how the launch config was decided
@@ -88,9 +88,9 @@ def plan(outputs: list[OutputCode], directory: Path | None, chosen: dict[str, La
         for kernel in output.kernels:
             file = write_kernel_file(kernel, (directory / "kernels") if directory else default_directory(kernel))
             try:
-                ref, refused = kernel_ref(kernel, file), None
+                triton, refused = triton_kernel_of(kernel, file), None
             except UsageError as exc:  # refused, or does not rebuild: this kernel's failure, not the log's
-                ref, refused = None, str(exc)
+                triton, refused = None, str(exc)
             try:
                 candidates = launch_configs(kernel)
             except Exception:  # noqa: BLE001 - another torch's heuristics may not take these arguments
@@ -103,7 +103,7 @@ def plan(outputs: list[OutputCode], directory: Path | None, chosen: dict[str, La
                 pick, how = candidates[0], f"first of {len(candidates)} configs Inductor's autotuner chooses among"
             else:
                 pick, how = LaunchConfig({}, 4, 1), "default (Inductor's heuristics unavailable)"
-            out.append(CapturedKernel(kernel, output.graph, ref, candidates or [pick], pick, how, file, refused))
+            out.append(CapturedKernel(kernel, output.graph, triton, candidates or [pick], pick, how, file, refused))
     return out
 
 
@@ -115,12 +115,12 @@ def compile_all(kernels: list[CapturedKernel], arch: str | None, *, in_process: 
     """
     for ck in kernels:
         target_arch = arch or ck.kernel.arch or "sm_90"
-        if ck.ref is None:
+        if ck.triton is None:
             ck.variant = refused_variant(ck.kernel, ck.file, ck.chosen, target_arch, ck.refused or "refused")
             yield ck
             continue
-        config = config_from_table(ck.ref.parameter_table(), {**config_of(ck.chosen).values()}, ck.ref.name)
-        ck.variant = next(iter(capture_many(ck.ref, [config], target_arch,
+        config = config_from_table(ck.triton.parameter_table(), {**config_of(ck.chosen).values()}, ck.triton.name)
+        ck.variant = next(iter(capture_many(ck.triton, [config], target_arch,
                                             **({"compile_timeout": None} if in_process else {})))).variant
         yield ck
 
@@ -129,11 +129,11 @@ def write_sessions(capture: InductorCapture, directory: Path) -> None:
     """``directory/<kernel>/`` sessions (one per kernel) and ``directory/inductor.json``."""
     directory.mkdir(parents=True, exist_ok=True)
     for ck in capture.kernels:
-        if ck.variant is None or ck.ref is None:  # a refused kernel has nothing to sweep: inductor.json says why
+        if ck.variant is None or ck.triton is None:  # a refused kernel has nothing to sweep: inductor.json says why
             continue
         table = parameter_table(ck.candidates, ck.chosen)
-        signature = [asdict(a) for a in ck.ref.signature or ()]
-        session = Session.create(directory / ck.kernel.name, ck.ref.identity(), ck.ref.source(),
+        signature = [asdict(a) for a in ck.triton.signature or ()]
+        session = Session.create(directory / ck.kernel.name, ck.triton.identity(), ck.triton.source(),
                                  table, signature, rebuild={"inductor": True})
         entry = session.add(ck.variant)
         if ck.runtime_us is not None:

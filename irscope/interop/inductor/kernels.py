@@ -93,7 +93,7 @@ def signature(kernel: InductorKernel, fn: Any) -> tuple[SignatureArg, ...]:
     return tuple(out)
 
 
-def kernel_ref(kernel: InductorKernel, file: Path) -> TritonKernel:
+def triton_kernel_of(kernel: InductorKernel, file: Path) -> TritonKernel:
     """The kernel rebuilt from its text, its locations naming ``file``; raises UsageError if it is refused."""
     text = kernel_text(kernel)
     fn = rebuild_functions(text, str(file), inductor=True).get(kernel.name)

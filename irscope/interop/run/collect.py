@@ -167,7 +167,7 @@ def _write_session(out: Path, kernel: RunKernel, used: set[str], ahead_of_time: 
     from ...frontends.triton import TritonKernel
 
     first = kernel.variants[0].record
-    ref = None
+    compilable = None
     source = first.source or ""
     if first.inductor and not ahead_of_time:
         # Rebuilding an Inductor kernel imports torch's Inductor (seconds): what the JIT recorded
@@ -178,31 +178,31 @@ def _write_session(out: Path, kernel: RunKernel, used: set[str], ahead_of_time: 
         signature, rebuild = [asdict(a) for a in signature_of(first)], {"inductor": True}
     else:
         try:
-            ref = kernel_of(first)
+            compilable = kernel_of(first)
         except IrscopeError as exc:
             kernel.why = str(exc)
-        if ref is not None:
-            identity = ref.identity()
-            signature = [asdict(a) for a in ref.signature or ()]
-            rebuild = {k: v for k, v in ref.handle().extra.items() if k in ("inductor", "heuristics") and v}
+        if compilable is not None:
+            identity = compilable.identity()
+            signature = [asdict(a) for a in compilable.signature or ()]
+            rebuild = {k: v for k, v in compilable.handle().extra.items() if k in ("inductor", "heuristics") and v}
         else:
             digest = hashlib.sha256(source.encode("utf-8", errors="surrogatepass")).hexdigest()[:32]
             identity, signature, rebuild = KernelId(first.kernel, first.file, f"recorded-{digest}"), None, None
     configs = [v.config for v in kernel.variants]
-    table = parameter_table(ref, configs)
+    table = parameter_table(compilable, configs)
     name = kernel.name
     n = 2
     while name in used:
         name, n = f"{kernel.name}-{n}", n + 1
     used.add(name)
-    if ahead_of_time and ref is None:
-        return  # nothing was compiled in the program, and irscope cannot compile it: run.json says why
+    if ahead_of_time and compilable is None:
+        return  # nothing was compilable in the program, and irscope cannot compile it: run.json says why
     session = Session.create(out / "kernels" / name, identity, source, table, signature, rebuild=rebuild)
     if ahead_of_time:
         from ...session import run_sweep
 
         target_arch = arch or f"sm_{first.arch or 90}"
-        for result in run_sweep(ref, configs, target_arch, session):
+        for result in run_sweep(compilable, configs, target_arch, session):
             kernel.variants[result.index].entry = result.entry.id if result.entry else None
             if not result.variant.ok:
                 note(f"{kernel.name} {result.variant.config.label()}: {result.variant.error}")
@@ -453,7 +453,7 @@ def _load_inline_rows(out: Path, raw: Path, others: list[dict[str, Any]], profil
     from ...device import gpu_capability
     from ...frontends.cuda import CudaFrontend
     from ...frontends.cuda.source import kernels as cuda_kernels
-    from ...kernel import resolve_config
+    from ...config import resolve_config
     from ...session import run_sweep
 
     folder = raw / "load_inline"
@@ -484,18 +484,18 @@ def _load_inline_rows(out: Path, raw: Path, others: list[dict[str, Any]], profil
         cu.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(cu, LOAD_INLINE_PRELUDE + "\n".join(sources))
         for decl in cuda_kernels(cu.read_text(encoding="utf-8")):
-            ref = CudaFrontend().resolve(cu, decl.name)
+            kernel = CudaFrontend().resolve(cu, decl.name)
             overrides = {"fast_math": "--use_fast_math" in flags}
             for flag in flags:
                 m = re.fullmatch(r"-maxrregcount[= ](\d+)", flag)
                 if m:
                     overrides["maxrregcount"] = int(m.group(1))
-            config = resolve_config(ref, overrides)
+            config = resolve_config(kernel, overrides)
             session_dir = out / "load_inline" / f"{stem}.{decl.name}"
-            session = Session.create(session_dir, ref.identity(), ref.source(), ref.parameter_table(),
+            session = Session.create(session_dir, kernel.identity(), kernel.source(), kernel.parameter_table(),
                                      frontend="cuda")
             why = None
-            for result in run_sweep(ref, [config], target, session):
+            for result in run_sweep(kernel, [config], target, session):
                 if not result.variant.ok:
                     why = f"it did not compile: {result.variant.error}"
                     note(f"{decl.name} ({stem}): {result.variant.error}")

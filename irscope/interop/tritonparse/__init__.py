@@ -7,7 +7,7 @@ tritonparse traces (``tritonparse/``): ``events.py`` reads the NDJSON (plain or 
 into typed compilation and launch events, checked field by field; ``session.py`` turns one kernel's
 events into a session under the cache (written beside and renamed into place): each compile a
 variant built from its recorded stages (``frontends/triton/recorded.py: compiled_from``), its
-signature read from the TTIR's ``tt.func``, so that ``cli/target.py: session_kernel`` rebuilds it
+signature read from the TTIR's ``tt.func``, so that ``named.py: session_kernel`` rebuilds it
 from the recorded source like any stored kernel; ``launches.py`` makes launch events into recorded
 launches and the specialization they imply; ``mappings.py`` holds tritonparse's source mappings
 against ``ir/locations.py``; ``write.py`` writes variants back as compilation events (``irscope

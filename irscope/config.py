@@ -1,17 +1,18 @@
-"""The front door for naming kernels and configs: ``-c NAME=VALUE`` into a Config.
+"""Configs from a kernel's parameter table: ``-c NAME=VALUE`` into a Config, ``-s NAME=V1,V2`` into a sweep's.
 
-A kernel is named either as a built-in (``square_kernel``, from ``kernels/``) or
-as ``path/to/file.py:kernel_name``; the frontend that opens the file resolves it
-(see frontends/). What is left here is frontend-neutral: parsing values and
-checking a config against a kernel's parameter table.
+Frontend-neutral: a kernel's ``parameter_table()`` (or the copy a session keeps, so a
+session's variants can be named without importing its kernel) says what each name is;
+here the user's values are parsed, checked and combined. Which kernel a name means is
+``frontends.resolve_kernel``'s; what the user typed as a whole is ``target.py``'s.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+import itertools
+from typing import Any, Iterable, Mapping, Sequence
 
 from .errors import ParameterError
-from .frontends import Kernel, builtin_kernels, resolve_kernel
+from .frontends import Kernel
 from .spec import LAUNCH_OPTION_VALUES, LAUNCH_OPTIONS, OPTION_CHECKS, parse_value
 from .types import Config
 
@@ -29,10 +30,10 @@ def parse_assignments(pairs: Iterable[str]) -> dict[str, str]:
     return out
 
 
-def resolve_config(ref: Kernel, overrides: Mapping[str, Any]) -> Config:
-    """Defaults of ``ref`` with ``overrides`` applied; strings are parsed and checked."""
-    config = config_from_table(ref.parameter_table(), overrides, ref.name)
-    ref.check_config(config)
+def resolve_config(kernel: Kernel, overrides: Mapping[str, Any]) -> Config:
+    """Defaults of ``kernel`` with ``overrides`` applied; strings are parsed and checked."""
+    config = config_from_table(kernel.parameter_table(), overrides, kernel.name)
+    kernel.check_config(config)
     return config
 
 
@@ -114,6 +115,63 @@ def _same(a: Any, b: Any) -> bool:
     return a == b and isinstance(a, bool) == isinstance(b, bool)
 
 
+# ------------------------------------------------------------------ sweeps
+
+
+def parse_sweep(pairs: Sequence[str]) -> dict[str, list[str]]:
+    """``["BLOCK_SIZE=128,256", "num_warps=4,8"]`` -> ``{"BLOCK_SIZE": ["128", "256"], ...}``."""
+    out: dict[str, list[str]] = {}
+    for pair in pairs:
+        name, sep, values = pair.partition("=")
+        items = [v.strip() for v in values.split(",") if v.strip()]
+        if not sep or not name.strip() or not items:
+            raise ParameterError(f"expected NAME=V1,V2,..., got {pair!r}")
+        out[name.strip()] = items
+    return out
+
+
+def sweep_configs(table: Mapping[str, Mapping[str, Any]], kernel: str, sweep: Mapping[str, Sequence[Any]],
+                  fixed: Mapping[str, Any]) -> list[Config]:
+    """Every config of the sweep, in order; ``sweep`` empty means the ranges the kernel declares.
+
+    A kernel that lists its configs (an autotuner's: ``listed_configs``) declares
+    exactly those, in its order, not the product of their values. A name in
+    ``fixed`` is taken out of the declared ranges: ``-c num_warps=8`` alone sweeps
+    the rest at 8 warps. Only a name given both ways by the user is refused.
+    """
+    listed = None if sweep else listed_configs(table)
+    if listed is not None:
+        columns, count = listed
+        configs, seen = [], set()
+        for i in range(count):
+            chosen = {n: column[i] for n, column in columns.items() if n not in fixed}
+            config = config_from_table(table, {**fixed, **chosen}, kernel)
+            if config.key() not in seen:
+                seen.add(config.key())
+                configs.append(config)
+        return configs
+    if not sweep:
+        sweep = {n: p["sweep"] for n, p in table.items()
+                 if p["kind"] != "size" and len(p.get("sweep") or []) > 1 and n not in fixed}
+    for name in sweep:
+        if name in fixed:
+            raise ParameterError(f"{name} is both swept (-s) and fixed (-c)")
+    names = list(sweep)
+    values = []
+    for name in names:
+        if name not in table and name not in LAUNCH_OPTIONS:
+            raise ParameterError(f"unknown parameter {name!r} for {kernel}; parameters: {', '.join(table)}")
+        default = table.get(name, {}).get("default")
+        values.append([parse_value(name, v, default) if isinstance(v, str) else v for v in sweep[name]])
+    configs, seen = [], set()
+    for combo in itertools.product(*values):
+        config = config_from_table(table, {**fixed, **dict(zip(names, combo))}, kernel)
+        if config.key() not in seen:
+            seen.add(config.key())
+            configs.append(config)
+    return configs
+
+
 def _check_options(options: Mapping[str, Any]) -> None:
     """Refuse what Triton would assert on, miscompile quietly or take minutes over."""
     for name, value in options.items():
@@ -126,5 +184,5 @@ def _check_options(options: Mapping[str, Any]) -> None:
             raise ParameterError(f"{name} must be {words}, got {value!r}")
 
 
-__all__ = ["Kernel", "builtin_kernels", "config_from_table", "listed_configs", "parse_assignments", "parse_value",
-           "resolve_config", "resolve_kernel"]
+__all__ = ["config_from_table", "listed_configs", "parse_assignments", "parse_sweep", "parse_value", "resolve_config",
+           "sweep_configs"]

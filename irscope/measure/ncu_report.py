@@ -52,7 +52,7 @@ class NcuReportUnavailable(UsageError):
 def _candidates() -> list[str]:
     named = os.environ.get("IRSCOPE_NCU_REPORT_PATH")
     found = [named] if named else []
-    from ..measure.ncu import ncu_path
+    from .ncu import ncu_path
 
     tool = ncu_path()
     if tool:
@@ -148,7 +148,7 @@ def read_report(path: Path, timeout: float = 300) -> list[KernelCounters]:
 
     from .. import own_python
 
-    proc = subprocess.run(own_python.command("from irscope.interop.ncu_report import main; main()", str(path)),
+    proc = subprocess.run(own_python.command("from irscope.measure.ncu_report import main; main()", str(path)),
                           capture_output=True, text=True, timeout=timeout, env=own_python.environment())
     if proc.returncode == UNAVAILABLE_EXIT:
         raise NcuReportUnavailable(proc.stderr.strip().splitlines()[-1])

@@ -1,0 +1,233 @@
+"""The front door: what the user named as KERNEL -> the kernel, its configs and the session(s) it has.
+
+The CLI, the TUI, the report and the Python API all take KERNEL the same way, and all
+resolve it here. It is one of:
+
+- a built-in kernel (``square_kernel``) or a kernel file, ``FILE.py[:NAME]``, ``FILE.cu[:NAME]``
+  (``frontends.resolve_kernel``: the frontend that claims the file finds the kernel);
+- a session directory (``irscope sweep -o DIR``);
+- a tritonparse trace, ``trace.ndjson[.gz][:NAME]``, read into a session in the cache;
+- several kernels' sessions: an Inductor capture (``irscope inductor -o DIR``) or a run
+  (``irscope run -o DIR``), where the caller can show several (``several=True``: the TUI).
+
+Nothing here reads the command line or prints: what the CLI keeps in its options
+(``--spec``, ``--compile-timeout``) comes in as arguments, and notes go to ``note``.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence
+
+from .arch import normalise_arch
+from .capture import capture
+from .capture.pipeline import DEFAULT_COMPILE_TIMEOUT
+from .config import config_from_table, parse_sweep, sweep_configs
+from .errors import SessionError, UsageError
+from .frontends import Kernel, KernelHandle, resolve_kernel
+from .session import Entry, Session
+from .types import Config, Variant
+
+
+@dataclass
+class Named:
+    """What KERNEL named: a kernel, a session (with its kernel, once asked for), or several sessions."""
+
+    name: str
+    table: dict[str, Any]  # the kernel's parameter table (a session keeps a copy)
+    kernel: Kernel | None = None
+    session: Session | None = None
+    trace: str | None = None  # the tritonparse trace the session was read from (new variants go only to -o)
+    sessions: list[Session] = field(default_factory=list)  # an Inductor capture's or a run's, one per kernel
+    title: str = ""  # what several sessions are, in a few words ("Inductor: fn", "run: python train.py")
+    about: str = ""  # and in a line ("3 kernels of `python train.py` on NVIDIA H100, ranked by GPU time")
+    compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT
+
+    def config(self, overrides: Mapping[str, Any]) -> Config:
+        """The config ``-c`` values name: the table's defaults with ``overrides`` applied, checked."""
+        config = config_from_table(self.table, overrides, self.name)
+        if self.kernel is not None:
+            self.kernel.check_config(config)
+        return config
+
+    def configs(self, sweeps: Mapping[str, Sequence[Any]], fixed: Mapping[str, Any]) -> list[Config]:
+        """Every config of a sweep (``-s``: name -> values; none: the kernel's own ranges), ``fixed`` set (``-c``)."""
+        return sweep_configs(self.table, self.name, sweeps, fixed)
+
+    def variant(self, overrides: Mapping[str, Any], arch: str | None = None, use_cache: bool = True,
+                passes: bool = False) -> Variant:
+        """The variant for ``overrides``: read from the session, or captured (``passes``: with every pass)."""
+        config = self.config(overrides)
+        if self.session is not None:
+            arch_name = normalise_arch(arch)
+            entry = self.find_entry(config, overrides, arch_name)
+            if entry is None:
+                have = "; ".join(e.config.label() + f" @{e.arch}" for e in self.session.entries[:6])
+                more = f" (+{len(self.session.entries) - 6} more)" if len(self.session.entries) > 6 else ""
+                raise SessionError(
+                    f"session {self.session.path} has no variant {config.label()}"
+                    f"{' @' + arch_name if arch_name else ''}; it has: {have or 'none'}{more}"
+                )
+            variant = self.session.variant(entry)
+            if passes and variant.ok and variant.passes is None:
+                raise UsageError(f"session {self.session.path} kept no passes for {config.label()}; "
+                                 f"sweep it with --passes, or name the kernel instead of the session")
+            return variant
+        return capture(self.require_kernel(), config=config, arch=arch, use_cache=use_cache, passes=passes,
+                       compile_timeout=self.compile_timeout)
+
+    def find_entry(self, config: Config, overrides: Mapping[str, Any], arch: str | None) -> Entry | None:
+        """The session entry for ``overrides``: the exact config if present, else the one entry
+        that agrees on every value given (unspecified values need not be the defaults)."""
+        assert self.session is not None
+        exact = self.session.find(config, arch)
+        if exact is not None:
+            return exact
+        given = {k: v for k, v in config.values().items() if k in overrides}
+        matches = [e for e in self.session.entries
+                   if all(e.config.values().get(k) == v for k, v in given.items()) and (arch is None or e.arch == arch)]
+        if len(matches) > 1:
+            varying = sorted({k for e in matches for k, v in e.config.values().items() if v != matches[0].value(k)})
+            raise SessionError(f"{len(matches)} variants of session {self.session.path} match; "
+                               f"say which with -c for: {', '.join(varying) or 'arch'}")
+        return matches[0] if matches else None
+
+    def require_kernel(self, signature: str | None = None) -> Kernel:
+        """The kernel new variants compile with; for a session, one irscope may compile (``session_kernel``)."""
+        if self.kernel is None:
+            if self.session is None:
+                raise UsageError(f"{self.name}: {self.title or 'several kernels'}; name one of its sessions")
+            self.kernel = session_kernel(self.session, signature,
+                                         shown_as=f"{self.trace}:{self.name}" if self.trace else None)
+        return self.kernel
+
+
+def open_named(text: str, *, signature: str | None = None, need_kernel: bool = False, spec_file: str | None = None,
+               several: bool = False, compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT,
+               note: Callable[[str], None] | None = None) -> Named:
+    """Resolve KERNEL (``text``); with ``need_kernel`` a session also gives the kernel to compile new variants with.
+
+    ``spec_file``: a kernel file's spec (``--spec``), never one found beside it. ``several``: an Inductor
+    capture or a run may be named (else naming one is a usage error that says what to name instead).
+    ``note``: where a line about reading a trace goes.
+    """
+    from .interop.tritonparse.events import is_trace, split_argument
+
+    try:
+        is_dir = Path(text).is_dir()
+    except OSError as exc:  # a name longer than a path may be: no kernel, file or session has it
+        raise UsageError(f"{text[:60]}...: not a kernel, kernel file or session ({exc.strerror})") from None
+    trace = is_trace(text) and not is_dir
+    if spec_file is not None and (trace or is_dir):
+        raise UsageError(f"--spec goes with a kernel file, not a session or trace ({text})")
+    if trace:
+        from .interop.tritonparse.session import trace_session
+
+        path, name = split_argument(text)
+        session = trace_session(path, name, note=lambda line: note and note(f"{path.name}: {line}"))
+        named = Named(session.kernel.name, session.parameters, None, session, trace=str(path),
+                      compile_timeout=compile_timeout)
+    elif is_dir:
+        named = _directory(Path(text), several, compile_timeout)
+    else:
+        kernel = resolve_kernel(text, signature, spec_file)
+        return Named(kernel.name, kernel.parameter_table(), kernel, compile_timeout=compile_timeout)
+    if need_kernel:
+        named.require_kernel(signature)
+    return named
+
+
+def _directory(directory: Path, several: bool, compile_timeout: float | None) -> Named:
+    """A session, or an Inductor capture's or a run's sessions."""
+    from .interop.inductor.capture import is_inductor_dir
+    from .interop.run.collect import is_run_dir
+
+    if Session.is_session(directory):
+        session = Session.open(directory)
+        return Named(session.kernel.name, session.parameters, None, session, compile_timeout=compile_timeout)
+    kind = "an Inductor capture" if is_inductor_dir(directory) else "an irscope run" if is_run_dir(directory) else None
+    if kind is None:
+        raise SessionError(f"{directory} is a directory but not an irscope session (no session.json)")
+    if not several:
+        raise UsageError(f"{directory} is {kind} of several kernels, one session each: name one of those "
+                         f"folders, or open them all with irscope tui {shlex.quote(str(directory))}")
+    sessions, title, about = (_inductor if kind == "an Inductor capture" else _run)(directory)
+    return Named(directory.name, {}, sessions=sessions, title=title, about=about, compile_timeout=compile_timeout)
+
+
+def _inductor(directory: Path) -> tuple[list[Session], str, str]:
+    from .interop.inductor.capture import read_index
+
+    index = read_index(directory)
+    sessions = [Session.open(directory / k["session"]) for k in index["kernels"] if k.get("session")]
+    origin = _printable(index["origin"].get("function") or index["origin"].get("log"))
+    return sessions, f"Inductor: {origin}", f"{len(sessions)} Inductor kernels"
+
+
+def _run(directory: Path) -> tuple[list[Session], str, str]:
+    from .interop.run.collect import read_index
+
+    index = read_index(directory)
+    sessions = [Session.open(directory / k["session"]) for k in index["kernels"] if k.get("session")]
+    if not sessions:
+        raise UsageError(f"{directory}: the run recorded no kernel irscope could keep (see its run.json)")
+    program = _printable(" ".join(str(c) for c in index.get("command") or [])[:80])
+    where = f"on {_printable(index['device'])}" if index.get("device") else _printable(index.get("mode") or "")
+    return sessions, f"run: {program}", f"{len(sessions)} kernels of `{program}` {where}, ranked by GPU time"
+
+
+def _printable(text: object) -> str:
+    """A name read from data, for a title line: a control character would move the cursor or ring the bell."""
+    return "".join(c if c.isprintable() else "?" for c in str(text))
+
+
+def session_kernel(session: Session, signature: str | None = None, shown_as: str | None = None) -> Kernel:
+    """The kernel a session's new variants are compiled with; never a file imported on the session's say-so.
+
+    A session is data: the kernel file it names may be anyone's. So irscope compiles
+    one of its own built-in kernels when the session was recorded from exactly that
+    source, rebuilds a kernel recorded with its argument types (an Inductor kernel)
+    from the session's copy of the source without running any of it, where its
+    frontend can (Triton; ``Frontend.rebuild``), and otherwise asks for the kernel
+    file by name, which is the user's say-so to import it.
+    """
+    from . import frontends
+
+    k = session.kernel
+    # A trace's session lives in the cache: messages name the trace, and new variants go to a directory of one's own.
+    where, into = (shown_as, "DIR") if shown_as else (session.path, session.path)
+    if signature is None:
+        for builtin in frontends.builtin_kernels():
+            if builtin.name == k.name and builtin.identity().source_hash == k.source_hash:
+                return builtin
+        if session.frontend not in frontends.FRONTENDS:
+            raise SessionError(f"{where}: its kernel's frontend {session.frontend!r} is none irscope knows "
+                               f"({', '.join(frontends.FRONTENDS)})")
+        if session.signature is not None:
+            handle = KernelHandle(session.frontend, k.file, k.name,
+                                  {"signature": session.signature, "source_text": session.source(),
+                                   **session.rebuild,
+                                   **({"launches": session.recorded_launches} if session.recorded_launches else {})})
+            try:
+                # Only a frontend that rebuilds from the stored text alone: any other would open k.file.
+                rebuilt = frontends.frontend(session.frontend).rebuild(handle)
+            except UsageError as exc:  # the stored source does not parse, or holds code irscope refuses
+                raise SessionError(f"{where}: {exc}; to compile it from the file instead, name it: "
+                                   f"irscope sweep {_quoted(f'{k.file}:{k.name}')} -S ... -o {_quoted(into)}") from None
+            if rebuilt is not None:
+                return rebuilt
+    raise UsageError(
+        f"{where} was recorded from {k.file}:{k.name}; irscope does not import a kernel file a session "
+        f"names. To add variants, name the file yourself: irscope sweep {_quoted(f'{k.file}:{k.name}')} "
+        f"{'-S ... ' if signature else ''}-o {_quoted(into)}"
+    )
+
+
+def _quoted(text: object) -> str:
+    """A command-line word as a shell reads it back: the suggested command is pasted, and the names in it are data."""
+    return shlex.quote(str(text))
+
+
+__all__ = ["Named", "open_named", "parse_sweep", "session_kernel"]

@@ -1,0 +1,82 @@
+"""The front door (irscope/named.py): every way of naming KERNEL resolves in one place, for every face."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from expect import one_line_error
+
+from irscope.errors import ExitCode, SessionError, UsageError
+from irscope.named import open_named
+
+REPO = Path(__file__).resolve().parents[1]
+SESSION = REPO / "samples" / "sessions" / "square_kernel"
+LOGS = REPO / "samples" / "inductor"
+
+KERNEL_FILE = '''
+import triton
+import triton.language as tl
+
+@triton.jit
+def halve(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 0.5, mask=offs < n)
+'''
+
+
+def test_a_kernel_file_a_session_and_a_builtin_each_resolve_to_what_they_name(tmp_path):
+    path = tmp_path / "halve.py"
+    path.write_text(KERNEL_FILE)
+    named = open_named(f"{path}:halve", signature="*fp32, i32, -")
+    assert (named.name, named.kernel.name, named.session) == ("halve", "halve", None)
+    assert named.config({"BLOCK": "256"}).constexprs == {"BLOCK": 256}
+
+    session = open_named(str(SESSION))
+    assert session.kernel is None and session.session is not None and session.name == "square_kernel"
+    assert len(session.configs({"BLOCK_SIZE": ["128", "1024"]}, {})) == 2
+    # The session was recorded from the built-in's exact source: that kernel compiles its new variants.
+    assert open_named(str(SESSION), need_kernel=True).kernel.name == "square_kernel"
+
+
+def test_the_compile_timeout_given_at_the_door_is_the_one_every_capture_uses(tmp_path):
+    """A runaway compile is stopped at the timeout the front door was given, not one read from the environment."""
+    path = tmp_path / "halve.py"
+    path.write_text(KERNEL_FILE)
+    named = open_named(f"{path}:halve", signature="*fp32, i32, -", compile_timeout=1e-3)
+    variant = named.variant({"BLOCK": "1024"}, "sm_90", use_cache=False)
+    assert not variant.ok and variant.error.stage == "timeout", variant.error
+
+
+def test_an_inductor_capture_is_several_sessions_only_where_several_can_be_shown(cli, tmp_path):
+    out = tmp_path / "red"
+    assert cli("inductor", "--log", str(LOGS / "reduction.log"), "-o", str(out)).exit_code == 0
+    several = open_named(str(out), several=True)
+    assert len(several.sessions) == 5 and several.title.startswith("Inductor: ")
+    assert several.about == "5 Inductor kernels"
+    with pytest.raises(UsageError, match="an Inductor capture of several kernels"):
+        open_named(str(out))
+    one_line_error(cli("dump", str(out)), ExitCode.USAGE, "Inductor capture of several kernels", "irscope tui")
+
+
+def test_a_directory_that_is_nothing_irscope_wrote_is_damage_not_a_crash(tmp_path):
+    with pytest.raises(SessionError, match="not an irscope session"):
+        open_named(str(tmp_path))
+
+
+def test_a_run_title_never_carries_control_characters_from_its_run_json(tmp_path):
+    """run.json is data: a device name with an escape sequence must not reach the TUI's title bar."""
+    from irscope.named import _printable
+
+    assert _printable("NVIDIA\x1b[2J H100\x07") == "NVIDIA?[2J H100?"
+
+
+def test_the_tui_and_the_report_import_nothing_from_the_cli():
+    for room in ("tui", "report"):
+        for path in (REPO / "irscope" / room).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                if isinstance(node, ast.ImportFrom):
+                    module = node.module or ""
+                    assert not (node.level >= 2 and module.startswith("cli")), f"{path}: imports the CLI"
+                    assert not module.startswith("irscope.cli"), f"{path}: imports the CLI"
