@@ -39,12 +39,14 @@ def parse_arch(arch: str | int) -> int:
     capability = capability_of(arch)
     if capability is None or capability not in supported_capabilities():
         # LLVM would only warn ("not a recognized processor") and ptxas fail much later.
-        raise ParameterError(f"unknown arch {arch!r}; the installed Triton compiles for "
-                             f"{', '.join(arch_name(c) for c in supported_capabilities())}")
+        raise ParameterError(
+            f"unknown arch {arch!r}; the installed Triton compiles for "
+            f"{', '.join(arch_name(c) for c in supported_capabilities())}"
+        )
     return capability
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def supported_capabilities() -> tuple[int, ...]:
     """Every arch Triton's ptxas accepts, asked once per process; a fixed table if it cannot be asked."""
     tools = _triton_bin()

@@ -9,7 +9,8 @@ here the user's values are parsed, checked and combined. Which kernel a name mea
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 from .errors import ParameterError
 from .frontends import Kernel
@@ -52,11 +53,14 @@ def config_from_table(table: Mapping[str, Mapping[str, Any]], overrides: Mapping
     for name in overrides:
         kind = table.get(name, {}).get("kind")
         if kind == "heuristic":
-            raise ParameterError(f"{name} of {kernel} is set by @triton.heuristics from the arguments; "
-                                 "it cannot be set with -c or -s")
+            raise ParameterError(
+                f"{name} of {kernel} is set by @triton.heuristics from the arguments; it cannot be set with -c or -s"
+            )
         if kind == "mark":
-            raise ParameterError(f"{name} of {kernel} is a mark irscope sets (the autotuner's prune_configs_by); "
-                                 "it cannot be set with -c or -s")
+            raise ParameterError(
+                f"{name} of {kernel} is a mark irscope sets (the autotuner's prune_configs_by); "
+                "it cannot be set with -c or -s"
+            )
     values = {n: p["default"] for n, p in table.items()}
     for name, raw in overrides.items():
         default = table[name]["default"] if name in table else None
@@ -103,8 +107,11 @@ def listed_configs(table: Mapping[str, Mapping[str, Any]]) -> tuple[dict[str, li
     Names of kind constexpr or option may carry a ``configs`` column; None when
     none does, or the columns disagree in length (a table read from data).
     """
-    columns = {n: p["configs"] for n, p in table.items()
-               if p.get("kind") in ("constexpr", "option") and isinstance(p.get("configs"), list)}
+    columns = {
+        n: p["configs"]
+        for n, p in table.items()
+        if p.get("kind") in ("constexpr", "option") and isinstance(p.get("configs"), list)
+    }
     counts = {len(c) for c in columns.values()}
     if len(counts) != 1 or 0 in counts:
         return None
@@ -130,8 +137,9 @@ def parse_sweep(pairs: Sequence[str]) -> dict[str, list[str]]:
     return out
 
 
-def sweep_configs(table: Mapping[str, Mapping[str, Any]], kernel: str, sweep: Mapping[str, Sequence[Any]],
-                  fixed: Mapping[str, Any]) -> list[Config]:
+def sweep_configs(
+    table: Mapping[str, Mapping[str, Any]], kernel: str, sweep: Mapping[str, Sequence[Any]], fixed: Mapping[str, Any]
+) -> list[Config]:
     """Every config of the sweep, in order; ``sweep`` empty means the ranges the kernel declares.
 
     A kernel that lists its configs (an autotuner's: ``listed_configs``) declares
@@ -151,8 +159,11 @@ def sweep_configs(table: Mapping[str, Mapping[str, Any]], kernel: str, sweep: Ma
                 configs.append(config)
         return configs
     if not sweep:
-        sweep = {n: p["sweep"] for n, p in table.items()
-                 if p["kind"] != "size" and len(p.get("sweep") or []) > 1 and n not in fixed}
+        sweep = {
+            n: p["sweep"]
+            for n, p in table.items()
+            if p["kind"] != "size" and len(p.get("sweep") or []) > 1 and n not in fixed
+        }
     for name in sweep:
         if name in fixed:
             raise ParameterError(f"{name} is both swept (-s) and fixed (-c)")
@@ -184,5 +195,12 @@ def _check_options(options: Mapping[str, Any]) -> None:
             raise ParameterError(f"{name} must be {words}, got {value!r}")
 
 
-__all__ = ["config_from_table", "listed_configs", "parse_assignments", "parse_sweep", "parse_value", "resolve_config",
-           "sweep_configs"]
+__all__ = [
+    "config_from_table",
+    "listed_configs",
+    "parse_assignments",
+    "parse_sweep",
+    "parse_value",
+    "resolve_config",
+    "sweep_configs",
+]

@@ -13,7 +13,17 @@ import functools
 from pygments.lexer import Lexer, RegexLexer, inherit
 from pygments.lexers import CudaLexer, LlvmLexer, PtxLexer, PythonLexer
 from pygments.token import (
-    Comment, Error, Keyword, Name, Number, Operator, Punctuation, String, Text, Token, Whitespace,
+    Comment,
+    Error,
+    Keyword,
+    Name,
+    Number,
+    Operator,
+    Punctuation,
+    String,
+    Text,
+    Token,
+    Whitespace,
 )
 
 from .stages import Stage
@@ -36,8 +46,10 @@ class MlirLexer(RegexLexer):
             (r"#[a-zA-Z_][\w.]*", Name.Decorator),  # attribute aliases: #blocked, #mma, #shared
             (r"\b(?:tt|ttg|ttng|triton_gpu|arith|scf|math|cf|gpu|nvvm|llvm|amdgpu|tensor|ub|proton)\.[\w.]+", Keyword),
             (r"\b(?:module|func|return|attributes|to|step|iter_args|dense|true|false)\b", Keyword.Reserved),
-            (r"!tt\.ptr|\b(?:tensor|memdesc|i1|i8|i16|i32|i64|f16|bf16|f32|f64|f8E4M3FN|f8E5M2|index|vector)\b",
-             Keyword.Type),
+            (
+                r"!tt\.ptr|\b(?:tensor|memdesc|i1|i8|i16|i32|i64|f16|bf16|f32|f64|f8E4M3FN|f8E5M2|index|vector)\b",
+                Keyword.Type,
+            ),
             (r'"(?:[^"\\]|\\.)*"', String),
             (r"0x[0-9A-Fa-f]+|-?\d+\.\d*(?:[eE][-+]?\d+)?|-?\d+", Number),
             (r"[=:,<>\-]+|->", Operator),
@@ -120,7 +132,7 @@ STYLES = [
 ]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _style(token: object) -> str:
     t = token
     while t is not None:
@@ -133,8 +145,12 @@ def _style(token: object) -> str:
 
 # Each stage's lexer.
 LEXERS: dict[Stage, type[Lexer]] = {
-    Stage.SOURCE: PythonLexer, Stage.TTIR: MlirLexer, Stage.TTGIR: MlirLexer, Stage.LLIR: DebugLlvmLexer,
-    Stage.PTX: GuardedPtxLexer, Stage.SASS: SassLexer,
+    Stage.SOURCE: PythonLexer,
+    Stage.TTIR: MlirLexer,
+    Stage.TTGIR: MlirLexer,
+    Stage.LLIR: DebugLlvmLexer,
+    Stage.PTX: GuardedPtxLexer,
+    Stage.SASS: SassLexer,
 }
 # A kernel's source in another language than the source stage's own (Python): by file suffix.
 SOURCE_LEXERS: dict[str, type[Lexer]] = {".cu": CudaLexer, ".cuh": CudaLexer}

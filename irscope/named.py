@@ -17,9 +17,10 @@ Nothing here reads the command line or prints: what the CLI keeps in its options
 from __future__ import annotations
 
 import shlex
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from .arch import normalise_arch
 from .capture import capture
@@ -56,8 +57,9 @@ class Named:
         """Every config of a sweep (``-s``: name -> values; none: the kernel's own ranges), ``fixed`` set (``-c``)."""
         return sweep_configs(self.table, self.name, sweeps, fixed)
 
-    def variant(self, overrides: Mapping[str, Any], arch: str | None = None, use_cache: bool = True,
-                passes: bool = False) -> Variant:
+    def variant(
+        self, overrides: Mapping[str, Any], arch: str | None = None, use_cache: bool = True, passes: bool = False
+    ) -> Variant:
         """The variant for ``overrides``: read from the session, or captured (``passes``: with every pass)."""
         config = self.config(overrides)
         if self.session is not None:
@@ -72,11 +74,19 @@ class Named:
                 )
             variant = self.session.variant(entry)
             if passes and variant.ok and variant.passes is None:
-                raise UsageError(f"session {self.session.path} kept no passes for {config.label()}; "
-                                 f"sweep it with --passes, or name the kernel instead of the session")
+                raise UsageError(
+                    f"session {self.session.path} kept no passes for {config.label()}; "
+                    f"sweep it with --passes, or name the kernel instead of the session"
+                )
             return variant
-        return capture(self.require_kernel(), config=config, arch=arch, use_cache=use_cache, passes=passes,
-                       compile_timeout=self.compile_timeout)
+        return capture(
+            self.require_kernel(),
+            config=config,
+            arch=arch,
+            use_cache=use_cache,
+            passes=passes,
+            compile_timeout=self.compile_timeout,
+        )
 
     def find_entry(self, config: Config, overrides: Mapping[str, Any], arch: str | None) -> Entry | None:
         """The session entry for ``overrides``: the exact config if present, else the one entry
@@ -86,12 +96,17 @@ class Named:
         if exact is not None:
             return exact
         given = {k: v for k, v in config.values().items() if k in overrides}
-        matches = [e for e in self.session.entries
-                   if all(e.config.values().get(k) == v for k, v in given.items()) and (arch is None or e.arch == arch)]
+        matches = [
+            e
+            for e in self.session.entries
+            if all(e.config.values().get(k) == v for k, v in given.items()) and (arch is None or e.arch == arch)
+        ]
         if len(matches) > 1:
             varying = sorted({k for e in matches for k, v in e.config.values().items() if v != matches[0].value(k)})
-            raise SessionError(f"{len(matches)} variants of session {self.session.path} match; "
-                               f"say which with -c for: {', '.join(varying) or 'arch'}")
+            raise SessionError(
+                f"{len(matches)} variants of session {self.session.path} match; "
+                f"say which with -c for: {', '.join(varying) or 'arch'}"
+            )
         return matches[0] if matches else None
 
     def require_kernel(self, signature: str | None = None) -> Kernel:
@@ -99,14 +114,22 @@ class Named:
         if self.kernel is None:
             if self.session is None:
                 raise UsageError(f"{self.name}: {self.title or 'several kernels'}; name one of its sessions")
-            self.kernel = session_kernel(self.session, signature,
-                                         shown_as=f"{self.trace}:{self.name}" if self.trace else None)
+            self.kernel = session_kernel(
+                self.session, signature, shown_as=f"{self.trace}:{self.name}" if self.trace else None
+            )
         return self.kernel
 
 
-def open_named(text: str, *, signature: str | None = None, need_kernel: bool = False, spec_file: str | None = None,
-               several: bool = False, compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT,
-               note: Callable[[str], None] | None = None) -> Named:
+def open_named(
+    text: str,
+    *,
+    signature: str | None = None,
+    need_kernel: bool = False,
+    spec_file: str | None = None,
+    several: bool = False,
+    compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT,
+    note: Callable[[str], None] | None = None,
+) -> Named:
     """Resolve KERNEL (``text``); with ``need_kernel`` a session also gives the kernel to compile new variants with.
 
     ``spec_file``: a kernel file's spec (``--spec``), never one found beside it. ``several``: an Inductor
@@ -127,8 +150,9 @@ def open_named(text: str, *, signature: str | None = None, need_kernel: bool = F
 
         path, name = split_argument(text)
         session = trace_session(path, name, note=lambda line: note and note(f"{path.name}: {line}"))
-        named = Named(session.kernel.name, session.parameters, None, session, trace=str(path),
-                      compile_timeout=compile_timeout)
+        named = Named(
+            session.kernel.name, session.parameters, None, session, trace=str(path), compile_timeout=compile_timeout
+        )
     elif is_dir:
         named = _directory(Path(text), several, compile_timeout)
     else:
@@ -151,8 +175,10 @@ def _directory(directory: Path, several: bool, compile_timeout: float | None) ->
     if kind is None:
         raise SessionError(f"{directory} is a directory but not an irscope session (no session.json)")
     if not several:
-        raise UsageError(f"{directory} is {kind} of several kernels, one session each: name one of those "
-                         f"folders, or open them all with irscope tui {shlex.quote(str(directory))}")
+        raise UsageError(
+            f"{directory} is {kind} of several kernels, one session each: name one of those "
+            f"folders, or open them all with irscope tui {shlex.quote(str(directory))}"
+        )
     sessions, title, about = (_inductor if kind == "an Inductor capture" else _run)(directory)
     return Named(directory.name, {}, sessions=sessions, title=title, about=about, compile_timeout=compile_timeout)
 
@@ -203,19 +229,30 @@ def session_kernel(session: Session, signature: str | None = None, shown_as: str
             if builtin.name == k.name and builtin.identity().source_hash == k.source_hash:
                 return builtin
         if session.frontend not in frontends.FRONTENDS:
-            raise SessionError(f"{where}: its kernel's frontend {session.frontend!r} is none irscope knows "
-                               f"({', '.join(frontends.FRONTENDS)})")
+            raise SessionError(
+                f"{where}: its kernel's frontend {session.frontend!r} is none irscope knows "
+                f"({', '.join(frontends.FRONTENDS)})"
+            )
         if session.signature is not None:
-            handle = KernelHandle(session.frontend, k.file, k.name,
-                                  {"signature": session.signature, "source_text": session.source(),
-                                   **session.rebuild,
-                                   **({"launches": session.recorded_launches} if session.recorded_launches else {})})
+            handle = KernelHandle(
+                session.frontend,
+                k.file,
+                k.name,
+                {
+                    "signature": session.signature,
+                    "source_text": session.source(),
+                    **session.rebuild,
+                    **({"launches": session.recorded_launches} if session.recorded_launches else {}),
+                },
+            )
             try:
                 # Only a frontend that rebuilds from the stored text alone: any other would open k.file.
                 rebuilt = frontends.frontend(session.frontend).rebuild(handle)
             except UsageError as exc:  # the stored source does not parse, or holds code irscope refuses
-                raise SessionError(f"{where}: {exc}; to compile it from the file instead, name it: "
-                                   f"irscope sweep {_quoted(f'{k.file}:{k.name}')} -S ... -o {_quoted(into)}") from None
+                raise SessionError(
+                    f"{where}: {exc}; to compile it from the file instead, name it: "
+                    f"irscope sweep {_quoted(f'{k.file}:{k.name}')} -S ... -o {_quoted(into)}"
+                ) from None
             if rebuilt is not None:
                 return rebuilt
     raise UsageError(

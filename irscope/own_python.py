@@ -26,8 +26,12 @@ def command(code: str, *args: str) -> list[str]:
 
 def environment(overrides: dict[str, str] | None = None) -> dict[str, str]:
     """This process's environment, with the import path it runs with (less the working directory) and the marker."""
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(import_path()), WORKER_ENV: str(os.getpid()),
-            **(overrides or {})}
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(import_path()),
+        WORKER_ENV: str(os.getpid()),
+        **(overrides or {}),
+    }
 
 
 def import_path() -> list[str]:

@@ -9,8 +9,9 @@ or writes their JSON.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Mapping
+from typing import Any
 
 from .types import Config, Status, typed_fields
 
@@ -49,7 +50,7 @@ class Facts:
         return {k: v for k, v in asdict(self).items() if v is not None}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Facts":
+    def from_json(cls, data: Mapping[str, Any]) -> Facts:
         return cls(**typed_fields(cls, data))
 
 
@@ -105,7 +106,7 @@ class Measurement:
         return {k: v for k, v in data.items() if v not in (None, "", {}) or k in ("status", "median_us")}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Measurement":
+    def from_json(cls, data: Mapping[str, Any]) -> Measurement:
         values = typed_fields(cls, data)
         values["status"] = Status(values.get("status", "ok"))
         return cls(**values)
@@ -120,7 +121,7 @@ class Runtime:
     source: str = ""
 
     @classmethod
-    def of(cls, m: Measurement | None) -> "Runtime | None":
+    def of(cls, m: Measurement | None) -> Runtime | None:
         if m is None or m.median_us is None:
             return None
         return cls(m.median_us, m.device, m.source)
@@ -177,15 +178,18 @@ class AutotunerRun:
 
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
-        data["configs"] = [{k: v for k, v in c.items() if v is not None and v is not False and v != ()}
-                           for c in data["configs"]]
+        data["configs"] = [
+            {k: v for k, v in c.items() if v is not None and v is not False and v != ()} for c in data["configs"]
+        ]
         return {k: v for k, v in data.items() if v is not None}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "AutotunerRun":
+    def from_json(cls, data: Mapping[str, Any]) -> AutotunerRun:
         known = {f.name for f in fields(TunedConfig)}
-        given: list[dict[str, Any]] = [{k: (tuple(v) if k == "timings" else v) for k, v in c.items() if k in known}
-                                       for c in data.get("configs") or ()]
+        given: list[dict[str, Any]] = [
+            {k: (tuple(v) if k == "timings" else v) for k, v in c.items() if k in known}
+            for c in data.get("configs") or ()
+        ]
         configs = tuple(TunedConfig(**c) for c in given)
         values = {k: v for k, v in data.items() if k in {f.name for f in fields(cls)} and k != "configs"}
         return cls(configs=configs, **values)

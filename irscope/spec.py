@@ -24,9 +24,10 @@ import torch: specs are read by commands that never run a kernel.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from .errors import ParameterError
 
@@ -48,15 +49,28 @@ LAUNCH_OPTIONS = tuple(LAUNCH_OPTION_VALUES)
 TRITON_DEFAULT_OPTIONS = {"num_warps": 4, "num_stages": 3}
 
 DTYPE_BYTES = {
-    "float64": 8, "float32": 4, "float16": 2, "bfloat16": 2,
-    "int64": 8, "int32": 4, "int16": 2, "int8": 1, "uint8": 1, "bool": 1,
-    "float8_e4m3fn": 1, "float8_e5m2": 1,
+    "float64": 8,
+    "float32": 4,
+    "float16": 2,
+    "bfloat16": 2,
+    "int64": 8,
+    "int32": 4,
+    "int16": 2,
+    "int8": 1,
+    "uint8": 1,
+    "bool": 1,
+    "float8_e4m3fn": 1,
+    "float8_e5m2": 1,
 }
 
 # Default correctness tolerances (atol, rtol) per output dtype.
 DEFAULT_TOLERANCE = {
-    "float64": (1e-9, 1e-7), "float32": (1e-5, 1e-5), "float16": (1e-2, 1e-2),
-    "bfloat16": (2e-2, 2e-2), "float8_e4m3fn": (1e-1, 1e-1), "float8_e5m2": (2e-1, 2e-1),
+    "float64": (1e-9, 1e-7),
+    "float32": (1e-5, 1e-5),
+    "float16": (1e-2, 1e-2),
+    "bfloat16": (2e-2, 2e-2),
+    "float8_e4m3fn": (1e-1, 1e-1),
+    "float8_e5m2": (2e-1, 2e-1),
 }
 
 
@@ -226,8 +240,10 @@ def parse_block(text: Any) -> tuple[int, int, int]:
     except ValueError:
         dims = []
     if not 1 <= len(dims) <= 3 or any(d < 1 for d in dims) or math.prod(dims) > MAX_THREADS_PER_BLOCK:
-        raise ParameterError(f"block must be threads per block as X, XxY or XxYxZ, at most "
-                             f"{MAX_THREADS_PER_BLOCK} in all (16x16, 32x8, 256), got {text!r}")
+        raise ParameterError(
+            f"block must be threads per block as X, XxY or XxYxZ, at most "
+            f"{MAX_THREADS_PER_BLOCK} in all (16x16, 32x8, 256), got {text!r}"
+        )
     return tuple(dims + [1] * (3 - len(dims)))  # type: ignore[return-value]
 
 

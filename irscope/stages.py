@@ -39,14 +39,14 @@ class Stage(str):
     """
 
     __slots__ = ()
-    SOURCE: ClassVar["Stage"]
-    TTIR: ClassVar["Stage"]
-    TTGIR: ClassVar["Stage"]
-    LLIR: ClassVar["Stage"]
-    PTX: ClassVar["Stage"]
-    SASS: ClassVar["Stage"]
+    SOURCE: ClassVar[Stage]
+    TTIR: ClassVar[Stage]
+    TTGIR: ClassVar[Stage]
+    LLIR: ClassVar[Stage]
+    PTX: ClassVar[Stage]
+    SASS: ClassVar[Stage]
 
-    def __new__(cls, name: str) -> "Stage":
+    def __new__(cls, name: str) -> Stage:
         key = _ALIASES.get(str(name), str(name))
         try:
             return _INTERNED[key]
@@ -58,7 +58,7 @@ class Stage(str):
         return str.__str__(self)
 
     @property
-    def spec(self) -> "StageSpec":
+    def spec(self) -> StageSpec:
         return _SPECS[self]
 
     def file_name(self, kernel_file: str = "") -> str:
@@ -76,12 +76,12 @@ class Stage(str):
         return (Stage, (self.value,))
 
     @classmethod
-    def compiled(cls) -> tuple["Stage", ...]:
+    def compiled(cls) -> tuple[Stage, ...]:
         """Every registered stage but the source, in pipeline order."""
         return tuple(s for s in _SPECS if s is not cls.SOURCE)
 
     @classmethod
-    def all(cls) -> tuple["Stage", ...]:
+    def all(cls) -> tuple[Stage, ...]:
         return tuple(_SPECS)
 
 
@@ -135,30 +135,66 @@ def specs() -> list[StageSpec]:
     return list(_SPECS.values())
 
 
-Stage.SOURCE = register(StageSpec(
-    "source", "Source", "", "#", "the kernel's source, as the compiler read it",
-    "the frontend reads the kernel's file",
-    aliases=("python",),
-))
-Stage.TTIR = register(StageSpec(
-    "ttir", "TTIR", "ttir", "//", "Triton IR: the kernel as tensor operations (MLIR, tt dialect)",
-    "Triton's asm['ttir']",
-))
-Stage.TTGIR = register(StageSpec(
-    "ttgir", "TTGIR", "ttgir", "//", "Triton GPU IR: TTIR with layouts (which thread holds which element)",
-    "Triton's asm['ttgir']",
-))
-Stage.LLIR = register(StageSpec(
-    "llir", "LLIR", "ll", ";", "LLVM IR, with NVVM intrinsics",
-    "Triton's asm['llir']",
-))
-Stage.PTX = register(StageSpec(
-    "ptx", "PTX", "ptx", "//", "PTX: NVIDIA's virtual instruction set",
-    "the compiler's PTX output (Triton's asm['ptx'], nvcc -ptx, ...)",
-    explained=True,
-))
-Stage.SASS = register(StageSpec(
-    "sass", "SASS", "sass", "//", "SASS: the machine code the GPU runs, from ptxas",
-    "nvdisasm of the cubin, with its DWARF line table",
-    explained=True,
-))
+Stage.SOURCE = register(
+    StageSpec(
+        "source",
+        "Source",
+        "",
+        "#",
+        "the kernel's source, as the compiler read it",
+        "the frontend reads the kernel's file",
+        aliases=("python",),
+    )
+)
+Stage.TTIR = register(
+    StageSpec(
+        "ttir",
+        "TTIR",
+        "ttir",
+        "//",
+        "Triton IR: the kernel as tensor operations (MLIR, tt dialect)",
+        "Triton's asm['ttir']",
+    )
+)
+Stage.TTGIR = register(
+    StageSpec(
+        "ttgir",
+        "TTGIR",
+        "ttgir",
+        "//",
+        "Triton GPU IR: TTIR with layouts (which thread holds which element)",
+        "Triton's asm['ttgir']",
+    )
+)
+Stage.LLIR = register(
+    StageSpec(
+        "llir",
+        "LLIR",
+        "ll",
+        ";",
+        "LLVM IR, with NVVM intrinsics",
+        "Triton's asm['llir']",
+    )
+)
+Stage.PTX = register(
+    StageSpec(
+        "ptx",
+        "PTX",
+        "ptx",
+        "//",
+        "PTX: NVIDIA's virtual instruction set",
+        "the compiler's PTX output (Triton's asm['ptx'], nvcc -ptx, ...)",
+        explained=True,
+    )
+)
+Stage.SASS = register(
+    StageSpec(
+        "sass",
+        "SASS",
+        "sass",
+        "//",
+        "SASS: the machine code the GPU runs, from ptxas",
+        "nvdisasm of the cubin, with its DWARF line table",
+        explained=True,
+    )
+)

@@ -30,9 +30,10 @@ import shutil
 import stat
 import tempfile
 import zlib
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .errors import IrscopeError, SessionError, UsageError
 from .types import (
@@ -251,7 +252,9 @@ def variant_to_json(v: Variant) -> dict[str, Any]:
 def variant_from_json(data: dict[str, Any], listings: dict[Stage, str], cubin: bytes | None = None) -> Variant:
     """Rebuild a Variant; raises SessionError on anything that is not our format."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise SessionError(f"not an irscope variant (format {data.get('format') if isinstance(data, dict) else None!r})")
+        raise SessionError(
+            f"not an irscope variant (format {data.get('format') if isinstance(data, dict) else None!r})"
+        )
     try:
         k, info, res, err = data["kernel"], data.get("compile_info"), data.get("resources"), data.get("error")
         return Variant(
@@ -321,8 +324,9 @@ def _kernel_file(data: Any) -> str:
     return str(kernel.get("file", "")) if isinstance(kernel, dict) else ""
 
 
-def read_variant(directory: Path, source: str | Callable[[], str] | None = None, root: Path | None = None,
-                 partial: bool = False) -> Variant:
+def read_variant(
+    directory: Path, source: str | Callable[[], str] | None = None, root: Path | None = None, partial: bool = False
+) -> Variant:
     """Read a variant written by ``write_variant``; ``source`` supplies a shared source text.
 
     ``root``: the store the variant belongs to; the variant's folder must lie in it.

@@ -8,8 +8,9 @@ variant is a fact about one compile and never changes after the fact.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 from .arch import CaptureMode
 from .stages import Stage
@@ -36,9 +37,9 @@ class SourceLoc:
     file: str
     line: int
     column: int = 0
-    callers: tuple["SourceLoc", ...] = ()
+    callers: tuple[SourceLoc, ...] = ()
 
-    def in_file(self, path: str) -> "SourceLoc | None":
+    def in_file(self, path: str) -> SourceLoc | None:
         """This location, or the first call site, that lies in ``path``."""
         for loc in (self, *self.callers):
             if loc.file == path:
@@ -95,7 +96,7 @@ class Config:
         return {"constexprs": dict(self.constexprs), "options": dict(self.options), "sizes": dict(self.sizes)}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Config":
+    def from_json(cls, data: Mapping[str, Any]) -> Config:
         return cls(dict(data.get("constexprs", {})), dict(data.get("options", {})), dict(data.get("sizes", {})))
 
 
@@ -121,8 +122,11 @@ def typed_fields(cls: type, data: Any) -> dict[str, Any]:
             continue  # an Enum, a Mapping, a tuple: the caller converts it, and that checks it
         if value is None and "None" in kinds:
             continue
-        if not any(isinstance(value, _JSON_KINDS[k]) and (k == "bool" or not isinstance(value, bool))
-                   for k in kinds if k != "None"):
+        if not any(
+            isinstance(value, _JSON_KINDS[k]) and (k == "bool" or not isinstance(value, bool))
+            for k in kinds
+            if k != "None"
+        ):
             raise TypeError(f"{cls.__name__}.{f.name} must be {f.type}, not {type(value).__name__}")
     return out
 
@@ -167,21 +171,31 @@ class CompileInfo:
     divisible_by_16: tuple[str, ...] = ()  # args the compiler may assume are multiples of 16
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "CompileInfo":
+    def from_json(cls, data: Mapping[str, Any]) -> CompileInfo:
         data = dict(data)
         if "compiler" not in data:  # written before frontends: Triton's fields at the top level
             options = {k: data.pop(k) for k in ("num_warps", "num_stages", "num_ctas") if k in data}
             data["options"] = options
             data["compiler"] = f"triton {data.pop('triton_version', '')}".strip()
             data["threads_per_block"] = 32 * int(options.get("num_warps") or 0) or None
-        return cls(**{**typed_fields(cls, data), "mode": CaptureMode(data["mode"]),
-                      "options": dict(data.get("options") or {}),
-                      "signature": dict(data.get("signature") or {}),
-                      "divisible_by_16": tuple(data.get("divisible_by_16", ()))})
+        return cls(
+            **{
+                **typed_fields(cls, data),
+                "mode": CaptureMode(data["mode"]),
+                "options": dict(data.get("options") or {}),
+                "signature": dict(data.get("signature") or {}),
+                "divisible_by_16": tuple(data.get("divisible_by_16", ())),
+            }
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {**vars(self), "mode": self.mode.value, "options": dict(self.options), "signature": dict(self.signature),
-                "divisible_by_16": list(self.divisible_by_16)}
+        return {
+            **vars(self),
+            "mode": self.mode.value,
+            "options": dict(self.options),
+            "signature": dict(self.signature),
+            "divisible_by_16": list(self.divisible_by_16),
+        }
 
 
 @dataclass(frozen=True)
@@ -213,7 +227,7 @@ class CaptureError:
         return f"{where}{self.message}"
 
     @classmethod
-    def from_environment(cls, exc: BaseException, doing: str = "") -> "CaptureError | None":
+    def from_environment(cls, exc: BaseException, doing: str = "") -> CaptureError | None:
         """An "environment" error if an OSError is behind ``exc`` (a full disk, a read-only cache, a missing tool)."""
         seen: set[int] = set()
         cause: BaseException | None = exc
@@ -221,8 +235,11 @@ class CaptureError:
             if isinstance(cause, OSError):
                 where = f" ({cause.filename})" if cause.filename else ""
                 during = f" while {doing}" if doing else ""
-                return cls("environment", f"{type(cause).__name__}: {cause.strerror or cause}{where}{during}; "
-                                          "not the kernel's fault: fix it and run again")
+                return cls(
+                    "environment",
+                    f"{type(cause).__name__}: {cause.strerror or cause}{where}{during}; "
+                    "not the kernel's fault: fix it and run again",
+                )
             seen.add(id(cause))
             cause = cause.__cause__ or cause.__context__
         return None
@@ -264,22 +281,36 @@ class PassStep:
         return Stage.TTIR if self.stage == Stage.TTIR else Stage.TTGIR
 
     def to_json(self) -> dict[str, Any]:
-        return {"index": self.index, "name": self.name, "arg": self.arg, "stage": self.stage.value,
-                "scope": self.scope, "delta": None if self.delta is None else [
-                    list(op) if isinstance(op, tuple) else op for op in self.delta],
-                "lines": [self.lines_removed, self.lines_added],
-                "ops": [dict(self.ops_removed), dict(self.ops_added)]}
+        return {
+            "index": self.index,
+            "name": self.name,
+            "arg": self.arg,
+            "stage": self.stage.value,
+            "scope": self.scope,
+            "delta": None if self.delta is None else [list(op) if isinstance(op, tuple) else op for op in self.delta],
+            "lines": [self.lines_removed, self.lines_added],
+            "ops": [dict(self.ops_removed), dict(self.ops_added)],
+        }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "PassStep":
+    def from_json(cls, data: Mapping[str, Any]) -> PassStep:
         delta = data.get("delta")
         if delta is not None:
             delta = tuple(tuple(str(x) for x in op) if isinstance(op, list) else int(op) for op in delta)
         removed, added = data.get("lines", (0, 0))
         ops_removed, ops_added = data.get("ops", ({}, {}))
-        return cls(int(data["index"]), str(data["name"]), str(data["arg"]), Stage(data["stage"]),
-                   str(data.get("scope", "")), delta, int(removed), int(added),
-                   {str(k): int(v) for k, v in ops_removed.items()}, {str(k): int(v) for k, v in ops_added.items()})
+        return cls(
+            int(data["index"]),
+            str(data["name"]),
+            str(data["arg"]),
+            Stage(data["stage"]),
+            str(data.get("scope", "")),
+            delta,
+            int(removed),
+            int(added),
+            {str(k): int(v) for k, v in ops_removed.items()},
+            {str(k): int(v) for k, v in ops_added.items()},
+        )
 
 
 @dataclass(frozen=True)
@@ -297,9 +328,12 @@ class PassLog:
         return {"initial": self.initial, "steps": [s.to_json() for s in self.steps], "aliases": list(self.aliases)}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "PassLog":
-        log = cls(str(data["initial"]), tuple(PassStep.from_json(s) for s in data["steps"]),
-                  tuple(str(a) for a in data.get("aliases", ())))
+    def from_json(cls, data: Mapping[str, Any]) -> PassLog:
+        log = cls(
+            str(data["initial"]),
+            tuple(PassStep.from_json(s) for s in data["steps"]),
+            tuple(str(a) for a in data.get("aliases", ())),
+        )
         log.check()
         return log
 

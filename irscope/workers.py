@@ -25,7 +25,8 @@ import sys
 import tempfile
 import threading
 import time
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from . import own_python
 from .errors import UsageError
@@ -45,13 +46,22 @@ class WorkerPool:
     past ``timeout`` seconds (kind "timeout").
     """
 
-    def __init__(self, n: int, serve: str, failure: Callable[[str, str], Any], timeout: float | None = None,
-                 env: dict[str, str] | None = None, envs: list[dict[str, str]] | None = None) -> None:
+    def __init__(
+        self,
+        n: int,
+        serve: str,
+        failure: Callable[[str, str], Any],
+        timeout: float | None = None,
+        env: dict[str, str] | None = None,
+        envs: list[dict[str, str]] | None = None,
+    ) -> None:
         """``envs``: one environment per worker (each its own GPU, say), over ``env``."""
         if os.environ.get(own_python.WORKER_ENV):
-            raise NestedWorkers("irscope was asked to start workers inside its own worker: does the kernel file "
-                                "call irscope (capture, sweep) when it is imported? Guard that with "
-                                "`if __name__ == \"__main__\":`")
+            raise NestedWorkers(
+                "irscope was asked to start workers inside its own worker: does the kernel file "
+                "call irscope (capture, sweep) when it is imported? Guard that with "
+                '`if __name__ == "__main__":`'
+            )
         self._serve = serve
         self._failure = failure
         self._timeout = timeout
@@ -107,7 +117,9 @@ class WorkerPool:
         module, function = self._serve.split(":")
         proc = subprocess.Popen(
             own_python.command(f"from {module} import {function}; {function}()"),
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errors,
             env=own_python.environment({**self._env, **self._envs[k]}),
             start_new_session=True,  # its own process group: see _kill. Ctrl-C reaches the parent, which closes the pool
         )
@@ -130,7 +142,9 @@ class WorkerPool:
                     if self._timeout is not None and not select.select([proc.stdout], [], [], self._timeout)[0]:
                         _kill(proc)
                         proc.wait()
-                        result = self._failure("timeout", f"no result after {self._timeout:.0f} s; the worker was killed")
+                        result = self._failure(
+                            "timeout", f"no result after {self._timeout:.0f} s; the worker was killed"
+                        )
                         proc = None
                     else:
                         result = pickle.load(proc.stdout)

@@ -47,7 +47,8 @@ def run_irscope():
     """Run the real console entry point in a subprocess: ``run_irscope("dump", ...)``."""
 
     def run(*args: str, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "irscope", *args], capture_output=True, text=True,
-                              cwd=cwd or REPO, timeout=timeout)
+        return subprocess.run(
+            [sys.executable, "-m", "irscope", *args], capture_output=True, text=True, cwd=cwd or REPO, timeout=timeout
+        )
 
     return run

@@ -23,10 +23,10 @@ OUT = REPO / "samples" / "sessions" / "square_kernel"
 def main() -> None:
     import triton
 
+    from irscope.config import sweep_configs
     from irscope.frontends import resolve_kernel
     from irscope.measure.samples import sample_measurement
     from irscope.session import Session, run_sweep
-    from irscope.config import sweep_configs
     from irscope.types import KernelId
 
     ref = resolve_kernel("square_kernel")
@@ -52,7 +52,11 @@ def main() -> None:
     leftovers = [p for p in OUT.rglob("*") if p.is_file() and str(REPO) in p.read_text(errors="ignore")]
     if leftovers:
         sys.exit(f"absolute paths left in {leftovers}")
-    print(json.dumps({"variants": len(session.entries), "bytes": sum(p.stat().st_size for p in OUT.rglob("*") if p.is_file())}))
+    print(
+        json.dumps(
+            {"variants": len(session.entries), "bytes": sum(p.stat().st_size for p in OUT.rglob("*") if p.is_file())}
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -125,11 +125,12 @@ def arch_of(capability: str) -> str:
 def sass_document(page: Path) -> dict:
     tables = sass_tables(page.read_text(encoding="utf-8", errors="replace"))
     if not tables:
-        raise SystemExit(f"{page}: no 'Instruction Set' section with an Opcode table found; "
-                         "is this the CUDA Binary Utilities page?")
+        raise SystemExit(
+            f"{page}: no 'Instruction Set' section with an Opcode table found; is this the CUDA Binary Utilities page?"
+        )
     return {
         "source": "NVIDIA CUDA Binary Utilities, 4 Instruction Set Reference "
-                  "(https://docs.nvidia.com/cuda/cuda-binary-utilities/): the Opcode column of each table",
+        "(https://docs.nvidia.com/cuda/cuda-binary-utilities/): the Opcode column of each table",
         "generated_by": f"python tests/regenerate_knowledge.py sass {page.name}",
         "tables": tables,
     }
@@ -154,8 +155,10 @@ PTX_PLACEHOLDER = re.compile(r"^//\s+\.(?P<name>\w+)\s*=\s*\{")
 PTX_DEPTH = 4  # at most this many components name the instruction: cp.async.bulk.tensor
 # where the modifiers start: a type (b32, f16x2, pred), a shape or size (16x64b, 1d, 128B), a state space or
 # qualifier spelled with '::' after the second component, or the usual .sync/.aligned pair
-PTX_MODIFIER = re.compile(r"^(?:[bsuf]\d+|[bf]\d+x\d+|bf16\w*|tf32|e\dm\d\w*|pred|v\d+|\d\w*|sync|aligned|"
-                          r"shared|global|relaxed|acquire|release|weak|L1|L2|nc)$")
+PTX_MODIFIER = re.compile(
+    r"^(?:[bsuf]\d+|[bf]\d+x\d+|bf16\w*|tf32|e\dm\d\w*|pred|v\d+|\d\w*|sync|aligned|"
+    r"shared|global|relaxed|acquire|release|weak|L1|L2|nc)$"
+)
 
 
 def _split(parts: list[str]) -> tuple[str, list[str]]:
@@ -204,8 +207,8 @@ def ptx_document(directory: Path) -> dict:
     version = next((p.name for p in directory.parents if re.match(r"cuda-\d", p.name)), "")
     return {
         "source": "cuda::ptx headers of the CUDA toolkit (include/cccl/cuda/__ptx/instructions/generated): "
-                  "each PTX form they wrap, with the PTX ISA version and SM targets NVIDIA gives for it"
-                  + (f" ({version})" if version else ""),
+        "each PTX form they wrap, with the PTX ISA version and SM targets NVIDIA gives for it"
+        + (f" ({version})" if version else ""),
         "generated_by": "python tests/regenerate_knowledge.py ptx",
         "instructions": dict(sorted(instructions.items())),
     }
@@ -244,8 +247,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     document = sass_document(args.page) if args.isa == "sass" else ptx_document(args.directory or default_ptx_headers())
     args.output.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    counts = ([f"{t['section']}: {len(t['opcodes'])}" for t in document["tables"]] if args.isa == "sass"
-              else [f"{len(document['instructions'])} instructions"])
+    counts = (
+        [f"{t['section']}: {len(t['opcodes'])}" for t in document["tables"]]
+        if args.isa == "sass"
+        else [f"{len(document['instructions'])} instructions"]
+    )
     print(f"wrote {args.output}: " + "; ".join(counts), file=sys.stderr)
     return 0
 

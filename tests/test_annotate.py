@@ -7,15 +7,22 @@ import os
 from pathlib import Path
 
 import pytest
+from regenerate_knowledge import (
+    PTX_OUTPUT,
+    SASS_OUTPUT,
+    default_ptx_headers,
+    ptx_document,
+    ptx_instructions_for,
+    sass_opcodes_for,
+    sass_tables,
+)
 
 from irscope.annotate import annotate, explain_lines
 from irscope.annotate.decode import PtxContext, float_bits, immediate, ptx_line, sass_line
 from irscope.annotate.knowledge import load
-from regenerate_knowledge import (PTX_OUTPUT, SASS_OUTPUT, default_ptx_headers, ptx_document,
-                                         ptx_instructions_for, sass_opcodes_for, sass_tables)
 from irscope.capture import capture_many
-from irscope.frontends import builtin_kernels
 from irscope.config import sweep_configs
+from irscope.frontends import builtin_kernels
 from irscope.types import Stage
 
 PTX = load("ptx")
@@ -116,14 +123,90 @@ def test_every_entry_names_the_section_it_comes_from():
 
 
 def test_the_common_isa_is_covered():
-    for opcode in ("ld", "st", "ldu", "cvt", "cvta", "mov", "add", "sub", "mul", "mad", "fma", "div", "rcp", "sqrt",
-                   "rsqrt", "ex2", "lg2", "sin", "cos", "tanh", "min", "max", "abs", "neg", "and", "or", "xor", "not",
-                   "shl", "shr", "bfe", "bfi", "prmt", "popc", "clz", "brev", "setp", "selp", "bra", "ret", "bar",
-                   "barrier", "membar", "fence", "shfl", "vote", "atom", "red", "mma", "wgmma.mma_async", "ldmatrix",
-                   "stmatrix", "cp.async", "cp.async.bulk", "mbarrier.arrive"):
+    for opcode in (
+        "ld",
+        "st",
+        "ldu",
+        "cvt",
+        "cvta",
+        "mov",
+        "add",
+        "sub",
+        "mul",
+        "mad",
+        "fma",
+        "div",
+        "rcp",
+        "sqrt",
+        "rsqrt",
+        "ex2",
+        "lg2",
+        "sin",
+        "cos",
+        "tanh",
+        "min",
+        "max",
+        "abs",
+        "neg",
+        "and",
+        "or",
+        "xor",
+        "not",
+        "shl",
+        "shr",
+        "bfe",
+        "bfi",
+        "prmt",
+        "popc",
+        "clz",
+        "brev",
+        "setp",
+        "selp",
+        "bra",
+        "ret",
+        "bar",
+        "barrier",
+        "membar",
+        "fence",
+        "shfl",
+        "vote",
+        "atom",
+        "red",
+        "mma",
+        "wgmma.mma_async",
+        "ldmatrix",
+        "stmatrix",
+        "cp.async",
+        "cp.async.bulk",
+        "mbarrier.arrive",
+    ):
         assert PTX.opcode(opcode)[0] is not None, opcode
-    for opcode in ("LDG", "STG", "LDS", "STS", "LDSM", "FFMA", "FMUL", "FADD", "IMAD", "IADD3", "ISETP", "FSETP", "SEL",
-                   "SHF", "LOP3", "MOV", "S2R", "BAR", "BRA", "EXIT", "HMMA", "HGMMA", "MUFU", "SHFL"):
+    for opcode in (
+        "LDG",
+        "STG",
+        "LDS",
+        "STS",
+        "LDSM",
+        "FFMA",
+        "FMUL",
+        "FADD",
+        "IMAD",
+        "IADD3",
+        "ISETP",
+        "FSETP",
+        "SEL",
+        "SHF",
+        "LOP3",
+        "MOV",
+        "S2R",
+        "BAR",
+        "BRA",
+        "EXIT",
+        "HMMA",
+        "HGMMA",
+        "MUFU",
+        "SHFL",
+    ):
         assert opcode in SASS.opcodes, opcode
 
 
@@ -158,8 +241,11 @@ def test_wide_multiply_add_and_compare():
 
 
 def test_wgmma_line():
-    e = ptx_line(PTX, "\twgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%r1, %r2}, %rd1, %rd2, p, 1, 1, 0, 1;",
-                 PtxContext())
+    e = ptx_line(
+        PTX,
+        "\twgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {%r1, %r2}, %rd1, %rd2, p, 1, 1, 0, 1;",
+        PtxContext(),
+    )
     parts = _parts(e)
     assert e.known and e.category == "tensor-core"
     assert "M=64" in parts[".m64n128k16"] and "N=128" in parts[".m64n128k16"] and "K=16" in parts[".m64n128k16"]
@@ -201,7 +287,10 @@ def test_sass_lines_decode():
     assert "R4" in parts["desc[UR8][R4.64]"] and "UR8" in parts["desc[UR8][R4.64]"]
     ldc = sass_line(SASS, "        /*0050*/                   ULDC UR10, c[0x0][0x228] ;", 0x210)
     assert "kernel parameter" in _parts(ldc)["c[0x0][0x228]"]
-    assert "zero" in _parts(sass_line(SASS, "        /*0010*/                   IMAD.MOV.U32 R12, RZ, RZ, -0x800000 ;"))["RZ"]
+    assert (
+        "zero"
+        in _parts(sass_line(SASS, "        /*0010*/                   IMAD.MOV.U32 R12, RZ, RZ, -0x800000 ;"))["RZ"]
+    )
 
 
 # ---------------------------------------------------------------- findings on real kernels

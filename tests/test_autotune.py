@@ -12,10 +12,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from expect import one_line_error
 
-KERNELS = '''
+KERNELS = """
 import triton
 import triton.language as tl
 
@@ -85,10 +84,10 @@ def _spec(kernel):
 
 scale = _spec(scale_kernel)
 shift = _spec(shift_kernel)
-'''
+"""
 
 # No KernelSpec: compiled from -S. WIDE needs only constexprs; the prune needs n, which -S does not give.
-SIGNATURE_ONLY = '''
+SIGNATURE_ONLY = """
 import triton
 import triton.language as tl
 
@@ -111,7 +110,7 @@ def rows_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr, ROWS: tl.constexpr, WIDE: 
             tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
         else:
             tl.store(y_ptr + offs, -tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
-'''
+"""
 SIGNATURE = "*fp32:16, *fp32:16, i32:16"
 
 
@@ -151,7 +150,11 @@ def test_decorated_kernels_are_found_in_either_order_with_or_without_a_spec(cli,
 def test_a_sweep_without_s_is_exactly_the_autotuners_configs_with_the_pruned_one_marked(cli, kernels, tmp_path):
     rows = _sweep(cli, f"{kernels}:scale_kernel", "-o", str(tmp_path / "s"))
     assert [(r["BLOCK"], r["num_warps"], r["num_stages"]) for r in rows] == [
-        (64, 1, 3), (128, 2, 3), (256, 4, 2), (1024, 4, 3)]
+        (64, 1, 3),
+        (128, 2, 3),
+        (256, 4, 2),
+        (1024, 4, 3),
+    ]
     assert [r["pruned"] for r in rows] == [False, False, False, True]  # BLOCK 1024 > n = 640
     assert all(r["status"] == "ok" for r in rows)
     stored = json.loads((tmp_path / "s" / "session.json").read_text())
@@ -194,8 +197,9 @@ def test_an_outer_heuristic_sees_the_arguments_and_the_prune_sees_its_value(cli,
         assert "arith.cmpi slt" in _ttir(cli, f"{kernels}:shift_kernel", "-c", f"BLOCK={block}")
 
 
-@pytest.mark.parametrize("config", [{"BLOCK": 128, "num_warps": 2, "num_stages": 3},
-                                    {"BLOCK": 256, "num_warps": 4, "num_stages": 2}])
+@pytest.mark.parametrize(
+    "config", [{"BLOCK": 128, "num_warps": 2, "num_stages": 3}, {"BLOCK": 256, "num_warps": 4, "num_stages": 2}]
+)
 def test_the_ir_of_a_config_is_what_triton_itself_compiles(kernels, config, tmp_path):
     torch = pytest.importorskip("torch")
     import triton
@@ -217,8 +221,12 @@ def test_the_ir_of_a_config_is_what_triton_itself_compiles(kernels, config, tmp_
     jit = heuristics.fn
     x, y, n = torch.empty(640), torch.empty(640), 640
     args = dict(zip(jit.arg_names, (x, y, n)))
-    kwargs = {"BLOCK": config["BLOCK"], "num_warps": config["num_warps"], "num_stages": config["num_stages"],
-              "num_ctas": 1}
+    kwargs = {
+        "BLOCK": config["BLOCK"],
+        "num_warps": config["num_warps"],
+        "num_stages": config["num_stages"],
+        "num_ctas": 1,
+    }
     kwargs["EVEN"] = heuristics.values["EVEN"]({**args, **kwargs})
     assert kwargs["EVEN"] is (config["BLOCK"] == 128)
     kwargs.update(debug=knobs.runtime.debug, instrumentation_mode=knobs.compilation.instrumentation_mode)
@@ -236,7 +244,10 @@ def test_the_ir_of_a_config_is_what_triton_itself_compiles(kernels, config, tmp_
 def test_a_kernel_given_with_S_gets_its_configs_and_heuristics_from_constexprs(cli, signature_only):
     rows = _sweep(cli, f"{signature_only}:rows_kernel", "-S", SIGNATURE)
     assert [(r["BLOCK"], r["ROWS"], r["num_warps"], r["num_stages"]) for r in rows] == [
-        (64, 4, 2, 3), (128, 1, 4, 3), (512, 1, 4, 4)]
+        (64, 4, 2, 3),
+        (128, 1, 4, 3),
+        (512, 1, 4, 4),
+    ]
     assert all(r["status"] == "ok" for r in rows)
     assert "pruned" not in rows[0]  # the prune reads n, which -S does not give: nothing is marked
     target = f"{signature_only}:rows_kernel"
@@ -246,14 +257,21 @@ def test_a_kernel_given_with_S_gets_its_configs_and_heuristics_from_constexprs(c
 
 
 def test_a_heuristic_that_reads_an_argument_S_gives_only_as_a_type_is_one_line(cli, kernels):
-    one_line_error(cli("dump", f"{kernels}:scale_kernel", "-S", SIGNATURE), 2,
-                   "@triton.heuristics value EVEN of scale_kernel reads n", "-S")
+    one_line_error(
+        cli("dump", f"{kernels}:scale_kernel", "-S", SIGNATURE),
+        2,
+        "@triton.heuristics value EVEN of scale_kernel reads n",
+        "-S",
+    )
 
 
-@pytest.mark.parametrize("assignment, fragment", [
-    ("EVEN=1", "EVEN of scale_kernel is set by @triton.heuristics"),
-    ("pruned=true", "pruned of scale_kernel is a mark"),
-])
+@pytest.mark.parametrize(
+    "assignment, fragment",
+    [
+        ("EVEN=1", "EVEN of scale_kernel is set by @triton.heuristics"),
+        ("pruned=true", "pruned of scale_kernel is a mark"),
+    ],
+)
 def test_heuristic_values_and_marks_are_not_set_by_hand(cli, kernels, assignment, fragment):
     one_line_error(cli("dump", f"{kernels}:scale_kernel", "-c", assignment), 2, fragment)
 

@@ -7,8 +7,8 @@ import re
 import pytest
 
 from irscope.capture import capture
-from irscope.ir.sourcemap import SourceMap
 from irscope.frontends import builtin_kernels, resolve_kernel
+from irscope.ir.sourcemap import SourceMap
 from irscope.types import CaptureMode, Stage, Status
 
 BUILTINS = ["square_kernel", "add_kernel", "gelu_kernel", "softmax_kernel", "matmul_kernel"]

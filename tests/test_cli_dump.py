@@ -6,7 +6,6 @@ import json
 import textwrap
 
 import pytest
-
 from expect import one_line_error
 
 
@@ -18,8 +17,17 @@ def test_list_shows_each_builtin_kernel_with_defaults_and_sweeps(cli):
     assert square["BLOCK_SIZE"] == {"default": 1024, "sweep": [128, 256, 512, 1024, 2048, 4096, 8192]}
     assert square["num_warps"]["sweep"] == [1, 4, 8]
     assert square["n_cols"]["default"] == 781
-    assert set(kernels) == {"square_kernel", "add_kernel", "gelu_kernel", "softmax_kernel", "matmul_kernel",
-                            "square_matrix_kernel", "gelu_tanh_kernel", "gelu_numba_kernel", "square_numba_kernel"}
+    assert set(kernels) == {
+        "square_kernel",
+        "add_kernel",
+        "gelu_kernel",
+        "softmax_kernel",
+        "matmul_kernel",
+        "square_matrix_kernel",
+        "gelu_tanh_kernel",
+        "gelu_numba_kernel",
+        "square_numba_kernel",
+    }
     # A CUDA kernel's spec gives its launch shape as a sweepable option
     assert kernels["square_matrix_kernel"]["parameters"]["block"]["sweep"] == ["16x16", "32x8", "256x1"]
 
@@ -60,7 +68,8 @@ def test_dump_to_a_directory_writes_every_stage_and_the_metadata(cli, tmp_path):
 
 def test_a_kernel_file_without_a_spec_compiles_from_a_signature(cli, tmp_path):
     path = tmp_path / "copy.py"
-    path.write_text(textwrap.dedent('''
+    path.write_text(
+        textwrap.dedent("""
         import triton
         import triton.language as tl
 
@@ -68,7 +77,8 @@ def test_a_kernel_file_without_a_spec_compiles_from_a_signature(cli, tmp_path):
         def copy_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
             offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
             tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
-    '''))
+    """)
+    )
     aligned = cli("dump", f"{path}:copy_kernel", "-S", "*fp32:16, *fp32:16, i32:16", "-c", "BLOCK=1024")
     assert aligned.exit_code == 0, aligned.stderr
     assert "ld.global.v4.b32" in aligned.stdout
@@ -79,22 +89,25 @@ def test_a_kernel_file_without_a_spec_compiles_from_a_signature(cli, tmp_path):
 # ---------------------------------------------------------------- bad input: one line, non-zero, no traceback
 
 
-
-
 def test_unknown_kernel_lists_the_known_ones(cli):
     one_line_error(cli("dump", "cube_kernel"), 2, "unknown kernel 'cube_kernel'", "square_kernel", "matmul_kernel")
 
 
 def test_unknown_parameter_lists_the_kernels_parameters(cli):
-    one_line_error(cli("dump", "square_kernel", "-c", "BLOCK=64"), 2, "unknown parameter 'BLOCK'", "BLOCK_SIZE, num_warps")
+    one_line_error(
+        cli("dump", "square_kernel", "-c", "BLOCK=64"), 2, "unknown parameter 'BLOCK'", "BLOCK_SIZE, num_warps"
+    )
 
 
-@pytest.mark.parametrize("assignment, fragment", [
-    ("BLOCK_SIZE=big", "BLOCK_SIZE expects an integer, got 'big'"),
-    ("BLOCK_SIZE", "expected NAME=VALUE"),
-    ("num_warps=3", "num_warps must be a power of two"),
-    ("n_cols=-5", "n_cols must be a non-negative integer"),
-])
+@pytest.mark.parametrize(
+    "assignment, fragment",
+    [
+        ("BLOCK_SIZE=big", "BLOCK_SIZE expects an integer, got 'big'"),
+        ("BLOCK_SIZE", "expected NAME=VALUE"),
+        ("num_warps=3", "num_warps must be a power of two"),
+        ("n_cols=-5", "n_cols must be a non-negative integer"),
+    ],
+)
 def test_malformed_values_are_rejected_before_compiling(cli, assignment, fragment):
     one_line_error(cli("dump", "square_kernel", "-c", assignment), 2, fragment)
 
@@ -116,13 +129,22 @@ def test_kernel_file_that_raises_on_import_names_the_line(cli, tmp_path):
 
 
 def test_block_size_not_a_power_of_two_names_the_stage_and_tritons_message(cli):
-    one_line_error(cli("dump", "square_kernel", "-c", "BLOCK_SIZE=1000"), 3, "ttir (frontend)",
-                    "arange's range must be a power of 2", "square.py:")
+    one_line_error(
+        cli("dump", "square_kernel", "-c", "BLOCK_SIZE=1000"),
+        3,
+        "ttir (frontend)",
+        "arange's range must be a power of 2",
+        "square.py:",
+    )
 
 
 def test_out_of_shared_memory_is_a_compile_failure(cli):
-    one_line_error(cli("dump", "matmul_kernel", "-c", "BLOCK_SIZE_M=256", "-c", "BLOCK_SIZE_N=256", "-c", "num_stages=5"),
-                    3, "shared memory", "Hardware limit: 232448")
+    one_line_error(
+        cli("dump", "matmul_kernel", "-c", "BLOCK_SIZE_M=256", "-c", "BLOCK_SIZE_N=256", "-c", "num_stages=5"),
+        3,
+        "shared memory",
+        "Hardware limit: 232448",
+    )
 
 
 def test_unknown_arch(cli):

@@ -15,7 +15,7 @@ from irscope.types import Stage, Status
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
-TWO = textwrap.dedent('''
+TWO = textwrap.dedent("""
     // Written for the test: a vectorised copy beside a scalar one, in one file.
     __global__ void copy4(const float4* x, float4* y, int n) {
         int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -25,7 +25,7 @@ TWO = textwrap.dedent('''
         int i = blockIdx.x * blockDim.x + threadIdx.x;
         if (i < n) y[i] = x[i] * 2.0f;
     }
-''')
+""")
 
 
 def test_each_kernel_of_a_cu_file_is_counted_in_its_own_function_only(tmp_path):
@@ -46,8 +46,11 @@ def test_compare_puts_triton_cuda_and_numba_side_by_side(cli):
     result = cli("compare", "gelu_kernel", "gelu_tanh_kernel", "gelu_numba_kernel", "--no-bench", "--json")
     assert result.exit_code == 0, result.output
     rows = json.loads(result.stdout)["rows"]
-    assert [r["implementation"] for r in rows] == ["Triton gelu_kernel", "CUDA C++ gelu_tanh_kernel",
-                                                   "Numba gelu_numba_kernel"]
+    assert [r["implementation"] for r in rows] == [
+        "Triton gelu_kernel",
+        "CUDA C++ gelu_tanh_kernel",
+        "Numba gelu_numba_kernel",
+    ]
     triton, cuda, numba = (r["structure"] for r in rows)
     assert triton["global_loads"] == {"16": 2} and cuda["global_loads"] == {"4": 1} == numba["global_loads"]
     assert all(s["registers"] > 0 and s["sass_instructions"] > 0 for s in (triton, cuda, numba))

@@ -19,11 +19,11 @@ from irscope.types import Stage, Status
 
 # The lecture's load_inline square as people write it: running this file would build a torch extension
 # (minutes) and needs a GPU; irscope reads its CUDA string without running it.
-LECTURE = '# The lecture\'s load_inline square, as people write it (written for irscope\'s tests).\nimport torch\nfrom torch.utils.cpp_extension import load_inline\n\ncuda_source = \'\'\'\n__global__ void square_matrix_kernel(const float* matrix, float* result, int width, int height) {\n    int row = blockIdx.y * blockDim.y + threadIdx.y;\n    int col = blockIdx.x * blockDim.x + threadIdx.x;\n\n    if (row < height && col < width) {\n        int idx = row * width + col;\n        result[idx] = matrix[idx] * matrix[idx];\n    }\n}\n\ntorch::Tensor square_matrix(torch::Tensor matrix) {\n    const auto height = matrix.size(0);\n    const auto width = matrix.size(1);\n\n    auto result = torch::empty_like(matrix);\n\n    dim3 threads_per_block(16, 16);\n    dim3 number_of_blocks((width + threads_per_block.x - 1) / threads_per_block.x,\n                          (height + threads_per_block.y - 1) / threads_per_block.y);\n\n    square_matrix_kernel<<<number_of_blocks, threads_per_block>>>(\n        matrix.data_ptr<float>(), result.data_ptr<float>(), width, height);\n\n    return result;\n    }\n\'\'\'\n\ncpp_source = "torch::Tensor square_matrix(torch::Tensor matrix);"\n\nsquare_matrix_extension = load_inline(\n    name=\'square_matrix_extension\',\n    cpp_sources=cpp_source,\n    cuda_sources=cuda_source,\n    functions=[\'square_matrix\'],\n    with_cuda=True,\n    extra_cuda_cflags=["-O2"],\n    build_directory=\'./load_inline_cuda\',\n)\n\na = torch.tensor([[1., 2., 3.], [4., 5., 6.]], device=\'cuda\')\nprint(square_matrix_extension.square_matrix(a))\n'
+LECTURE = "# The lecture's load_inline square, as people write it (written for irscope's tests).\nimport torch\nfrom torch.utils.cpp_extension import load_inline\n\ncuda_source = '''\n__global__ void square_matrix_kernel(const float* matrix, float* result, int width, int height) {\n    int row = blockIdx.y * blockDim.y + threadIdx.y;\n    int col = blockIdx.x * blockDim.x + threadIdx.x;\n\n    if (row < height && col < width) {\n        int idx = row * width + col;\n        result[idx] = matrix[idx] * matrix[idx];\n    }\n}\n\ntorch::Tensor square_matrix(torch::Tensor matrix) {\n    const auto height = matrix.size(0);\n    const auto width = matrix.size(1);\n\n    auto result = torch::empty_like(matrix);\n\n    dim3 threads_per_block(16, 16);\n    dim3 number_of_blocks((width + threads_per_block.x - 1) / threads_per_block.x,\n                          (height + threads_per_block.y - 1) / threads_per_block.y);\n\n    square_matrix_kernel<<<number_of_blocks, threads_per_block>>>(\n        matrix.data_ptr<float>(), result.data_ptr<float>(), width, height);\n\n    return result;\n    }\n'''\n\ncpp_source = \"torch::Tensor square_matrix(torch::Tensor matrix);\"\n\nsquare_matrix_extension = load_inline(\n    name='square_matrix_extension',\n    cpp_sources=cpp_source,\n    cuda_sources=cuda_source,\n    functions=['square_matrix'],\n    with_cuda=True,\n    extra_cuda_cflags=[\"-O2\"],\n    build_directory='./load_inline_cuda',\n)\n\na = torch.tensor([[1., 2., 3.], [4., 5., 6.]], device='cuda')\nprint(square_matrix_extension.square_matrix(a))\n"
 
 pytestmark = pytest.mark.skipif(__import__("shutil").which("nvcc") is None, reason="needs nvcc")
 
-TILED = textwrap.dedent('''
+TILED = textwrap.dedent("""
     // A row sum written for the tests: TILE elements per thread, unrolled.
     #ifndef TILE
     #define TILE 4
@@ -54,7 +54,7 @@ TILED = textwrap.dedent('''
     #pragma unroll
         for (int j = 0; j < TILE; ++j) out[threadIdx.x + j * 1024] = acc[j];
     }
-''')
+""")
 
 
 @pytest.mark.parametrize("arch", ["sm_80", "sm_90"])
@@ -90,10 +90,11 @@ def test_tunable_macros_are_swept_with_d(tmp_path, cli):
     table = ref.parameter_table()
     assert table["TILE"] == {"default": 4, "sweep": [4], "kind": "constexpr"}
     narrow, wide = capture(ref, {"TILE": 2}, "sm_90"), capture(ref, {"TILE": 16}, "sm_90")
+
     def loads(v) -> int:  # in row_sum's own entry (the PTX holds every kernel of the file)
         ptx = v.listings[Stage.PTX]
-        body = ptx[ptx.index(".entry _Z7row_sum"):]
-        return body[:body.index("\n}")].count("ld.global")
+        body = ptx[ptx.index(".entry _Z7row_sum") :]
+        return body[: body.index("\n}")].count("ld.global")
 
     assert (loads(narrow), loads(wide)) == (2, 16)  # unrolled TILE times
     result = cli("sweep", f"{path}:row_sum", "-s", "TILE=2,8", "-c", "fast_math=0", "--json")
@@ -126,7 +127,7 @@ def test_a_cu_file_that_does_not_compile_is_one_line(tmp_path, run_irscope):
     result = run_irscope("dump", f"{path}:broken", "--stage", "ptx")
     assert result.returncode == 3, result.stderr
     (error,) = [line for line in result.stderr.splitlines() if line.startswith("irscope: error")]
-    assert "failed at nvcc: broken.cu(2): error: identifier \"undefined_name\" is undefined" in error
+    assert 'failed at nvcc: broken.cu(2): error: identifier "undefined_name" is undefined' in error
     assert "Traceback" not in result.stderr
     missing = run_irscope("dump", f"{path}:nope")
     assert missing.returncode == 2 and "no __global__ kernel named 'nope'" in missing.stderr
@@ -181,7 +182,7 @@ async def test_the_tui_opens_a_cuda_kernel_with_its_source_highlighted_as_cuda()
         assert source.suffix == ".cu" and any("__global__" in line for line in source.lines)
 
 
-SHARED = textwrap.dedent('''
+SHARED = textwrap.dedent("""
     // Written for the tests: a shared-memory tiled matrix multiply and a warp-shuffle sum.
     #ifndef TILE
     #define TILE 16
@@ -207,7 +208,7 @@ SHARED = textwrap.dedent('''
         for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);
         if (threadIdx.x == 0) out[blockIdx.x] = v;
     }
-''')
+""")
 
 
 def _line_of(text: str, needle: str, nth: int = 0) -> int:
@@ -255,13 +256,15 @@ def test_the_tile_diff_shows_the_shared_memory_change(shared_cu, cli):
 def test_a_missing_nvcc_is_one_line(tmp_path, run_irscope, monkeypatch):
     path = tmp_path / "k.cu"
     path.write_text("__global__ void k(float* x) { x[0] = 1.0f; }\n")
-    env_path = ":".join(p for p in os.environ["PATH"].split(":")
-                        if not (Path(p) / "nvcc").exists())
+    env_path = ":".join(p for p in os.environ["PATH"].split(":") if not (Path(p) / "nvcc").exists())
     monkeypatch.setenv("PATH", env_path)
     monkeypatch.setenv("CUDA_HOME", str(tmp_path / "no-toolkit"))
     monkeypatch.setenv("CUDA_PATH", str(tmp_path / "no-toolkit"))
     monkeypatch.setenv("IRSCOPE_CACHE_DIR", str(tmp_path / "cache"))
     result = run_irscope("dump", f"{path}:k")
     assert result.returncode == 3, result.stderr
-    assert [ln for ln in result.stderr.splitlines() if ln.startswith("irscope: error")] and "nvcc (the CUDA toolkit) " \
-        "is not installed here" in result.stderr and "Traceback" not in result.stderr
+    assert (
+        [ln for ln in result.stderr.splitlines() if ln.startswith("irscope: error")]
+        and "nvcc (the CUDA toolkit) is not installed here" in result.stderr
+        and "Traceback" not in result.stderr
+    )

@@ -14,17 +14,16 @@ import textwrap
 import pytest
 
 from irscope.capture import capture
+from irscope.config import resolve_config, sweep_configs
 from irscope.errors import KernelFileError, ParameterError
 from irscope.frontends import resolve_kernel
-from irscope.config import resolve_config
 from irscope.nvidia.launch import LaunchError, NumbaArray, entry_params, pack
-from irscope.config import sweep_configs
 from irscope.spec import parse_block
 from irscope.types import Stage, Status
 
 needs_nvcc = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
-SAXPY = textwrap.dedent('''
+SAXPY = textwrap.dedent("""
     // saxpy written for the tests: a float scalar, a 64-bit count, an unrolled tile
     #ifndef UNROLL
     #define UNROLL 1
@@ -36,9 +35,9 @@ SAXPY = textwrap.dedent('''
         for (int j = 0; j < UNROLL; ++j)
             if (base + j < n) y[base + j] = a * x[base + j] + y[base + j];
     }
-''')
+""")
 
-SAXPY_SPEC = textwrap.dedent('''
+SAXPY_SPEC = textwrap.dedent("""
     from irscope.spec import CudaSpec, Tensor, Tunable, cdiv
 
     saxpy = CudaSpec(
@@ -51,7 +50,7 @@ SAXPY_SPEC = textwrap.dedent('''
         grid=lambda k: (cdiv(k.n, k.block_x * k.UNROLL),),
         reference=lambda k: 2.5 * k.x + 1.0,
     )
-''')
+""")
 
 
 @pytest.fixture
@@ -69,7 +68,11 @@ def test_a_named_spec_gives_inputs_sizes_macro_sweeps_and_the_block_shape(saxpy)
     assert table["n"] == {"default": 1 << 20, "sweep": [1 << 20], "kind": "size"}
     configs = sweep_configs(table, saxpy.name, {"block": ["128", "256"], "UNROLL": ["1", "4"]}, {})
     assert sorted(c.label().split(" ", 1)[0] + " " + str(c.options["block"]) for c in configs) == [
-        "UNROLL=1 128", "UNROLL=1 256", "UNROLL=4 128", "UNROLL=4 256"]
+        "UNROLL=1 128",
+        "UNROLL=1 256",
+        "UNROLL=4 128",
+        "UNROLL=4 256",
+    ]
     assert all(c.options["block"] in ("128", "256") and "block=" in c.label() for c in configs)
 
 

@@ -14,11 +14,11 @@ from irscope.annotate import explain_lines
 from irscope.annotate.explain import line_controls
 from irscope.annotate.roles import descriptor_fields, instruction_descriptor_fields
 from irscope.capture import capture
-from irscope.ir import sass as sass_ir
 from irscope.frontends import resolve_kernel
+from irscope.ir import sass as sass_ir
 from irscope.types import Stage
 
-KERNELS = textwrap.dedent('''
+KERNELS = textwrap.dedent("""
     import triton
     import triton.language as tl
 
@@ -46,7 +46,7 @@ KERNELS = textwrap.dedent('''
             offs = i + tl.arange(0, BLOCK)
             acc += tl.load(x_ptr + pid * n + offs, mask=offs < n, other=0.0)
         tl.store(y_ptr + pid * BLOCK + tl.arange(0, BLOCK), acc)
-''')
+""")
 MM_SIGNATURE = "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:16, i32:16"
 MM_CONFIG = {"BM": 128, "BN": 128, "BK": 64, "num_warps": 8, "num_stages": 3}
 
@@ -66,8 +66,11 @@ def variants(tmp_path_factory):
 
 def _lines(variant, stage, needle):
     """(line, explanation) of every line containing ``needle``."""
-    return [(line, e) for line, e in zip(variant.listings[stage].splitlines(), explain_lines(variant, stage))
-            if needle in line]
+    return [
+        (line, e)
+        for line, e in zip(variant.listings[stage].splitlines(), explain_lines(variant, stage))
+        if needle in line
+    ]
 
 
 def _operands(e):
@@ -92,7 +95,11 @@ def test_wgmma_operands_are_explained_by_role_with_descriptor_fields_decoded(var
         assert not any("untyped" in t for _, t in ops)
     # The first MMA of the loop ORs the start address into a constant; the later ones add 32 bytes (16 fp16) per k-step.
     assert "or.b64" in _operands(mmas[0][1])[1][1]
-    assert [re.search(r"advanced by (\d+) bytes", _operands(e)[1][1]).group(1) for _, e in mmas[1:]] == ["32", "64", "96"]
+    assert [re.search(r"advanced by (\d+) bytes", _operands(e)[1][1]).group(1) for _, e in mmas[1:]] == [
+        "32",
+        "64",
+        "96",
+    ]
 
 
 def test_the_decoded_descriptor_is_the_one_the_sass_loads_into_the_hgmma_registers(variants):
@@ -193,19 +200,23 @@ def test_a_loads_write_scoreboard_is_the_one_its_consumer_waits_on(variants, nam
         if load.base != "LDG" or barrier is None:
             continue
         regs = _registers_written(load)
-        for later in found[i + 1:]:
+        for later in found[i + 1 :]:
             if later.base in ("BRA", "EXIT", "BSYNC", "RET"):
                 break
             if _reads(later, regs):
                 pairs += 1
-                between = [controls[x.index] for x in found[i + 1:found.index(later) + 1]]
+                between = [controls[x.index] for x in found[i + 1 : found.index(later) + 1]]
                 assert any(barrier in c.waits_on for c in between), (load, later)
                 direct += barrier in controls[later.index].waits_on
                 break
     assert pairs >= 2 and direct >= 1
     # Scoreboards guard variable-latency results only: fixed-latency arithmetic never sets one.
-    assert not [ins.opcode for ins in found if ins.base in ("IADD3", "IMAD", "FADD", "FFMA", "LOP3", "ISETP")
-                and controls[ins.index].write_barrier is not None]
+    assert not [
+        ins.opcode
+        for ins in found
+        if ins.base in ("IADD3", "IMAD", "FADD", "FFMA", "LOP3", "ISETP")
+        and controls[ins.index].write_barrier is not None
+    ]
 
 
 def test_reuse_bits_match_the_reuse_operands_the_listing_prints(variants):

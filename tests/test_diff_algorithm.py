@@ -20,7 +20,7 @@ def _apply(a, b, ops):
 
 def _covers(a, b, ops):
     ia = ib = 0
-    for tag, i1, i2, j1, j2 in ops:
+    for _tag, i1, i2, j1, j2 in ops:
         assert (i1, j1) == (ia, ib)
         ia, ib = i2, j2
     assert (ia, ib) == (len(a), len(b))
@@ -86,12 +86,12 @@ def _edited(rng: random.Random, a: list[int], alphabet: int) -> list[int]:
         if op == "i":
             b[pos:pos] = [rng.randrange(alphabet + 5) for _ in range(rng.randint(1, 6))]
         elif op == "d":
-            del b[pos:pos + rng.randint(1, 6)]
+            del b[pos : pos + rng.randint(1, 6)]
         elif op == "s" and pos < len(b):
             b[pos] = rng.randrange(alphabet + 5)
         elif op == "m" and len(b) > 10:
-            run = b[pos:pos + rng.randint(1, 5)]
-            del b[pos:pos + len(run)]
+            run = b[pos : pos + rng.randint(1, 5)]
+            del b[pos : pos + len(run)]
             at = rng.randint(0, len(b))
             b[at:at] = run
     return b
@@ -116,14 +116,20 @@ def test_opcodes_and_a_realign_round_cover_both_listings_on_random_edits():
     for _ in range(1500):
         alphabet = rng.choice([2, 3, 5, 10, 30, 200])
         a = [rng.randrange(alphabet) for _ in range(rng.choice([0, 1, 2, 3, 5, 10, 40, 150, 400]))]
-        b = _edited(rng, a, alphabet) if rng.random() < 0.8 else \
-            [rng.randrange(alphabet) for _ in range(rng.choice([0, 1, 5, 150, 300]))]
+        b = (
+            _edited(rng, a, alphabet)
+            if rng.random() < 0.8
+            else [rng.randrange(alphabet) for _ in range(rng.choice([0, 1, 5, 150, 300]))]
+        )
         repeats = rng.choice([1, 8])
         first = algorithm.opcodes(a, b, repeats)
         _check_cover(first, a, b)
         a2 = [x if rng.random() < 0.9 else rng.randrange(alphabet + 3) for x in a]
         b2 = [x if rng.random() < 0.9 else rng.randrange(alphabet + 3) for x in b]
-        changed = ({i for i, (x, y) in enumerate(zip(a, a2)) if x != y}, {j for j, (x, y) in enumerate(zip(b, b2)) if x != y})
+        changed = (
+            {i for i, (x, y) in enumerate(zip(a, a2)) if x != y},
+            {j for j, (x, y) in enumerate(zip(b, b2)) if x != y},
+        )
         for known in (None, changed):
             _check_cover(algorithm.realign(a2, b2, first, repeats, known), a2, b2)
 
@@ -149,10 +155,10 @@ def test_a_long_listing_keeps_its_unedited_stretches_aligned():
         if kind == 0:
             b[pos:pos] = [rng.randrange(30_000) for _ in range(rng.randint(1, 20))]
         elif kind == 1:
-            del b[pos:pos + rng.randint(1, 20)]
+            del b[pos : pos + rng.randint(1, 20)]
         else:
-            block = b[pos:pos + 50]
-            del b[pos:pos + 50]
+            block = b[pos : pos + 50]
+            del b[pos : pos + 50]
             to = rng.randrange(len(b))
             b[to:to] = block
     for repeats in (1, 8):

@@ -19,7 +19,7 @@ from irscope.frontends import resolve_kernel
 from irscope.ir.normalize import NormalizedLine
 from irscope.types import Stage
 
-SQUARE = textwrap.dedent('''
+SQUARE = textwrap.dedent("""
     import triton
     import triton.language as tl
 
@@ -31,7 +31,7 @@ SQUARE = textwrap.dedent('''
         mask = cols < n_cols
         x = tl.load(x_ptr + row * stride + cols, mask=mask)
         tl.store(y_ptr + row * stride + cols, x * x, mask=mask)
-''')
+""")
 
 
 @pytest.fixture(scope="module")
@@ -54,9 +54,11 @@ def _pair(kernels, which, a, b):
     return va, vb
 
 
-PAIRS = [("mm", {"num_stages": 2}, {"num_stages": 3}),
-         ("sq", {"BLOCK": 256}, {"BLOCK": 2048}),
-         ("sq", {"num_warps": 2}, {"num_warps": 8})]
+PAIRS = [
+    ("mm", {"num_stages": 2}, {"num_stages": 3}),
+    ("sq", {"BLOCK": 256}, {"BLOCK": 2048}),
+    ("sq", {"num_warps": 2}, {"num_warps": 8}),
+]
 
 
 @pytest.mark.parametrize("stage", [Stage.PTX, Stage.SASS])
@@ -198,7 +200,9 @@ def test_each_python_line_says_how_its_access_width_and_masks_changed(kernels, s
     va, vb = capture(plain, {"BLOCK": 1024}, "sm_90"), capture(aligned, {"BLOCK": 1024}, "sm_90")
     d = diff_variants(va, vb, stage, summary_stages=(stage,))
     load = next(c for c in d.by_line if "tl.load" in c.source)
-    widths = [{a.bytes for a in stage_stats(stage, v.listings[stage]).global_accesses if a.kind == "load"} for v in (va, vb)]
+    widths = [
+        {a.bytes for a in stage_stats(stage, v.listings[stage]).global_accesses if a.kind == "load"} for v in (va, vb)
+    ]
     assert widths == [{4}, {16}]  # the fact the line must report
     assert any(k.startswith("load 4 B x") for k in load.access_a) and all("16 B" not in k for k in load.access_a)
     assert any(k.startswith("load 16 B x") for k in load.access_b)
@@ -284,7 +288,10 @@ def test_sass_names_are_what_the_plain_pattern_finds(kernels):
 
     plain = re.compile(r"(\b(?:UR|UP|R|P|B)\d+\b|\.L_x_\d+)")
     va, _ = _pair(kernels, "mm", {"num_stages": 3}, {})
-    texts = [va.listings[Stage.SASS], "U5 R5 UR5 UP0 P0 B1 xR5 R5x .L_x_3 a.L_x_4 UPT PT RZ URZ R5.64 [R2+0x10] "
-                                      "-R3 |R4| !P1 U R UR UB4 PU1 _R2 R2_ 9R2 UR URR4 UUR4"]
+    texts = [
+        va.listings[Stage.SASS],
+        "U5 R5 UR5 UP0 P0 B1 xR5 R5x .L_x_3 a.L_x_4 UPT PT RZ URZ R5.64 [R2+0x10] "
+        "-R3 |R4| !P1 U R UR UB4 PU1 _R2 R2_ 9R2 UR URR4 UUR4",
+    ]
     for text in texts:
         assert NAMES[Stage.SASS].split(text) == plain.split(text)

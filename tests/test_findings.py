@@ -27,7 +27,7 @@ from irscope.ir.sourcemap import SourceMap
 from irscope.ir.stats import stage_stats
 from irscope.types import Stage
 
-SCALE_COLS = textwrap.dedent('''
+SCALE_COLS = textwrap.dedent("""
     import triton
     import triton.language as tl
 
@@ -39,8 +39,7 @@ SCALE_COLS = textwrap.dedent('''
         mask = offs < n
         x = tl.load(x_ptr + offs * stride_x, mask=mask)
         tl.store(y_ptr + offs, x * alpha, mask=mask)
-''')
-
+""")
 
 
 @pytest.fixture(scope="module")
@@ -142,13 +141,14 @@ def test_mixed_widths_are_reported_as_mixed_with_each_widths_share(folder, stage
 
 @pytest.mark.parametrize("stage", [Stage.PTX, Stage.SASS])
 def test_masked_counts_include_zero_filling_copies_and_copies_exclude_their_groups(folder, stage):
-    """"16 of 64 global accesses are masked" missed the cp.async masked through src-size; "56 asynchronous
+    """ "16 of 64 global accesses are masked" missed the cp.async masked through src-size; "56 asynchronous
     copies" counted commit/wait groups as copies."""
     variant = _mm(folder, {}, "sm_80")
     listing = variant.listings[stage].splitlines()
     copy = re.compile(r"cp\.async\.c[ag]\.shared\.global" if stage == Stage.PTX else r"\bLDGSTS\b")
-    group = re.compile(r"cp\.async\.(?:commit_group|wait_group|wait_all)" if stage == Stage.PTX
-                       else r"\b(?:LDGDEPBAR|DEPBAR)\b")
+    group = re.compile(
+        r"cp\.async\.(?:commit_group|wait_group|wait_all)" if stage == Stage.PTX else r"\b(?:LDGDEPBAR|DEPBAR)\b"
+    )
     copies = [i for i, line in enumerate(listing) if copy.search(line)]
     groups = [i for i, line in enumerate(listing) if group.search(line)]
     assert copies and groups
@@ -174,7 +174,7 @@ def test_vectorisation_advice_blames_only_what_reaches_the_address_in_its_role(f
 
 # ------------------------------------------------- occupancy: every limit, checked against NVIDIA's calculator
 
-OCC_PROGRAM = r'''
+OCC_PROGRAM = r"""
 #include <cstdio>
 #include <cstdlib>
 #include "cuda_occupancy.h"
@@ -195,11 +195,14 @@ int main(int argc, char **argv) {
     printf("%d %d %u\n", e, r.activeBlocksPerMultiprocessor, r.limitingFactors);
     return 0;
 }
-'''
+"""
+
+
 def _toolkit_include(nvcc: str) -> Path | None:
     """The toolkit's include folder, as nvcc itself passes it to the host compiler (nvcc may be a wrapper)."""
-    dry = subprocess.run([nvcc, "-dryrun", "-c", "-x", "cu", "/dev/null", "-o", "/dev/null"], capture_output=True,
-                         text=True)
+    dry = subprocess.run(
+        [nvcc, "-dryrun", "-c", "-x", "cu", "/dev/null", "-o", "/dev/null"], capture_output=True, text=True
+    )
     for folder in re.findall(r'-I"?([^" ]+)', dry.stdout + dry.stderr):
         if (Path(folder) / "cuda_occupancy.h").exists():
             return Path(folder)
@@ -224,9 +227,23 @@ def nvidia_occupancy(tmp_path_factory):
 
     def run(capability: int, registers: int, threads: int, shared: int) -> tuple[int, set[str]]:
         limits = sm_limits(capability)
-        out = subprocess.run([str(folder / "occ"), str(capability // 10), str(capability % 10), str(limits.max_threads),
-                              str(limits.shared), str(limits.shared_per_block), str(limits.reserved_shared_per_block),
-                              str(registers), str(threads), str(shared)], capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [
+                str(folder / "occ"),
+                str(capability // 10),
+                str(capability % 10),
+                str(limits.max_threads),
+                str(limits.shared),
+                str(limits.shared_per_block),
+                str(limits.reserved_shared_per_block),
+                str(registers),
+                str(threads),
+                str(shared),
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
         error, blocks, bits = (int(x) for x in out.stdout.split())
         assert error == 0
         return blocks, {name for name, bit in LIMIT_BITS.items() if bits & bit}
@@ -283,6 +300,7 @@ def test_occupancy_rules_match_nvidias_calculator_across_shapes(nvidia_occupancy
 
 
 # ------------------------------------------------- the source map
+
 
 def test_region_ops_map_to_their_python_line(folder):
     """`scf.for ... {` and `"tt.reduce"(...) ({` carry their location on the line that closes the region."""

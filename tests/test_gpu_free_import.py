@@ -10,7 +10,7 @@ import pytest
 
 # Triton's tutorial 01 (python/tutorials/01-vector-add.py) as people write it: a device from the driver,
 # tensors on it, and a test launch at module level through a Python wrapper.
-VECTOR_ADD = textwrap.dedent('''
+VECTOR_ADD = textwrap.dedent("""
     import torch
 
     import triton
@@ -47,7 +47,7 @@ VECTOR_ADD = textwrap.dedent('''
     print(output_torch)
     print(output_triton)
     print(f"The maximum difference between torch and triton is {torch.max(torch.abs(output_torch - output_triton))}")
-''')
+""")
 
 
 @pytest.fixture
@@ -79,8 +79,13 @@ def test_what_is_compiled_is_the_launch_the_file_made_at_import(cli, no_gpu, vec
     data = json.loads(cli("dump", f"{vector_add}:add_kernel", "--stage", "ptx", "--json").stdout)
     assert data["config"]["constexprs"] == {"BLOCK_SIZE": 1024}
     info = data["compile_info"]
-    assert info["signature"] == {"x_ptr": "*fp32", "y_ptr": "*fp32", "output_ptr": "*fp32", "n_elements": "i32",
-                                 "BLOCK_SIZE": "constexpr"}
+    assert info["signature"] == {
+        "x_ptr": "*fp32",
+        "y_ptr": "*fp32",
+        "output_ptr": "*fp32",
+        "n_elements": "i32",
+        "BLOCK_SIZE": "constexpr",
+    }
     assert set(info["divisible_by_16"]) == {"x_ptr", "y_ptr", "output_ptr", "n_elements"}
 
 
@@ -108,7 +113,7 @@ def test_a_signature_given_with_s_wins_over_the_recorded_launch(cli, no_gpu, vec
     assert "ld.global.v4" not in data["listings"]["ptx"]
 
 
-CHECKED_AT_IMPORT = textwrap.dedent('''
+CHECKED_AT_IMPORT = textwrap.dedent("""
     import torch
     import triton
     import triton.language as tl
@@ -127,7 +132,7 @@ CHECKED_AT_IMPORT = textwrap.dedent('''
     y = torch.empty_like(x)
     twice_kernel[(4,)](x, y, 4096, BLOCK=1024)
     assert torch.allclose(y, 2 * x)  # as Triton's tutorials check their kernels: needs real data
-''')
+""")
 
 
 def test_a_file_that_checks_its_output_at_import_still_opens(tmp_path, no_gpu, cli):

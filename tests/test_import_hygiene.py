@@ -8,14 +8,43 @@ import sys
 import pytest
 
 CORE_MODULES = [
-    "irscope", "irscope.types", "irscope.stages", "irscope.arch", "irscope.paths", "irscope.errors", "irscope.spec",
-    "irscope.config", "irscope.store", "irscope.device", "irscope.capture", "irscope.nvidia.sass", "irscope.ir.elf",
-    "irscope.nvidia.ptxas", "irscope.frontends", "irscope.frontends.triton", "irscope.frontends.triton.kernel",
-    "irscope.frontends.triton.kernel_files", "irscope.frontends.triton.listen", "irscope.measure.worker",
-    "irscope.frontends.triton.compile", "irscope.frontends.triton.specialize", "irscope.capture.cache", "irscope.capture.worker", "irscope.workers",
-    "irscope.ir.locations", "irscope.ir.sourcemap", "irscope.ir.interleave", "irscope.cli", "irscope.highlight",
-    "irscope.diff", "irscope.annotate", "irscope.session", "irscope.measure.bench", "irscope.measure.samples",
-    "irscope.records", "irscope.measure.runtimes",
+    "irscope",
+    "irscope.types",
+    "irscope.stages",
+    "irscope.arch",
+    "irscope.paths",
+    "irscope.errors",
+    "irscope.spec",
+    "irscope.config",
+    "irscope.store",
+    "irscope.device",
+    "irscope.capture",
+    "irscope.nvidia.sass",
+    "irscope.ir.elf",
+    "irscope.nvidia.ptxas",
+    "irscope.frontends",
+    "irscope.frontends.triton",
+    "irscope.frontends.triton.kernel",
+    "irscope.frontends.triton.kernel_files",
+    "irscope.frontends.triton.listen",
+    "irscope.measure.worker",
+    "irscope.frontends.triton.compile",
+    "irscope.frontends.triton.specialize",
+    "irscope.capture.cache",
+    "irscope.capture.worker",
+    "irscope.workers",
+    "irscope.ir.locations",
+    "irscope.ir.sourcemap",
+    "irscope.ir.interleave",
+    "irscope.cli",
+    "irscope.highlight",
+    "irscope.diff",
+    "irscope.annotate",
+    "irscope.session",
+    "irscope.measure.bench",
+    "irscope.measure.samples",
+    "irscope.records",
+    "irscope.measure.runtimes",
 ]
 
 
@@ -32,6 +61,11 @@ def test_capturing_a_builtin_kernel_ahead_of_time_does_not_import_torch(tmp_path
         "v = capture('add_kernel', arch='sm_90', use_cache=False)\n"
         "print(v.ok, 'torch' in sys.modules)"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**__import__("os").environ, "IRSCOPE_CACHE_DIR": str(tmp_path)}).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**__import__("os").environ, "IRSCOPE_CACHE_DIR": str(tmp_path)},
+    ).stdout
     assert out.split() == ["True", "False"]

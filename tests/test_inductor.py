@@ -6,23 +6,29 @@ import json
 from pathlib import Path
 
 import pytest
+from expect import one_line_error
 
 from irscope.interop.inductor.capture import compile_all, plan
 from irscope.interop.inductor.parse import parse_log
 from irscope.types import Stage
-
-from expect import one_line_error
 
 LOGS = Path(__file__).resolve().parent.parent / "samples" / "inductor"
 EXPECTED = {
     "square": ["triton_poi_fused_pow_0"],
     "gelu_tanh": ["triton_poi_fused_gelu_0"],
     "softmax": ["triton_per_fused__softmax_exp_prepare_softmax_online_sub_0"],
-    "mlp_layernorm": ["triton_per_fused_native_layer_norm_0", "triton_poi_fused_gelu_view_1",
-                      "triton_poi_fused_add_addmm_view_2"],
-    "reduction": ["triton_red_fused_mean_pow_0", "triton_red_fused_add_mean_mul_pow_rsqrt_sum_1",
-                  "triton_per_fused_add_mean_mul_pow_rsqrt_sum_2", "triton_red_fused_abs_amax_3",
-                  "triton_per_fused_abs_amax_4"],
+    "mlp_layernorm": [
+        "triton_per_fused_native_layer_norm_0",
+        "triton_poi_fused_gelu_view_1",
+        "triton_poi_fused_add_addmm_view_2",
+    ],
+    "reduction": [
+        "triton_red_fused_mean_pow_0",
+        "triton_red_fused_add_mean_mul_pow_rsqrt_sum_1",
+        "triton_per_fused_add_mean_mul_pow_rsqrt_sum_2",
+        "triton_red_fused_abs_amax_3",
+        "triton_per_fused_abs_amax_4",
+    ],
     "matmul_autotune": ["triton_tem_fused_mm_0", "triton_poi_fused_relu_1"],
 }
 
@@ -71,13 +77,16 @@ def test_cli_writes_sessions_that_sweep_diff_and_open(cli, tmp_path):
     assert any("addmm" in call or "mm" in call for g in data["graphs"] for call in g["extern_calls"])
     assert json.loads((out / "inductor.json").read_text())["kernels"][0]["session"]
 
-    swept = cli("sweep", str(out / "triton_poi_fused_gelu_view_1"), "-s", "XBLOCK=256,1024", "-s", "num_warps=4,8",
-                "--json")
+    swept = cli(
+        "sweep", str(out / "triton_poi_fused_gelu_view_1"), "-s", "XBLOCK=256,1024", "-s", "num_warps=4,8", "--json"
+    )
     assert swept.exit_code == 0, swept.stderr
     rows = [json.loads(line) for line in swept.stdout.splitlines()]
     assert {(r["XBLOCK"], r["num_warps"]) for r in rows} == {(256, 4), (256, 8), (1024, 4), (1024, 8)}
 
-    diffed = cli("diff", "square_kernel", "-a", f"kernel={out / 'triton_poi_fused_gelu_view_1'}", "-b", "BLOCK_SIZE=1024")
+    diffed = cli(
+        "diff", "square_kernel", "-a", f"kernel={out / 'triton_poi_fused_gelu_view_1'}", "-b", "BLOCK_SIZE=1024"
+    )
     assert diffed.exit_code == 0, diffed.stderr
     assert diffed.stdout.startswith("A  triton_poi_fused_gelu_view_1") and "B  square_kernel" in diffed.stdout
 
@@ -100,9 +109,7 @@ async def test_the_tui_opens_every_kernel_of_an_inductor_capture(cli, tmp_path):
 # ---------------------------------------------------------------- bad input
 
 
-
-
-CPU_LOG = '''V1121 09:00:00.000000 1 torch/_inductor/graph.py:2552] [0/0] [__output_code] Output code: 
+CPU_LOG = """V1121 09:00:00.000000 1 torch/_inductor/graph.py:2552] [0/0] [__output_code] Output code:\x20
 V1121 09:00:00.000000 1 torch/_inductor/graph.py:2552] [0/0] [__output_code] # AOT ID: ['0_inference']
 V1121 09:00:00.000000 1 torch/_inductor/graph.py:2552] [0/0] [__output_code] from torch._inductor.async_compile import AsyncCompile
 V1121 09:00:00.000000 1 torch/_inductor/graph.py:2552] [0/0] [__output_code] async_compile = AsyncCompile()
@@ -112,7 +119,7 @@ V1121 09:00:00.000000 1 torch/_inductor/graph.py:2552] [0/0] [__output_code] ext
 V1121 09:00:00.000000 1 torch/_inductor/graph.py:2552] [0/0] [__output_code] {
 V1121 09:00:00.000000 1 torch/_inductor/graph.py:2552] [0/0] [__output_code] }
 V1121 09:00:00.000000 1 torch/_inductor/graph.py:2552] [0/0] [__output_code] \'\'\')
-'''
+"""
 
 
 def test_a_cpu_compile_log_says_the_compile_targeted_the_cpu(cli, tmp_path):

@@ -19,7 +19,12 @@ import pytest
 
 from irscope.errors import UsageError
 from irscope.interop.inductor.parse import (
-    InductorLogError, NoTritonKernels, OutputCode, TruncatedLog, parse_log, parse_output_code,
+    InductorLogError,
+    NoTritonKernels,
+    OutputCode,
+    TruncatedLog,
+    parse_log,
+    parse_output_code,
 )
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples" / "inductor"
@@ -103,7 +108,7 @@ def test_pointwise_kernel_square():
     assert k.graph_fragment == (
         '%arg0_1 : Tensor "f32[4096, 4096][4096, 1]cuda:0" = PlaceHolder[target=arg0_1]',
         '%pow_1 : Tensor "f32[4096, 4096][4096, 1]cuda:0"[num_users=1] = call_function'
-        '[target=torch.ops.aten.pow.Tensor_Scalar](args = (%arg0_1, 2), kwargs = {})',
+        "[target=torch.ops.aten.pow.Tensor_Scalar](args = (%arg0_1, 2), kwargs = {})",
         "return %pow_1",
     )
     assert k.signature == {"in_ptr0": "*fp32", "out_ptr0": "*fp32", "xnumel": "i32", "XBLOCK": "constexpr"}
@@ -119,8 +124,9 @@ def test_pointwise_kernel_square():
     assert k.inductor_meta["autotune_hints"] == set()
     assert k.inductor_meta["autotune_remote_cache"] is None
     assert k.triton_meta["device"]["_type"] == "DeviceProperties"
-    assert k.triton_meta["configs"] == [{(0,): [["tt.divisibility", 16]], (1,): [["tt.divisibility", 16]],
-                                         (2,): [["tt.divisibility", 16]]}]
+    assert k.triton_meta["configs"] == [
+        {(0,): [["tt.divisibility", 16]], (1,): [["tt.divisibility", 16]], (2,): [["tt.divisibility", 16]]}
+    ]
 
 
 def test_reduction_kernels():
@@ -132,8 +138,14 @@ def test_reduction_kernels():
     assert red.aten_ops == ("aten.pow", "aten.mean")
     assert red.node_map == ("mean => mean", "pow_1 => pow_1")
     assert red.graph_fragment[-1] == "return %buf0"
-    assert red.signature == {"in_ptr0": "*fp32", "out_ptr0": "*fp32", "xnumel": "i32", "r0_numel": "i32",
-                             "XBLOCK": "constexpr", "R0_BLOCK": "constexpr"}
+    assert red.signature == {
+        "in_ptr0": "*fp32",
+        "out_ptr0": "*fp32",
+        "xnumel": "i32",
+        "r0_numel": "i32",
+        "XBLOCK": "constexpr",
+        "R0_BLOCK": "constexpr",
+    }
     assert red.launch_args == ("arg0_1", "buf0", "8192", "2048")
 
     split = out.kernels[1]
@@ -256,14 +268,16 @@ def test_several_graphs_interleaved_with_other_loggers():
     first, second = _relabel(log_text("square"), "0/0", "672"), _relabel(log_text("gelu_tanh"), "1/0", "672")
     mixed = []
     for i in range(max(len(first), len(second))):
-        mixed += first[i:i + 1] + second[i:i + 1]
+        mixed += first[i : i + 1] + second[i : i + 1]
         if i % 7 == 3:  # other loggers write in between, tagged or not
             mixed.append("I1121 08:30:40.100000 672 torch/_dynamo/convert_frame.py:1000] [1/0] Step 1: tracing")
             mixed.append("W1121 08:30:40.200000 672 torch/_inductor/utils.py:10] [1/0] [__graph_code] x = 1")
             mixed.append("  warnings.warn(")
     outputs = parse_log("\n".join(mixed))
     assert [(o.graph, [k.name for k in o.kernels]) for o in outputs] == [
-        ("[0/0]", ["triton_poi_fused_pow_0"]), ("[1/0]", ["triton_poi_fused_gelu_0"])]
+        ("[0/0]", ["triton_poi_fused_pow_0"]),
+        ("[1/0]", ["triton_poi_fused_gelu_0"]),
+    ]
     assert outputs[0].module == only("square").module
     assert outputs[1].kernels == only("gelu_tanh").kernels
 
@@ -271,9 +285,11 @@ def test_several_graphs_interleaved_with_other_loggers():
 def test_a_foreign_prefix_before_the_output_code_tag():
     module = bare_module(log_text("reduction"))
     lines = ["Output code: ", *module.split("\n"), "Output code written to: /tmp/x.py"]
-    for lead in ("[rank1]:V1121 08:31:33.739000 1032 torch/_inductor/graph.py:2552] [2/1] [__output_code] ",
-                 "2025-11-21 08:31:33,739 [2/1] [__output_code] ",
-                 "[__output_code] "):
+    for lead in (
+        "[rank1]:V1121 08:31:33.739000 1032 torch/_inductor/graph.py:2552] [2/1] [__output_code] ",
+        "2025-11-21 08:31:33,739 [2/1] [__output_code] ",
+        "[__output_code] ",
+    ):
         outputs = parse_log("\n".join(lead + line for line in lines) + "\nsomething else logged")
         assert len(outputs) == 1
         assert outputs[0].module == module
@@ -284,8 +300,11 @@ def test_a_foreign_prefix_before_the_output_code_tag():
 def test_a_log_formatted_without_artifact_tags():
     module = bare_module(log_text("softmax"))
     # Python's logging prefixes the first line of a message only.
-    text = ("INFO:torch._dynamo:compiling\nDEBUG:torch._inductor.graph:Output code: \n" + module
-            + "\nDEBUG:torch._inductor.graph:Output code written to: /tmp/x.py\nINFO:done")
+    text = (
+        "INFO:torch._dynamo:compiling\nDEBUG:torch._inductor.graph:Output code: \n"
+        + module
+        + "\nDEBUG:torch._inductor.graph:Output code written to: /tmp/x.py\nINFO:done"
+    )
     (out,) = parse_log(text)
     assert out.module == module and out.kernels == only("softmax").kernels
 
@@ -297,39 +316,49 @@ def test_a_log_formatted_without_artifact_tags():
 def test_a_log_printed_twice_yields_each_module_and_kernel_once(name):
     log = log_text(name)
     outputs = parse_log(log + "\n" + log)
-    assert [(o.graph, o.module, o.kernels) for o in outputs] == [(o.graph, o.module, o.kernels)
-                                                                 for o in parse_log(log)]
+    assert [(o.graph, o.module, o.kernels) for o in outputs] == [(o.graph, o.module, o.kernels) for o in parse_log(log)]
 
 
 def test_a_cache_hit_reprinting_the_module_under_another_prefix_and_graph_is_dropped():
     # An FX-graph cache hit logs the module again from codecache.py; a second
     # torch.compile of the same function does so under the next compile id.
     log = log_text("reduction")
-    again = "\n".join(re.sub(r"^V\S+ \S+ \d+ torch/_inductor/graph\.py:\d+\] \[0/0\]",
-                             "V1121 08:32:01.000000 1032 torch/_inductor/codecache.py:1993] [1/0]", line)
-                      for line in log.split("\n")).replace("\r", "")
+    again = "\n".join(
+        re.sub(
+            r"^V\S+ \S+ \d+ torch/_inductor/graph\.py:\d+\] \[0/0\]",
+            "V1121 08:32:01.000000 1032 torch/_inductor/codecache.py:1993] [1/0]",
+            line,
+        )
+        for line in log.split("\n")
+    ).replace("\r", "")
     again = "\n".join(line.rstrip() + ("  " if i % 5 == 0 else "") for i, line in enumerate(again.split("\n")))
     assert "codecache.py:1993] [1/0]" in again
     outputs = parse_log(log + "\n" + again)
     assert [(o.graph, [k.name for k in o.kernels]) for o in outputs] == [
-        ("[0/0]", [n for n, _ in EXPECTED["reduction"]])]
+        ("[0/0]", [n for n, _ in EXPECTED["reduction"]])
+    ]
 
 
 def test_distinct_graphs_are_kept_and_a_kernel_they_share_is_listed_once():
     square, gelu = _relabel(log_text("square"), "0/0", "672"), _relabel(log_text("gelu_tanh"), "1/0", "672")
     # Graph 2/0 is another module (its wrapper differs) that reuses square's kernel.
-    reuse = [line.replace("def call(self, args):", "def call(self, args):  # graph 2") for line in
-             _relabel(log_text("square"), "2/0", "673")]
+    reuse = [
+        line.replace("def call(self, args):", "def call(self, args):  # graph 2")
+        for line in _relabel(log_text("square"), "2/0", "673")
+    ]
     assert reuse != _relabel(log_text("square"), "2/0", "673")
     outputs = parse_log("\n".join(square + gelu + reuse))
     assert [(o.graph, [k.name for k in o.kernels]) for o in outputs] == [
-        ("[0/0]", ["triton_poi_fused_pow_0"]), ("[1/0]", ["triton_poi_fused_gelu_0"]), ("[2/0]", [])]
+        ("[0/0]", ["triton_poi_fused_pow_0"]),
+        ("[1/0]", ["triton_poi_fused_gelu_0"]),
+        ("[2/0]", []),
+    ]
     assert "# graph 2" in outputs[2].module
 
 
 # ---------------------------------------------------------------- bad input
 
-CPU_LOG_LINES = '''Output code: 
+CPU_LOG_LINES = """Output code:\x20
 # AOT ID: ['0_inference']
 from ctypes import c_void_p, c_long, c_int
 import torch
@@ -376,14 +405,16 @@ def call(args):
     cpp_fused_mul_0(arg0_1, buf0)
     del arg0_1
     return (buf0, )
-'''.split("\n")
+""".split("\n")
 
 
 def test_a_cpu_compile_is_refused_with_the_reason():
     prefix = "V1121 09:00:00.000000 99 torch/_inductor/graph.py:2552] [0/0] [__output_code] "
     log = "\n".join(prefix + line for line in CPU_LOG_LINES)
-    message = ("the compile targeted the CPU: Inductor wrote C++ kernels, not Triton "
-               "(compile on a CUDA device to get Triton kernels)")
+    message = (
+        "the compile targeted the CPU: Inductor wrote C++ kernels, not Triton "
+        "(compile on a CUDA device to get Triton kernels)"
+    )
     with pytest.raises(NoTritonKernels) as err:
         parse_log(log)
     assert str(err.value) == message
@@ -391,13 +422,16 @@ def test_a_cpu_compile_is_refused_with_the_reason():
         parse_output_code("\n".join(CPU_LOG_LINES[1:]))
 
 
-@pytest.mark.parametrize("text", [
-    "",
-    "\n\n",
-    "Collecting torch\n  Downloading torch-2.11.0-cp312-cp312-manylinux.whl (900 MB)\nSuccessfully installed torch\n",
-    "I1121 08:30:38.000000 672 torch/_dynamo/convert_frame.py:1000] [0/0] Step 1: torchdynamo start tracing f\n"
-    "I1121 08:30:38.500000 672 torch/_dynamo/convert_frame.py:1100] [0/0] Step 1: torchdynamo done tracing f\n",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "\n\n",
+        "Collecting torch\n  Downloading torch-2.11.0-cp312-cp312-manylinux.whl (900 MB)\nSuccessfully installed torch\n",
+        "I1121 08:30:38.000000 672 torch/_dynamo/convert_frame.py:1000] [0/0] Step 1: torchdynamo start tracing f\n"
+        "I1121 08:30:38.500000 672 torch/_dynamo/convert_frame.py:1100] [0/0] Step 1: torchdynamo done tracing f\n",
+    ],
+)
 def test_a_log_without_output_code_says_how_to_get_one(text):
     with pytest.raises(NoTritonKernels) as err:
         parse_log(text)
@@ -421,14 +455,21 @@ def _cut_after(log: str, needle: str, chars: int = 0) -> str:
     return log[:at]
 
 
-@pytest.mark.parametrize("name, needle, chars, kernel_name", [
-    ("square", "tmp1 = tmp0 * tmp0\n", 0, "triton_poi_fused_pow_0"),  # at a line end
-    ("square", "tl.store(out_ptr0", 0, "triton_poi_fused_pow_0"),  # mid-line
-    ("square", "@triton_heuristics.pointwise(\n", 0, "triton_poi_fused_pow_0"),  # inside the decorator
-    ("reduction", "def triton_per_fused_add_mean_mul_pow_rsqrt_sum_2(", 0,
-     "triton_per_fused_add_mean_mul_pow_rsqrt_sum_2"),  # the third of five kernels
-    ("matmul_autotune", "acc += tl.dot(", 0, "triton_tem_fused_mm_0"),
-])
+@pytest.mark.parametrize(
+    "name, needle, chars, kernel_name",
+    [
+        ("square", "tmp1 = tmp0 * tmp0\n", 0, "triton_poi_fused_pow_0"),  # at a line end
+        ("square", "tl.store(out_ptr0", 0, "triton_poi_fused_pow_0"),  # mid-line
+        ("square", "@triton_heuristics.pointwise(\n", 0, "triton_poi_fused_pow_0"),  # inside the decorator
+        (
+            "reduction",
+            "def triton_per_fused_add_mean_mul_pow_rsqrt_sum_2(",
+            0,
+            "triton_per_fused_add_mean_mul_pow_rsqrt_sum_2",
+        ),  # the third of five kernels
+        ("matmul_autotune", "acc += tl.dot(", 0, "triton_tem_fused_mm_0"),
+    ],
+)
 def test_a_log_cut_inside_a_kernel_names_the_kernel(name, needle, chars, kernel_name):
     cut = _cut_after(log_text(name), needle, chars)
     with pytest.raises(TruncatedLog) as err:
@@ -456,7 +497,7 @@ def test_errors_are_user_errors_and_value_errors():
 
 def crafted_module(marker: Path) -> str:
     """An output-code module whose decorator holds code, in torch 2.1-era spellings."""
-    return f'''
+    return f"""
 import triton
 from torch._inductor.async_compile import AsyncCompile
 async_compile = AsyncCompile()
@@ -507,7 +548,7 @@ def call(args):
         triton_poi_fused_add_mul_0.run(arg0_1, buf0, 1024,
                                        grid=grid(1024), stream=stream0)
         return (buf0, )
-'''
+"""
 
 
 def test_parsing_never_runs_the_text(tmp_path):

@@ -11,11 +11,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from expect import one_line_error
 
 from irscope.interop.inductor.parse import parse_log
 from irscope.interop.inductor.trace import read_trace
-
-from expect import one_line_error
 
 TRACES = Path(__file__).resolve().parent.parent / "samples" / "inductor" / "traces"
 TRACE = TRACES / "mlp_layernorm"
@@ -27,10 +26,14 @@ def test_a_trace_holds_what_its_torch_logs_twin_holds():
     assert read.skipped == [] and read.files == [p.name for p in TRACE.iterdir()]
     assert [o.graph for o in read.outputs] == [o.graph for o in twin] == ["[0/0]"]
     assert [o.module.strip() for o in read.outputs] == [o.module.strip() for o in twin]
-    assert [[(k.name, k.kind, k.source) for k in o.kernels] for o in read.outputs] == \
-        [[(k.name, k.kind, k.source) for k in o.kernels] for o in twin]
+    assert [[(k.name, k.kind, k.source) for k in o.kernels] for o in read.outputs] == [
+        [(k.name, k.kind, k.source) for k in o.kernels] for o in twin
+    ]
     assert [k.name for k in read.outputs[0].kernels] == [
-        "triton_per_fused_native_layer_norm_0", "triton_poi_fused_gelu_view_1", "triton_poi_fused_add_addmm_view_2"]
+        "triton_per_fused_native_layer_norm_0",
+        "triton_poi_fused_gelu_view_1",
+        "triton_poi_fused_add_addmm_view_2",
+    ]
 
 
 def test_inductor_trace_compiles_every_kernel_as_the_log_does(cli, tmp_path):
@@ -73,5 +76,6 @@ def test_bad_trace_folders_get_one_line(cli, tmp_path):
     one_line_error(cli("inductor", "--trace", str(tmp_path / "missing")), 2, "no such TORCH_TRACE folder")
     (tmp_path / "empty").mkdir()
     one_line_error(cli("inductor", "--trace", str(tmp_path / "empty")), 2, "no inductor_output_code records")
-    one_line_error(cli("inductor", "--trace", str(TRACE), "--log", str(TRACES / "mlp_layernorm.log")), 2,
-                   "give one of TARGET")
+    one_line_error(
+        cli("inductor", "--trace", str(TRACE), "--log", str(TRACES / "mlp_layernorm.log")), 2, "give one of TARGET"
+    )

@@ -33,8 +33,12 @@ def _module_names(package_dir: Path) -> dict[str, Path]:
 
 def _is_submodule(package_dir: Path, name: str) -> bool:
     """A module or package of that name, or a C extension (its ``.c`` source, or built) beside it."""
-    return ((package_dir / f"{name}.py").exists() or (package_dir / name).is_dir()
-            or (package_dir / f"{name}.c").exists() or any(package_dir.glob(f"{name}.*.so")))
+    return (
+        (package_dir / f"{name}.py").exists()
+        or (package_dir / name).is_dir()
+        or (package_dir / f"{name}.c").exists()
+        or any(package_dir.glob(f"{name}.*.so"))
+    )
 
 
 def _imports_run_at_import(body: list) -> list:
@@ -70,8 +74,9 @@ def _import_graph(package_dir: Path) -> dict[str, set[str]]:
             base = ".".join(filter(None, (package.rsplit(".", node.level - 1)[0] if node.level else "", node.module)))
             is_package = base in modules and modules[base].name == "__init__.py"
             for alias in node.names:  # `from pkg import name`: the submodule if there is one, else pkg itself
-                targets.add(f"{base}.{alias.name}" if is_package and _is_submodule(modules[base].parent, alias.name)
-                            else base)
+                targets.add(
+                    f"{base}.{alias.name}" if is_package and _is_submodule(modules[base].parent, alias.name) else base
+                )
         graph[name] = set()
         for target in targets:
             parts = target.split(".")
@@ -126,7 +131,7 @@ def test_the_cycle_check_counts_package_inits_and_leaves_out_annotations_and_fun
         "pkg/diff/_tokens.c": "",
         "pkg/ir/__init__.py": "",
         "pkg/ir/normalize.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..diff import core\n"
-                               "from ..diff.native import tokens\n",
+        "from ..diff.native import tokens\n",
     }
     for name, text in files.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -143,3 +148,13 @@ def test_the_data_model_and_the_ir_half_type_check():
         pytest.fail("mypy is missing: install the test extras (pip install -e '.[test]')")
     proc = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+
+
+def test_ruff_finds_nothing_to_lint_or_reformat():
+    """ruff's lint rules and its formatter, as [tool.ruff] sets them, over the package and the tests."""
+    ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")
+    if not Path(ruff).exists():
+        pytest.fail("ruff is missing: install the test extras (pip install -e '.[test]')")
+    for command in (["check", "irscope", "tests"], ["format", "--check", "irscope", "tests"]):
+        proc = subprocess.run([ruff, *command, "--no-cache"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 0, f"ruff {' '.join(command)}:\n{proc.stdout}{proc.stderr}"

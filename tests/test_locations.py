@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from irscope.ir.locations import llvm_locations, mlir_locations, ptx_locations, sass_locations
 
-TTGIR = '''#loc = loc("/k/softmax.py":14:0)
+TTGIR = """#loc = loc("/k/softmax.py":14:0)
 #loc1 = loc(unknown)
 #loc10 = loc("/k/softmax.py":21:33)
 #loc35 = loc("row_minus_max"(#loc10))
@@ -22,7 +22,7 @@ module {
     %z = arith.addf %a, %a : f32 loc("/k/softmax.py":31:2)
   } loc(#loc)
 } loc(#loc)
-'''
+"""
 
 
 def test_mlir_resolves_aliases_names_callsites_and_fused_locations():
@@ -41,7 +41,7 @@ def test_mlir_resolves_aliases_names_callsites_and_fused_locations():
     assert all(loc is None for line, loc in zip(lines, locs) if line.startswith("#loc"))
 
 
-LLIR = '''define ptx_kernel void @k(ptr addrspace(1) %0) local_unnamed_addr #0 !dbg !4 {
+LLIR = """define ptx_kernel void @k(ptr addrspace(1) %0) local_unnamed_addr #0 !dbg !4 {
   %8 = tail call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x(), !dbg !7
   %63 = tail call float @llvm.maxnum.f32(float %48, float %50), !dbg !14
   ret void, !dbg !7
@@ -55,7 +55,7 @@ LLIR = '''define ptx_kernel void @k(ptr addrspace(1) %0) local_unnamed_addr #0 !
 !17 = !DILocation(line: 191, column: 40, scope: !15, inlinedAt: !18)
 !18 = !DILocation(line: 21, column: 33, scope: !19)
 !19 = distinct !DILexicalBlockFile(scope: !4, file: !1, discriminator: 0)
-'''
+"""
 
 
 def test_llvm_follows_scopes_to_files_and_inlined_at_chains():
@@ -68,7 +68,7 @@ def test_llvm_follows_scopes_to_files_and_inlined_at_chains():
     assert all(loc is None for loc in locs[5:])
 
 
-PTX = '''.visible .entry k(
+PTX = """.visible .entry k(
 )
 .reqntid 128
 {
@@ -85,7 +85,7 @@ PTX = '''.visible .entry k(
 	{
 .b8 1
 	}
-'''
+"""
 
 
 def test_ptx_loc_applies_until_the_next_and_the_comment_gives_the_inlining_chain():
@@ -99,13 +99,13 @@ def test_ptx_loc_applies_until_the_next_and_the_comment_gives_the_inlining_chain
     assert all(loc is None for loc in locs[10:])  # after the function: .file table and debug sections
 
 
-SASS = '''//--------------------- .text.k --------------------------
+SASS = """//--------------------- .text.k --------------------------
 k:
 	//## File "/k/softmax.py", line 14
         /*0000*/                   LDC R1, c[0x0][0x28] ;
 	//## File "/t/standard.py", line 170 inlined at "/t/standard.py", line 191 inlined at "/k/softmax.py", line 21
         /*0010*/                   FMNMX R5, R4, R5, !PT ;
-'''
+"""
 
 
 def test_sass_line_comments_set_the_location_of_the_instructions_below():
@@ -116,14 +116,14 @@ def test_sass_line_comments_set_the_location_of_the_instructions_below():
 
 
 # Triton's (and tritonparse's) SASS dump: nvdisasm -g on a cubin that carries its PTX as debug text.
-SASS_WITH_PTX_TEXT = '''Function:add_kernel
+SASS_WITH_PTX_TEXT = """Function:add_kernel
 	//## File "/tmp/addk.py", line 6
 	//## File ".nv_debug_ptx_txt", line 20
         /*0000*/                   LDC R1, c[0x0][0x28] ;
 	//## File "/tmp/addk.py", line 8
 	//## File ".nv_debug_ptx_txt", line 39
         /*0010*/                   S2R R0, SR_TID.X ;
-'''
+"""
 
 
 def test_a_sass_line_naming_the_embedded_ptx_text_keeps_the_source_line_above_it():

@@ -30,8 +30,15 @@ def test_summary_statistics_of_per_call_times():
 
 def test_derived_bandwidth_throughput_and_the_roof_that_applies():
     # An H200's figures: 4.8 TB/s peak, 989 TFLOP/s fp16 tensor peak -> ridge at ~206 flops/byte.
-    d = derived(median_us=125.0, bytes_moved=512e6, flops=64e6, copy_us=120.0, ceiling_gbps=4100.0,
-                peak_gbps=4800.0, peak_tflops=989.0)
+    d = derived(
+        median_us=125.0,
+        bytes_moved=512e6,
+        flops=64e6,
+        copy_us=120.0,
+        ceiling_gbps=4100.0,
+        peak_gbps=4800.0,
+        peak_tflops=989.0,
+    )
     assert d["gbps"] == pytest.approx(4096.0)
     assert d["pct_copy"] == pytest.approx(100 * 120 / 125)  # the same bytes copied, as % of the kernel's time
     assert d["pct_ceiling"] == pytest.approx(100 * 4096 / 4100)
@@ -54,9 +61,19 @@ def test_bytes_moved_default_to_every_tensor_once():
 
 
 def test_measurement_round_trips_through_json():
-    m = Measurement(Status.WRONG, median_us=12.5, p20_us=12.0, p80_us=13.0, min_us=11.9, repetitions=400,
-                    gbps=800.0, max_abs_error=1.0, error="out: 10 of 100 elements off", device="H100",
-                    ncu={"gpu_time_us": 12.1, "dram_pct": 60.0})
+    m = Measurement(
+        Status.WRONG,
+        median_us=12.5,
+        p20_us=12.0,
+        p80_us=13.0,
+        min_us=11.9,
+        repetitions=400,
+        gbps=800.0,
+        max_abs_error=1.0,
+        error="out: 10 of 100 elements off",
+        device="H100",
+        ncu={"gpu_time_us": 12.1, "dram_pct": 60.0},
+    )
     back = Measurement.from_json(json.loads(json.dumps(m.to_json())))
     assert back == m and not back.ranked
 
@@ -100,8 +117,9 @@ def test_measurements_are_stored_in_the_session_and_shown_in_diff(cli, tmp_path)
 def test_samples_give_runtimes_to_matching_variants_only(tmp_path):
     v = capture("square_kernel", {"BLOCK_SIZE": 256}, arch="sm_90")
     m = Measurement(Status.OK, median_us=33.3, gbps=777.0, device="H100")
-    write_samples(tmp_path / "square.json", v.kernel, REPO, {"name": "H100 80GB HBM3", "capability": 90},
-                  [(v.config, v.arch, m)])
+    write_samples(
+        tmp_path / "square.json", v.kernel, REPO, {"name": "H100 80GB HBM3", "capability": 90}, [(v.config, v.arch, m)]
+    )
     data = json.loads((tmp_path / "square.json").read_text())
     assert data["file"] == "kernels/square.py" and "/" not in data["file"][:1]
     assert str(REPO) not in (tmp_path / "square.json").read_text()
@@ -117,14 +135,16 @@ TUNED = str(REPO / "tests/gpu/tuned_kernels.py") + ":tuned_scale_kernel"
 
 def _tuned_rows():
     """The autotuned test kernel's configs, compiled for real, with irscope's medians (BLOCK=512 fastest)."""
-    from irscope.measure.bench import BenchResult
     from irscope.config import sweep_configs
+    from irscope.measure.bench import BenchResult
 
     ref = resolve_kernel(TUNED)
     configs = sweep_configs(ref.parameter_table(), ref.name, {}, {})
     medians = (30.0, 25.0, 20.0, 18.0)  # the pruned BLOCK=4096 is fastest of all, but the autotuner never sees it
-    rows = [BenchResult(i, capture(ref, config=c, arch="sm_90"), Measurement(Status.OK, median_us=us))
-            for i, (c, us) in enumerate(zip(configs, medians))]
+    rows = [
+        BenchResult(i, capture(ref, config=c, arch="sm_90"), Measurement(Status.OK, median_us=us))
+        for i, (c, us) in enumerate(zip(configs, medians))
+    ]
     return ref, configs, rows
 
 

@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parents[1]
 SESSION = REPO / "samples" / "sessions" / "square_kernel"
 LOGS = REPO / "samples" / "inductor"
 
-KERNEL_FILE = '''
+KERNEL_FILE = """
 import triton
 import triton.language as tl
 
@@ -23,7 +23,7 @@ import triton.language as tl
 def halve(x_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 0.5, mask=offs < n)
-'''
+"""
 
 
 def test_a_kernel_file_a_session_and_a_builtin_each_resolve_to_what_they_name(tmp_path):

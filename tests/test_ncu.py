@@ -14,13 +14,12 @@ import shutil
 from pathlib import Path
 
 import pytest
+from expect import one_line_error
 
 from irscope.annotate.hotspots import hot_lines, matched, python_line_shares
 from irscope.measure.ncu_report import KernelCounters, NcuReportUnavailable, ncu_report_module, read_report
 from irscope.session import Session
 from irscope.types import Stage
-
-from expect import one_line_error
 
 SESSION = Path(__file__).resolve().parent.parent / "samples" / "ncu" / "square_h100"
 ID = "BLOCK_SIZE-{}_num_warps-4_num_stages-3_n_rows-4096_n_cols-781_sm_90"
@@ -58,7 +57,7 @@ def test_the_hottest_lines_are_the_square_waiting_for_its_load(block):
     assert next(iter(top.stalls)) == "long_scoreboard"
     register = re.search(r"FMUL (R\d+), (R\d+)", top.text)[2]
     sass = variant.listings[Stage.SASS].splitlines()
-    loads = [line for line in sass[:top.index] if "LDG" in line and re.search(rf"\b{register}\b,", line)]
+    loads = [line for line in sass[: top.index] if "LDG" in line and re.search(rf"\b{register}\b,", line)]
     assert loads, f"no LDG writes {register} before the FMUL"
 
 
@@ -104,8 +103,16 @@ def _has_ncu_report() -> bool:
 def test_reading_a_report_without_ncu_report_says_so_in_one_line(cli):
     with pytest.raises(NcuReportUnavailable):
         read_report(SESSION / "ncu" / f"{ID.format(1024)}.ncu-rep")
-    result = cli("ncu", "square_kernel", "--arch", "sm_90", "-c", "BLOCK_SIZE=1024",
-                 "--report", str(SESSION / "ncu" / f"{ID.format(1024)}.ncu-rep"))
+    result = cli(
+        "ncu",
+        "square_kernel",
+        "--arch",
+        "sm_90",
+        "-c",
+        "BLOCK_SIZE=1024",
+        "--report",
+        str(SESSION / "ncu" / f"{ID.format(1024)}.ncu-rep"),
+    )
     one_line_error(result, 2, "ncu_report is not available")
 
 

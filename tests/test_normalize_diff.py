@@ -35,7 +35,7 @@ def _renumber(stage: Stage, text: str) -> str:
     if stage is Stage.SASS:
         text = re.sub(r"\bR(\d+)\b", lambda m: f"R{(int(m[1]) + 17) % 256}", text)
         text = re.sub(r"\.L_x_(\d+)", lambda m: f".L_x_{int(m[1]) + 11}", text)
-        return re.sub(r'line (\d+)', lambda m: f"line {int(m[1]) + 2}", text)
+        return re.sub(r"line (\d+)", lambda m: f"line {int(m[1]) + 2}", text)
     raise AssertionError(stage)
 
 
@@ -76,8 +76,10 @@ def test_a_local_memory_directive_is_kept_where_location_directives_go():
     stays."""
     from irscope.ir.normalize import clean_ptx
 
-    text = ("\t.loc\t1 17 0\n\t.file\t1 \"k.py\"\n\t.local .align 16 .b8 \t__local_depot0[64];\n"
-            "\t.loc 2 3\n\t.locals_are_not_a_directive;\n\tst.local.u32 [%rd1], %r1;\n")
+    text = (
+        '\t.loc\t1 17 0\n\t.file\t1 "k.py"\n\t.local .align 16 .b8 \t__local_depot0[64];\n'
+        "\t.loc 2 3\n\t.locals_are_not_a_directive;\n\tst.local.u32 [%rd1], %r1;\n"
+    )
     kept = [".local .align 16 .b8 __local_depot0[64];", ".locals_are_not_a_directive;", "st.local.u32 [%rd1], %r1;"]
     assert [(x.index, x.text) for x in clean_ptx(text)] == list(zip([2, 4, 5], kept))
 

@@ -12,12 +12,12 @@ import pytest
 
 pytest.importorskip("numba.cuda", reason="needs numba-cuda (and the nvidia-cuda-nvrtc wheel)")
 
-from irscope.capture import capture  # noqa: E402
-from irscope.frontends import resolve_kernel  # noqa: E402
-from irscope.ir.sourcemap import SourceMap  # noqa: E402
-from irscope.types import Stage, Status  # noqa: E402
+from irscope.capture import capture
+from irscope.frontends import resolve_kernel
+from irscope.ir.sourcemap import SourceMap
+from irscope.types import Stage, Status
 
-KERNELS = textwrap.dedent('''
+KERNELS = textwrap.dedent("""
     import math
 
     from numba import cuda
@@ -36,7 +36,7 @@ KERNELS = textwrap.dedent('''
         if i < x.size:
             v = x[i]
             y[i] = 0.5 * v * (1.0 + math.tanh(0.7978845608 * (v + 0.044715 * v * v * v)))
-''')
+""")
 
 
 @pytest.fixture
@@ -63,10 +63,12 @@ def test_a_numba_kernel_compiles_to_ptx_and_sass_mapped_to_its_python_lines(kern
 
 
 def test_signature_from_s_and_fastmath(kernels_file, cli):
-    exact = capture(resolve_kernel(f"{kernels_file}:gelu", signature="float32[:], float32[:]"),
-                    {"fast_math": False}, "sm_90")
-    fast = capture(resolve_kernel(f"{kernels_file}:gelu", signature="float32[:], float32[:]"),
-                   {"fast_math": True}, "sm_90")
+    exact = capture(
+        resolve_kernel(f"{kernels_file}:gelu", signature="float32[:], float32[:]"), {"fast_math": False}, "sm_90"
+    )
+    fast = capture(
+        resolve_kernel(f"{kernels_file}:gelu", signature="float32[:], float32[:]"), {"fast_math": True}, "sm_90"
+    )
     assert exact.ok and fast.ok
     assert exact.listings[Stage.PTX] != fast.listings[Stage.PTX]
     assert ".approx" in fast.listings[Stage.PTX]

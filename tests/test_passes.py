@@ -16,26 +16,40 @@ from irscope.types import PassStep, Stage
 ALIGNED = {"n_cols": 1024}
 
 # The passes of make_ttir in Triton 3.6 (third_party/nvidia/backend/compiler.py), in the order it adds them.
-TTIR_PASSES = ["inline", "triton-rewrite-tensor-pointer", "canonicalize", "triton-combine",
-               "triton-reorder-broadcast", "cse", "symbol-dce", "triton-loop-unroll"]
+TTIR_PASSES = [
+    "inline",
+    "triton-rewrite-tensor-pointer",
+    "canonicalize",
+    "triton-combine",
+    "triton-reorder-broadcast",
+    "cse",
+    "symbol-dce",
+    "triton-loop-unroll",
+]
 # The first passes of make_ttgir, and the last of make_llir.
-TTGIR_FIRST = ["convert-triton-to-tritongpu", "tritongpu-coalesce", "tritongpu-F32DotTC",
-               "triton-nvidia-gpu-plan-cta", "tritongpu-remove-layout-conversions"]
+TTGIR_FIRST = [
+    "convert-triton-to-tritongpu",
+    "tritongpu-coalesce",
+    "tritongpu-F32DotTC",
+    "triton-nvidia-gpu-plan-cta",
+    "tritongpu-remove-layout-conversions",
+]
 LLIR_LAST = ["symbol-dce", "convert-nvvm-to-llvm", "enable-line-info"]
 
 
 @pytest.fixture(scope="module")
 def square():
     """square_kernel with BLOCK_SIZE 128 and 1024, every pass recorded (two real compiles)."""
-    return {b: capture("square_kernel", {"BLOCK_SIZE": b, **ALIGNED}, arch="sm_90", passes=True)
-            for b in (128, 1024)}
+    return {b: capture("square_kernel", {"BLOCK_SIZE": b, **ALIGNED}, arch="sm_90", passes=True) for b in (128, 1024)}
 
 
 def test_square_kernels_passes_are_named_in_tritons_pipeline_order(square):
     log = square[1024].passes
     assert [s.index for s in log.steps] == list(range(1, len(log.steps) + 1))
-    by_stage = {stage: [s for s in log.steps if s.stage == stage and not s.scope] for stage in
-                (Stage.TTIR, Stage.TTGIR, Stage.LLIR)}
+    by_stage = {
+        stage: [s for s in log.steps if s.stage == stage and not s.scope]
+        for stage in (Stage.TTIR, Stage.TTGIR, Stage.LLIR)
+    }
     assert [s.arg for s in by_stage[Stage.TTIR]] == TTIR_PASSES
     assert [s.arg for s in by_stage[Stage.TTGIR]][:5] == TTGIR_FIRST
     assert [s.arg for s in by_stage[Stage.LLIR]][-3:] == LLIR_LAST
@@ -92,8 +106,17 @@ def test_block_size_128_and_1024_first_part_at_the_coalesce_pass_that_picks_size
 
 
 def test_the_cli_names_the_first_divergence_and_shows_the_layout_change(cli):
-    result = cli("passes", "square_kernel", "--first-divergence", "-a", "BLOCK_SIZE=128,n_cols=1024",
-                 "-b", "BLOCK_SIZE=1024", "-b", "n_cols=1024")
+    result = cli(
+        "passes",
+        "square_kernel",
+        "--first-divergence",
+        "-a",
+        "BLOCK_SIZE=128,n_cols=1024",
+        "-b",
+        "BLOCK_SIZE=1024",
+        "-b",
+        "n_cols=1024",
+    )
     assert result.exit_code == 0, result.output
     assert "first divergence: pass 11 TritonGPUCoalesce (tritongpu-coalesce), stage ttgir" in result.output
     assert "+#blocked1 = #ttg.blocked<{sizePerThread = [4]" in result.output
@@ -129,13 +152,16 @@ def test_a_variant_written_and_read_back_keeps_its_passes(tmp_path, square):
     assert read_variant(tmp_path / "v").passes == square[128].passes
 
 
-@pytest.mark.parametrize("args, code, words", [
-    (("square_kernel", "--after", "no-such-pass"), 2, "no pass 'no-such-pass'"),
-    (("square_kernel", "--after", "999"), 2, "no pass 999"),
-    (("square_kernel", "--after", "3", "--diff", "4"), 2, "do not go together"),
-    (("square_kernel", "--first-divergence", "-a", "BLOCK_SIZE=128"), 2, "needs both"),
-    (("gelu_tanh_kernel",), 2, "only Triton kernels"),
-])
+@pytest.mark.parametrize(
+    "args, code, words",
+    [
+        (("square_kernel", "--after", "no-such-pass"), 2, "no pass 'no-such-pass'"),
+        (("square_kernel", "--after", "999"), 2, "no pass 999"),
+        (("square_kernel", "--after", "3", "--diff", "4"), 2, "do not go together"),
+        (("square_kernel", "--first-divergence", "-a", "BLOCK_SIZE=128"), 2, "needs both"),
+        (("gelu_tanh_kernel",), 2, "only Triton kernels"),
+    ],
+)
 def test_bad_input_is_one_line_on_stderr_and_a_documented_exit_code(run_irscope, args, code, words):
     result = run_irscope("passes", *args)
     assert result.returncode == code
@@ -171,17 +197,21 @@ module {
 def test_dumps_split_at_their_headers_with_scope_and_the_pipeliners_own_dumps_left_out():
     dumps = split_dumps(DUMP)
     assert [(d.name, d.arg, d.scope) for d in dumps] == [
-        ("Inliner", "inline", ""), ("Canonicalizer", "canonicalize", "tt.func @k"),
-        ("TritonGPUPipeline", "tritongpu-pipeline", "")]
+        ("Inliner", "inline", ""),
+        ("Canonicalizer", "canonicalize", "tt.func @k"),
+        ("TritonGPUPipeline", "tritongpu-pipeline", ""),
+    ]
     assert dumps[0].before.startswith("module {") and dumps[0].before.endswith("} loc(#loc)\n")
     assert dumps[2].before == "module {\n}\n"
 
 
 def test_the_configs_own_constants_are_masked_and_layouts_are_not():
     step = PassStep(1, "X", "x", Stage.TTGIR)
-    a = ("#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n"
-         "%c128_i32 = arith.constant 128 : i32\n%0 = tt.make_range {end = 128 : i32, start = 0 : i32} : "
-         "tensor<128xi32, #blocked>\n")
+    a = (
+        "#blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>\n"
+        "%c128_i32 = arith.constant 128 : i32\n%0 = tt.make_range {end = 128 : i32, start = 0 : i32} : "
+        "tensor<128xi32, #blocked>\n"
+    )
     b = a.replace("128", "1024")
     assert [x.text for x in masked(step, a)][1:] == [x.text for x in masked(step, b)][1:]
     c = a.replace("sizePerThread = [1]", "sizePerThread = [4]")

@@ -22,9 +22,21 @@ needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="needs Chromium (De
 
 def _render(page: Path, fragment: str = "") -> tuple[str, list[str]]:
     """The DOM after the page's script ran, and every console message, from headless Chromium."""
-    proc = subprocess.run([CHROMIUM, "--headless=new", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr",
-                           "--v=0", "--dump-dom", f"{page.as_uri()}{fragment}"], capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run(
+        [
+            CHROMIUM,
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--dump-dom",
+            f"{page.as_uri()}{fragment}",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     console = [line for line in proc.stderr.splitlines() if ":CONSOLE" in line]
     return proc.stdout, console
 
@@ -36,9 +48,21 @@ def page(tmp_path_factory):
     from irscope.cli import main
 
     out = tmp_path_factory.mktemp("report") / "square.html"
-    result = CliRunner().invoke(main, ["report", str(SESSION), "-o", str(out), "--diff-stage", "sass",
-                                       "--diff", "BLOCK_SIZE=128,num_warps=4", "BLOCK_SIZE=1024,num_warps=4"],
-                                catch_exceptions=False)
+    result = CliRunner().invoke(
+        main,
+        [
+            "report",
+            str(SESSION),
+            "-o",
+            str(out),
+            "--diff-stage",
+            "sass",
+            "--diff",
+            "BLOCK_SIZE=128,num_warps=4",
+            "BLOCK_SIZE=1024,num_warps=4",
+        ],
+        catch_exceptions=False,
+    )
     assert result.exit_code == 0, result.output
     return out
 
@@ -68,8 +92,9 @@ def test_table_stage_and_diff_render_in_chromium_without_console_errors(page):
     # the diff, rendered in the page: removed and added lines, changed tokens marked
     assert "Diff: BLOCK_SIZE=128" in dom and dom.count('class="del"') > 5 and dom.count('class="add"') > 5
     # the runtime chart: one bar per measured variant
-    assert dom.count("<rect") == sum(e.measurement is not None and e.measurement.median_us is not None
-                                     for e in session.entries)
+    assert dom.count("<rect") == sum(
+        e.measurement is not None and e.measurement.median_us is not None for e in session.entries
+    )
 
 
 @needs_chromium
@@ -84,12 +109,15 @@ def test_a_listing_cannot_inject_markup_or_code(tmp_path, cli):
     assert "</script><script>document.title" not in out.read_text()
     dom, console = _render(out, "#variant=0&stage=ptx")
     assert console == [] and "pwned" not in dom.split("<body", 1)[0]
-    assert "&lt;/script&gt;&lt;script&gt;document.title='pwned'" in dom and "<img src=\"x\"" not in dom
+    assert "&lt;/script&gt;&lt;script&gt;document.title='pwned'" in dom and '<img src="x"' not in dom
 
 
 def test_bad_input_one_line(cli, tmp_path):
     from expect import one_line_error
 
     one_line_error(cli("report", str(tmp_path), "-o", str(tmp_path / "r.html")), 5, "not an irscope session")
-    one_line_error(cli("report", str(SESSION), "-o", str(tmp_path / "r.html"), "--diff", "BLOCK_SIZE=7", "BLOCK_SIZE=128"),
-                   2, "no variant")
+    one_line_error(
+        cli("report", str(SESSION), "-o", str(tmp_path / "r.html"), "--diff", "BLOCK_SIZE=7", "BLOCK_SIZE=128"),
+        2,
+        "no variant",
+    )

@@ -17,7 +17,7 @@ import pytest
 
 # A program written for this test, in the style of Triton's tutorials: a device from the driver,
 # an autotuned kernel whose configs come from a helper, a plain kernel, launches at module level.
-PROGRAM = textwrap.dedent('''
+PROGRAM = textwrap.dedent("""
     import sys
 
     import torch
@@ -58,13 +58,14 @@ PROGRAM = textwrap.dedent('''
     print("program finished")
     if len(sys.argv) > 1:
         raise SystemExit(int(sys.argv[1]))
-''')
+""")
 
 
 def irscope(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "IRSCOPE_NO_GPU": "1"}
-    return subprocess.run([sys.executable, "-m", "irscope", *args], capture_output=True, text=True, cwd=cwd,
-                          env=env, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "irscope", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=600
+    )
 
 
 @pytest.fixture(scope="module")
@@ -115,8 +116,10 @@ def test_an_autotuned_kernel_keeps_every_config_of_its_list(recorded):
 
     folder, _ = recorded
     session = Session.open(folder / "out" / "kernels" / "clamp_kernel")
-    configs = sorted((e.config.values()["TILE"], e.config.values()["num_warps"], e.config.values()["num_stages"])
-                     for e in session.entries)
+    configs = sorted(
+        (e.config.values()["TILE"], e.config.values()["num_warps"], e.config.values()["num_stages"])
+        for e in session.entries
+    )
     assert configs == [(128, 2, 2), (512, 4, 3), (2048, 8, 3)]
     assert all(session.variant(e).ok for e in session.entries)
     index = json.loads((folder / "out" / "run.json").read_text())
@@ -131,7 +134,7 @@ def test_bench_can_rerun_what_the_program_launched_and_says_why_not_otherwise(re
 
     folder, _ = recorded
     session = Session.open(folder / "out" / "kernels" / "shift_kernel")
-    (key, launch), = session.recorded_launches.items()
+    ((key, launch),) = session.recorded_launches.items()
     config = session.entries[0].config
     assert key == launch_key(config) and launch["grid"] == [49, 1, 1] and why_not(launch, config) is None
     other = type(config)({"BLOCK": 64}, config.options, {})
@@ -180,12 +183,13 @@ def test_bad_input_is_one_line(tmp_path):
 def test_the_jits_own_compiles_are_kept_byte_for_byte(tmp_path):
     """Triton's compilation listener copies what the JIT wrote; irscope compiles the same from the record."""
     from irscope.capture import capture_many
-    from irscope.named import open_named
     from irscope.interop.run.collect import collect
+    from irscope.named import open_named
 
     (tmp_path / "raw").mkdir()
     script = tmp_path / "jit.py"
-    script.write_text(textwrap.dedent('''
+    script.write_text(
+        textwrap.dedent("""
         import sys
         from pathlib import Path
 
@@ -215,11 +219,17 @@ def test_the_jits_own_compiles_are_kept_byte_for_byte(tmp_path):
         axpy.warmup(x, y, 4096, 1, 2.0, BLOCK=256, grid=(16,))
         axpy.warmup(x, y, 4096, 1, 2.0, BLOCK=1024, grid=(4,), num_warps=8)
         listener.finish()
-    '''))
+    """)
+    )
     # A Triton cache of its own: Triton keys its cache on the source, not the path, so a cache hit from
     # another copy of this file (an earlier test run) would name that copy's path in the IR.
-    done = subprocess.run([sys.executable, str(script), str(tmp_path / "raw")], capture_output=True, text=True,
-                          timeout=300, env={**os.environ, "TRITON_CACHE_DIR": str(tmp_path / "triton")})
+    done = subprocess.run(
+        [sys.executable, str(script), str(tmp_path / "raw")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "TRITON_CACHE_DIR": str(tmp_path / "triton")},
+    )
     assert done.returncode == 0, done.stderr
     index = collect(tmp_path, command=["jit.py"], exit_code=0, wall_s=1.0)
     (kernel,) = index["kernels"]
@@ -227,11 +237,16 @@ def test_the_jits_own_compiles_are_kept_byte_for_byte(tmp_path):
     target = open_named(str(tmp_path / kernel["session"]), need_kernel=True)
     for v in kernel["variants"]:
         stored = target.session.variant(target.session.entry(v["entry"]))
-        compile_dir = next(p for p in (tmp_path / "raw" / "compiles").iterdir()
-                           if json.loads((p / "compile.json").read_text())["hash"] == v["hash"])
+        compile_dir = next(
+            p
+            for p in (tmp_path / "raw" / "compiles").iterdir()
+            if json.loads((p / "compile.json").read_text())["hash"] == v["hash"]
+        )
         assert stored.listings["ptx"] == (compile_dir / "stage.ptx").read_text()
         # The JIT's own hash of the function is the identity of the kernel rebuilt from the record.
-        assert json.loads((compile_dir / "compile.json").read_text())["cache_key"] == target.kernel.identity().source_hash
+        assert (
+            json.loads((compile_dir / "compile.json").read_text())["cache_key"] == target.kernel.identity().source_hash
+        )
         assert stored.listings["ttgir"] == (compile_dir / "stage.ttgir").read_text()
         assert stored.compile_info.mode.value == "jit" and "sass" in stored.listings
         # The recorded specialization, compiled again ahead of time from the session: the same PTX.
@@ -243,8 +258,8 @@ def test_inductor_kernels_loaded_from_its_cache_come_from_the_output_code(tmp_pa
     """A warm run: Inductor loads its kernels from its cache and Triton compiles nothing; the output code
     Inductor logged (here one recorded on an H200) gives the kernel, the profile its GPU time."""
     from irscope.interop.inductor.parse import parse_log
-    from irscope.paths import samples_dir
     from irscope.interop.run.collect import collect, read_index
+    from irscope.paths import samples_dir
     from irscope.session import Session
 
     (output,) = parse_log((samples_dir() / "inductor" / "gelu_tanh.log").read_text())
@@ -252,11 +267,36 @@ def test_inductor_kernels_loaded_from_its_cache_come_from_the_output_code(tmp_pa
     raw = tmp_path / "raw"
     (raw / "inductor").mkdir(parents=True)
     (raw / "inductor" / "0000.py").write_text(output.module)
-    (raw / "profile.json").write_text(json.dumps({"device": "NVIDIA H200", "capability": "90", "kernels": [
-        {"name": kernel.name, "grid": [65536, 1, 1], "block": [128, 1, 1], "calls": 20, "total_us": 2620.0,
-         "median_us": 131.0, "min_us": 130.0, "max_us": 133.0},
-        {"name": "void at::native::vectorized_elementwise_kernel<4>", "grid": [1, 1, 1], "block": [128, 1, 1],
-         "calls": 1, "total_us": 3.0, "median_us": 3.0, "min_us": 3.0, "max_us": 3.0}]}))
+    (raw / "profile.json").write_text(
+        json.dumps(
+            {
+                "device": "NVIDIA H200",
+                "capability": "90",
+                "kernels": [
+                    {
+                        "name": kernel.name,
+                        "grid": [65536, 1, 1],
+                        "block": [128, 1, 1],
+                        "calls": 20,
+                        "total_us": 2620.0,
+                        "median_us": 131.0,
+                        "min_us": 130.0,
+                        "max_us": 133.0,
+                    },
+                    {
+                        "name": "void at::native::vectorized_elementwise_kernel<4>",
+                        "grid": [1, 1, 1],
+                        "block": [128, 1, 1],
+                        "calls": 1,
+                        "total_us": 3.0,
+                        "median_us": 3.0,
+                        "min_us": 3.0,
+                        "max_us": 3.0,
+                    },
+                ],
+            }
+        )
+    )
     index = collect(tmp_path, command=["python", "prog.py"], exit_code=0, wall_s=2.0)
     (row,) = index["kernels"]
     assert row["name"] == kernel.name and row["inductor"] and row["session"] == f"inductor/{kernel.name}"
@@ -273,7 +313,9 @@ def test_a_run_index_never_names_a_folder_outside_its_kernels(tmp_path, session)
     from irscope.errors import SessionError
     from irscope.interop.run.collect import read_index
 
-    (tmp_path / "run.json").write_text(json.dumps({"format": "irscope.interop.run/1", "kernels": [{"session": session}]}))
+    (tmp_path / "run.json").write_text(
+        json.dumps({"format": "irscope.interop.run/1", "kernels": [{"session": session}]})
+    )
     with pytest.raises(SessionError):
         read_index(tmp_path)
 
@@ -288,9 +330,22 @@ def test_a_raw_record_that_names_a_file_outside_the_run_is_refused(tmp_path):
     folder = raw / "compiles" / "00000"
     folder.mkdir(parents=True)
     (raw / "sources").mkdir()
-    record = {"format": "irscope.triton-compile/1", "kernel": "k", "file": "/x/k.py", "source": "../../secret.txt",
-              "params": ["x"], "constexprs": [], "signature": {"x": "*fp32"}, "constants": {}, "divisible": [],
-              "options": {"num_warps": 4}, "hash": "h", "name": "k", "arch": 90, "stages": {"ptx": "../../../secret.txt"}}
+    record = {
+        "format": "irscope.triton-compile/1",
+        "kernel": "k",
+        "file": "/x/k.py",
+        "source": "../../secret.txt",
+        "params": ["x"],
+        "constexprs": [],
+        "signature": {"x": "*fp32"},
+        "constants": {},
+        "divisible": [],
+        "options": {"num_warps": 4},
+        "hash": "h",
+        "name": "k",
+        "arch": 90,
+        "stages": {"ptx": "../../../secret.txt"},
+    }
     (folder / "compile.json").write_text(json.dumps(record))
     index = collect(tmp_path / "run", command=["x"], exit_code=0, wall_s=0.1)
     assert index["kernels"] == [] and "secret.txt" in index["skipped"][0] and "outside" in index["skipped"][0]
@@ -300,10 +355,12 @@ def test_a_raw_record_that_names_a_file_outside_the_run_is_refused(tmp_path):
     index = collect(tmp_path / "run", command=["x"], exit_code=0, wall_s=0.1)
     (kernel,) = index["kernels"]
     assert kernel["session"] is None and "outside" in kernel["why"]
-    assert not any("not for irscope" in p.read_text(errors="ignore") for p in (tmp_path / "run").rglob("*") if p.is_file())
+    assert not any(
+        "not for irscope" in p.read_text(errors="ignore") for p in (tmp_path / "run").rglob("*") if p.is_file()
+    )
 
 
-LECTURE_CUDA = '''
+LECTURE_CUDA = """
 __global__ void square_matrix_kernel(const float* matrix, float* result, int width, int height) {
     int row = blockIdx.y * blockDim.y + threadIdx.y;
     int col = blockIdx.x * blockDim.x + threadIdx.x;
@@ -321,12 +378,12 @@ torch::Tensor square_matrix(torch::Tensor matrix) {
         matrix.data_ptr<float>(), result.data_ptr<float>(), matrix.size(1), matrix.size(0));
     return result;
 }
-'''
+"""
 
 
 def test_load_inline_is_wrapped_when_the_program_imports_it_and_not_before(tmp_path):
     """The recorder waits for torch.utils.cpp_extension (a program that never imports it pays nothing)."""
-    script = textwrap.dedent(f'''
+    script = textwrap.dedent(f"""
         import sys
         from pathlib import Path
         from irscope.interop.run.inline_listen import LoadInlineRecorder
@@ -335,7 +392,7 @@ def test_load_inline_is_wrapped_when_the_program_imports_it_and_not_before(tmp_p
         assert "torch.utils.cpp_extension" not in sys.modules
         from torch.utils.cpp_extension import load_inline
         print(getattr(load_inline, "__irscope_recorded__", False), load_inline.__name__)
-    ''')
+    """)
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "load_inline"]
@@ -355,12 +412,32 @@ def test_a_recorded_load_inline_call_becomes_a_cuda_session_with_its_gpu_time(tm
     raw = tmp_path / "raw"
     raw.mkdir()
     recorder = LoadInlineRecorder(raw)
-    recorder.record(load_inline, ("square_ext", "torch::Tensor square_matrix(torch::Tensor matrix);"),
-                    {"cuda_sources": LECTURE_CUDA, "functions": ["square_matrix"],
-                     "extra_cuda_cflags": ["--use_fast_math"]}, sys._getframe(0))
-    (raw / "profile.json").write_text(json.dumps({"device": "NVIDIA H100", "capability": "90", "kernels": [
-        {"name": "square_matrix_kernel(float const*, float*, int, int)", "grid": [49, 256, 1],
-         "block": [16, 16, 1], "calls": 10, "total_us": 120.0, "median_us": 12.0, "min_us": 11.9, "max_us": 12.4}]}))
+    recorder.record(
+        load_inline,
+        ("square_ext", "torch::Tensor square_matrix(torch::Tensor matrix);"),
+        {"cuda_sources": LECTURE_CUDA, "functions": ["square_matrix"], "extra_cuda_cflags": ["--use_fast_math"]},
+        sys._getframe(0),
+    )
+    (raw / "profile.json").write_text(
+        json.dumps(
+            {
+                "device": "NVIDIA H100",
+                "capability": "90",
+                "kernels": [
+                    {
+                        "name": "square_matrix_kernel(float const*, float*, int, int)",
+                        "grid": [49, 256, 1],
+                        "block": [16, 16, 1],
+                        "calls": 10,
+                        "total_us": 120.0,
+                        "median_us": 12.0,
+                        "min_us": 11.9,
+                        "max_us": 12.4,
+                    }
+                ],
+            }
+        )
+    )
     index = collect(tmp_path, command=["python", "lecture.py"], exit_code=0, wall_s=1.0)
     (row,) = index["kernels"]
     assert row["name"] == "square_matrix_kernel" and row["frontend"] == "cuda" and row["why"] is None

@@ -42,8 +42,11 @@ def _ours(text: str) -> list[str]:
 
 
 def test_batched_sass_matches_nvdisasm_per_cubin_for_several_kernels_and_archs():
-    variants = [capture(name, arch=arch) for name in ("softmax_kernel", "matmul_kernel", "square_kernel")
-                for arch in ("sm_80", "sm_90")]
+    variants = [
+        capture(name, arch=arch)
+        for name in ("softmax_kernel", "matmul_kernel", "square_kernel")
+        for arch in ("sm_80", "sm_90")
+    ]
     results = disassemble([v.cubin for v in variants], [v.listings[Stage.PTX] for v in variants])
     for v, result in zip(variants, results):
         assert result.error is None
@@ -75,8 +78,11 @@ def test_a_cubin_from_cuda13_ptxas_is_read_and_disassembled(tmp_path):
         pytest.skip("no CUDA 13 ptxas on this machine")
     v = capture("square_kernel", arch="sm_90")
     (tmp_path / "k.ptx").write_text(v.listings[Stage.PTX])
-    subprocess.run([found[-1], "-lineinfo", "--gpu-name=sm_90a", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.cubin")],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [found[-1], "-lineinfo", "--gpu-name=sm_90a", str(tmp_path / "k.ptx"), "-o", str(tmp_path / "k.cubin")],
+        check=True,
+        capture_output=True,
+    )
     cubin = (tmp_path / "k.cubin").read_bytes()
     assert Cubin(cubin).sm == 90
     (result,) = disassemble([cubin], [v.listings[Stage.PTX]])

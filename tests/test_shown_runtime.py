@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 import pytest
+from test_tui import settle
 
 from irscope.capture import capture
 from irscope.frontends import resolve_kernel
@@ -24,8 +25,6 @@ from irscope.records import Measurement
 from irscope.session import Session
 from irscope.types import KernelId, Status
 
-from test_tui import settle
-
 CONFIG = ("-s", "BLOCK_SIZE=1024", "-s", "num_warps=4")
 
 
@@ -33,9 +32,15 @@ def _recorded_h100_median() -> float:
     """What samples/ holds for square_kernel BLOCK_SIZE=1024 num_warps=4 at the default size, read as a file."""
     path = Path(__file__).resolve().parent.parent / "samples" / "runtimes" / "square_kernel.h100-80gb-hbm3.json"
     rows = json.loads(path.read_text())["variants"]
-    row, = [r for r in rows if r["config"]["constexprs"] == {"BLOCK_SIZE": 1024}
-            and r["config"]["options"]["num_warps"] == 4 and r["arch"] == "sm_90"]
+    (row,) = [
+        r
+        for r in rows
+        if r["config"]["constexprs"] == {"BLOCK_SIZE": 1024}
+        and r["config"]["options"]["num_warps"] == 4
+        and r["arch"] == "sm_90"
+    ]
     return row["measurement"]["median_us"]
+
 
 TWICE = """
 import triton
@@ -83,10 +88,20 @@ def two_gpus(tmp_path, monkeypatch):
     def ok(us):
         return Measurement(Status.OK, median_us=us)
 
-    write_samples(folder / "twice_kernel.h100-80gb-hbm3.json", small.kernel, tmp_path,
-                  {"name": "H100 80GB HBM3", "capability": 90}, [(small.config, "sm_90", ok(10.0))])
-    write_samples(folder / "twice_kernel.h200.json", small.kernel, tmp_path, {"name": "H200", "capability": 90},
-                  [(small.config, "sm_90", ok(8.0)), (large.config, "sm_90", ok(7.0))])
+    write_samples(
+        folder / "twice_kernel.h100-80gb-hbm3.json",
+        small.kernel,
+        tmp_path,
+        {"name": "H100 80GB HBM3", "capability": 90},
+        [(small.config, "sm_90", ok(10.0))],
+    )
+    write_samples(
+        folder / "twice_kernel.h200.json",
+        small.kernel,
+        tmp_path,
+        {"name": "H200", "capability": 90},
+        [(small.config, "sm_90", ok(8.0)), (large.config, "sm_90", ok(7.0))],
+    )
     monkeypatch.setattr(samples, "SAMPLES_DIR", folder)
     return f"{path}:twice_kernel", small, large
 
@@ -102,8 +117,9 @@ def measured_session(tmp_path):
     return session.path
 
 
-async def test_a_session_reopened_as_a_sweep_target_shows_its_own_runtime_in_the_tui(cli, measured_session,
-                                                                                       monkeypatch):
+async def test_a_session_reopened_as_a_sweep_target_shows_its_own_runtime_in_the_tui(
+    cli, measured_session, monkeypatch
+):
     from irscope.tui.app import IrscopeApp
     from irscope.tui.widgets.variants import row_values
 
@@ -111,10 +127,10 @@ async def test_a_session_reopened_as_a_sweep_target_shows_its_own_runtime_in_the
     monkeypatch.setattr(IrscopeApp, "run", lambda self, *a, **k: apps.append(self))
     result = cli("tui", "square_kernel", "-o", str(measured_session), *CONFIG, "--no-bench")  # a GPU would re-measure
     assert result.exit_code == 0, result.stderr
-    app, = apps
+    (app,) = apps
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        row, = app.model.rows
+        (row,) = app.model.rows
         assert row.ready and row.measurement.median_us == 123.4
         assert row_values(app.model, row)["median_us"] == 123.4 and "sample" not in row.why()
         assert "123.4 us (measured)" in app.status_text
@@ -123,14 +139,14 @@ async def test_a_session_reopened_as_a_sweep_target_shows_its_own_runtime_in_the
 def test_a_session_reopened_as_a_sweep_target_shows_its_own_runtime_in_the_sweep_table(cli, measured_session):
     result = cli("sweep", "square_kernel", "-o", str(measured_session), *CONFIG, "--json")
     assert result.exit_code == 0, result.stderr
-    row, = [json.loads(line) for line in result.stdout.splitlines()]
+    (row,) = [json.loads(line) for line in result.stdout.splitlines()]
     assert row["median_us"] == 123.4 and row["note"] == "measured"
 
 
 def test_without_a_measurement_the_sample_of_exactly_this_variant_is_shown_and_labelled(cli, tmp_path):
     result = cli("sweep", "square_kernel", "-o", str(tmp_path / "s"), *CONFIG, "--arch", "sm_90", "--json")
     assert result.exit_code == 0, result.stderr
-    row, = [json.loads(line) for line in result.stdout.splitlines()]
+    (row,) = [json.loads(line) for line in result.stdout.splitlines()]
     assert row["median_us"] == _recorded_h100_median() and row["note"].startswith("H100 80GB HBM3 sample")
 
 
@@ -143,13 +159,13 @@ async def test_a_session_opened_as_a_directory_shows_the_sample_where_it_measure
     app = make_app(str(session.path))
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        row, = app.model.rows
+        (row,) = app.model.rows
         assert row.measurement.median_us == _recorded_h100_median() and row.why().startswith("H100 80GB HBM3 sample")
 
 
 def test_the_rule_prefers_the_entry_and_otherwise_matches_the_sample_exactly(measured_session):
     session = Session.open(measured_session)
-    entry, = session.entries
+    (entry,) = session.entries
     kernel = session.kernel
     assert shown_measurement(kernel, entry.config, entry.arch, entry).median_us == 123.4
     sample = shown_measurement(kernel, entry.config, entry.arch)
@@ -195,19 +211,19 @@ def test_sweep_shows_the_samples_of_the_gpu_sample_gpu_or_the_environment_names(
 
 def test_diff_compares_the_runtimes_of_the_gpu_sample_gpu_names(cli, two_gpus):
     kernel, _, _ = two_gpus
-    result = cli("diff", kernel, "-a", "BLOCK=128", "-b", "BLOCK=256", "--arch", "sm_90", "--sample-gpu", "H200",
-                 "--json")
+    result = cli(
+        "diff", kernel, "-a", "BLOCK=128", "-b", "BLOCK=256", "--arch", "sm_90", "--sample-gpu", "H200", "--json"
+    )
     assert result.exit_code == 0, result.stderr
     assert json.loads(result.stdout)["runtimes_us"] == [8.0, 7.0]
 
 
 @pytest.mark.parametrize("command", ["sweep", "tui", "diff"])
-def test_a_sample_gpu_no_sample_was_recorded_on_is_refused_in_one_line_naming_those_that_were(cli, two_gpus,
-                                                                                              command):
+def test_a_sample_gpu_no_sample_was_recorded_on_is_refused_in_one_line_naming_those_that_were(cli, two_gpus, command):
     kernel, _, _ = two_gpus
     result = cli(command, kernel, "--sample-gpu", "H300")
     assert result.exit_code == 2 and result.stdout == ""
-    line, = result.stderr.splitlines()
+    (line,) = result.stderr.splitlines()
     assert "'H300'" in line and line.endswith("H100 80GB HBM3, H200")
 
 
@@ -226,12 +242,14 @@ async def test_the_tui_says_whose_samples_it_shows_and_shows_them(cli, two_gpus,
     monkeypatch.setattr(IrscopeApp, "run", lambda self, *a, **k: apps.append(self))
     result = cli("tui", kernel, "-s", "BLOCK=128,256", "--arch", "sm_90", "--sample-gpu", "H200")
     assert result.exit_code == 0, result.stderr
-    app, = apps
+    (app,) = apps
     assert app.sub_title.endswith(" · runtimes: H200 samples")
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        assert [(r.measurement.median_us, r.why().split(" sample")[0]) for r in app.model.rows] == [(8.0, "H200"),
-                                                                                                    (7.0, "H200")]
+        assert [(r.measurement.median_us, r.why().split(" sample")[0]) for r in app.model.rows] == [
+            (8.0, "H200"),
+            (7.0, "H200"),
+        ]
 
 
 def test_a_session_measured_on_a_gpu_does_not_claim_to_show_samples(measured_session, tmp_path):

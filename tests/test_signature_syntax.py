@@ -13,10 +13,9 @@ import json
 import textwrap
 
 import pytest
-
 from expect import one_line_error
 
-KERNEL = textwrap.dedent('''\
+KERNEL = textwrap.dedent("""\
     import triton
     import triton.language as tl
 
@@ -41,10 +40,10 @@ KERNEL = textwrap.dedent('''\
             b_ptrs += BLOCK_K * stride_bk
         c_ptrs = c_ptr + offs_m[:, None] * stride_cm + offs_n[None, :] * stride_cn
         tl.store(c_ptrs, acc.to(tl.float16), mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
-''')
+""")
 
 # Contiguous fp16 tensors of 256x256: every stride is 256 or 1, every size a multiple of 16.
-SPEC = textwrap.dedent('''\
+SPEC = textwrap.dedent("""\
 
 
     from irscope.spec import KernelSpec, Tensor, Tunable
@@ -59,7 +58,7 @@ SPEC = textwrap.dedent('''\
         grid=lambda k: (triton.cdiv(k.M, k.BLOCK_M), triton.cdiv(k.N, k.BLOCK_N)),
         constexprs=dict(BLOCK_M=Tunable(64), BLOCK_N=Tunable(64), BLOCK_K=Tunable(32)),
     )
-''')
+""")
 
 # Imported, the file leaves a mark beside itself.
 MARKER = 'from pathlib import Path\nPath(__file__).with_name("imported").write_text("yes")\n'
@@ -117,9 +116,9 @@ def test_the_specialization_from_bare_constants_is_the_jit_binders(matmul_file):
     from triton.compiler import make_backend
     from triton.runtime.jit import create_function_from_signature
 
-    from irscope.frontends.triton.specialize import specialize
     from irscope.config import resolve_config
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.triton.specialize import specialize
 
     target = f"{matmul_file}:unit_stride_matmul"
     given = resolve_kernel(target, signature("1") + ", 64, 64, 32")
@@ -129,27 +128,43 @@ def test_the_specialization_from_bare_constants_is_the_jit_binders(matmul_file):
     a, b, c = (torch.empty(256, 256, dtype=torch.float16) for _ in range(3))
     blocks = dict(BLOCK_M=64, BLOCK_N=64, BLOCK_K=32)
     bound, specialization, _ = create_function_from_signature(fn.signature, fn.params, backend)(
-        a, b, c, 256, 256, 256, *a.stride(), *b.stride(), *c.stride(), **blocks)
+        a, b, c, 256, 256, 256, *a.stride(), *b.stride(), *c.stride(), **blocks
+    )
     _, jit_sig, jit_constants, jit_attrs = fn._pack_args(backend, blocks, bound, specialization, {})
     assert (sig, src.constants, src.attrs) == (jit_sig, jit_constants, jit_attrs)
     assert {fn.arg_names[k[0]] for k in src.constants} == {
-        "stride_ak", "stride_bn", "stride_cn", "BLOCK_M", "BLOCK_N", "BLOCK_K"}
+        "stride_ak",
+        "stride_bn",
+        "stride_cn",
+        "BLOCK_M",
+        "BLOCK_N",
+        "BLOCK_K",
+    }
     jit = resolve_kernel(target)  # the KernelSpec's stand-in tensors agree too
     jit_src, _, spec_sig, _ = specialize(jit, resolve_config(jit, {}), 90)
     assert (spec_sig, jit_src.constants, jit_src.attrs) == (jit_sig, jit_constants, jit_attrs)
 
 
 def test_any_bare_number_is_a_constant_as_in_tritons_aot_compiler(matmul_file):
-    from irscope.frontends.triton.signature import SignatureArg, parse_signature
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.triton.signature import SignatureArg, parse_signature
 
     fn = resolve_kernel(f"{matmul_file}:unit_stride_matmul").fn
     parsed = parse_signature(f"{POINTERS}, 256, 0x100, 2.5, i32:16, 1, i64, i32:1, u32:16, 1, -, 64, 32", fn)
     assert parsed[3:] == (
-        SignatureArg(None, None, 256), SignatureArg(None, None, 256), SignatureArg(None, None, 2.5),
-        SignatureArg("i32", 16), SignatureArg(None, None, 1), SignatureArg("i64"), SignatureArg("i32", 1),
-        SignatureArg("u32", 16), SignatureArg(None, None, 1),
-        SignatureArg(None), SignatureArg(None, None, 64), SignatureArg(None, None, 32))
+        SignatureArg(None, None, 256),
+        SignatureArg(None, None, 256),
+        SignatureArg(None, None, 2.5),
+        SignatureArg("i32", 16),
+        SignatureArg(None, None, 1),
+        SignatureArg("i64"),
+        SignatureArg("i32", 1),
+        SignatureArg("u32", 16),
+        SignatureArg(None, None, 1),
+        SignatureArg(None),
+        SignatureArg(None, None, 64),
+        SignatureArg(None, None, 32),
+    )
 
 
 def test_a_size_given_as_a_constant_leaves_the_kernels_arguments(cli, matmul_file):
@@ -160,18 +175,30 @@ def test_a_size_given_as_a_constant_leaves_the_kernels_arguments(cli, matmul_fil
     assert "%a_ptr" in func and "%M:" not in func and "%stride_am:" not in func
 
 
-@pytest.mark.parametrize("entry, why", [
-    ("bogus", "not a type or a number"),
-    ("i32:8", "hint :8"),
-    ("*fp32:1", "a pointer takes :16 only"),
-    ("fp32:16", "fp32 takes no hint"),
-    ("", "not a type or a number"),
-])
+@pytest.mark.parametrize(
+    "entry, why",
+    [
+        ("bogus", "not a type or a number"),
+        ("i32:8", "hint :8"),
+        ("*fp32:1", "a pointer takes :16 only"),
+        ("fp32:16", "fp32 takes no hint"),
+        ("", "not a type or a number"),
+    ],
+)
 def test_a_bad_entry_is_one_line_that_shows_the_accepted_forms(cli, matmul_file, entry, why):
     sig = f"{POINTERS}, {entry}, i32:16, i32:16, i32:16, 1, i32:16, 1, i32:16, 1"
     result = cli("dump", f"{matmul_file}:unit_stride_matmul", "-S", sig, *BLOCKS)
-    one_line_error(result, 2, f"--signature entry {entry!r} for M", why,
-                   "accepted:", "*fp16:16", "i32:16", "i32:1", "1024, 0.5 (a constant)")
+    one_line_error(
+        result,
+        2,
+        f"--signature entry {entry!r} for M",
+        why,
+        "accepted:",
+        "*fp16:16",
+        "i32:16",
+        "i32:1",
+        "1024, 0.5 (a constant)",
+    )
 
 
 def test_a_type_for_a_constexpr_is_refused_with_the_accepted_forms(cli, matmul_file):
@@ -182,8 +209,7 @@ def test_a_type_for_a_constexpr_is_refused_with_the_accepted_forms(cli, matmul_f
 # ---------------------------------------------------------------- a session keeps its signature
 
 
-def test_a_session_swept_with_a_signature_resumes_without_it_and_without_importing_the_file(
-        run_irscope, tmp_path):
+def test_a_session_swept_with_a_signature_resumes_without_it_and_without_importing_the_file(run_irscope, tmp_path):
     from irscope.session import Session
     from irscope.stages import Stage
 
@@ -191,8 +217,18 @@ def test_a_session_swept_with_a_signature_resumes_without_it_and_without_importi
     file.write_text(MARKER + KERNEL)  # no KernelSpec: only -S says how to compile it
     marker, out = tmp_path / "imported", tmp_path / "session"
 
-    first = run_irscope("sweep", f"{file}:unit_stride_matmul", "-S", signature("1") + ", 64, 64, 32",
-                        "-s", "BLOCK_K=32", "-o", str(out), "--jobs", "1")
+    first = run_irscope(
+        "sweep",
+        f"{file}:unit_stride_matmul",
+        "-S",
+        signature("1") + ", 64, 64, 32",
+        "-s",
+        "BLOCK_K=32",
+        "-o",
+        str(out),
+        "--jobs",
+        "1",
+    )
     assert first.returncode == 0, first.stderr
     assert marker.exists()  # the user named the file: it was imported
     stored = json.loads((out / "session.json").read_text())["kernel"]["signature"]

@@ -15,10 +15,10 @@ from triton.backends.compiler import GPUTarget  # noqa: E402
 from triton.compiler import make_backend  # noqa: E402
 from triton.runtime.jit import create_function_from_signature  # noqa: E402
 
-from irscope.frontends.triton.specialize import ExampleTensor, bind_specialization, specialize  # noqa: E402
-from irscope.frontends.triton.inputs import example_namespace, launch_arguments  # noqa: E402
-from irscope.config import resolve_config
+from irscope.config import resolve_config  # noqa: E402
 from irscope.frontends import resolve_kernel  # noqa: E402
+from irscope.frontends.triton.inputs import example_namespace, launch_arguments  # noqa: E402
+from irscope.frontends.triton.specialize import ExampleTensor, bind_specialization, specialize  # noqa: E402
 
 
 def _native(fn, args, kwargs):
@@ -28,17 +28,20 @@ def _native(fn, args, kwargs):
     return specialization
 
 
-@pytest.mark.parametrize("name, overrides", [
-    ("square_kernel", {}),
-    ("square_kernel", {"n_cols": 1024}),
-    ("square_kernel", {"n_rows": 1, "n_cols": 1}),
-    ("add_kernel", {}),
-    ("add_kernel", {"offset": 1}),
-    ("add_kernel", {"offset": 4}),
-    ("softmax_kernel", {"n_cols": 1000}),
-    ("matmul_kernel", {"M": 4096, "N": 1, "K": 48}),
-    ("gelu_kernel", {"n": 3 * 2**31}),
-])
+@pytest.mark.parametrize(
+    "name, overrides",
+    [
+        ("square_kernel", {}),
+        ("square_kernel", {"n_cols": 1024}),
+        ("square_kernel", {"n_rows": 1, "n_cols": 1}),
+        ("add_kernel", {}),
+        ("add_kernel", {"offset": 1}),
+        ("add_kernel", {"offset": 4}),
+        ("softmax_kernel", {"n_cols": 1000}),
+        ("matmul_kernel", {"M": 4096, "N": 1, "K": 48}),
+        ("gelu_kernel", {"n": 3 * 2**31}),
+    ],
+)
 def test_stand_in_specialization_matches_the_native_binder_on_real_tensors(name, overrides):
     ref = resolve_kernel(name)
     if name == "gelu_kernel":  # 6 Gi elements would not fit in memory; an int that size is enough

@@ -11,14 +11,13 @@ import sys
 import time
 
 import pytest
+from expect import one_line_error
 
+from irscope.config import parse_sweep, sweep_configs
 from irscope.frontends import resolve_kernel
 from irscope.session import Session, run_sweep
-from irscope.config import parse_sweep, sweep_configs
 from irscope.session.store import Entry
 from irscope.types import Stage, Status
-
-from expect import one_line_error
 
 
 def _sweep(tmp_path, name, sweep, fixed=None, arch="sm_90"):
@@ -104,8 +103,6 @@ def test_an_interrupted_sweep_keeps_finished_variants_and_running_again_resumes(
 # ---------------------------------------------------------------- CLI and bad input
 
 
-
-
 @pytest.fixture
 def session_dir(cli, tmp_path):
     out = tmp_path / "s"
@@ -132,8 +129,18 @@ def test_commands_take_a_session_directory(cli, session_dir):
 
 
 def test_diff_mixes_a_session_variant_with_a_fresh_compile(cli, session_dir):
-    result = cli("diff", "square_kernel", "-a", f"session={session_dir}", "-a", "BLOCK_SIZE=1024",
-                 "-b", "BLOCK_SIZE=1024", "-c", "n_cols=1024")
+    result = cli(
+        "diff",
+        "square_kernel",
+        "-a",
+        f"session={session_dir}",
+        "-a",
+        "BLOCK_SIZE=1024",
+        "-b",
+        "BLOCK_SIZE=1024",
+        "-c",
+        "n_cols=1024",
+    )
     assert result.exit_code == 0 and "no differences in ptx" in result.stdout
 
 
@@ -149,28 +156,41 @@ def test_unknown_sweep_parameter(cli):
 
 
 def test_session_without_the_requested_variant(cli, session_dir):
-    one_line_error(cli("diff", str(session_dir), "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=512"), 5,
-                    "has no variant BLOCK_SIZE=512", "it has: BLOCK_SIZE=128")
+    one_line_error(
+        cli("diff", str(session_dir), "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=512"),
+        5,
+        "has no variant BLOCK_SIZE=512",
+        "it has: BLOCK_SIZE=128",
+    )
 
 
 def test_stage_that_was_not_captured(cli, tmp_path):
     out = tmp_path / "f"
     assert cli("sweep", "square_kernel", "-s", "BLOCK_SIZE=1000,128", "-o", str(out)).exit_code == 1  # one failed
-    one_line_error(cli("diff", str(out), "-a", "BLOCK_SIZE=1000", "-b", "BLOCK_SIZE=128", "--stage", "sass"), 2,
-                    "variant A", "did not compile")
+    one_line_error(
+        cli("diff", str(out), "-a", "BLOCK_SIZE=1000", "-b", "BLOCK_SIZE=128", "--stage", "sass"),
+        2,
+        "variant A",
+        "did not compile",
+    )
 
 
-@pytest.mark.parametrize("content, fragment", [
-    ("{not json", "is corrupted"),
-    (json.dumps({"format": "something-else/2", "variants": []}), "not an irscope session file"),
-    (json.dumps([1, 2, 3]), "not an irscope session file"),
-])
+@pytest.mark.parametrize(
+    "content, fragment",
+    [
+        ("{not json", "is corrupted"),
+        (json.dumps({"format": "something-else/2", "variants": []}), "not an irscope session file"),
+        (json.dumps([1, 2, 3]), "not an irscope session file"),
+    ],
+)
 def test_corrupted_or_foreign_session_file_is_refused_and_left_alone(cli, session_dir, content, fragment):
     index = session_dir / "session.json"
     index.write_text(content)
-    for args in (("diff", str(session_dir), "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=1024"),
-                 ("sweep", "square_kernel", "-s", "BLOCK_SIZE=256", "-o", str(session_dir)),
-                 ("dump", str(session_dir))):
+    for args in (
+        ("diff", str(session_dir), "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=1024"),
+        ("sweep", "square_kernel", "-s", "BLOCK_SIZE=256", "-o", str(session_dir)),
+        ("dump", str(session_dir)),
+    ):
         one_line_error(cli(*args), 5, fragment)
         assert index.read_text() == content
 
@@ -179,14 +199,18 @@ def test_corrupted_variant_file(cli, session_dir):
     session = Session.open(session_dir)
     entry = session.find(session.entries[0].config)
     (session_dir / "variants" / entry.id / "variant.json").write_text("garbage")
-    one_line_error(cli("dump", str(session_dir), "-c", f"BLOCK_SIZE={entry.config.constexprs['BLOCK_SIZE']}"), 5,
-                    "is corrupted")
+    one_line_error(
+        cli("dump", str(session_dir), "-c", f"BLOCK_SIZE={entry.config.constexprs['BLOCK_SIZE']}"), 5, "is corrupted"
+    )
 
 
 def test_sweeping_another_kernel_into_a_session_is_refused(cli, session_dir):
     before = (session_dir / "session.json").read_text()
-    one_line_error(cli("sweep", "add_kernel", "-s", "BLOCK_SIZE=256", "-o", str(session_dir)), 5,
-                    "holds a session of square_kernel")
+    one_line_error(
+        cli("sweep", "add_kernel", "-s", "BLOCK_SIZE=256", "-o", str(session_dir)),
+        5,
+        "holds a session of square_kernel",
+    )
     assert (session_dir / "session.json").read_text() == before
 
 
@@ -195,6 +219,7 @@ def test_the_table_shows_a_name_only_a_later_config_sets():
     from irscope.types import Config
 
     first = Entry("a", Config({"BLOCK": 64}, {"num_warps": 4, "num_stages": 3}, {}), "sm_90", Status.OK)
-    later = Entry("b", Config({"BLOCK": 1024}, {"num_warps": 4, "num_stages": 3, "maxnreg": 128}, {}), "sm_90",
-                  Status.OK)
+    later = Entry(
+        "b", Config({"BLOCK": 1024}, {"num_warps": 4, "num_stages": 3, "maxnreg": 128}, {}), "sm_90", Status.OK
+    )
     assert varying([first, later]) == ["BLOCK", "maxnreg"]

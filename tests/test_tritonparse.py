@@ -25,7 +25,7 @@ from irscope.stages import Stage
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURE = REPO / "samples" / "tritonparse" / "fused_op_kernel_mapped.ndjson.gz"
-TRACE_AND_PARSE = '''\
+TRACE_AND_PARSE = """\
 import glob, sys
 sys.path.insert(0, sys.argv[1])
 import tritonparse.structured_logging as tp
@@ -41,19 +41,24 @@ for block, warps in ((256, 4), (1024, 8)):
     triton.compile(src, target=GPUTarget("cuda", 90, 32), options={"num_warps": warps})
 from tritonparse.parse.utils import unified_parse
 unified_parse(sys.argv[1] + "/logs", out=sys.argv[1] + "/parsed", overwrite=True)
-'''
-PARSE = '''\
+"""
+PARSE = """\
 import sys
 from tritonparse.parse.utils import unified_parse
 unified_parse(sys.argv[1], out=sys.argv[2], overwrite=True)
-'''
+"""
 
 
 def _python(script: str, *args: str, env: dict | None = None) -> None:
     import os
 
-    done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, **(env or {})})
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **(env or {})},
+    )
     assert done.returncode == 0, done.stderr[-3000:]
 
 
@@ -94,7 +99,9 @@ def test_raw_and_parsed_traces_read_as_the_same_variants_with_every_stage(traced
     assert wide.listing(Stage.SOURCE).splitlines()[8].strip() == "mask = offsets < n"
     # tritonparse's map and irscope's agree on every line both map
     checks = parsed_session.data["tritonparse"]["mapping_check"]
-    assert checks and all(c["disagreed"] == 0 and c["agreed"] > 0 for stages in checks.values() for c in stages.values())
+    assert checks and all(
+        c["disagreed"] == 0 and c["agreed"] > 0 for stages in checks.values() for c in stages.values()
+    )
     assert all("sass" in stages for stages in checks.values())  # SASS lines too, with nvdisasm's PTX-text lines
     assert parsed_session.data["tritonparse"]["notes"] == []
     assert raw_session.data["kernel"]["signature"][4]["type"] == "fp32"  # alpha, from the TTIR's tt.func
@@ -129,8 +136,18 @@ def test_sweeping_a_trace_rebuilds_the_recorded_source_and_gives_the_traced_ptx(
     moved.write_bytes(trace.read_bytes())
     (traced / "scaled_add.py").rename(traced / "scaled_add.py.gone")
     try:
-        done = run_irscope("sweep", f"{moved}:scaled_add", "-s", "BLOCK=256,512", "-c", "num_warps=4",
-                           "-o", str(tmp_path / "swept"), "-j", "1")
+        done = run_irscope(
+            "sweep",
+            f"{moved}:scaled_add",
+            "-s",
+            "BLOCK=256,512",
+            "-c",
+            "num_warps=4",
+            "-o",
+            str(tmp_path / "swept"),
+            "-j",
+            "1",
+        )
     finally:
         (traced / "scaled_add.py.gone").rename(traced / "scaled_add.py")
     assert done.returncode == 0, done.stderr
@@ -159,12 +176,27 @@ def test_a_traces_launch_events_give_bench_its_grids_and_layouts_and_agree_with_
         recorded = launches[launch_key(entry.config)]
         assert why_not(recorded, entry.config) is None
         assert recorded["grid"] == [1]
-        assert recorded["arguments"]["a_ptr"] == {"tensor": "torch.float32", "shape": [8], "stride": [1],
-                                                  "aligned": True}
+        assert recorded["arguments"]["a_ptr"] == {
+            "tensor": "torch.float32",
+            "shape": [8],
+            "stride": [1],
+            "aligned": True,
+        }
     # what the launches imply (pointers aligned, n=8 not a multiple of 16, a float scale) is what the TTIR says
     assert session.data["tritonparse"]["notes"] == []
-    done = run_irscope("sweep", f"{FIXTURE}:fused_op_kernel", "-s", "BLOCK_SIZE=8,1024", "-c", "ACTIVATION=relu",
-                       "--arch", "sm_75", "-j", "1", "--json")
+    done = run_irscope(
+        "sweep",
+        f"{FIXTURE}:fused_op_kernel",
+        "-s",
+        "BLOCK_SIZE=8,1024",
+        "-c",
+        "ACTIVATION=relu",
+        "--arch",
+        "sm_75",
+        "-j",
+        "1",
+        "--json",
+    )
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["status"] for r in rows] == ["ok", "ok"]
@@ -175,9 +207,18 @@ def test_launch_specialization_follows_the_jits_rules():
     from irscope.interop.tritonparse.launches import specialization
 
     tensor = {"type": "tensor", "dtype": "torch.float16", "shape": [4], "stride": [1], "data_ptr": "0x7f0000000004"}
-    launch = LaunchEvent("k", None, [1], {"p": tensor, "one": {"type": "int", "value": 1},
-                                          "big": {"type": "int", "value": 2**33}, "n": {"type": "int", "value": 64},
-                                          "B": {"type": "int", "value": 128}})
+    launch = LaunchEvent(
+        "k",
+        None,
+        [1],
+        {
+            "p": tensor,
+            "one": {"type": "int", "value": 1},
+            "big": {"type": "int", "value": 2**33},
+            "n": {"type": "int", "value": 64},
+            "B": {"type": "int", "value": 128},
+        },
+    )
     signature, constants, divisible = specialization(launch, ["p", "one", "big", "n", "B"], ["B"])
     assert signature == {"p": "*fp16", "one": "constexpr", "big": "i64", "n": "i32", "B": "constexpr"}
     assert constants == {"one": 1, "B": 128} and divisible == ["big", "n"]  # p is 4 bytes off 16
@@ -228,7 +269,13 @@ def test_an_exported_kernel_with_the_jits_constant_ones_sweeps_from_its_trace_to
     assert session.variant(entry).listing(Stage.PTX) == capture("matmul_kernel").listing(Stage.PTX)
 
 
-H100_TRACE = Path(__file__).resolve().parent.parent / "samples" / "tritonparse" / "scaled_add_h100" / "scaled_add_mapped.ndjson.gz"
+H100_TRACE = (
+    Path(__file__).resolve().parent.parent
+    / "samples"
+    / "tritonparse"
+    / "scaled_add_h100"
+    / "scaled_add_mapped.ndjson.gz"
+)
 
 
 def test_a_trace_recorded_on_a_gpu_gives_each_config_its_launch_and_sweeps_ahead_of_time(cli, tmp_path):
@@ -243,6 +290,8 @@ def test_a_trace_recorded_on_a_gpu_gives_each_config_its_launch_and_sweeps_ahead
     for launch in launches.values():
         assert launch["arguments"]["n"] == 1 << 20 and launch["arguments"]["alpha"] == 2.0
         assert launch["arguments"]["x_ptr"]["shape"] == [1 << 20] and launch["arguments"]["x_ptr"]["aligned"]
-    result = cli("sweep", f"{H100_TRACE}:scaled_add", "-s", "BLOCK=512,2048", "--arch", "sm_90", "-o", str(tmp_path / "s"))
+    result = cli(
+        "sweep", f"{H100_TRACE}:scaled_add", "-s", "BLOCK=512,2048", "--arch", "sm_90", "-o", str(tmp_path / "s")
+    )
     assert result.exit_code == 0, result.output[-2000:]
     assert "2 variants into" in result.stderr + result.stdout and "2 ok" in result.stderr + result.stdout

@@ -62,9 +62,14 @@ async def test_number_keys_switch_stages():
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         listing = app.query_one("#listing")
-        for key, stage, needle in (("2", Stage.TTIR, "tt.func"), ("3", Stage.TTGIR, "#blocked"),
-                                   ("4", Stage.LLIR, "define"), ("6", Stage.SASS, "LDG"), ("1", Stage.SOURCE, "def square_kernel"),
-                                   ("5", Stage.PTX, "ld.global")):
+        for key, stage, needle in (
+            ("2", Stage.TTIR, "tt.func"),
+            ("3", Stage.TTGIR, "#blocked"),
+            ("4", Stage.LLIR, "define"),
+            ("6", Stage.SASS, "LDG"),
+            ("1", Stage.SOURCE, "def square_kernel"),
+            ("5", Stage.PTX, "ld.global"),
+        ):
             await pilot.press(key)
             await settle(pilot)
             assert listing.stage is stage
@@ -119,8 +124,13 @@ async def test_selecting_a_python_line_highlights_every_line_it_became():
         listing = app.query_one("#listing")
         expected = set(app.current_row().source_map().lines_for(Stage.PTX, line + 1))
         assert expected and listing.linked == expected
-        assert all("mul.f32" in listing.lines[i] or ".loc" in listing.lines[i] or not listing.lines[i].strip()
-                   or "//" in listing.lines[i] for i in expected)
+        assert all(
+            "mul.f32" in listing.lines[i]
+            or ".loc" in listing.lines[i]
+            or not listing.lines[i].strip()
+            or "//" in listing.lines[i]
+            for i in expected
+        )
 
 
 async def test_marking_two_variants_opens_their_diff():
@@ -188,8 +198,8 @@ async def test_the_chart_plots_runtime_per_block_size():
 
 
 async def test_escape_cancels_a_running_sweep(tmp_path, monkeypatch):
-    from irscope.frontends import resolve_kernel
     from irscope.config import sweep_configs
+    from irscope.frontends import resolve_kernel
 
     monkeypatch.setenv("IRSCOPE_CACHE_DIR", str(tmp_path / "cache"))  # nothing cached: the sweep takes seconds
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "triton"))

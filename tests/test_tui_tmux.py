@@ -22,7 +22,12 @@ def test_irscope_tui_square_kernel_shows_the_variants_and_ptx(tmp_path):
     command = f"{sys.executable} -m irscope tui square_kernel"
     env = ["-e", f"IRSCOPE_CACHE_DIR={tmp_path}/cache", "-e", f"TRITON_CACHE_DIR={tmp_path}/triton"]
     for _ in range(3):  # a tmux server that is still going down refuses the first try
-        if subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "36", *env, command]).returncode == 0:
+        if (
+            subprocess.run(
+                ["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "36", *env, command]
+            ).returncode
+            == 0
+        ):
             break
         time.sleep(0.5)
     try:

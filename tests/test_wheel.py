@@ -47,13 +47,17 @@ class Installed:
         self.cwd.mkdir()
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP")}
         # Fresh caches, so that the compile below really runs from the installed files.
-        env.update(IRSCOPE_CACHE_DIR=str(root / "irscope-cache"), TRITON_CACHE_DIR=str(root / "triton-cache"),
-                   PYTHONNOUSERSITE="1")
+        env.update(
+            IRSCOPE_CACHE_DIR=str(root / "irscope-cache"),
+            TRITON_CACHE_DIR=str(root / "triton-cache"),
+            PYTHONNOUSERSITE="1",
+        )
         self.env = env
 
     def run(self, *args: str | Path, timeout: float = 120) -> subprocess.CompletedProcess:
-        return subprocess.run([str(a) for a in args], capture_output=True, text=True, cwd=self.cwd, env=self.env,
-                              timeout=timeout)
+        return subprocess.run(
+            [str(a) for a in args], capture_output=True, text=True, cwd=self.cwd, env=self.env, timeout=timeout
+        )
 
     def python_code(self, code: str) -> subprocess.CompletedProcess:
         result = self.run(self.python, "-c", textwrap.dedent(code))
@@ -65,21 +69,46 @@ def _build_wheel(root: Path) -> Path:
     # Build from a copy: the build writes build/ and *.egg-info next to pyproject.toml,
     # which must not land in (or be read from) the checkout.
     src = root / "src"
-    shutil.copytree(REPO, src, ignore=shutil.ignore_patterns(
-        ".git", "tests", "build", "dist", ".venv", "*.egg-info", "__pycache__", ".pytest_cache", ".benchmarks"))
+    shutil.copytree(
+        REPO,
+        src,
+        ignore=shutil.ignore_patterns(
+            ".git", "tests", "build", "dist", ".venv", "*.egg-info", "__pycache__", ".pytest_cache", ".benchmarks"
+        ),
+    )
     # Without build isolation (this environment's setuptools) it needs no index and takes a second.
     isolation = ["--no-build-isolation", "--no-index"] if importlib.util.find_spec("setuptools") else []
     wheels = root / "wheels"
-    result = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--disable-pip-version-check", "-q",
-                             *isolation, "-w", str(wheels), str(src)], capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--disable-pip-version-check",
+            "-q",
+            *isolation,
+            "-w",
+            str(wheels),
+            str(src),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, f"building the wheel failed:\n{result.stdout}\n{result.stderr}"
     (wheel,) = wheels.glob("irscope-*.whl")
     return wheel
 
 
 def _make_venv(installed: Installed) -> None:
-    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(installed.venv)], check=True,
-                   capture_output=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "-m", "venv", "--without-pip", str(installed.venv)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     # The dependencies come from this interpreter's site-packages, named in a .pth file
     # rather than through --system-site-packages: a .pth line puts a folder on sys.path
     # without running the .pth files inside it, and one of those is the editable install
@@ -87,8 +116,13 @@ def _make_venv(installed: Installed) -> None:
     ours = {*site.getsitepackages(), sysconfig.get_paths()["purelib"], sysconfig.get_paths()["platlib"]}
     if site.ENABLE_USER_SITE and os.path.isdir(site.getusersitepackages()):
         ours.add(site.getusersitepackages())
-    purelib = subprocess.run([str(installed.python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             capture_output=True, text=True, check=True, env=installed.env).stdout.strip()
+    purelib = subprocess.run(
+        [str(installed.python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=installed.env,
+    ).stdout.strip()
     Path(purelib, "_irscope_test_deps.pth").write_text("\n".join(sorted(ours)) + "\n")
 
 
@@ -107,8 +141,18 @@ def installed(tmp_path_factory) -> Installed:
     _make_venv(installed)
     # --ignore-installed: the editable install of this checkout is visible too, and pip
     # must install the wheel into the venv, not decide irscope is already there.
-    result = installed.run(installed.python, "-m", "pip", "install", "--no-deps", "--no-index", "--ignore-installed",
-                           "--disable-pip-version-check", "-q", wheel)
+    result = installed.run(
+        installed.python,
+        "-m",
+        "pip",
+        "install",
+        "--no-deps",
+        "--no-index",
+        "--ignore-installed",
+        "--disable-pip-version-check",
+        "-q",
+        wheel,
+    )
     assert result.returncode == 0, f"installing the wheel failed:\n{result.stdout}\n{result.stderr}"
     return installed
 
@@ -131,8 +175,10 @@ def test_every_kernel_and_sample_file_of_the_checkout_is_installed(installed):
         print(json.dumps([str(builtin_kernels_dir()), str(samples_dir())]))
     """).stdout
     for checkout, there in zip((REPO / "kernels", REPO / "samples"), map(Path, json.loads(out))):
+
         def files(root: Path) -> set[str]:
             return {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+
         assert files(checkout) - files(there) == set()
 
 
@@ -193,7 +239,8 @@ def test_the_tui_opens_the_sample_session_with_its_stylesheet(installed):
 def test_irscope_run_records_a_program_from_the_installed_wheel(installed):
     """`irscope run` puts the wheel's own run/bootstrap/sitecustomize.py in front of the program."""
     program = installed.cwd / "prog.py"
-    program.write_text(textwrap.dedent('''
+    program.write_text(
+        textwrap.dedent("""
         import torch
         import triton
         import triton.language as tl
@@ -209,7 +256,8 @@ def test_irscope_run_records_a_program_from_the_installed_wheel(installed):
 
         x = torch.empty(1000, device=DEVICE)
         copy_kernel[(4,)](x, torch.empty_like(x), 1000, BLOCK=256)
-    '''))
+    """)
+    )
     installed.env["IRSCOPE_NO_GPU"] = "1"  # the program records its launches for sm_90, on any machine
     try:
         result = installed.run(installed.irscope, "run", "-o", "out", "--", installed.python, program, timeout=300)

@@ -19,8 +19,13 @@ def _collect(pool, n, timeout=60):
 
 def test_a_crashing_or_hanging_worker_fails_only_its_job(monkeypatch):
     monkeypatch.syspath_prepend(str(HERE))
-    pool = WorkerPool(1, "flaky_worker:serve", lambda kind, message: ("failed", kind, message), timeout=5,
-                      env={"PYTHONPATH": str(HERE) + ":" + ":".join(sys.path)})
+    pool = WorkerPool(
+        1,
+        "flaky_worker:serve",
+        lambda kind, message: ("failed", kind, message),
+        timeout=5,
+        env={"PYTHONPATH": str(HERE) + ":" + ":".join(sys.path)},
+    )
     try:
         for tag, job in enumerate(["ok", "crash", "ok", "hang", "ok", "abort", "ok"]):
             pool.submit(tag, job)

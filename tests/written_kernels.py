@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import textwrap
 
-TILE_MM = textwrap.dedent('''
+TILE_MM = textwrap.dedent("""
     import triton
     import triton.language as tl
 
@@ -33,10 +33,10 @@ TILE_MM = textwrap.dedent('''
             a += BK
             b += BK * stride_bk
         tl.store(c_ptr + rm[:, None] * stride_cm + rn[None, :], acc.to(tl.float16))
-''')
+""")
 MM_UNIT_B = "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:16, 1, i32:16"
 MM_STRIDED_B = "*fp16:16, *fp16:16, *fp16:16, i32:16, i32:16, i32:16, i32:16, i32:16, i32, i32:16"
-SCALED_ADD = '''\
+SCALED_ADD = """\
 import triton
 import triton.language as tl
 
@@ -49,4 +49,4 @@ def scaled_add(x_ptr, y_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr):
     x = tl.load(x_ptr + offsets, mask=mask)
     y = tl.load(y_ptr + offsets, mask=mask)
     tl.store(out_ptr + offsets, alpha * x + y, mask=mask)
-'''
+"""

@@ -106,9 +106,11 @@ def immediate(token: str, type_bits: int | None, is_float_type: bool) -> str | N
 # ----------------------------------------------------------------- PTX
 
 PTX_REGISTER = re.compile(r"^%(?P<cls>[a-z]+)(?P<n>\d+)$")
-PTX_SPECIAL = re.compile(r"^%(?:tid|ntid|ctaid|nctaid|laneid|warpid|nwarpid|smid|nsmid|gridid|clock64|clock|"
-                         r"globaltimer\w*|lanemask_\w+|dynamic_smem_size|total_smem_size|cluster\w*|nclusterid|"
-                         r"envreg\d+|pm\d+\w*|is_explicit_cluster|aggr_smem_size|reserved_smem\w*)(?:\.[xyz])?$")
+PTX_SPECIAL = re.compile(
+    r"^%(?:tid|ntid|ctaid|nctaid|laneid|warpid|nwarpid|smid|nsmid|gridid|clock64|clock|"
+    r"globaltimer\w*|lanemask_\w+|dynamic_smem_size|total_smem_size|cluster\w*|nclusterid|"
+    r"envreg\d+|pm\d+\w*|is_explicit_cluster|aggr_smem_size|reserved_smem\w*)(?:\.[xyz])?$"
+)
 PTX_ADDRESS = re.compile(r"^\[\s*(?P<base>[^\]+\s]+)\s*(?:\+\s*(?P<offset>-?\w+))?\s*\]$")
 PTX_PARAM = re.compile(r"^(?P<kernel>\w+)_param_(?P<n>\d+)$")
 REG_DECLARATION = re.compile(r"^\.reg\s+\.(?P<type>\w+)\s+%(?P<cls>[a-z]+)<(?P<count>\d+)>")
@@ -154,8 +156,12 @@ def ptx_line(kb: Knowledge, line: str, ctx: PtxContext) -> Explanation:
             ctx.definitions.note(ins)
     if len(explanations) == 1:
         return explanations[0]
-    return Explanation("instruction", " then ".join(e.summary for e in explanations),
-                       tuple(p for e in explanations for p in e.parts), known=all(e.known for e in explanations))
+    return Explanation(
+        "instruction",
+        " then ".join(e.summary for e in explanations),
+        tuple(p for e in explanations for p in e.parts),
+        known=all(e.known for e in explanations),
+    )
 
 
 def _ptx_instruction(kb: Knowledge, ins: ptx_ir.PtxInstruction, ctx: PtxContext) -> Explanation:
@@ -179,9 +185,16 @@ def _ptx_instruction(kb: Knowledge, ins: ptx_ir.PtxInstruction, ctx: PtxContext)
     if ins.guard:
         negated = ins.guard.startswith("!")
         pred = ins.guard.lstrip("!")
-        parts.insert(0, Part("@" + ins.guard, "guard",
-                             f"runs only in threads where predicate {pred} is {'false' if negated else 'true'}"
-                             " (a mask: other threads skip it)", "9.3.1 Predicated Execution"))
+        parts.insert(
+            0,
+            Part(
+                "@" + ins.guard,
+                "guard",
+                f"runs only in threads where predicate {pred} is {'false' if negated else 'true'}"
+                " (a mask: other threads skip it)",
+                "9.3.1 Predicated Execution",
+            ),
+        )
     bits, is_float = ins.type_bits, any(m.startswith(("f", "e4", "e5", "bf", "tf")) for m in ins.modifiers)
     for operand, role in zip(ins.operands, ptx_roles(ins, ctx.definitions)):
         if role is not None:
@@ -192,16 +205,20 @@ def _ptx_instruction(kb: Knowledge, ins: ptx_ir.PtxInstruction, ctx: PtxContext)
         summary = f"{summary} ({', '.join(mods)})"
     if ins.guard:
         summary += f", only where {ins.guard.lstrip('!')} is {'false' if ins.guard.startswith('!') else 'true'}"
-    return Explanation("instruction", summary, tuple(parts), info.detail if info else "", info.category if info else "",
-                       known=known)
+    return Explanation(
+        "instruction", summary, tuple(parts), info.detail if info else "", info.category if info else "", known=known
+    )
 
 
-def _ptx_operand(kb: Knowledge, op: str, ctx: PtxContext, bits: int | None, is_float: bool,
-                 ins: ptx_ir.PtxInstruction) -> str:
+def _ptx_operand(
+    kb: Knowledge, op: str, ctx: PtxContext, bits: int | None, is_float: bool, ins: ptx_ir.PtxInstruction
+) -> str:
     op = op.strip()
     if op.startswith("{") and op.endswith("}"):
         regs = [r.strip() for r in op[1:-1].split(",") if r.strip()]
-        return f"{len(regs)} registers, one per vector element" if len(regs) > 1 else f"register {regs[0] if regs else ''}"
+        return (
+            f"{len(regs)} registers, one per vector element" if len(regs) > 1 else f"register {regs[0] if regs else ''}"
+        )
     m = PTX_ADDRESS.match(op)
     if m:
         base, offset = m.group("base"), m.group("offset")
@@ -267,11 +284,19 @@ def _ptx_directive(kb: Knowledge, code: str, ctx: PtxContext) -> Explanation:
             i = int(pm.group("n"))
             argname = ctx.params[i] if i < len(ctx.params) else None
             pointer = ".ptr" in code
-            what = "pointer to global memory" if pointer and ".global" in code else ("pointer" if pointer else
-                                                                                      _type_words(tokens[1].lstrip(".")))
+            what = (
+                "pointer to global memory"
+                if pointer and ".global" in code
+                else ("pointer" if pointer else _type_words(tokens[1].lstrip(".")))
+            )
             who = f" = {argname}" if argname else " (added by Triton: scratch or profiling buffer)"
-            return Explanation("directive", f"kernel parameter {i}{who}: {what}", (Part(name, "directive", base, section),),
-                               base, known=bool(meaning))
+            return Explanation(
+                "directive",
+                f"kernel parameter {i}{who}: {what}",
+                (Part(name, "directive", base, section),),
+                base,
+                known=bool(meaning),
+            )
     if name == ".loc" and len(tokens) >= 4:
         path = ctx.files.get(tokens[1], f"file {tokens[1]}")
         summary = f"source position: {path.rsplit('/', 1)[-1]} line {tokens[2]}, column {tokens[3]}"
@@ -279,11 +304,21 @@ def _ptx_directive(kb: Knowledge, code: str, ctx: PtxContext) -> Explanation:
     if name == ".file" and len(tokens) >= 3:
         path = code.split('"')[1] if '"' in code else tokens[2]
         ctx.files[tokens[1]] = path
-        return Explanation("directive", f"source file #{tokens[1]} is {path}", (Part(name, "directive", base, section),),
-                           base, known=bool(meaning))
+        return Explanation(
+            "directive",
+            f"source file #{tokens[1]} is {path}",
+            (Part(name, "directive", base, section),),
+            base,
+            known=bool(meaning),
+        )
     if name in (".shared", ".extern") and ".shared" in code:
-        return Explanation("directive", "declares shared memory" + (" (dynamic: sized at launch)" if "[]" in code else ""),
-                           (Part(name, "directive", base, section),), base, known=bool(meaning))
+        return Explanation(
+            "directive",
+            "declares shared memory" + (" (dynamic: sized at launch)" if "[]" in code else ""),
+            (Part(name, "directive", base, section),),
+            base,
+            known=bool(meaning),
+        )
     summary = base or f"{name}: directive not in irscope's PTX knowledge base"
     if name in (".version", ".target", ".address_size") and len(tokens) > 1:
         summary = f"{base} ({tokens[1]})" if base else summary
@@ -317,7 +352,9 @@ def sass_line(kb: Knowledge, line: str, param_base: int | None = None, control: 
     info = kb.opcodes.get(ins.base)
     parts: list[Part] = []
     known = info is not None
-    summary = info.get("summary", "") if info else f"{ins.opcode}: unknown instruction (not in irscope's SASS knowledge base)"
+    summary = (
+        info.get("summary", "") if info else f"{ins.opcode}: unknown instruction (not in irscope's SASS knowledge base)"
+    )
     parts.append(Part(ins.base, "opcode", summary if info else "", info.get("section", "") if info else ""))
     mods = []
     for mod in ins.modifiers:
@@ -329,8 +366,14 @@ def sass_line(kb: Knowledge, line: str, param_base: int | None = None, control: 
             known = False
     if ins.guard:
         pred = ins.guard.lstrip("!")
-        parts.insert(0, Part("@" + ins.guard, "guard",
-                             f"runs only in threads where {pred} is {'false' if ins.guard.startswith('!') else 'true'}"))
+        parts.insert(
+            0,
+            Part(
+                "@" + ins.guard,
+                "guard",
+                f"runs only in threads where {pred} is {'false' if ins.guard.startswith('!') else 'true'}",
+            ),
+        )
     for operand, role in zip(ins.operands, sass_roles(ins.opcode, ins.operands)):
         if role is not None:
             parts.append(Part(operand, "operand", role.text, role.section))
@@ -343,8 +386,15 @@ def sass_line(kb: Knowledge, line: str, param_base: int | None = None, control: 
     if control is not None:
         parts.append(Part(control.code, "control", control.describe(), control.section))
         summary += f"; {control.describe()}"
-    return Explanation("instruction", summary, tuple(parts), info.get("detail", "") if info else "",
-                       info.get("category", "") if info else "", known=known, control=control)
+    return Explanation(
+        "instruction",
+        summary,
+        tuple(parts),
+        info.get("detail", "") if info else "",
+        info.get("category", "") if info else "",
+        known=known,
+        control=control,
+    )
 
 
 def _sass_modifier(kb: Knowledge, base: str, mod: str) -> Meaning | None:
@@ -369,8 +419,12 @@ def _sass_operand(kb: Knowledge, op: str, param_base: int | None) -> str:
     if m:
         return f"memory at address {m.group('addr')}"
     if SASS_SPECIAL.match(op):
-        special = {"SR_TID": "thread index in the block", "SR_CTAID": "block index in the grid",
-                   "SR_LANEID": "lane index in the warp", "SR_CLOCKLO": "cycle counter (low bits)"}
+        special = {
+            "SR_TID": "thread index in the block",
+            "SR_CTAID": "block index in the grid",
+            "SR_LANEID": "lane index in the warp",
+            "SR_CLOCKLO": "cycle counter (low bits)",
+        }
         name = op.split(".")[0]
         return special.get(name, "special system register") + (f" ({op.split('.')[1].lower()})" if "." in op else "")
     m = SASS_REGISTER.match(op)
@@ -380,13 +434,21 @@ def _sass_operand(kb: Knowledge, op: str, param_base: int | None) -> str:
             return "the zero register (reads as 0)"
         if reg in ("PT", "UPT"):
             return "the always-true predicate"
-        kind = {"R": "register", "UR": "uniform register (one value for the whole warp)", "P": "predicate register",
-                "UP": "uniform predicate", "B": "convergence barrier register"}[reg.rstrip("0123456789").rstrip("Z")]
+        kind = {
+            "R": "register",
+            "UR": "uniform register (one value for the whole warp)",
+            "P": "predicate register",
+            "UP": "uniform predicate",
+            "B": "convergence barrier register",
+        }[reg.rstrip("0123456789").rstrip("Z")]
         suffix = m.group("suffix")
         if suffix == "64":
             return f"{kind} pair {reg}:{reg[0]}{int(reg[1:]) + 1 if reg[1:].isdigit() else ''} (64 bits)"
-        return f"{kind} {reg}" + (f" ({suffix})" if suffix and suffix != "reuse" else "") + (
-            ", reused from the operand cache" if suffix and "reuse" in suffix else "")
+        return (
+            f"{kind} {reg}"
+            + (f" ({suffix})" if suffix and suffix != "reuse" else "")
+            + (", reused from the operand cache" if suffix and "reuse" in suffix else "")
+        )
     if op.startswith("`(") or op.startswith(".L"):
         return "branch target"
     text = immediate(op.lstrip("-") if op.startswith("-0x") else op, 32, False)

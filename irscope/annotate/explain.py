@@ -4,7 +4,7 @@ both explain lines through these, so they say the same thing about the same line
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from ..ir.sass_control import Control
 from ..types import Stage, Variant
@@ -24,7 +24,9 @@ SASS_ADDRESS = re.compile(r"^\s*/\*([0-9a-f]+)\*/\s")
 
 def ptx_explainer(variant: Variant) -> LineExplainer:
     kb = load("ptx")
-    params = [n for n, ty in (variant.compile_info.signature.items() if variant.compile_info else ()) if ty != "constexpr"]
+    params = [
+        n for n, ty in (variant.compile_info.signature.items() if variant.compile_info else ()) if ty != "constexpr"
+    ]
     ctx = PtxContext(params=params)
     text = variant.listings.get(Stage.PTX, "")
     # .file comes after the body and .reg before it: read both tables before the first line.

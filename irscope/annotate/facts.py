@@ -6,15 +6,15 @@ module works on the same facts, so a SASS finding cites SASS lines and a PTX fin
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence, Union
 
 from ..ir import ptx as ptx_ir
 from ..ir import sass as sass_ir
 from ..types import Stage
 
-Instruction = Union[ptx_ir.PtxInstruction, sass_ir.SassInstruction]
-Access = Union[ptx_ir.Access, sass_ir.Access]
+Instruction = ptx_ir.PtxInstruction | sass_ir.SassInstruction
+Access = ptx_ir.Access | sass_ir.Access
 
 
 @dataclass
@@ -59,8 +59,9 @@ def ptx_facts(text: str) -> StageFacts:
         op, base = i.opcode, i.base
         if not facts.add_access(i, ptx_ir.access(i)) and base in ("ldmatrix", "stmatrix"):
             facts.shared.append(i.index)
-        if op.startswith(("cp.async.commit", "cp.async.wait", "cp.async.mbarrier", "cp.async.bulk.commit",
-                          "cp.async.bulk.wait")):
+        if op.startswith(
+            ("cp.async.commit", "cp.async.wait", "cp.async.mbarrier", "cp.async.bulk.commit", "cp.async.bulk.wait")
+        ):
             facts.copy_groups.append(i.index)
         elif op.startswith(("cp.async.bulk", "cp.reduce.async.bulk")):
             facts.bulk.append(i.index)
@@ -78,8 +79,22 @@ def ptx_facts(text: str) -> StageFacts:
 
 
 SASS_BULK = ("UTMALDG", "UTMASTG", "UTMAREDG", "UBLKCP", "UBLKRED")
-SASS_MMA = ("HMMA", "IMMA", "DMMA", "BMMA", "QMMA", "OMMA", "HGMMA", "IGMMA", "QGMMA", "BGMMA",
-            "UTCHMMA", "UTCIMMA", "UTCQMMA", "UTCOMMA")
+SASS_MMA = (
+    "HMMA",
+    "IMMA",
+    "DMMA",
+    "BMMA",
+    "QMMA",
+    "OMMA",
+    "HGMMA",
+    "IGMMA",
+    "QGMMA",
+    "BGMMA",
+    "UTCHMMA",
+    "UTCIMMA",
+    "UTCQMMA",
+    "UTCOMMA",
+)
 
 
 def sass_facts(text: str) -> StageFacts:
@@ -98,7 +113,9 @@ def sass_facts(text: str) -> StageFacts:
         elif base in SASS_MMA:
             facts.mma.append((i.index, i.opcode))
         elif base == "SHFL":
-            facts.shuffles.append((i.index, next((m.lower() for m in i.modifiers if m in ("BFLY", "DOWN", "UP", "IDX")), "")))
+            facts.shuffles.append(
+                (i.index, next((m.lower() for m in i.modifiers if m in ("BFLY", "DOWN", "UP", "IDX")), ""))
+            )
     return facts
 
 

@@ -71,27 +71,56 @@ def _vectorization(variant: Variant, facts: StageFacts, smap: SourceMap) -> list
         widths = sorted({a.bytes for _, a in accesses if a.bytes}, reverse=True)
         mix = ", ".join(rows)
         if widths and widths[-1] >= 16:
-            out.append(Finding("vectorization", "info", f"global {kind}s are vectorised: {widths[0]} bytes per thread",
-                               f"{mix}. Each thread moves {widths[0]} contiguous bytes per instruction, the widest "
-                               "global access there is.", facts.stage, tuple(i.index for i, _ in accesses), tuple(rows)))
+            out.append(
+                Finding(
+                    "vectorization",
+                    "info",
+                    f"global {kind}s are vectorised: {widths[0]} bytes per thread",
+                    f"{mix}. Each thread moves {widths[0]} contiguous bytes per instruction, the widest "
+                    "global access there is.",
+                    facts.stage,
+                    tuple(i.index for i, _ in accesses),
+                    tuple(rows),
+                )
+            )
             continue
         narrow = [(i, a) for i, a in accesses if (a.bytes or 0) < 16]
         reasons = _reasons_for(variant, smap, facts.stage, [i.index for i, _ in narrow])
         if widths and widths[0] >= 16:
             share = ", ".join(f"{w} B {100 * s:.0f}%" for w, s in shares.items())
-            detail = (f"{mix}. Of the bytes each thread moves, {share}: the narrow accesses (lines cited) are the ones "
-                      "to widen.")
+            detail = (
+                f"{mix}. Of the bytes each thread moves, {share}: the narrow accesses (lines cited) are the ones "
+                "to widen."
+            )
             if reasons:
                 detail += " " + reasons
-            out.append(Finding("vectorization", "warn", f"global {kind}s mix widths: {share} of the bytes",
-                               detail, facts.stage, tuple(i.index for i, _ in narrow), tuple(rows)))
+            out.append(
+                Finding(
+                    "vectorization",
+                    "warn",
+                    f"global {kind}s mix widths: {share} of the bytes",
+                    detail,
+                    facts.stage,
+                    tuple(i.index for i, _ in narrow),
+                    tuple(rows),
+                )
+            )
             continue
         widest = widths[0] if widths else None
         detail = f"{mix}. Each thread moves {widest or '?'} bytes per instruction; 16 would be the widest."
         if reasons:
             detail += " " + reasons
-        out.append(Finding("vectorization", "warn", f"global {kind}s are not vectorised ({widest} bytes per thread)",
-                           detail, facts.stage, tuple(i.index for i, _ in accesses), tuple(rows)))
+        out.append(
+            Finding(
+                "vectorization",
+                "warn",
+                f"global {kind}s are not vectorised ({widest} bytes per thread)",
+                detail,
+                facts.stage,
+                tuple(i.index for i, _ in accesses),
+                tuple(rows),
+            )
+        )
     return out
 
 
@@ -108,9 +137,11 @@ def _reasons_for(variant: Variant, smap: SourceMap, stage: Stage, lines: list[in
     elements = _elements_per_access(variant)
     threads = info.threads_per_block
     if elements and threads and max(elements) <= threads:
-        return (f"Each access covers {max(elements)} elements and the block has {threads} threads: one element per "
-                "thread. A larger BLOCK_SIZE or fewer warps give each thread several contiguous elements, which can "
-                "become one wide access.")
+        return (
+            f"Each access covers {max(elements)} elements and the block has {threads} threads: one element per "
+            "thread. A larger BLOCK_SIZE or fewer warps give each thread several contiguous elements, which can "
+            "become one wide access."
+        )
     own = smap.own_lines(stage)
     python_lines = {own[i] for i in lines if i < len(own) and own[i]}
     found = access_reasons(ttir)
@@ -134,17 +165,33 @@ def _masking(facts: StageFacts) -> list[Finding]:
     if not masked:
         return []
     zero_fill = [i for i, a in masked if a.asynchronous]
-    how = ("through cp.async's src-size operand: it reads fewer bytes than it writes"
-           if facts.stage == Stage.PTX else "LDGSTS's zero-fill predicate, its last operand")
-    detail = ("Masked accesses come from mask= in tl.load/tl.store: threads whose mask is false skip the access "
-              f"(predicated, {'@%p' if facts.stage == Stage.PTX else '@P'})")
+    how = (
+        "through cp.async's src-size operand: it reads fewer bytes than it writes"
+        if facts.stage == Stage.PTX
+        else "LDGSTS's zero-fill predicate, its last operand"
+    )
+    detail = (
+        "Masked accesses come from mask= in tl.load/tl.store: threads whose mask is false skip the access "
+        f"(predicated, {'@%p' if facts.stage == Stage.PTX else '@P'})"
+    )
     if zero_fill:
         detail += f" or, for the {len(zero_fill)} asynchronous copies among them, write zeros instead ({how})"
-    detail += (". Masks cost a compare per access and, when the bound is not known to be a multiple of the vector "
-               "width, keep accesses narrow.")
+    detail += (
+        ". Masks cost a compare per access and, when the bound is not known to be a multiple of the vector "
+        "width, keep accesses narrow."
+    )
     evidence = (f"{len(masked) - len(zero_fill)} predicated", f"{len(zero_fill)} zero-filling copies")
-    return [Finding("masking", "info", f"{len(masked)} of {len(accesses)} global accesses are masked", detail,
-                    facts.stage, tuple(i.index for i, _ in masked), evidence)]
+    return [
+        Finding(
+            "masking",
+            "info",
+            f"{len(masked)} of {len(accesses)} global accesses are masked",
+            detail,
+            facts.stage,
+            tuple(i.index for i, _ in masked),
+            evidence,
+        )
+    ]
 
 
 def _spills(variant: Variant, facts: StageFacts) -> list[Finding]:
@@ -152,15 +199,30 @@ def _spills(variant: Variant, facts: StageFacts) -> list[Finding]:
     spilled = (r.spill_stores or 0) + (r.spill_loads or 0) if r else 0
     if not spilled and not facts.local:
         return []
-    detail = (f"ptxas reports {r.spill_stores or 0} bytes of spill stores and {r.spill_loads or 0} bytes of spill "
-              f"loads with {r.registers} registers per thread" if r else "")
+    detail = (
+        f"ptxas reports {r.spill_stores or 0} bytes of spill stores and {r.spill_loads or 0} bytes of spill "
+        f"loads with {r.registers} registers per thread"
+        if r
+        else ""
+    )
     if facts.local:
         names = "ld.local/st.local" if facts.stage == Stage.PTX else "LDL/STL"
         detail += f"; the {facts.stage.value.upper()} has {len(facts.local)} local-memory accesses ({names})"
-    detail += (". Spilled values live in local memory (DRAM, cached in L1/L2): expect extra memory traffic. "
-               "Fewer elements per thread (smaller blocks, more warps) lowers register pressure.")
-    return [Finding("spills", "warn", f"registers spill to local memory ({spilled} bytes)", detail, facts.stage,
-                    tuple(facts.local), (f"{spilled} bytes spilled", f"{len(facts.local)} local accesses"))]
+    detail += (
+        ". Spilled values live in local memory (DRAM, cached in L1/L2): expect extra memory traffic. "
+        "Fewer elements per thread (smaller blocks, more warps) lowers register pressure."
+    )
+    return [
+        Finding(
+            "spills",
+            "warn",
+            f"registers spill to local memory ({spilled} bytes)",
+            detail,
+            facts.stage,
+            tuple(facts.local),
+            (f"{spilled} bytes spilled", f"{len(facts.local)} local accesses"),
+        )
+    ]
 
 
 def kernel_occupancy(variant: Variant) -> Occupancy | None:
@@ -174,31 +236,66 @@ def _occupancy(variant: Variant, stage: Stage) -> list[Finding]:
     occ = kernel_occupancy(variant)
     if occ is None:
         return []
-    evidence = (f"{occ.registers} registers per thread", f"{occ.threads} threads per block",
-                f"{occ.shared} bytes of shared memory per block",
-                *(f"{name}: {n} blocks" for name, n in occ.by.items()))
+    evidence = (
+        f"{occ.registers} registers per thread",
+        f"{occ.threads} threads per block",
+        f"{occ.shared} bytes of shared memory per block",
+        *(f"{name}: {n} blocks" for name, n in occ.by.items()),
+    )
     if occ.blocks == 0:
         why = ", ".join(name for name, n in occ.by.items() if n == 0)
-        return [Finding("occupancy", "warn", f"no block fits on one {variant.arch} SM ({why})",
-                        f"{occ.registers} registers x {occ.threads} threads, {occ.shared} bytes of shared memory per "
-                        f"block: more than one {variant.arch} SM has.", stage, (), evidence)]
+        return [
+            Finding(
+                "occupancy",
+                "warn",
+                f"no block fits on one {variant.arch} SM ({why})",
+                f"{occ.registers} registers x {occ.threads} threads, {occ.shared} bytes of shared memory per "
+                f"block: more than one {variant.arch} SM has.",
+                stage,
+                (),
+                evidence,
+            )
+        ]
     pct = 100 * occ.warps / occ.max_warps
-    shape = (f"{occ.registers} registers per thread x {occ.threads} threads"
-             + (f", {occ.shared} bytes of shared memory" if occ.shared else "") + " per block")
+    shape = (
+        f"{occ.registers} registers per thread x {occ.threads} threads"
+        + (f", {occ.shared} bytes of shared memory" if occ.shared else "")
+        + " per block"
+    )
     allowed = ", ".join(f"{name} {n}" for name, n in occ.by.items())
     if occ.warps == occ.max_warps:
-        return [Finding("occupancy", "info", f"full occupancy: {occ.warps} warps per SM",
-                        f"{shape}: {occ.blocks} blocks fill all {occ.max_warps} warp slots of a {variant.arch} SM "
-                        f"(blocks each limit allows: {allowed}).", stage, (), evidence)]
+        return [
+            Finding(
+                "occupancy",
+                "info",
+                f"full occupancy: {occ.warps} warps per SM",
+                f"{shape}: {occ.blocks} blocks fill all {occ.max_warps} warp slots of a {variant.arch} SM "
+                f"(blocks each limit allows: {allowed}).",
+                stage,
+                (),
+                evidence,
+            )
+        ]
     binding = occ.binding
-    detail = (f"{shape}: {occ.blocks} blocks ({occ.warps} of {occ.max_warps} warps) fit on one {variant.arch} SM. "
-              f"Blocks each limit allows: {allowed}.")
+    detail = (
+        f"{shape}: {occ.blocks} blocks ({occ.warps} of {occ.max_warps} warps) fit on one {variant.arch} SM. "
+        f"Blocks each limit allows: {allowed}."
+    )
     if len(binding) > 1:
         detail += f" {' and '.join(binding).capitalize()} bind equally: easing only one of them gains nothing."
     detail += " " + _to_fit_one_more(occ)
     severity = "warn" if pct < 25 else "info"
-    return [Finding("occupancy", severity, f"occupancy {pct:.0f}%: {occ.warps} warps per SM, limited by "
-                    f"{' and '.join(binding)}", detail.strip(), stage, (), evidence)]
+    return [
+        Finding(
+            "occupancy",
+            severity,
+            f"occupancy {pct:.0f}%: {occ.warps} warps per SM, limited by {' and '.join(binding)}",
+            detail.strip(),
+            stage,
+            (),
+            evidence,
+        )
+    ]
 
 
 def _to_fit_one_more(occ: Occupancy) -> str:
@@ -209,14 +306,17 @@ def _to_fit_one_more(occ: Occupancy) -> str:
         if name == "registers":
             regs = occ.registers_for(more)
             if regs:
-                steps.append(f"at most {regs} registers per thread (now {occ.registers}: smaller tiles, fewer "
-                             "elements per thread, or a register cap)")
+                steps.append(
+                    f"at most {regs} registers per thread (now {occ.registers}: smaller tiles, fewer "
+                    "elements per thread, or a register cap)"
+                )
         elif name == "shared memory":
-            steps.append(f"at most {occ.shared_for(more)} bytes of shared memory per block (now {occ.shared}: "
-                         "smaller tiles or fewer pipeline stages)")
+            steps.append(
+                f"at most {occ.shared_for(more)} bytes of shared memory per block (now {occ.shared}: "
+                "smaller tiles or fewer pipeline stages)"
+            )
         elif name == "threads":
-            steps.append(f"at most {occ.limits.max_threads // more // 32} warps per block (now "
-                         f"{occ.warps_per_block})")
+            steps.append(f"at most {occ.limits.max_threads // more // 32} warps per block (now {occ.warps_per_block})")
         elif name == "blocks":
             steps.append(f"larger blocks: the SM holds at most {occ.limits.max_blocks} blocks")
     return ("For " + str(more) + " blocks per SM: " + "; and ".join(steps) + ".") if steps else ""
@@ -227,13 +327,23 @@ def _shared_memory(variant: Variant, facts: StageFacts) -> list[Finding]:
     if not shared and not facts.shared and not facts.barriers:
         return []
     stage = facts.stage.value.upper()
-    detail = (f"{shared} bytes of shared memory per block; {len(facts.shared)} shared-memory loads/stores and "
-              f"{len(facts.barriers)} barrier instructions in the {stage}.")
+    detail = (
+        f"{shared} bytes of shared memory per block; {len(facts.shared)} shared-memory loads/stores and "
+        f"{len(facts.barriers)} barrier instructions in the {stage}."
+    )
     if facts.barriers:
         detail += " A block-wide barrier makes every warp of the block wait for the others."
-    return [Finding("shared-memory", "info", f"uses {shared} B of shared memory and {len(facts.barriers)} barriers",
-                    detail, facts.stage, tuple(sorted(facts.shared + facts.barriers)),
-                    (f"{shared} B shared", f"{len(facts.shared)} shared accesses", f"{len(facts.barriers)} barriers"))]
+    return [
+        Finding(
+            "shared-memory",
+            "info",
+            f"uses {shared} B of shared memory and {len(facts.barriers)} barriers",
+            detail,
+            facts.stage,
+            tuple(sorted(facts.shared + facts.barriers)),
+            (f"{shared} B shared", f"{len(facts.shared)} shared accesses", f"{len(facts.barriers)} barriers"),
+        )
+    ]
 
 
 def _async_copies(variant: Variant, facts: StageFacts) -> list[Finding]:
@@ -243,24 +353,47 @@ def _async_copies(variant: Variant, facts: StageFacts) -> list[Finding]:
     if copies:
         name = "cp.async" if ptx else "LDGSTS"
         groups = "cp.async.commit_group / wait_group" if ptx else "LDGDEPBAR / DEPBAR"
-        out.append(Finding("async-copy", "info", f"{len(copies)} asynchronous copies ({name}), "
-                           f"{len(facts.copy_groups)} commit/wait points",
-                           f"Global-to-shared copies that run while the warp computes (Ampere-style software "
-                           f"pipelining, num_stages buffers in flight); {groups} mark and wait for groups of them "
-                           "and are not copies themselves.", facts.stage, tuple(i.index for i, _ in copies),
-                           (f"{len(copies)} copies", f"{len(facts.copy_groups)} commit/wait")))
+        out.append(
+            Finding(
+                "async-copy",
+                "info",
+                f"{len(copies)} asynchronous copies ({name}), {len(facts.copy_groups)} commit/wait points",
+                f"Global-to-shared copies that run while the warp computes (Ampere-style software "
+                f"pipelining, num_stages buffers in flight); {groups} mark and wait for groups of them "
+                "and are not copies themselves.",
+                facts.stage,
+                tuple(i.index for i, _ in copies),
+                (f"{len(copies)} copies", f"{len(facts.copy_groups)} commit/wait"),
+            )
+        )
         if (capability_of(variant.arch) or 0) >= 90 and not facts.bulk:
-            out.append(Finding("tma", "warn", f"Ampere-style copies on {variant.arch}: no TMA",
-                               f"Each thread issues its own {name} here. Hopper and later move whole tiles with one "
-                               "instruction through the Tensor Memory Accelerator (cp.async.bulk.tensor / UTMALDG), "
-                               "freeing registers and issue slots. In Triton: describe the tensor with "
-                               "tl.make_tensor_descriptor (or a host-side TensorDescriptor) and load tiles with "
-                               "desc.load([...]); the compiler then emits TMA.", facts.stage,
-                               tuple(i.index for i, _ in copies), (f"{len(copies)} {name}", "0 TMA copies")))
+            out.append(
+                Finding(
+                    "tma",
+                    "warn",
+                    f"Ampere-style copies on {variant.arch}: no TMA",
+                    f"Each thread issues its own {name} here. Hopper and later move whole tiles with one "
+                    "instruction through the Tensor Memory Accelerator (cp.async.bulk.tensor / UTMALDG), "
+                    "freeing registers and issue slots. In Triton: describe the tensor with "
+                    "tl.make_tensor_descriptor (or a host-side TensorDescriptor) and load tiles with "
+                    "desc.load([...]); the compiler then emits TMA.",
+                    facts.stage,
+                    tuple(i.index for i, _ in copies),
+                    (f"{len(copies)} {name}", "0 TMA copies"),
+                )
+            )
     if facts.bulk:
-        out.append(Finding("tma", "info", f"{len(facts.bulk)} bulk asynchronous copies (TMA)",
-                           "Whole tiles moved by the Tensor Memory Accelerator, tracked by mbarriers.", facts.stage,
-                           tuple(facts.bulk), (f"{len(facts.bulk)} TMA",)))
+        out.append(
+            Finding(
+                "tma",
+                "info",
+                f"{len(facts.bulk)} bulk asynchronous copies (TMA)",
+                "Whole tiles moved by the Tensor Memory Accelerator, tracked by mbarriers.",
+                facts.stage,
+                tuple(facts.bulk),
+                (f"{len(facts.bulk)} TMA",),
+            )
+        )
     return out
 
 
@@ -276,8 +409,17 @@ def _tensor_cores(facts: StageFacts) -> list[Finding]:
         what = "Blackwell's tcgen05 MMA, issued by one thread, accumulating in Tensor Memory."
     else:
         what = "a warp-wide matrix multiply-accumulate on the tensor cores (mma.sync)."
-    return [Finding("tensor-cores", "info", f"tensor cores: {len(facts.mma)} MMA instructions", f"{kinds}. {what}",
-                    facts.stage, tuple(i for i, _ in facts.mma), tuple(f"{k} x{n}" for k, n in shapes.most_common()))]
+    return [
+        Finding(
+            "tensor-cores",
+            "info",
+            f"tensor cores: {len(facts.mma)} MMA instructions",
+            f"{kinds}. {what}",
+            facts.stage,
+            tuple(i for i, _ in facts.mma),
+            tuple(f"{k} x{n}" for k, n in shapes.most_common()),
+        )
+    ]
 
 
 def _reductions(facts: StageFacts) -> list[Finding]:
@@ -293,15 +435,20 @@ def _reductions(facts: StageFacts) -> list[Finding]:
     steps = Counter(len(r) for r in runs)
     shape = ", ".join(f"{n} x {k} steps" for k, n in sorted(steps.items(), reverse=True))
     kinds = ", ".join(f"{mode} x{n}" for mode, n in modes.most_common())
-    detail = (f"{len(in_runs)} warp shuffles ({kinds}) in {len(runs)} run{'s' if len(runs) > 1 else ''} ({shape}): "
-              "each run combines values across the lanes of a warp without shared memory (5 steps cover 32 lanes).")
+    detail = (
+        f"{len(in_runs)} warp shuffles ({kinds}) in {len(runs)} run{'s' if len(runs) > 1 else ''} ({shape}): "
+        "each run combines values across the lanes of a warp without shared memory (5 steps cover 32 lanes)."
+    )
     cross = bool(facts.shared) and bool(facts.barriers)
     if cross:
-        detail += (" Partial results then cross warps through shared memory: stores, a barrier, and loads "
-                   f"({len(facts.shared)} shared accesses, {len(facts.barriers)} barriers).")
-    title = f"{len(runs)} warp reduction{'s' if len(runs) > 1 else ''} by shuffle" + (", combined across warps in shared memory" if cross else "")
-    return [Finding("reduction", "info", title, detail, facts.stage, tuple(sorted(in_runs)),
-                    (kinds, shape))]
+        detail += (
+            " Partial results then cross warps through shared memory: stores, a barrier, and loads "
+            f"({len(facts.shared)} shared accesses, {len(facts.barriers)} barriers)."
+        )
+    title = f"{len(runs)} warp reduction{'s' if len(runs) > 1 else ''} by shuffle" + (
+        ", combined across warps in shared memory" if cross else ""
+    )
+    return [Finding("reduction", "info", title, detail, facts.stage, tuple(sorted(in_runs)), (kinds, shape))]
 
 
 def _runs(lines: list[int], gap: int = 12) -> list[list[int]]:
@@ -329,6 +476,14 @@ def _hot_lines(variant: Variant, facts: StageFacts, smap: SourceMap, top: int = 
         rows.append(f"line {line} ({count}, {100 * count / total:.0f}%): {source[:60]}")
     hottest = per_line.most_common(1)[0][0]
     lines = tuple(i for i in indices if i < len(own) and own[i] == hottest)
-    return [Finding("hot-lines", "info", f"instruction mix per Python line: line {hottest} costs the most",
-                    f"{total} {facts.stage.value.upper()} instructions with a source line. " + "; ".join(rows),
-                    facts.stage, lines, tuple(rows))]
+    return [
+        Finding(
+            "hot-lines",
+            "info",
+            f"instruction mix per Python line: line {hottest} costs the most",
+            f"{total} {facts.stage.value.upper()} instructions with a source line. " + "; ".join(rows),
+            facts.stage,
+            lines,
+            tuple(rows),
+        )
+    ]

@@ -55,8 +55,18 @@ def hot_lines(variant: Variant, counters, top: int | None = None) -> list[HotLin
         if index is None:
             continue
         samples = counters.samples(offset)
-        out.append(HotLine(index, offset, lines[index].strip(), own[index] if index < len(own) else None, samples,
-                           samples / total, values.get("inst_executed", 0.0), counters.stalls(offset)))
+        out.append(
+            HotLine(
+                index,
+                offset,
+                lines[index].strip(),
+                own[index] if index < len(own) else None,
+                samples,
+                samples / total,
+                values.get("inst_executed", 0.0),
+                counters.stalls(offset),
+            )
+        )
     out.sort(key=lambda h: (-h.samples, -h.executed, h.index))
     return out[:top] if top else out
 
@@ -78,5 +88,16 @@ def matched(variant: Variant, counters) -> tuple[int, int]:
 
 
 def to_json(hot: list[HotLine]) -> list[dict[str, Any]]:
-    return [{"line": h.index + 1, "offset": f"{h.offset:#06x}", "sass": h.text, "python_line": h.python_line,
-             "samples": h.samples, "share": round(h.share, 4), "executed": h.executed, "stalls": h.stalls} for h in hot]
+    return [
+        {
+            "line": h.index + 1,
+            "offset": f"{h.offset:#06x}",
+            "sass": h.text,
+            "python_line": h.python_line,
+            "samples": h.samples,
+            "share": round(h.share, 4),
+            "executed": h.executed,
+            "stalls": h.stalls,
+        }
+        for h in hot
+    ]

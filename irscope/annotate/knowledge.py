@@ -21,9 +21,14 @@ from typing import Any
 TYPE_NAMES = {"b": "untyped bits", "s": "signed integer", "u": "unsigned integer", "f": "floating point"}
 TYPE = re.compile(r"^(?P<kind>[bsuf])(?P<bits>8|16|32|64|128)$")
 PACKED_TYPES = {
-    "f16x2": "two fp16 values packed in 32 bits", "bf16": "bfloat16 (8-bit exponent, 7-bit mantissa)",
-    "bf16x2": "two bfloat16 values packed in 32 bits", "tf32": "TensorFloat-32 (fp32 range, 10-bit mantissa)",
-    "e4m3": "fp8 E4M3", "e5m2": "fp8 E5M2", "e4m3x2": "two fp8 E4M3 values", "e5m2x2": "two fp8 E5M2 values",
+    "f16x2": "two fp16 values packed in 32 bits",
+    "bf16": "bfloat16 (8-bit exponent, 7-bit mantissa)",
+    "bf16x2": "two bfloat16 values packed in 32 bits",
+    "tf32": "TensorFloat-32 (fp32 range, 10-bit mantissa)",
+    "e4m3": "fp8 E4M3",
+    "e5m2": "fp8 E5M2",
+    "e4m3x2": "two fp8 E4M3 values",
+    "e5m2x2": "two fp8 E5M2 values",
     "pred": "predicate (1-bit true/false)",
 }
 VECTOR = re.compile(r"^v(?P<n>\d+)$")
@@ -68,8 +73,13 @@ class Knowledge:
             key = ".".join(parts[:n])
             entry = self.opcodes.get(key)
             if entry is not None:
-                info = OpcodeInfo(key, entry.get("summary", ""), entry.get("detail", ""),
-                                  entry.get("section", ""), entry.get("category", ""))
+                info = OpcodeInfo(
+                    key,
+                    entry.get("summary", ""),
+                    entry.get("detail", ""),
+                    entry.get("section", ""),
+                    entry.get("category", ""),
+                )
                 return info, parts[n:]
         return None, parts[1:]
 
@@ -114,20 +124,26 @@ def generic_modifier(modifier: str) -> Meaning | None:
         return Meaning(f"matrix shape M={m['m']} x N={m['n']}{k}", "shape", "9.7.14 Matrix multiply-accumulate shapes")
     m = REPEAT.match(modifier)
     if m:
-        return Meaning(f"the access pattern repeated {m['n']} times along the columns", "shape",
-                       "9.7.16 TensorCore 5th Generation Family Instructions: tcgen05.ld / tcgen05.st")
+        return Meaning(
+            f"the access pattern repeated {m['n']} times along the columns",
+            "shape",
+            "9.7.16 TensorCore 5th Generation Family Instructions: tcgen05.ld / tcgen05.st",
+        )
     m = TMEM_SHAPE.match(modifier)
     if m:
         threads = f", for threads {m['first']}-{m['last']} of the warp" if m["first"] else ""
-        return Meaning(f"tensor-memory access of {m['lanes']} lanes x {m['bits']} bits{threads}", "shape",
-                       "CUDA Binary Utilities 4.6 Blackwell Instruction Set: LDTM / STTM (modifier not itemised by NVIDIA;"
-                       " meaning from the tcgen05.ld/st shape that produces it)")
+        return Meaning(
+            f"tensor-memory access of {m['lanes']} lanes x {m['bits']} bits{threads}",
+            "shape",
+            "CUDA Binary Utilities 4.6 Blackwell Instruction Set: LDTM / STTM (modifier not itemised by NVIDIA;"
+            " meaning from the tcgen05.ld/st shape that produces it)",
+        )
     if modifier.isdigit():
         return Meaning(f"{modifier}-bit access width", "width", "")
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def load(isa: str) -> Knowledge:
     """``load("ptx")`` or ``load("sass")``: the knowledge base shipped with irscope."""
     path = resources.files("irscope") / "knowledge" / f"{isa}.json"

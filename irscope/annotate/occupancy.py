@@ -31,8 +31,14 @@ class SmLimits:
 
 
 SM_LIMITS = {
-    75: SmLimits(max_threads=1024, max_blocks=16, shared=65536, shared_per_block=65536, reserved_shared_per_block=0,
-                 shared_unit=256),
+    75: SmLimits(
+        max_threads=1024,
+        max_blocks=16,
+        shared=65536,
+        shared_per_block=65536,
+        reserved_shared_per_block=0,
+        shared_unit=256,
+    ),
     80: SmLimits(max_blocks=32, shared=167936, shared_per_block=166912),
     86: SmLimits(max_threads=1536, max_blocks=16, shared=102400, shared_per_block=101376),
     87: SmLimits(max_blocks=32, shared=167936, shared_per_block=166912),
@@ -110,7 +116,10 @@ def occupancy(capability: int, registers: int, threads: int, shared: int) -> Occ
     warps = -(-threads // 32)
     by = {"threads": limits.max_threads // (warps * 32), "blocks": limits.max_blocks}
     per_warp = _round_up(max(registers, 1) * 32, limits.register_unit)
-    if registers > limits.max_registers_per_thread or per_warp * _round_up(warps, limits.sub_partitions) > limits.registers:
+    if (
+        registers > limits.max_registers_per_thread
+        or per_warp * _round_up(warps, limits.sub_partitions) > limits.registers
+    ):
         by["registers"] = 0
     else:
         by["registers"] = (limits.registers // limits.sub_partitions // per_warp) * limits.sub_partitions // warps

@@ -31,8 +31,19 @@ ITER_ARGS = re.compile(r"iter_args\(([^)]*)\)")
 TENSOR = re.compile(r"tensor<((?:\d+x)+)")
 AXIS = re.compile(r"axis = (\d+)")
 ITER_ARG = re.compile(r"(%[\w$.-]+)\s*=\s*(%[\w$.-]+)")
-FOLLOW = ("tt.splat", "tt.broadcast", "tt.expand_dims", "tt.reshape", "tt.trans", "arith.extsi", "arith.extui",
-          "arith.trunci", "arith.index_cast", "ttg.convert_layout", "tt.bitcast")
+FOLLOW = (
+    "tt.splat",
+    "tt.broadcast",
+    "tt.expand_dims",
+    "tt.reshape",
+    "tt.trans",
+    "arith.extsi",
+    "arith.extui",
+    "arith.trunci",
+    "arith.index_cast",
+    "ttg.convert_layout",
+    "tt.bitcast",
+)
 
 
 @dataclass(frozen=True)
@@ -59,18 +70,24 @@ class AccessReasons:
         parts = []
         if self.strides:
             names = ", ".join(self.strides)
-            parts.append(f"{names} multiplies the element index and is not known to be 1, so a thread's elements are "
-                         f"not known to be contiguous. If it is 1 when the kernel runs, Triton's JIT compiles that "
-                         f"case with {names}=1 as a constant (an int argument equal to 1 is specialised); here, "
-                         f"declare it 1 in the signature, or make it a tl.constexpr")
+            parts.append(
+                f"{names} multiplies the element index and is not known to be 1, so a thread's elements are "
+                f"not known to be contiguous. If it is 1 when the kernel runs, Triton's JIT compiles that "
+                f"case with {names}=1 as a constant (an int argument equal to 1 is specialised); here, "
+                f"declare it 1 in the signature, or make it a tl.constexpr"
+            )
         if self.base:
-            parts.append(f"{', '.join(self.base)} {'is' if len(self.base) == 1 else 'are'} not known to be 16-byte "
-                         "aligned (pass 16-byte aligned tensors, which the JIT marks divisible by 16, or state it with "
-                         "tl.multiple_of where it holds)")
+            parts.append(
+                f"{', '.join(self.base)} {'is' if len(self.base) == 1 else 'are'} not known to be 16-byte "
+                "aligned (pass 16-byte aligned tensors, which the JIT marks divisible by 16, or state it with "
+                "tl.multiple_of where it holds)"
+            )
         if self.offsets:
-            parts.append(f"{', '.join(self.offsets)} {'is' if len(self.offsets) == 1 else 'are'} not known to be a "
-                         "multiple of 16 (an offset or mask bound that may split 16-byte runs; pad sizes and strides to "
-                         "multiples of 16, or say what holds with tl.multiple_of)")
+            parts.append(
+                f"{', '.join(self.offsets)} {'is' if len(self.offsets) == 1 else 'are'} not known to be a "
+                "multiple of 16 (an offset or mask bound that may split 16-byte runs; pad sizes and strides to "
+                "multiples of 16, or say what holds with tl.multiple_of)"
+            )
         return "; ".join(parts)
 
 
@@ -106,15 +123,29 @@ def access_reasons(ttir: str) -> list[AccessReasons]:
         if not operands:
             continue
         pointer = operands[0]
-        mask = operands[2] if m[2] == "store" and len(operands) > 2 else operands[1] if m[2] == "load" and len(operands) > 1 else None
+        mask = (
+            operands[2]
+            if m[2] == "store" and len(operands) > 2
+            else operands[1]
+            if m[2] == "load" and len(operands) > 1
+            else None
+        )
         roles: dict[str, set[str]] = {}
         _walk(pointer, "address", defs, shapes, args, roles, 0)
         if mask is not None:
             _walk(mask, "mask", defs, shapes, args, roles, 0)
-        base = tuple(a.name for n, a in args.items() if a.pointer and "base" in roles.get(n, ()) and not a.divisible_by_16)
+        base = tuple(
+            a.name for n, a in args.items() if a.pointer and "base" in roles.get(n, ()) and not a.divisible_by_16
+        )
         strides = tuple(a.name for n, a in args.items() if not a.pointer and "stride" in roles.get(n, ()))
-        offsets = tuple(a.name for n, a in args.items() if not a.pointer and roles.get(n, set()) & {"offset", "bound"}
-                        and "stride" not in roles[n] and not a.divisible_by_16)
+        offsets = tuple(
+            a.name
+            for n, a in args.items()
+            if not a.pointer
+            and roles.get(n, set()) & {"offset", "bound"}
+            and "stride" not in roles[n]
+            and not a.divisible_by_16
+        )
         out.append(AccessReasons(m[2], index, base, strides, offsets))
     return out
 
@@ -169,8 +200,11 @@ def _walk(name: str, role: str, defs, shapes, args, roles: dict[str, set[str]], 
 
 def combined(reasons: list[AccessReasons]) -> AccessReasons:
     """The reasons of several accesses as one: each argument named once, in order."""
+
     def union(field: str) -> tuple[str, ...]:
         return tuple(dict.fromkeys(name for r in reasons for name in getattr(r, field)))
 
     ops = {r.op for r in reasons}
-    return AccessReasons(ops.pop() if len(ops) == 1 else "access", -1, union("base"), union("strides"), union("offsets"))
+    return AccessReasons(
+        ops.pop() if len(ops) == 1 else "access", -1, union("base"), union("strides"), union("offsets")
+    )

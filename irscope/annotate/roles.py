@@ -94,16 +94,24 @@ def _offset_fields(value: int, with_start: bool) -> list[str]:
 
 
 WGMMA_SWIZZLE = {0: "no swizzle", 1: "128-byte swizzle", 2: "64-byte swizzle", 3: "32-byte swizzle"}
-TC05_SWIZZLE = {0: "no swizzle", 1: "128-byte swizzle with 32-byte atoms", 2: "128-byte swizzle", 4: "64-byte swizzle",
-                6: "32-byte swizzle"}
+TC05_SWIZZLE = {
+    0: "no swizzle",
+    1: "128-byte swizzle with 32-byte atoms",
+    2: "128-byte swizzle",
+    4: "64-byte swizzle",
+    6: "32-byte swizzle",
+}
 
 
 def descriptor_fields(value: int, family: str, with_start: bool = True) -> list[str]:
     """The fields of a 64-bit shared-memory matrix descriptor, in words (family: wgmma or tcgen05)."""
     out = _offset_fields(value, with_start)
     if family == "tcgen05":
-        out.append("version bits 46-48 = " + str(_bits(value, 46, 3)) + (" (as required)" if _bits(value, 46, 3) == 1
-                                                                          else " (should be 1)"))
+        out.append(
+            "version bits 46-48 = "
+            + str(_bits(value, 46, 3))
+            + (" (as required)" if _bits(value, 46, 3) == 1 else " (should be 1)")
+        )
         out.append("leading offset is an absolute address" if _bits(value, 52, 1) else "leading offset is relative")
         mode = _bits(value, 61, 3)
         out.append(TC05_SWIZZLE.get(mode, f"invalid swizzle mode {mode}"))
@@ -114,7 +122,9 @@ def descriptor_fields(value: int, family: str, with_start: bool = True) -> list[
 
 IDESC_D_TYPE = {0: "F16", 1: "F32", 2: "S32"}
 IDESC_AB_TYPES = {
-    "f16": {0: "F16", 1: "BF16"}, "tf32": {2: "TF32"}, "i8": {0: "U8", 1: "S8"},
+    "f16": {0: "F16", 1: "BF16"},
+    "tf32": {2: "TF32"},
+    "i8": {0: "U8", 1: "S8"},
     "f8f6f4": {0: "E4M3", 1: "E5M2", 3: "E2M3", 4: "E3M2", 5: "E2M1"},
 }
 
@@ -125,11 +135,15 @@ def instruction_descriptor_fields(value: int, kind: str) -> list[str] | None:
     if types is None:
         return None
     a, b = _bits(value, 7, 3), _bits(value, 10, 3)
-    out = [f"D is {IDESC_D_TYPE.get(_bits(value, 4, 2), '?')}", f"A is {types.get(a, f'type {a}')}",
-           f"B is {types.get(b, f'type {b}')}",
-           f"M={_bits(value, 24, 5) * 16}", f"N={_bits(value, 17, 6) * 8}",
-           "A transposed (MN-major)" if _bits(value, 15, 1) else "A K-major",
-           "B transposed (MN-major)" if _bits(value, 16, 1) else "B K-major"]
+    out = [
+        f"D is {IDESC_D_TYPE.get(_bits(value, 4, 2), '?')}",
+        f"A is {types.get(a, f'type {a}')}",
+        f"B is {types.get(b, f'type {b}')}",
+        f"M={_bits(value, 24, 5) * 16}",
+        f"N={_bits(value, 17, 6) * 8}",
+        "A transposed (MN-major)" if _bits(value, 15, 1) else "A K-major",
+        "B transposed (MN-major)" if _bits(value, 16, 1) else "B K-major",
+    ]
     out += [f"{m} negated" for m, bit in (("A", 13), ("B", 14)) if _bits(value, bit, 1)]
     if _bits(value, 2, 1):
         out.append(f"sparse A (selector {_bits(value, 0, 2)})")
@@ -163,12 +177,15 @@ def _vector_size(op: str) -> int | None:
 
 def _descriptor(which: str, op: str, defs: Definitions, family: str) -> Role:
     section = TC05_SMEM_DESC if family == "tcgen05" else WGMMA_DESC
-    head = (f"{which}'s shared-memory matrix descriptor (64 bits: where the {which} tile starts in shared memory "
-            "and how it is laid out)")
+    head = (
+        f"{which}'s shared-memory matrix descriptor (64 bits: where the {which} tile starts in shared memory "
+        "and how it is laid out)"
+    )
     value = defs.constant(op)
     if value is not None:
-        return Role(f"{head}; value 0x{value & (1 << 64) - 1:016X}: " + ", ".join(descriptor_fields(value, family)),
-                    section)
+        return Role(
+            f"{head}; value 0x{value & (1 << 64) - 1:016X}: " + ", ".join(descriptor_fields(value, family)), section
+        )
     found = defs.writer(op)
     if found:
         opcode, args = found
@@ -183,8 +200,11 @@ def _descriptor(which: str, op: str, defs: Definitions, family: str) -> Role:
             if base == "add" and start:
                 fields.insert(0, f"start address advanced by {start * 16} bytes")
             verb = "ORs" if base == "or" else "adds"
-            return Role(f"{head}; {opcode} {verb} {reg} ({_start_words(reg, defs)}) and the constant "
-                        f"0x{const & (1 << 64) - 1:016X}, whose fields say: " + ", ".join(fields), section)
+            return Role(
+                f"{head}; {opcode} {verb} {reg} ({_start_words(reg, defs)}) and the constant "
+                f"0x{const & (1 << 64) - 1:016X}, whose fields say: " + ", ".join(fields),
+                section,
+            )
     return Role(f"{head}; computed at run time", section)
 
 
@@ -195,8 +215,12 @@ def _start_words(reg: str, defs: Definitions) -> str:
         inner = defs.writer(found[1][0])
         if inner:
             opcode, args = inner
-            if opcode.startswith("bfe.u32") and len(args) == 3 and defs.constant(args[1]) == 4 and \
-                    (defs.constant(args[2]) or 99) <= 14:
+            if (
+                opcode.startswith("bfe.u32")
+                and len(args) == 3
+                and defs.constant(args[1]) == 4
+                and (defs.constant(args[2]) or 99) <= 14
+            ):
                 return f"the start address: shared address {args[0]} / 16, 14 bits"
             if opcode.startswith("and.b32") and 16383 in (defs.constant(args[0]), defs.constant(args[1])):
                 return "the start address field, 14 bits"
@@ -221,21 +245,31 @@ def _wgmma(ops: tuple[str, ...], defs: Definitions) -> list[Role | None]:
         if found and found[0] == "mov.pred" and found[1]:
             scale_d = 0 if defs.constant(found[1][0]) == 0 else 1
     now = "" if scale_d is None else (" (here: accumulates)" if scale_d else " (here: overwrites D)")
-    roles[3] = Role("scale-d: true adds the product to D (D = A*B + D); false ignores D's old value (D = A*B)" + now,
-                    WGMMA_MMA)
-    names = ["imm-scale-a", "imm-scale-b", "imm-trans-b"] if a_in_registers else \
-        ["imm-scale-a", "imm-scale-b", "imm-trans-a", "imm-trans-b"]
+    roles[3] = Role(
+        "scale-d: true adds the product to D (D = A*B + D); false ignores D's old value (D = A*B)" + now, WGMMA_MMA
+    )
+    names = (
+        ["imm-scale-a", "imm-scale-b", "imm-trans-b"]
+        if a_in_registers
+        else ["imm-scale-a", "imm-scale-b", "imm-trans-a", "imm-trans-b"]
+    )
     for i, name in enumerate(names, start=4):
         if i >= len(ops):
             break
         value = defs.constant(ops[i])
         matrix = name[-1].upper()
         if name.startswith("imm-scale"):
-            text = f"{name}: {matrix} is " + ("negated" if value == -1 else "used as is" if value == 1 else "scaled by "
-                                                + ops[i]) + " (1 keeps it, -1 negates it)"
+            text = (
+                f"{name}: {matrix} is "
+                + ("negated" if value == -1 else "used as is" if value == 1 else "scaled by " + ops[i])
+                + " (1 keeps it, -1 negates it)"
+            )
         else:
-            text = f"{name}: {matrix} is " + ("transposed: read MN-major from shared memory" if value == 1 else
-                                             "not transposed: read K-major from shared memory")
+            text = f"{name}: {matrix} is " + (
+                "transposed: read MN-major from shared memory"
+                if value == 1
+                else "not transposed: read K-major from shared memory"
+            )
         roles[i] = Role(text, WGMMA_MMA)
     return roles
 
@@ -270,8 +304,9 @@ def _tcgen05_mma(ins: ptx_ir.PtxInstruction, ops: tuple[str, ...], defs: Definit
             now = ""
             if found and found[0] == "mov.pred" and found[1]:
                 now = " (here: overwrites D)" if defs.constant(found[1][0]) == 0 else " (here: accumulates)"
-            roles[i] = Role("enable-input-d: true adds the product to D in tensor memory; false overwrites D" + now,
-                            TC05_MMA)
+            roles[i] = Role(
+                "enable-input-d: true adds the product to D in tensor memory; false overwrites D" + now, TC05_MMA
+            )
         elif IMMEDIATE.match(ops[i]):
             roles[i] = Role(f"scale-input-d: D is scaled by 2^-{ops[i]} before the product is added", TC05_MMA)
     return roles
@@ -292,22 +327,30 @@ def _tcgen05_memory(ins: ptx_ir.PtxInstruction, ops: tuple[str, ...], defs: Defi
         roles[0] = Role("destination: " + taddr.format(_inside(ops[0])), TC05_MEMORY)
         roles[1] = Role(f"{_vector_size(ops[1]) or 1} registers whose values are stored", TC05_MEMORY)
     elif sub == "alloc" and len(ops) >= 2:
-        roles[0] = Role(f"shared-memory address (in {_inside(ops[0])}) where the allocated tensor-memory address "
-                        "is written", TC05_MEMORY)
+        roles[0] = Role(
+            f"shared-memory address (in {_inside(ops[0])}) where the allocated tensor-memory address is written",
+            TC05_MEMORY,
+        )
         roles[1] = _columns(ops[1], defs)
     elif sub == "dealloc" and len(ops) >= 2:
         roles[0] = Role(f"the tensor-memory address to free (from tcgen05.alloc), in {ops[0]}", TC05_MEMORY)
         roles[1] = _columns(ops[1], defs)
     elif sub == "commit" and ops:
-        roles[0] = Role(f"the mbarrier (address in {_inside(ops[0])}) that is arrived on once the earlier "
-                        "tcgen05 operations complete", TC05_MEMORY)
+        roles[0] = Role(
+            f"the mbarrier (address in {_inside(ops[0])}) that is arrived on once the earlier "
+            "tcgen05 operations complete",
+            TC05_MEMORY,
+        )
     return roles
 
 
 def _columns(op: str, defs: Definitions) -> Role:
     n = defs.constant(op)
-    return Role(f"number of tensor-memory columns{f': {n}' if n is not None else ''} (a power of two from 32 to 512; "
-                "each column is 32 bits wide in each of 128 lanes)", TC05_MEMORY)
+    return Role(
+        f"number of tensor-memory columns{f': {n}' if n is not None else ''} (a power of two from 32 to 512; "
+        "each column is 32 bits wide in each of 128 lanes)",
+        TC05_MEMORY,
+    )
 
 
 def _cp_async(ins: ptx_ir.PtxInstruction, ops: tuple[str, ...], defs: Definitions) -> list[Role | None]:
@@ -325,8 +368,10 @@ def _cp_async(ins: ptx_ir.PtxInstruction, ops: tuple[str, ...], defs: Definition
     if ".L2::cache_hint" in ins.opcode and len(ops) == 4:
         roles[3] = Role("cache policy (64 bits, from createpolicy) for the L2 accesses", CP_ASYNC)
         return roles
-    text = (f"src-size: how many bytes are read from global memory; the rest of the {size or 'cp-size'} bytes are "
-            "filled with zeros (this is how a masked load becomes a cp.async: 0 reads nothing and writes zeros)")
+    text = (
+        f"src-size: how many bytes are read from global memory; the rest of the {size or 'cp-size'} bytes are "
+        "filled with zeros (this is how a masked load becomes a cp.async: 0 reads nothing and writes zeros)"
+    )
     outcomes = defs.outcomes(fourth)
     if outcomes is not None:
         text += "; here " + _outcome_words(outcomes)
@@ -339,10 +384,12 @@ def _outcome_words(outcomes: list[tuple[int, tuple[str, ...]]]) -> str:
     if len(values) == 1:
         return f"always {values[0]}" + (" (nothing read: all zero-filled)" if values[0] == 0 else "")
     if len(values) == 2 and 0 in values:
-        full = [" and ".join(f"{c.lstrip('!')} is {'false' if c.startswith('!') else 'true'}" for c in conds)
-                for v, conds in outcomes if v]
-        return (f"{values[0]} where {' or where '.join(full)}, else 0 "
-                "(masked off: nothing read, all zero-filled)")
+        full = [
+            " and ".join(f"{c.lstrip('!')} is {'false' if c.startswith('!') else 'true'}" for c in conds)
+            for v, conds in outcomes
+            if v
+        ]
+        return f"{values[0]} where {' or where '.join(full)}, else 0 (masked off: nothing read, all zero-filled)"
     return "one of " + ", ".join(map(str, values))
 
 
@@ -372,21 +419,27 @@ def sass_roles(opcode: str, ops: tuple[str, ...]) -> list[Role | None]:
                 if a_registers:
                     text = f"B's shared-memory matrix descriptor, in the uniform registers from {m['ur']}"
                 else:
-                    text = (f"shared-memory matrix descriptors: A's in UR{n}:UR{n + 1}, B's in UR{n + 2}:UR{n + 3} "
-                            "(64 bits each)")
+                    text = (
+                        f"shared-memory matrix descriptors: A's in UR{n}:UR{n + 1}, B's in UR{n + 2}:UR{n + 3} "
+                        "(64 bits each)"
+                    )
                 if m["mods"]:
-                    text += "; " + ", ".join({"tnspA": "A transposed (MN-major)", "tnspB": "B transposed (MN-major)"}
-                                             .get(x, x) for x in m["mods"].split("."))
+                    text += "; " + ", ".join(
+                        {"tnspA": "A transposed (MN-major)", "tnspB": "B transposed (MN-major)"}.get(x, x)
+                        for x in m["mods"].split(".")
+                    )
                 roles[i] = Role(text, SASS_SECTION)
         roles[0] = Role(f"accumulator D: registers from {ops[0]} on", SASS_SECTION)
         if a_registers:
             roles[1] = Role(f"A fragment: registers from {ops[1]} on", SASS_SECTION)
         if ops[-1] == "gsb0":
-            roles[-1] = Role("group scoreboard 0: this MMA closes a wgmma group that WARPGROUP.DEPBAR waits on",
-                             SASS_SECTION)
+            roles[-1] = Role(
+                "group scoreboard 0: this MMA closes a wgmma group that WARPGROUP.DEPBAR waits on", SASS_SECTION
+            )
         elif len(ops) >= 3 and re.match(r"^R\d+$", ops[-1]):
-            roles[-1] = Role(f"accumulator input C: registers from {ops[-1]} on (the same as D: accumulate in place)",
-                             SASS_SECTION)
+            roles[-1] = Role(
+                f"accumulator input C: registers from {ops[-1]} on (the same as D: accumulate in place)", SASS_SECTION
+            )
     elif base.startswith("UTC") and base.endswith("MMA"):
         gdescs = [i for i, op in enumerate(ops) if SASS_GDESC.match(op)]
         for which, i in zip("AB" if len(gdescs) == 2 else "B", gdescs):
@@ -395,12 +448,16 @@ def sass_roles(opcode: str, ops: tuple[str, ...]) -> list[Role | None]:
             roles[i] = Role(f"{which}'s shared-memory matrix descriptor in {ur}:UR{n + 1} (64 bits)", SASS_SECTION)
         tmems = [i for i, op in enumerate(ops) if SASS_TMEM.match(op)]
         if tmems:
-            roles[tmems[0]] = Role(f"D: tensor-memory address of the accumulator, in {_group(SASS_TMEM, ops[tmems[0]], 'ur')}",
-                                   SASS_SECTION)
+            roles[tmems[0]] = Role(
+                f"D: tensor-memory address of the accumulator, in {_group(SASS_TMEM, ops[tmems[0]], 'ur')}",
+                SASS_SECTION,
+            )
         for i in tmems[1:]:
-            roles[i] = Role(f"a second tensor-memory operand in {_group(SASS_TMEM, ops[i], 'ur')} (no PTX operand of a "
-                            "dense MMA matches it; its register sits just before the instruction descriptor's)",
-                            SASS_SECTION)
+            roles[i] = Role(
+                f"a second tensor-memory operand in {_group(SASS_TMEM, ops[i], 'ur')} (no PTX operand of a "
+                "dense MMA matches it; its register sits just before the instruction descriptor's)",
+                SASS_SECTION,
+            )
         for i, op in enumerate(ops):
             m = SASS_IDESC.match(op)
             if m:
@@ -410,7 +467,9 @@ def sass_roles(opcode: str, ops: tuple[str, ...]) -> list[Role | None]:
             now = {"UPT": " (here: accumulates)", "!UPT": " (here: overwrites D)"}.get(last, "")
             roles[-1] = Role("accumulate predicate: true adds the product to D, false overwrites D" + now, SASS_SECTION)
     elif base == "LDGSTS" and len(ops) == 3 and re.match(r"^!?P\d$", ops[2]):
-        roles[2] = Role(f"source predicate: where {ops[2].lstrip('!')} is {'true' if ops[2].startswith('!') else 'false'}"
-                        " nothing is read and the destination is zero-filled (the SASS form of cp.async's src-size 0)",
-                        CP_ASYNC)
+        roles[2] = Role(
+            f"source predicate: where {ops[2].lstrip('!')} is {'true' if ops[2].startswith('!') else 'false'}"
+            " nothing is read and the destination is zero-filled (the SASS form of cp.async's src-size 0)",
+            CP_ASYNC,
+        )
     return roles

@@ -15,15 +15,14 @@ from __future__ import annotations
 import concurrent.futures as futures
 import os
 import threading
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Iterator, Mapping, Sequence
 
 from ..arch import DEFAULT_CAPABILITY, CaptureMode, Target, parse_arch
+from ..config import resolve_config
 from ..device import gpu_capability
 from ..errors import UsageError
-from ..frontends import Compiled, Kernel
-from ..config import resolve_config
-from ..frontends import resolve_kernel
+from ..frontends import Compiled, Kernel, resolve_kernel
 from ..nvidia.ptxas import parse_ptxas_log, static_shared
 from ..nvidia.sass import disassemble
 from ..types import CompileInfo, Config, KernelId, Resources, Stage, Status, Variant
@@ -55,20 +54,39 @@ class Captured:
     cached: bool
 
 
-def capture(kernel: str | Kernel, overrides: Mapping[str, object] | None = None, arch: str | int | None = None,
-            *, config: Config | None = None, signature: str | None = None, use_cache: bool = True,
-            compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT, passes: bool = False) -> Variant:
+def capture(
+    kernel: str | Kernel,
+    overrides: Mapping[str, object] | None = None,
+    arch: str | int | None = None,
+    *,
+    config: Config | None = None,
+    signature: str | None = None,
+    use_cache: bool = True,
+    compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT,
+    passes: bool = False,
+) -> Variant:
     """Capture one variant: ``capture("square_kernel", {"BLOCK_SIZE": 256}, arch="sm_90")``."""
     resolved = kernel if isinstance(kernel, Kernel) else resolve_kernel(kernel, signature)
     config = config or resolve_config(resolved, overrides or {})
-    return next(iter(capture_many(resolved, [config], arch, use_cache=use_cache, compile_timeout=compile_timeout,
-                                  passes=passes))).variant
+    return next(
+        iter(
+            capture_many(resolved, [config], arch, use_cache=use_cache, compile_timeout=compile_timeout, passes=passes)
+        )
+    ).variant
 
 
-def capture_many(kernel: Kernel, configs: Sequence[Config], arch: str | int | None = None, *,
-                 jobs: int | None = None, use_cache: bool = True, cache: CaptureCache | None = None,
-                 cancel: threading.Event | None = None,
-                 compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT, passes: bool = False) -> Iterator[Captured]:
+def capture_many(
+    kernel: Kernel,
+    configs: Sequence[Config],
+    arch: str | int | None = None,
+    *,
+    jobs: int | None = None,
+    use_cache: bool = True,
+    cache: CaptureCache | None = None,
+    cancel: threading.Event | None = None,
+    compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT,
+    passes: bool = False,
+) -> Iterator[Captured]:
     """Yield every config of ``kernel`` captured, in completion order.
 
     ``passes``: record every pass of the compiler too (``Variant.passes``; Triton kernels,
@@ -79,10 +97,14 @@ def capture_many(kernel: Kernel, configs: Sequence[Config], arch: str | int | No
     and 1e300 would wait for ever or overflow select()); None: compile in this process, with no limit.
     """
     if compile_timeout is not None and not 0 < compile_timeout <= MAX_COMPILE_TIMEOUT:
-        raise UsageError(f"a compile timeout must be more than 0 and at most {MAX_COMPILE_TIMEOUT:.0f} seconds, "
-                         f"got {compile_timeout!r}")
+        raise UsageError(
+            f"a compile timeout must be more than 0 and at most {MAX_COMPILE_TIMEOUT:.0f} seconds, "
+            f"got {compile_timeout!r}"
+        )
     if passes and not kernel.records_passes:
-        raise UsageError(f"{kernel.name} is a {kernel.frontend} kernel: only Triton kernels record their compiler's passes")
+        raise UsageError(
+            f"{kernel.name} is a {kernel.frontend} kernel: only Triton kernels record their compiler's passes"
+        )
     target = choose_target(arch)
     if target.mode is CaptureMode.JIT and not kernel.can_launch:
         # No example inputs to launch with (a --signature kernel, an Inductor kernel): compile
@@ -128,8 +150,9 @@ def capture_many(kernel: Kernel, configs: Sequence[Config], arch: str | int | No
                 yield from finish(with_sass(batch))
                 batch = []
         return
-    yield from _parallel(kernel, configs, pending, target, workers, kernel_id, source, finish, cancel, compile_timeout,
-                         passes)
+    yield from _parallel(
+        kernel, configs, pending, target, workers, kernel_id, source, finish, cancel, compile_timeout, passes
+    )
 
 
 def _worker_count(jobs: int | None, n: int, target: Target) -> int:
@@ -140,8 +163,9 @@ def _worker_count(jobs: int | None, n: int, target: Target) -> int:
     return max(1, min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, n))
 
 
-def _parallel(kernel, configs, pending, target, workers, kernel_id, source, finish, cancel,
-              timeout, passes) -> Iterator[Captured]:
+def _parallel(
+    kernel, configs, pending, target, workers, kernel_id, source, finish, cancel, timeout, passes
+) -> Iterator[Captured]:
     pool = WorkerPool(workers, "irscope.capture.worker:serve", failure, timeout=timeout)
     # nvdisasm runs on a thread (it is a subprocess: no GIL held) while the
     # workers keep compiling; its batches are yielded in the order they finish.
@@ -166,16 +190,18 @@ def _parallel(kernel, configs, pending, target, workers, kernel_id, source, fini
         sass.shutdown(wait=True, cancel_futures=True)
 
 
-def build_variant(kernel_id: KernelId, config: Config, target: Target, compiled: Compiled, source: str,
-                  stages: Sequence[Stage]) -> Variant:
+def build_variant(
+    kernel_id: KernelId, config: Config, target: Target, compiled: Compiled, source: str, stages: Sequence[Stage]
+) -> Variant:
     """Turn what a compile left behind into a Variant (without SASS, which comes in batches).
 
     ``stages`` are those the kernel's frontend produces; each one missing gets its reason.
     """
     listings = {Stage.SOURCE: source, **compiled.stages}
     where = compiled.error.stage if compiled.error else None
-    stage_errors = {s: f"not produced: compile failed at {where}" for s in stages
-                    if s not in listings and s is not Stage.SASS}
+    stage_errors = {
+        s: f"not produced: compile failed at {where}" for s in stages if s not in listings and s is not Stage.SASS
+    }
     resources = info = None
     if compiled.produced:
         resources = Resources(
@@ -186,23 +212,36 @@ def build_variant(kernel_id: KernelId, config: Config, target: Target, compiled:
             **parse_ptxas_log(compiled.ptxas_log or ""),
         )
         info = CompileInfo(
-            mode=target.mode, arch=target.arch, compiler=compiled.compiler, compile_seconds=compiled.seconds,
-            options=dict(compiled.options), threads_per_block=compiled.threads_per_block,
-            signature=compiled.signature, divisible_by_16=compiled.divisible_by_16,
+            mode=target.mode,
+            arch=target.arch,
+            compiler=compiled.compiler,
+            compile_seconds=compiled.seconds,
+            options=dict(compiled.options),
+            threads_per_block=compiled.threads_per_block,
+            signature=compiled.signature,
+            divisible_by_16=compiled.divisible_by_16,
         )
     return Variant(
-        kernel=kernel_id, config=config, arch=target.arch,
+        kernel=kernel_id,
+        config=config,
+        arch=target.arch,
         status=Status.FAILED if compiled.error else Status.OK,
-        listings=listings, stage_errors=stage_errors, cubin=compiled.cubin,
-        resources=resources, compile_info=info, error=compiled.error, passes=compiled.passes,
+        listings=listings,
+        stage_errors=stage_errors,
+        cubin=compiled.cubin,
+        resources=resources,
+        compile_info=info,
+        error=compiled.error,
+        passes=compiled.passes,
     )
 
 
 def with_sass(batch: list[tuple[int, Variant]]) -> list[tuple[int, Variant]]:
     """Add SASS to every variant that has a cubin, with one nvdisasm run per arch."""
     todo = [(n, v) for n, (_, v) in enumerate(batch) if v.cubin]
-    results = disassemble([v.cubin for _, v in todo], [v.listings.get(Stage.PTX) for _, v in todo],
-                          [parse_arch(v.arch) for _, v in todo])
+    results = disassemble(
+        [v.cubin for _, v in todo], [v.listings.get(Stage.PTX) for _, v in todo], [parse_arch(v.arch) for _, v in todo]
+    )
     out = list(batch)
     for (n, v), result in zip(todo, results):
         if result.text is not None:

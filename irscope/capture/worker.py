@@ -13,7 +13,9 @@ from ..workers import protocol_channel
 def failure(kind: str, message: str) -> Compiled:
     """The result of a compile whose worker process died (kind "crashed") or was killed for its time."""
     if kind == "timeout":
-        return Compiled(error=CaptureError("timeout", f"{message} (the compile timeout; raise it with --compile-timeout)"))
+        return Compiled(
+            error=CaptureError("timeout", f"{message} (the compile timeout; raise it with --compile-timeout)")
+        )
     return Compiled(error=CaptureError("compile", message))
 
 
@@ -32,7 +34,7 @@ def serve() -> None:
         try:
             kernel = frontends.load(handle)
             result = kernel.compile_passes(config, target) if passes else kernel.compile(config, target)
-        except Exception as exc:  # noqa: BLE001 - reported as this config's failure
+        except Exception as exc:
             error = CaptureError.from_environment(exc, "compiling")
             result = Compiled(error=error or CaptureError("compile", f"{type(exc).__name__}: {exc}"))
         pickle.dump(result, channel)

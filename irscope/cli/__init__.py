@@ -21,7 +21,7 @@ import signal
 import sys
 import tempfile
 import threading
-from typing import Iterator
+from collections.abc import Iterator
 
 import click
 
@@ -104,8 +104,10 @@ class LazyGroup(click.Group):
                 raise
             hint = install_hint(exc)
             if hint is not None:  # an optional dependency this command needs: the user's to install
-                _error_line(f"irscope: error: {ctx.invoked_subcommand or 'this'} needs "
-                            f"{exc.name.partition('.')[0]}, which is not installed: {hint}")
+                _error_line(
+                    f"irscope: error: {ctx.invoked_subcommand or 'this'} needs "
+                    f"{exc.name.partition('.')[0]}, which is not installed: {hint}"
+                )
                 ctx.exit(int(ExitCode.USAGE))
             _error_line(f"irscope: internal error: {exception_line(exc)} (rerun with --debug for the traceback)")
             ctx.exit(int(ExitCode.INTERNAL))

@@ -38,8 +38,10 @@ def annotate(kernel, assignments, arch, signature, stage_name, as_json, findings
     variant = named.variant(overrides(assignments), arch)
     stage = Stage(stage_name)
     if stage not in variant.listings:
-        raise CompileFailed(f"{named.name} {variant.config.label()}: no {stage.value} to annotate: "
-                            f"{variant.stage_errors.get(stage) or variant.error}")
+        raise CompileFailed(
+            f"{named.name} {variant.config.label()}: no {stage.value} to annotate: "
+            f"{variant.stage_errors.get(stage) or variant.error}"
+        )
     result = run_annotate(variant, stage)
     if as_json:
         echo(json.dumps(_as_json(result), indent=1))
@@ -78,16 +80,36 @@ def _wrap(text: str, prefix: str, width: int = 120) -> str:
 def _as_json(result) -> dict:
     v = result.variant
     return {
-        "kernel": v.kernel.name, "config": v.config.to_json(), "arch": v.arch, "stage": result.stage.value,
-        "findings": [{"kind": f.kind, "severity": f.severity, "title": f.title, "detail": f.detail,
-                      "lines": [i + 1 for i in f.lines]} for f in result.findings],
+        "kernel": v.kernel.name,
+        "config": v.config.to_json(),
+        "arch": v.arch,
+        "stage": result.stage.value,
+        "findings": [
+            {
+                "kind": f.kind,
+                "severity": f.severity,
+                "title": f.title,
+                "detail": f.detail,
+                "lines": [i + 1 for i in f.lines],
+            }
+            for f in result.findings
+        ],
         "lines": [
-            {"line": line.index + 1, "text": line.text, "python_line": line.python_line,
-             "kind": line.explanation.kind, "summary": line.explanation.summary, "known": line.explanation.known,
-             "category": line.explanation.category, "detail": line.explanation.detail,
-             "parts": [{"token": p.token, "role": p.role, "text": p.text, "section": p.section}
-                       for p in line.explanation.parts],
-             **({"control": line.explanation.control.to_json()} if line.explanation.control else {})}
+            {
+                "line": line.index + 1,
+                "text": line.text,
+                "python_line": line.python_line,
+                "kind": line.explanation.kind,
+                "summary": line.explanation.summary,
+                "known": line.explanation.known,
+                "category": line.explanation.category,
+                "detail": line.explanation.detail,
+                "parts": [
+                    {"token": p.token, "role": p.role, "text": p.text, "section": p.section}
+                    for p in line.explanation.parts
+                ],
+                **({"control": line.explanation.control.to_json()} if line.explanation.control else {}),
+            }
             for line in result.lines
         ],
     }

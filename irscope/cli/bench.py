@@ -13,22 +13,45 @@ from .output import echo
 
 @click.command()
 @kernel_options
-@click.option("-s", "sweeps", multiple=True, metavar="NAME=V1,V2,...", help="Values to sweep (default: -c values only; an autotuned kernel: its autotuner's configs).")
-@click.option("-o", "out", type=click.Path(file_okay=False, path_type=Path), help="Session directory to write (or resume).")
-@click.option("--ncu", "with_ncu", is_flag=True, help="Also profile each variant with Nsight Compute (--clock-control none).")
-@click.option("--method", type=click.Choice(["cupti", "events", "graph"]), default="cupti", show_default=True,
-              help="cupti: the GPU's own kernel durations (L2 swept clean before each launch); events: CUDA events "
-                   "around each call (includes launch overhead); graph: CUDA-graph replays (no launch overhead, "
-                   "no L2 flush).")
+@click.option(
+    "-s",
+    "sweeps",
+    multiple=True,
+    metavar="NAME=V1,V2,...",
+    help="Values to sweep (default: -c values only; an autotuned kernel: its autotuner's configs).",
+)
+@click.option(
+    "-o", "out", type=click.Path(file_okay=False, path_type=Path), help="Session directory to write (or resume)."
+)
+@click.option(
+    "--ncu", "with_ncu", is_flag=True, help="Also profile each variant with Nsight Compute (--clock-control none)."
+)
+@click.option(
+    "--method",
+    type=click.Choice(["cupti", "events", "graph"]),
+    default="cupti",
+    show_default=True,
+    help="cupti: the GPU's own kernel durations (L2 swept clean before each launch); events: CUDA events "
+    "around each call (includes launch overhead); graph: CUDA-graph replays (no launch overhead, "
+    "no L2 flush).",
+)
 @click.option("--graph", is_flag=True, hidden=True, help="Same as --method graph.")
 @click.option("--gpus", metavar="IDS", help="GPUs to spread the variants over, e.g. 0,1 (default: every visible GPU).")
-@click.option("--min-time", "min_time_ms", type=milliseconds(), default=100.0, show_default=True,
-              help="Milliseconds of timed calls per variant.")
-@click.option("--timeout", type=seconds(), default=300.0, show_default=True,
-              help="Seconds per variant before it counts as hung.")
+@click.option(
+    "--min-time",
+    "min_time_ms",
+    type=milliseconds(),
+    default=100.0,
+    show_default=True,
+    help="Milliseconds of timed calls per variant.",
+)
+@click.option(
+    "--timeout", type=seconds(), default=300.0, show_default=True, help="Seconds per variant before it counts as hung."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per variant.")
-def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, method, graph, gpus, min_time_ms, timeout,
-          as_json) -> None:
+def bench(
+    kernel, assignments, arch, signature, sweeps, out, with_ncu, method, graph, gpus, min_time_ms, timeout, as_json
+) -> None:
     """Check KERNEL's variants against the torch reference, then time them on this GPU.
 
     Correctness first: a variant whose output does not match is WRONG and never
@@ -46,12 +69,11 @@ def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, method, g
       irscope bench square_kernel -s BLOCK_SIZE=128,1024,8192
       irscope bench square_kernel -c n_rows=65536 -c n_cols=1024 --ncu -o runs/square-big
     """
+    from ..config import listed_configs, parse_sweep, sweep_configs
     from ..errors import ExitCode, UsageError
-    from ..config import listed_configs
     from ..measure.bench import bench as run_bench
     from ..measure.bench import require_gpu
     from ..session import Session
-    from ..config import parse_sweep, sweep_configs
     from .options import open_named, overrides
 
     require_gpu()
@@ -66,15 +88,31 @@ def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, method, g
         configs = [named.config(overrides(assignments))]
     session = named.session
     if out is not None:
-        session = Session.create(out, named.kernel.identity(), named.kernel.source(), named.table,
-                                 signature=named.kernel.handle().extra.get("signature"), frontend=named.kernel.frontend)
+        session = Session.create(
+            out,
+            named.kernel.identity(),
+            named.kernel.source(),
+            named.table,
+            signature=named.kernel.handle().extra.get("signature"),
+            frontend=named.kernel.frontend,
+        )
     latest = {}
     notes = []
     tuned = []
     try:
-        for result in run_bench(named.kernel, configs, session, compile_timeout=named.compile_timeout, method="graph" if graph else method, ncu=with_ncu,
-                                min_time_ms=min_time_ms, timeout=timeout, on_note=notes.append,
-                                on_autotuner=tuned.append, gpus=_gpus(gpus)):
+        for result in run_bench(
+            named.kernel,
+            configs,
+            session,
+            compile_timeout=named.compile_timeout,
+            method="graph" if graph else method,
+            ncu=with_ncu,
+            min_time_ms=min_time_ms,
+            timeout=timeout,
+            on_note=notes.append,
+            on_autotuner=tuned.append,
+            gpus=_gpus(gpus),
+        ):
             latest[result.index] = result
             if not as_json:
                 m = result.measurement
@@ -91,8 +129,17 @@ def bench(kernel, assignments, arch, signature, sweeps, out, with_ncu, method, g
     rows = [latest[i] for i in sorted(latest)]
     if as_json:
         for r in rows:
-            echo(json.dumps({"config": r.variant.config.to_json(), "arch": r.variant.arch,
-                                   **r.measurement.to_json(), **_autotuner_json(autotuner, r)}, default=str))
+            echo(
+                json.dumps(
+                    {
+                        "config": r.variant.config.to_json(),
+                        "arch": r.variant.arch,
+                        **r.measurement.to_json(),
+                        **_autotuner_json(autotuner, r),
+                    },
+                    default=str,
+                )
+            )
     else:
         print_bench_table(rows, autotuner)
     exit_if_any_failed(rows)
@@ -128,35 +175,73 @@ def exit_if_any_failed(rows) -> None:
 
 def print_bench_table(rows, autotuner=None) -> None:
     """The table, with an ``autotuner ms`` column and its pick beneath where the kernel's autotuner ran."""
-    from .output import Console
     from rich.table import Table
 
     from ..session.store import Entry, variant_facts
     from ..session.table import text, varying
+    from .output import Console
 
-    entries = [Entry("", r.variant.config, r.variant.arch, r.measurement.status, r.measurement.error,
-                     variant_facts(r.variant), r.measurement) for r in rows]
+    entries = [
+        Entry(
+            "",
+            r.variant.config,
+            r.variant.arch,
+            r.measurement.status,
+            r.measurement.error,
+            variant_facts(r.variant),
+            r.measurement,
+        )
+        for r in rows
+    ]
     names = varying(entries)
     ranked = [r for r in rows if r.measurement.ranked]
     best = min(ranked, key=lambda r: r.measurement.median_us) if ranked else None
     table = Table(box=None, pad_edge=False, header_style="bold")
     gpus = {r.measurement.gpu_index for r in rows if r.measurement.gpu_index is not None}
     tuned = ["autotuner ms"] if autotuner is not None and autotuner.configs else []
-    for column in [*names, "status", "median us", "p20-p80 us", "min us", *tuned, "GB/s", "% copy", "TFLOP/s",
-                   "bound", "regs", "ncu us", "dram %", "occ %", *(["gpu"] if len(gpus) > 1 else []), "note"]:
-        table.add_column(column, justify="left" if column in ("status", "note") else "right",
-                         no_wrap=column in tuned)
+    for column in [
+        *names,
+        "status",
+        "median us",
+        "p20-p80 us",
+        "min us",
+        *tuned,
+        "GB/s",
+        "% copy",
+        "TFLOP/s",
+        "bound",
+        "regs",
+        "ncu us",
+        "dram %",
+        "occ %",
+        *(["gpu"] if len(gpus) > 1 else []),
+        "note",
+    ]:
+        table.add_column(column, justify="left" if column in ("status", "note") else "right", no_wrap=column in tuned)
     for r, e in zip(rows, entries):
         m = r.measurement
         ncu = m.ncu or {}
         spread = f"{m.p20_us:.1f}-{m.p80_us:.1f}" if m.p20_us is not None else "—"
         style = "bold green" if r is best else (None if m.status.value == "ok" else "red")
-        table.add_row(*[text(e.value(n) if n != "arch" else e.arch) for n in names], m.status.value,
-                      text(m.median_us), spread, text(m.min_us), *([_tuned_cell(autotuner, r)] if tuned else []),
-                      text(m.gbps), text(m.pct_copy), text(m.tflops),
-                      _bound(m), text(e.facts.registers), text(ncu.get("gpu_time_us")), text(ncu.get("dram_pct")),
-                      text(ncu.get("occupancy_pct")), *([text(m.gpu_index)] if len(gpus) > 1 else []),
-                      (m.error or _kernels(m))[:80], style=style)
+        table.add_row(
+            *[text(e.value(n) if n != "arch" else e.arch) for n in names],
+            m.status.value,
+            text(m.median_us),
+            spread,
+            text(m.min_us),
+            *([_tuned_cell(autotuner, r)] if tuned else []),
+            text(m.gbps),
+            text(m.pct_copy),
+            text(m.tflops),
+            _bound(m),
+            text(e.facts.registers),
+            text(ncu.get("gpu_time_us")),
+            text(ncu.get("dram_pct")),
+            text(ncu.get("occupancy_pct")),
+            *([text(m.gpu_index)] if len(gpus) > 1 else []),
+            (m.error or _kernels(m))[:80],
+            style=style,
+        )
     # The autotuner's column gets room of its own rather than squeezing the others.
     console = Console(width=max(140 + sum(len(c) + 2 for c in tuned), Console().width))
     console.print(table)
@@ -165,10 +250,14 @@ def print_bench_table(rows, autotuner=None) -> None:
             console.print(line, markup=False, highlight=False)
     if rows and rows[0].measurement.device:
         m = rows[0].measurement
-        ceiling = f" · 1 GiB copy: best at {max(r.measurement.pct_ceiling or 0 for r in rows):.0f}%" \
-            if any(r.measurement.pct_ceiling for r in rows) else ""
-        console.print(f"{m.device} · driver {m.driver} · torch {m.torch} · triton {m.triton} · {m.date} · "
-                      f"{m.method}{ceiling}")
+        ceiling = (
+            f" · 1 GiB copy: best at {max(r.measurement.pct_ceiling or 0 for r in rows):.0f}%"
+            if any(r.measurement.pct_ceiling for r in rows)
+            else ""
+        )
+        console.print(
+            f"{m.device} · driver {m.driver} · torch {m.torch} · triton {m.triton} · {m.date} · {m.method}{ceiling}"
+        )
 
 
 def _tuned_cell(run, row) -> str:
@@ -189,8 +278,10 @@ def autotuner_lines(run, rows) -> list[str]:
     if not run.benchmarked:
         return [f"Triton's autotuner has one config, {pick.label()}, which it takes without timing it"]
     took = f", in {run.seconds:.1f} s" if run.seconds is not None else ""
-    lines = [f"* Triton's autotuner picked {pick.label()}: {_figure(pick)}{took}",
-             f"  (ranked by its {run.ranked_by}: {run.method})"]
+    lines = [
+        f"* Triton's autotuner picked {pick.label()}: {_figure(pick)}{took}",
+        f"  (ranked by its {run.ranked_by}: {run.method})",
+    ]
     own = {}  # the autotuner's config -> irscope's row of it, where irscope timed it correctly
     for r in rows:
         i = run.index_of(r.variant.config)
@@ -199,20 +290,28 @@ def autotuner_lines(run, rows) -> list[str]:
     us = {i: r.measurement.median_us for i, r in own.items()}
     fastest_of_all = min(us, key=us.get, default=None)
     if fastest_of_all is not None and run.configs[fastest_of_all].pruned:
-        lines.append(f"irscope's fastest, {run.configs[fastest_of_all].label()} ({us[fastest_of_all]:.1f} us), is "
-                     "one prune_configs_by drops: the autotuner never times it")
+        lines.append(
+            f"irscope's fastest, {run.configs[fastest_of_all].label()} ({us[fastest_of_all]:.1f} us), is "
+            "one prune_configs_by drops: the autotuner never times it"
+        )
     timed = {i: t for i, t in us.items() if run.configs[i].ms is not None}
     if not timed:
         return lines + ["irscope timed none of the configs the autotuner timed correctly: nothing to compare"]
     fastest = min(timed, key=timed.get)
     if fastest == run.picked:
-        return lines + [(f"irscope agrees: its fastest of the configs the autotuner timed is the same, "
-                         f"{timed[fastest]:.1f} us median GPU time")]
+        return lines + [
+            (
+                f"irscope agrees: its fastest of the configs the autotuner timed is the same, "
+                f"{timed[fastest]:.1f} us median GPU time"
+            )
+        ]
     at_pick = f"{timed[run.picked]:.1f} us" if run.picked in timed else "no correct timing"
     return lines + [
         f"irscope disagrees: it ranks {run.configs[fastest].label()} first, the autotuner {pick.label()}",
-        (f"  irscope's median GPU time: {timed[fastest]:.1f} us against {at_pick}; the autotuner's: "
-         f"{_figure(run.configs[fastest])} against {_figure(pick)}"),
+        (
+            f"  irscope's median GPU time: {timed[fastest]:.1f} us against {at_pick}; the autotuner's: "
+            f"{_figure(run.configs[fastest])} against {_figure(pick)}"
+        ),
         "  (the autotuner's CUDA events include launch overhead, so small differences are expected)",
     ]
 
@@ -229,8 +328,15 @@ def _autotuner_json(run, row) -> dict:
     if i is None:
         return {}
     c = run.configs[i]
-    return {"autotuner": {"ms": c.ms, "timings": list(c.timings), "pruned": c.pruned, "failed": c.failed,
-                          "picked": i == run.picked}}
+    return {
+        "autotuner": {
+            "ms": c.ms,
+            "timings": list(c.timings),
+            "pruned": c.pruned,
+            "failed": c.failed,
+            "picked": i == run.picked,
+        }
+    }
 
 
 def _bound(m) -> str:

@@ -5,24 +5,49 @@ from __future__ import annotations
 import json
 
 import click
-from .output import echo
 
 from .options import milliseconds
+from .output import echo
 
 
 @click.command()
 @click.argument("kernels", nargs=-1, required=True)
-@click.option("-c", "assignments", multiple=True, metavar="NAME=VALUE",
-              help="Set a parameter in every implementation that has it (sizes such as n=4194304). Repeatable.")
+@click.option(
+    "-c",
+    "assignments",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Set a parameter in every implementation that has it (sizes such as n=4194304). Repeatable.",
+)
 @click.option("--arch", metavar="SM", help="Compile for this arch (default: this machine's GPU, else sm_90).")
-@click.option("--bench/--no-bench", "with_bench", default=None,
-              help="Check and time each implementation on this GPU (default: when there is one).")
-@click.option("--torch/--no-torch", "with_torch", default=True, show_default=True,
-              help="With --bench, also time the first kernel's torch reference, eager and through torch.compile.")
-@click.option("--method", type=click.Choice(["cupti", "events", "graph"]), default="cupti", show_default=True,
-              help="How to time (as for bench).")
-@click.option("--min-time", "min_time_ms", type=milliseconds(), default=100.0,
-              show_default=True, help="Milliseconds of timed calls per implementation.")
+@click.option(
+    "--bench/--no-bench",
+    "with_bench",
+    default=None,
+    help="Check and time each implementation on this GPU (default: when there is one).",
+)
+@click.option(
+    "--torch/--no-torch",
+    "with_torch",
+    default=True,
+    show_default=True,
+    help="With --bench, also time the first kernel's torch reference, eager and through torch.compile.",
+)
+@click.option(
+    "--method",
+    type=click.Choice(["cupti", "events", "graph"]),
+    default="cupti",
+    show_default=True,
+    help="How to time (as for bench).",
+)
+@click.option(
+    "--min-time",
+    "min_time_ms",
+    type=milliseconds(),
+    default=100.0,
+    show_default=True,
+    help="Milliseconds of timed calls per implementation.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the table as one JSON object.")
 def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time_ms, as_json) -> None:
     """Compare implementations of one operation: KERNELS in any language irscope compiles.
@@ -40,10 +65,10 @@ def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time
       irscope compare square_kernel square_matrix_kernel square_numba_kernel -c fast_math=true
     """
     from ..capture import capture, choose_target
+    from ..config import parse_assignments
     from ..device import gpu_capability
     from ..diff.compare import implementation_label, structure
     from ..errors import ExitCode, UsageError
-    from ..config import parse_assignments
     from ..types import Status
     from .options import open_named
 
@@ -55,9 +80,16 @@ def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time
         kernel = named.require_kernel()
         config = named.config({k: v for k, v in given.items() if k in named.table})
         variant = capture(kernel, config=config, arch=target.arch, compile_timeout=named.compile_timeout)
-        rows.append({"implementation": implementation_label(kernel.frontend, kernel.name), "kernel": kernel, "config": config,
-                     "variant": variant, "structure": structure(variant) if variant.status is Status.OK else None,
-                     "measurement": None})
+        rows.append(
+            {
+                "implementation": implementation_label(kernel.frontend, kernel.name),
+                "kernel": kernel,
+                "config": config,
+                "variant": variant,
+                "structure": structure(variant) if variant.status is Status.OK else None,
+                "measurement": None,
+            }
+        )
     if with_bench is None:
         with_bench = gpu_capability() is not None
     extra = []
@@ -73,17 +105,28 @@ def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time
             if isinstance(tag, int):
                 rows[launchable[tag][0]]["measurement"] = m
             else:
-                extra.append({"implementation": f"PyTorch {tag}" if tag == "eager" else tag, "kernel": None,
-                              "config": launchable[0][1]["config"], "variant": None, "structure": None,
-                              "measurement": m})
+                extra.append(
+                    {
+                        "implementation": f"PyTorch {tag}" if tag == "eager" else tag,
+                        "kernel": None,
+                        "config": launchable[0][1]["config"],
+                        "variant": None,
+                        "structure": None,
+                        "measurement": m,
+                    }
+                )
         extra.sort(key=lambda r: r["implementation"] != "PyTorch eager")
     rows += extra
     if as_json:
         echo(json.dumps({"arch": target.arch, "rows": [_row_json(r) for r in rows]}, indent=2))
     else:
         _print(rows, target.arch)
-    bad = [r for r in rows if (r["variant"] is not None and r["variant"].status is not Status.OK)
-           or (r["measurement"] is not None and r["measurement"].status is not Status.OK)]
+    bad = [
+        r
+        for r in rows
+        if (r["variant"] is not None and r["variant"].status is not Status.OK)
+        or (r["measurement"] is not None and r["measurement"].status is not Status.OK)
+    ]
     if bad:
         raise click.exceptions.Exit(int(ExitCode.FAILURE))
 
@@ -98,10 +141,19 @@ def _row_json(row) -> dict:
     if s is not None:
         out["structure"] = s.to_json()
     if m is not None:
-        out["measurement"] = {"status": m.status.value, "median_us": m.median_us, "p20_us": m.p20_us,
-                              "p80_us": m.p80_us, "gbps": m.gbps, "pct_copy": m.pct_copy, "method": m.timing,
-                              "device": m.device, "gpu_kernels": m.extra.get("gpu_kernels"), "error": m.error,
-                              "max_abs_error": m.max_abs_error}
+        out["measurement"] = {
+            "status": m.status.value,
+            "median_us": m.median_us,
+            "p20_us": m.p20_us,
+            "p80_us": m.p80_us,
+            "gbps": m.gbps,
+            "pct_copy": m.pct_copy,
+            "method": m.timing,
+            "device": m.device,
+            "gpu_kernels": m.extra.get("gpu_kernels"),
+            "error": m.error,
+            "max_abs_error": m.max_abs_error,
+        }
     return out
 
 
@@ -117,8 +169,10 @@ def _print(rows, arch) -> None:
     for r in rows:
         s, m = r["structure"], r["measurement"]
         if s is not None:
-            line = (f"{r['implementation']:34s} {s.registers or 0:4d} {s.spills or 0:5d} {s.ptx_instructions or 0:5d} "
-                    f"{s.sass_instructions or 0:5d}  {widths(s.loads):14s} {widths(s.stores):14s}")
+            line = (
+                f"{r['implementation']:34s} {s.registers or 0:4d} {s.spills or 0:5d} {s.ptx_instructions or 0:5d} "
+                f"{s.sass_instructions or 0:5d}  {widths(s.loads):14s} {widths(s.stores):14s}"
+            )
         elif r["variant"] is not None:
             line = f"{r['implementation']:34s} {r['variant'].status.value}: {r['variant'].error}"
         else:

@@ -13,24 +13,41 @@ from .output import echo
 @click.command()
 @click.argument("kernel")
 @sample_gpu_option
-@click.option("-a", "a_values", multiple=True, metavar="NAME=VALUE",
-              help="Variant A: parameters, and optionally arch=SM, session=DIR or kernel=NAME (another kernel). Repeatable.")
+@click.option(
+    "-a",
+    "a_values",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Variant A: parameters, and optionally arch=SM, session=DIR or kernel=NAME (another kernel). Repeatable.",
+)
 @click.option("-b", "b_values", multiple=True, metavar="NAME=VALUE", help="Variant B, likewise.")
 @click.option("-c", "common", multiple=True, metavar="NAME=VALUE", help="Set for both A and B.")
-@click.option("--arch", metavar="SM", callback=check_arch,
-              help="Compile both for this arch (unless -a/-b arch= says otherwise).")
+@click.option(
+    "--arch", metavar="SM", callback=check_arch, help="Compile both for this arch (unless -a/-b arch= says otherwise)."
+)
 @click.option("--signature", "-S", metavar="TYPES", help="Argument types for a kernel without a KernelSpec.")
 @click.option("--stage", "stage_name", type=click.Choice(STAGE_CHOICES), default="ptx", show_default=True)
 @click.option("--raw", is_flag=True, help="Diff the listings as they are, without normalising.")
-@click.option("--ignore", "ignore", metavar="CLASSES",
-              help="Noise to leave out, comma-separated: registers (names compare by class only), immediates "
-                   "(numbers compare as #), order (instructions within a basic block compare as a set).")
+@click.option(
+    "--ignore",
+    "ignore",
+    metavar="CLASSES",
+    help="Noise to leave out, comma-separated: registers (names compare by class only), immediates "
+    "(numbers compare as #), order (instructions within a basic block compare as a set).",
+)
 @click.option("--side-by-side", "-y", "side_by_side", is_flag=True, help="Two columns instead of a unified diff.")
-@click.option("--context", "-U", type=click.IntRange(min=0), default=3, show_default=True,
-              help="Unchanged lines around each change.")
+@click.option(
+    "--context",
+    "-U",
+    type=click.IntRange(min=0),
+    default=3,
+    show_default=True,
+    help="Unchanged lines around each change.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def diff(kernel, a_values, b_values, common, arch, signature, stage_name, raw, ignore, side_by_side, context,
-         as_json) -> None:
+def diff(
+    kernel, a_values, b_values, common, arch, signature, stage_name, raw, ignore, side_by_side, context, as_json
+) -> None:
     """Diff one stage of two variants of KERNEL (a kernel or a session directory).
 
     Listings are normalised (locations and debug info dropped, SSA values, registers
@@ -65,7 +82,9 @@ def diff(kernel, a_values, b_values, common, arch, signature, stage_name, raw, i
     stage = Stage(stage_name)
     for label, v in (("A", a), ("B", b)):
         if stage not in v.listings:
-            raise UsageError(f"{stage.value} of variant {label} was not captured: {v.stage_errors.get(stage, 'missing')}")
+            raise UsageError(
+                f"{stage.value} of variant {label} was not captured: {v.stage_errors.get(stage, 'missing')}"
+            )
     result = diff_variants(a, b, stage, raw=raw, ignore=_ignored(ignore))
     result.runtimes = (_runtime(ta, a), _runtime(tb, b))
     if as_json:

@@ -13,12 +13,22 @@ from .output import echo
 
 @click.command()
 @kernel_options
-@click.option("--stage", "stage_name", type=click.Choice([*STAGE_CHOICES, "all"]), default="ptx",
-              show_default=True, help="Which stage to print.")
+@click.option(
+    "--stage",
+    "stage_name",
+    type=click.Choice([*STAGE_CHOICES, "all"]),
+    default="ptx",
+    show_default=True,
+    help="Which stage to print.",
+)
 @click.option("--source", is_flag=True, help="Interleave the kernel's source lines as comments.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: metadata, listing(s), source map.")
-@click.option("-o", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              help="Write one file per stage plus the metadata into this directory.")
+@click.option(
+    "-o",
+    "out_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write one file per stage plus the metadata into this directory.",
+)
 @click.option("--no-cache", is_flag=True, help="Compile even if this variant is cached.")
 def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_dir, no_cache) -> None:
     """Compile KERNEL for one configuration and print a stage of it.
@@ -40,8 +50,11 @@ def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_
     named = open_named(kernel, signature)
     variant = named.variant(overrides(assignments), arch, use_cache=not no_cache)
     config = variant.config
-    stages = [s for s in Stage.compiled() if s in variant.listings or s in variant.stage_errors] \
-        if stage_name == "all" else [Stage(stage_name)]
+    stages = (
+        [s for s in Stage.compiled() if s in variant.listings or s in variant.stage_errors]
+        if stage_name == "all"
+        else [Stage(stage_name)]
+    )
     if out_dir is not None:
         _write_dir(out_dir, variant)
     echo(_summary(variant), err=True)
@@ -89,7 +102,8 @@ def _as_json(variant, stages) -> dict:
     data["listings"] = {s.value: variant.listings[s] for s in stages if s in variant.listings}
     data["source_map"] = {
         s.value: [source_map.source_line(s, i) for i in range(len(variant.listings[s].splitlines()))]
-        for s in stages if s in variant.listings
+        for s in stages
+        if s in variant.listings
     }
     return data
 
@@ -99,8 +113,10 @@ def _write_dir(out_dir: Path, variant) -> None:
     from ..store import replaceable, safe_name, variant_to_json, write_output
 
     name = safe_name(variant.kernel.name, "kernel name")  # from a session's data: a file name in out_dir, no more
-    files: dict[Path, str | bytes] = {out_dir / f"{name}.{stage.spec.file_extension(variant.kernel.file)}": text
-                                      for stage, text in variant.listings.items()}
+    files: dict[Path, str | bytes] = {
+        out_dir / f"{name}.{stage.spec.file_extension(variant.kernel.file)}": text
+        for stage, text in variant.listings.items()
+    }
     if variant.cubin is not None:
         files[out_dir / f"{name}.cubin"] = variant.cubin
     files[out_dir / f"{name}.json"] = json.dumps(variant_to_json(variant), indent=1)

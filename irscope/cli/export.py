@@ -14,8 +14,13 @@ PARSER_PREFIX = "dedicated_log_triton_trace_"  # tritonparse/parse/common.py: th
 
 @click.command()
 @kernel_options
-@click.option("-o", "out", required=True, type=click.Path(dir_okay=False, path_type=Path),
-              help="The trace to write: FILE.ndjson, or FILE.ndjson.gz for gzip.")
+@click.option(
+    "-o",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The trace to write: FILE.ndjson, or FILE.ndjson.gz for gzip.",
+)
 def export(kernel, assignments, arch, signature, out) -> None:
     """Write KERNEL's variants as a tritonparse trace (one compilation event each).
 
@@ -30,10 +35,10 @@ def export(kernel, assignments, arch, signature, out) -> None:
       tritonparseoss parse traces/ -o parsed/    # then open it in tritonparse's viewer
     """
     from ..errors import UsageError
-    from ..stages import Stage
-    from ..store import replaceable
     from ..interop.tritonparse.events import SUFFIXES, kernel_parameters
     from ..interop.tritonparse.write import write_trace
+    from ..stages import Stage
+    from ..store import replaceable
     from .options import open_named, overrides
 
     if not str(out).endswith(SUFFIXES[:2]):
@@ -43,8 +48,11 @@ def export(kernel, assignments, arch, signature, out) -> None:
     given = overrides(assignments)
     if named.session is not None:
         session = named.session
-        picked = [e for e in session.entries if all(str(e.value(k)) == str(v) for k, v in given.items())
-                  and (arch is None or e.arch == arch)]
+        picked = [
+            e
+            for e in session.entries
+            if all(str(e.value(k)) == str(v) for k, v in given.items()) and (arch is None or e.arch == arch)
+        ]
         variants = [session.variant(e) for e in picked]
     else:
         variants = [named.variant(given, arch)]
@@ -52,9 +60,13 @@ def export(kernel, assignments, arch, signature, out) -> None:
         raise UsageError(f"{kernel} has no variant matching {' '.join(assignments) or 'the options given'}")
     parameters, _ = kernel_parameters(variants[0].listings.get(Stage.SOURCE, ""), named.name)
     written = write_trace(out, variants, parameters)
-    echo(f"{written} compilation events of {named.name} into {out}"
-               f"{f' ({len(variants) - written} failed variants left out)' if written < len(variants) else ''}",
-               err=True)
+    echo(
+        f"{written} compilation events of {named.name} into {out}"
+        f"{f' ({len(variants) - written} failed variants left out)' if written < len(variants) else ''}",
+        err=True,
+    )
     if not out.name.startswith(PARSER_PREFIX):
-        echo(f"irscope: note: tritonparse's parser reads only files named {PARSER_PREFIX}*; its viewer opens "
-                   "any name", err=True)
+        echo(
+            f"irscope: note: tritonparse's parser reads only files named {PARSER_PREFIX}*; its viewer opens any name",
+            err=True,
+        )

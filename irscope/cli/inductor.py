@@ -6,20 +6,35 @@ import json
 from pathlib import Path
 
 import click
+
 from .output import echo
 
 
 @click.command()
 @click.argument("target", required=False)
-@click.option("--input", "inputs", multiple=True, metavar="DTYPE[DIMS]", help="An example input, e.g. f32[4096,4096]. Repeatable.")
-@click.option("--log", "log", type=click.Path(dir_okay=False, path_type=Path),
-              help="What TORCH_LOGS=output_code printed (prefixes and all), or an output-code .py file.")
-@click.option("--trace", "trace", type=click.Path(file_okay=False, path_type=Path),
-              help="A TORCH_TRACE folder (what TORCH_TRACE=DIR wrote, tlparse's input): its output-code records.")
+@click.option(
+    "--input", "inputs", multiple=True, metavar="DTYPE[DIMS]", help="An example input, e.g. f32[4096,4096]. Repeatable."
+)
+@click.option(
+    "--log",
+    "log",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="What TORCH_LOGS=output_code printed (prefixes and all), or an output-code .py file.",
+)
+@click.option(
+    "--trace",
+    "trace",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="A TORCH_TRACE folder (what TORCH_TRACE=DIR wrote, tlparse's input): its output-code records.",
+)
 @click.option("--mode", help="torch.compile mode (default, reduce-overhead, max-autotune, ...).")
 @click.option("--arch", metavar="SM", help="Compile the kernels for this arch (default: the one Inductor recorded).")
-@click.option("-o", "out", type=click.Path(file_okay=False, path_type=Path),
-              help="Write one session per kernel and inductor.json into this directory.")
+@click.option(
+    "-o",
+    "out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Write one session per kernel and inductor.json into this directory.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the capture as one JSON object.")
 def inductor(target, inputs, log, trace, mode, arch, out, as_json) -> None:
     """Capture the Triton kernels torch.compile (Inductor) generates.
@@ -92,26 +107,53 @@ def inductor(target, inputs, log, trace, mode, arch, out, as_json) -> None:
 
 
 def _print(capture) -> None:
-    from .output import Console
     from rich.table import Table
 
     from ..records import Facts
     from ..session.store import variant_facts
     from ..session.table import text
+    from .output import Console
 
     table = Table(box=None, pad_edge=False, header_style="bold")
-    for column in ("kernel", "kind", "fuses (ATen)", "launch config", "chosen by", "regs", "spill B", "shared B",
-                   "ld/st B", "ptx lines", "us/call", "calls"):
+    for column in (
+        "kernel",
+        "kind",
+        "fuses (ATen)",
+        "launch config",
+        "chosen by",
+        "regs",
+        "spill B",
+        "shared B",
+        "ld/st B",
+        "ptx lines",
+        "us/call",
+        "calls",
+    ):
         numeric = column in ("regs", "spill B", "shared B", "ptx lines", "us/call", "calls")
-        table.add_column(column, justify="right" if numeric else "left",
-                         no_wrap=column in ("kernel", "launch config"), overflow="fold")
+        table.add_column(
+            column,
+            justify="right" if numeric else "left",
+            no_wrap=column in ("kernel", "launch config"),
+            overflow="fold",
+        )
     for ck in capture.kernels:
         v = ck.variant
         facts = variant_facts(v) if v is not None else Facts()
-        table.add_row(ck.kernel.name, ck.kernel.kind, ", ".join(a.removeprefix("aten.") for a in ck.kernel.aten_ops),
-                      ck.chosen.label(), ck.chosen_by, text(facts.registers), text(facts.spills),
-                      text(facts.shared), text(facts.ldst), text(facts.ptx_lines), text(ck.runtime_us),
-                      text(ck.calls), style=None if v is None or v.ok else "red")
+        table.add_row(
+            ck.kernel.name,
+            ck.kernel.kind,
+            ", ".join(a.removeprefix("aten.") for a in ck.kernel.aten_ops),
+            ck.chosen.label(),
+            ck.chosen_by,
+            text(facts.registers),
+            text(facts.spills),
+            text(facts.shared),
+            text(facts.ldst),
+            text(facts.ptx_lines),
+            text(ck.runtime_us),
+            text(ck.calls),
+            style=None if v is None or v.ok else "red",
+        )
     console = Console(width=max(200, Console().width))
     console.print(table)
     for output in capture.outputs:
@@ -119,5 +161,7 @@ def _print(capture) -> None:
             console.print(f"  extern (not Triton) in graph {output.graph}: {call}", style="grey50")
     t = capture.timing
     if t.get("compiled_us"):
-        console.print(f"whole function on {t['device']}: eager {t['eager_us']:.1f} us, compiled {t['compiled_us']:.1f} us "
-                      f"({t['speedup']:.2f}x)")
+        console.print(
+            f"whole function on {t['device']}: eager {t['eager_us']:.1f} us, compiled {t['compiled_us']:.1f} us "
+            f"({t['speedup']:.2f}x)"
+        )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import click
+
 from .output import echo
 
 
@@ -18,15 +19,23 @@ def list_kernels(as_json: bool) -> None:
     if as_json:
         out = []
         for kernel in refs:
-            out.append({
-                "name": kernel.name, "file": kernel.file, "frontend": kernel.frontend, "description": kernel.description,
-                "parameters": {n: {"default": p["default"], "sweep": list(p["sweep"])}
-                               for n, p in kernel.parameter_table().items()},
-            })
+            out.append(
+                {
+                    "name": kernel.name,
+                    "file": kernel.file,
+                    "frontend": kernel.frontend,
+                    "description": kernel.description,
+                    "parameters": {
+                        n: {"default": p["default"], "sweep": list(p["sweep"])}
+                        for n, p in kernel.parameter_table().items()
+                    },
+                }
+            )
         echo(json.dumps(out, indent=1))
         return
-    from .output import Console
     from rich.table import Table
+
+    from .output import Console
 
     table = Table(box=None, pad_edge=False, show_edge=False)
     for column in ("kernel", "parameter", "default", "sweep", "description"):
@@ -35,8 +44,9 @@ def list_kernels(as_json: bool) -> None:
         first = True
         for name, p in kernel.parameter_table().items():
             sweep = ",".join(str(v) for v in p["sweep"]) if len(p["sweep"]) > 1 else ""
-            table.add_row(kernel.name if first else "", name, str(p["default"]), sweep,
-                          kernel.description if first else "")
+            table.add_row(
+                kernel.name if first else "", name, str(p["default"]), sweep, kernel.description if first else ""
+            )
             first = False
         table.add_row("", "", "", "", "")
     Console(width=max(100, Console().width)).print(table)

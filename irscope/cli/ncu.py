@@ -14,9 +14,13 @@ from .output import echo
 
 @click.command()
 @kernel_options
-@click.option("--report", "report", type=click.Path(dir_okay=False, path_type=Path),
-              help="An Nsight Compute report (.ncu-rep) of KERNEL's variant, read with Nsight Compute's ncu_report "
-                   "module. Default: the counters `irscope bench --ncu -o SESSION` kept for the variant.")
+@click.option(
+    "--report",
+    "report",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="An Nsight Compute report (.ncu-rep) of KERNEL's variant, read with Nsight Compute's ncu_report "
+    "module. Default: the counters `irscope bench --ncu -o SESSION` kept for the variant.",
+)
 @click.option("--top", default=12, show_default=True, type=click.IntRange(min=1), help="SASS lines to show.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def ncu(kernel, assignments, arch, signature, report, top, as_json) -> None:
@@ -53,25 +57,41 @@ def ncu(kernel, assignments, arch, signature, report, top, as_json) -> None:
         entry = named.session.find(variant.config, variant.arch)
         counters = session_counters(named.session.path, entry.id) if entry is not None else None
         if counters is None:
-            raise UsageError(f"{named.session.path}: no Nsight Compute counters for {variant.config.label()} "
-                             "(bench it with --ncu on a GPU, where Nsight Compute is installed)")
+            raise UsageError(
+                f"{named.session.path}: no Nsight Compute counters for {variant.config.label()} "
+                "(bench it with --ncu on a GPU, where Nsight Compute is installed)"
+            )
     hit, total = matched(variant, counters)
     if total and hit < total:
-        raise UsageError(f"the report's instructions are not this variant's SASS ({hit} of {total} offsets match): "
-                         "profile the same config and arch")
+        raise UsageError(
+            f"the report's instructions are not this variant's SASS ({hit} of {total} offsets match): "
+            "profile the same config and arch"
+        )
     hot = hot_lines(variant, counters)
     shares = python_line_shares(hot)
     if as_json:
-        echo(json.dumps({"kernel": counters.name, "config": variant.config.label(), "arch": variant.arch,
-                               "metrics": counters.metrics, "hot_sass": to_json(hot[:top]),
-                               "python_lines": {str(k): round(v, 4) for k, v in shares.items()}}, indent=1))
+        echo(
+            json.dumps(
+                {
+                    "kernel": counters.name,
+                    "config": variant.config.label(),
+                    "arch": variant.arch,
+                    "metrics": counters.metrics,
+                    "hot_sass": to_json(hot[:top]),
+                    "python_lines": {str(k): round(v, 4) for k, v in shares.items()},
+                },
+                indent=1,
+            )
+        )
         return
     m = counters.metrics
-    figures = [f"{m['gpu_time_us']:.2f} us" if "gpu_time_us" in m else None,
-               f"DRAM {m['dram_pct']:.0f}%" if "dram_pct" in m else None,
-               f"SM {m['sm_pct']:.0f}%" if "sm_pct" in m else None,
-               f"occupancy {m['occupancy_pct']:.0f}%" if "occupancy_pct" in m else None,
-               f"{m['registers']:.0f} registers" if "registers" in m else None]
+    figures = [
+        f"{m['gpu_time_us']:.2f} us" if "gpu_time_us" in m else None,
+        f"DRAM {m['dram_pct']:.0f}%" if "dram_pct" in m else None,
+        f"SM {m['sm_pct']:.0f}%" if "sm_pct" in m else None,
+        f"occupancy {m['occupancy_pct']:.0f}%" if "occupancy_pct" in m else None,
+        f"{m['registers']:.0f} registers" if "registers" in m else None,
+    ]
     echo(f"{counters.name} {variant.config.label()} · {variant.arch}: " + ", ".join(f for f in figures if f))
     python = variant.listings.get(Stage.SOURCE, "").splitlines()
     echo("\nwhere warps are (share of samples), by Python line")

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -45,29 +46,43 @@ def milliseconds() -> Bounded:
 def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """KERNEL argument with -c, --arch, --signature and --spec."""
     fn = click.option(
-        "--signature", "-S", metavar="TYPES",
-        help='Argument types for a kernel file without a KernelSpec, in Triton\'s AOT syntax: '
-             '"*fp32:16, *fp32:16, i32, i32:16, 1024" (:16 = divisible by 16, :1 = equal to 1, '
-             'a bare value = a constant, as Triton\'s AOT compiler reads it).',
+        "--signature",
+        "-S",
+        metavar="TYPES",
+        help="Argument types for a kernel file without a KernelSpec, in Triton's AOT syntax: "
+        '"*fp32:16, *fp32:16, i32, i32:16, 1024" (:16 = divisible by 16, :1 = equal to 1, '
+        "a bare value = a constant, as Triton's AOT compiler reads it).",
     )(fn)
     fn = click.option(
-        "--spec", "spec_file", metavar="FILE.py", expose_value=False, callback=remember_spec_file,
+        "--spec",
+        "spec_file",
+        metavar="FILE.py",
+        expose_value=False,
+        callback=remember_spec_file,
         type=click.Path(dir_okay=False),
         help="The CudaSpec (inputs, grid, reference) of a .cu or load_inline kernel, for bench. A spec file is "
-             "Python and runs: one beside a .cu is used only when named here (built-in kernels: their own).",
+        "Python and runs: one beside a .cu is used only when named here (built-in kernels: their own).",
     )(fn)
     fn = click.option(
-        "--arch", metavar="SM", callback=check_arch,
+        "--arch",
+        metavar="SM",
+        callback=check_arch,
         help="Compile ahead of time for this GPU architecture (sm_80, sm_86, sm_89, sm_90, sm_100, ...). "
-             "Default: the GPU's own (through the JIT), or sm_90 without a GPU.",
+        "Default: the GPU's own (through the JIT), or sm_90 without a GPU.",
     )(fn)
     fn = click.option(
-        "--compile-timeout", metavar="SECONDS", type=seconds(), expose_value=False,
+        "--compile-timeout",
+        metavar="SECONDS",
+        type=seconds(),
+        expose_value=False,
         callback=set_compile_timeout,
         help="Kill a compile that runs longer than this (default 300; ptxas on a huge block can run for minutes).",
     )(fn)
     fn = click.option(
-        "-c", "assignments", multiple=True, metavar="NAME=VALUE",
+        "-c",
+        "assignments",
+        multiple=True,
+        metavar="NAME=VALUE",
         help="Set a constexpr, a launch option (num_warps, num_stages, num_ctas, maxnreg) or an input size. Repeatable.",
     )(fn)
     return click.argument("kernel")(fn)
@@ -119,8 +134,14 @@ def open_named(kernel: str, signature: str | None = None, need_kernel: bool = Fa
     from ..named import open_named as resolve
     from .output import echo
 
-    return resolve(kernel, signature=signature, need_kernel=need_kernel, spec_file=spec_file_given(),
-                   compile_timeout=compile_timeout_given(), note=lambda line: echo(f"irscope: {line}", err=True))
+    return resolve(
+        kernel,
+        signature=signature,
+        need_kernel=need_kernel,
+        spec_file=spec_file_given(),
+        compile_timeout=compile_timeout_given(),
+        note=lambda line: echo(f"irscope: {line}", err=True),
+    )
 
 
 def overrides(assignments: tuple[str, ...]) -> dict[str, str]:
@@ -133,9 +154,12 @@ def overrides(assignments: tuple[str, ...]) -> dict[str, str]:
 def sample_gpu_option(fn: Callable[..., Any]) -> Callable[..., Any]:
     """--sample-gpu, for the commands that show recorded runtimes where nothing was measured."""
     return click.option(
-        "--sample-gpu", metavar="NAME", expose_value=False, callback=set_sample_gpu,
+        "--sample-gpu",
+        metavar="NAME",
+        expose_value=False,
+        callback=set_sample_gpu,
         help="Show the runtimes recorded on this GPU in samples/ (a part of its name: H100, H200; default "
-             "$IRSCOPE_SAMPLE_GPU, else H100). A variant it did not record shows another GPU's, labelled.",
+        "$IRSCOPE_SAMPLE_GPU, else H100). A variant it did not record shows another GPU's, labelled.",
     )(fn)
 
 

@@ -14,8 +14,16 @@ import click
 from rich.console import Console as _RichConsole
 
 # C0 and C1 controls (tab and newline are layout, kept), DEL, and the bidi controls (Trojan Source).
-_CONTROLS = [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0),
-             0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_CONTROLS = [
+    *range(0x00, 0x09),
+    *range(0x0B, 0x20),
+    *range(0x7F, 0xA0),
+    0x061C,
+    0x200E,
+    0x200F,
+    *range(0x202A, 0x202F),
+    *range(0x2066, 0x206A),
+]
 _VISIBLE = {c: (f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}") for c in _CONTROLS}
 _VISIBLE_ONE_LINE = {**_VISIBLE, 0x0A: "\\n"}
 

@@ -13,23 +13,43 @@ from .output import echo
 
 @click.command()
 @click.argument("kernel")
-@click.option("-c", "assignments", multiple=True, metavar="NAME=VALUE", help="Set a parameter (both sides). Repeatable.")
+@click.option(
+    "-c", "assignments", multiple=True, metavar="NAME=VALUE", help="Set a parameter (both sides). Repeatable."
+)
 @click.option("--arch", metavar="SM", callback=check_arch, help="Compile ahead of time for this arch (default sm_90).")
 @click.option("--signature", "-S", metavar="TYPES", help="Argument types for a kernel without a KernelSpec.")
-@click.option("--after", "after", metavar="NAME|N", help="Print the IR after this pass (index, name or argument; "
-              "name#2 for its second run).")
-@click.option("--diff", "diff_index", metavar="N|NAME", help="Print the normalised diff of this pass: its IR before "
-              "against its IR after.")
-@click.option("--first-divergence", "divergence", is_flag=True,
-              help="Compile -a and -b and name the first pass after which their IR differs beyond the configs' "
-                   "own constants.")
+@click.option(
+    "--after",
+    "after",
+    metavar="NAME|N",
+    help="Print the IR after this pass (index, name or argument; name#2 for its second run).",
+)
+@click.option(
+    "--diff",
+    "diff_index",
+    metavar="N|NAME",
+    help="Print the normalised diff of this pass: its IR before against its IR after.",
+)
+@click.option(
+    "--first-divergence",
+    "divergence",
+    is_flag=True,
+    help="Compile -a and -b and name the first pass after which their IR differs beyond the configs' own constants.",
+)
 @click.option("-a", "a_values", multiple=True, metavar="CONFIG", help="Config A: NAME=VALUE[,NAME=VALUE]. Repeatable.")
 @click.option("-b", "b_values", multiple=True, metavar="CONFIG", help="Config B, likewise.")
-@click.option("--context", "-U", type=click.IntRange(min=0), default=3, show_default=True,
-              help="Unchanged lines around each change.")
+@click.option(
+    "--context",
+    "-U",
+    type=click.IntRange(min=0),
+    default=3,
+    show_default=True,
+    help="Unchanged lines around each change.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the pipeline as one JSON object.")
-def passes(kernel, assignments, arch, signature, after, diff_index, divergence, a_values, b_values, context,
-           as_json) -> None:
+def passes(
+    kernel, assignments, arch, signature, after, diff_index, divergence, a_values, b_values, context, as_json
+) -> None:
     """Every MLIR pass Triton runs on KERNEL (a kernel or a session swept with --passes).
 
     The table lists the passes in pipeline order with their stage (ttir, ttgir, llir),
@@ -47,8 +67,9 @@ def passes(kernel, assignments, arch, signature, after, diff_index, divergence, 
     from ..errors import UsageError
     from .options import open_named, overrides
 
-    chosen = [name for name, on in (("--after", after), ("--diff", diff_index), ("--first-divergence", divergence))
-              if on]
+    chosen = [
+        name for name, on in (("--after", after), ("--diff", diff_index), ("--first-divergence", divergence)) if on
+    ]
     if len(chosen) > 1:
         raise UsageError(f"{' and '.join(chosen)} do not go together: pick one")
     if (a_values or b_values) and not divergence:
@@ -58,8 +79,9 @@ def passes(kernel, assignments, arch, signature, after, diff_index, divergence, 
     if divergence:
         if not a_values or not b_values:
             raise UsageError("--first-divergence needs both -a CONFIG and -b CONFIG")
-        sides = [named.variant({**shared, **overrides(_split(values))}, arch, passes=True)
-                 for values in (a_values, b_values)]
+        sides = [
+            named.variant({**shared, **overrides(_split(values))}, arch, passes=True) for values in (a_values, b_values)
+        ]
         _print_divergence(*sides, context, as_json)
         return
     variant = named.variant(shared, arch, passes=True)
@@ -79,16 +101,32 @@ def passes(kernel, assignments, arch, signature, after, diff_index, divergence, 
         if not step.changed:
             echo(f"pass {step.index} {step.name} ({step.arg}) left the IR as it was")
             return
-        lines, _ = unified_hunks(pass_hunks(log, step.index), f"before {step.index} {step.arg} (normalised)",
-                                 f"after {step.index} {step.arg} (normalised)", context, with_spans=False)
+        lines, _ = unified_hunks(
+            pass_hunks(log, step.index),
+            f"before {step.index} {step.arg} (normalised)",
+            f"after {step.index} {step.arg} (normalised)",
+            context,
+            with_spans=False,
+        )
         echo("\n".join(lines))
         return
     if as_json:
-        echo(json.dumps({"kernel": variant.kernel.name, "config": variant.config.to_json(),
-                               "arch": variant.arch, "passes": [_row_json(s) for s in log.steps]}, indent=1))
+        echo(
+            json.dumps(
+                {
+                    "kernel": variant.kernel.name,
+                    "config": variant.config.to_json(),
+                    "arch": variant.arch,
+                    "passes": [_row_json(s) for s in log.steps],
+                },
+                indent=1,
+            )
+        )
         return
-    echo(f"{variant_title(variant)} · {len(log.steps)} passes, "
-               f"{sum(s.changed for s in log.steps)} changed the IR", err=True)
+    echo(
+        f"{variant_title(variant)} · {len(log.steps)} passes, {sum(s.changed for s in log.steps)} changed the IR",
+        err=True,
+    )
     echo("\n".join(table_lines(log)))
 
 
@@ -113,9 +151,18 @@ def table_lines(log) -> list[str]:
 
 
 def _row_json(s) -> dict:
-    return {"index": s.index, "name": s.name, "arg": s.arg, "stage": s.stage.value, "scope": s.scope,
-            "changed": s.changed, "lines_removed": s.lines_removed, "lines_added": s.lines_added,
-            "ops_removed": dict(s.ops_removed), "ops_added": dict(s.ops_added)}
+    return {
+        "index": s.index,
+        "name": s.name,
+        "arg": s.arg,
+        "stage": s.stage.value,
+        "scope": s.scope,
+        "changed": s.changed,
+        "lines_removed": s.lines_removed,
+        "lines_added": s.lines_added,
+        "ops_removed": dict(s.ops_removed),
+        "ops_added": dict(s.ops_added),
+    }
 
 
 def _split(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -149,20 +196,35 @@ def _print_divergence(a, b, context: int, as_json: bool) -> None:
     found = first_divergence(_log_of(a), _log_of(b))
     step = found.step_a
     if as_json:
-        echo(json.dumps({"a": a.config.to_json(), "b": b.config.to_json(), "index": found.index,
-                               "pass": None if step is None else {"name": step.name, "arg": step.arg,
-                                                                  "stage": step.stage.value},
-                               "reason": found.reason}, indent=1))
+        echo(
+            json.dumps(
+                {
+                    "a": a.config.to_json(),
+                    "b": b.config.to_json(),
+                    "index": found.index,
+                    "pass": None if step is None else {"name": step.name, "arg": step.arg, "stage": step.stage.value},
+                    "reason": found.reason,
+                },
+                indent=1,
+            )
+        )
         return
     echo(f"A  {variant_title(a)}\nB  {variant_title(b)}")
     if found.index is None:
         echo(found.reason)
         return
-    where = f"pass {found.index} {step.name} ({step.arg}), stage {step.stage.value}" if step else "before the first pass"
+    where = (
+        f"pass {found.index} {step.name} ({step.arg}), stage {step.stage.value}" if step else "before the first pass"
+    )
     echo(f"first divergence: {where}: {found.reason}")
     if found.between:
-        lines, _ = unified_hunks(list(found.between), f"A after {found.index} (normalised, config constants as #)",
-                                 f"B after {found.index} (normalised, config constants as #)", context, with_spans=False)
+        lines, _ = unified_hunks(
+            list(found.between),
+            f"A after {found.index} (normalised, config constants as #)",
+            f"B after {found.index} (normalised, config constants as #)",
+            context,
+            with_spans=False,
+        )
         echo("\n" + "\n".join(lines))
     for label, v, own in (("A", a, found.own_a), ("B", b, found.own_b)):
         if step is None:
@@ -171,6 +233,7 @@ def _print_divergence(a, b, context: int, as_json: bool) -> None:
         if not any(h.tag != "equal" for h in own):
             echo("  nothing: it left the IR as it was")
             continue
-        lines, _ = unified_hunks(list(own), f"{label} before {found.index}", f"{label} after {found.index}",
-                                 context, with_spans=False)
+        lines, _ = unified_hunks(
+            list(own), f"{label} before {found.index}", f"{label} after {found.index}", context, with_spans=False
+        )
         echo("\n".join(lines))

@@ -5,21 +5,38 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+
 from .output import echo
 
 
 @click.command()
 @click.argument("session_dir", metavar="SESSION")
-@click.option("-o", "out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="The HTML file to write.")
-@click.option("--diff", "diffs", multiple=True, nargs=2, metavar="A B",
-              help="Add the normalised diff of two variants, each NAME=VALUE[,NAME=VALUE] (values that tell it apart). "
-                   "Repeatable.")
-@click.option("--diff-stage", default="ptx", show_default=True, type=click.Choice(["ttir", "ttgir", "llir", "ptx", "sass"]),
-              help="The stage the diffs compare.")
+@click.option(
+    "-o", "out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="The HTML file to write."
+)
+@click.option(
+    "--diff",
+    "diffs",
+    multiple=True,
+    nargs=2,
+    metavar="A B",
+    help="Add the normalised diff of two variants, each NAME=VALUE[,NAME=VALUE] (values that tell it apart). "
+    "Repeatable.",
+)
+@click.option(
+    "--diff-stage",
+    default="ptx",
+    show_default=True,
+    type=click.Choice(["ttir", "ttgir", "llir", "ptx", "sass"]),
+    help="The stage the diffs compare.",
+)
 @click.option("--sample-gpu", metavar="NAME", help="Whose recorded runtimes to show where the session has none.")
-@click.option("--absolute-paths", is_flag=True,
-              help="Keep file paths as the compilers wrote them. By default paths are relative to the kernel's "
-                   "folder and home folders are ~, so a shared report does not carry your home folder or user name.")
+@click.option(
+    "--absolute-paths",
+    is_flag=True,
+    help="Keep file paths as the compilers wrote them. By default paths are relative to the kernel's "
+    "folder and home folders are ~, so a shared report does not carry your home folder or user name.",
+)
 def report(session_dir, out, diffs, diff_stage, sample_gpu, absolute_paths) -> None:
     """Write SESSION as one HTML file: the variants table, the runtime chart, every stage of every variant
     (highlighted, each line linked to its Python line) and the diffs asked for. It needs no network and no

@@ -7,15 +7,24 @@ import time
 from pathlib import Path
 
 import click
+
 from .output import echo
 
 
 @click.command(context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True})
-@click.option("-o", "out", type=click.Path(file_okay=False, path_type=Path),
-              help="The run's folder (new or empty). Default: irscope-run-<program>-<time> here.")
-@click.option("--profile/--no-profile", default=True, show_default=True,
-              help="Profile the run with torch.profiler (GPU time per kernel). Turn off for a program that "
-                   "runs torch.profiler itself: only one profiler can run.")
+@click.option(
+    "-o",
+    "out",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="The run's folder (new or empty). Default: irscope-run-<program>-<time> here.",
+)
+@click.option(
+    "--profile/--no-profile",
+    default=True,
+    show_default=True,
+    help="Profile the run with torch.profiler (GPU time per kernel). Turn off for a program that "
+    "runs torch.profiler itself: only one profiler can run.",
+)
 @click.option("--arch", metavar="SM", help="Without a GPU: compile the recorded kernels for this arch (default sm_90).")
 @click.option("--json", "as_json", is_flag=True, help="Print run.json instead of the table.")
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
@@ -68,8 +77,14 @@ def run(out, profile, arch, as_json, command) -> None:
     base = _user_environment(USER_ENVIRONMENT)
     finished = run_program(command, environment(raw, profile=profile, gpu_free_capability=gpu_free, base=base))
     notes: list[str] = []
-    index = collect(out, command=list(command), exit_code=finished.exit_code, wall_s=finished.wall_s,
-                    arch=arch, on_note=notes.append)
+    index = collect(
+        out,
+        command=list(command),
+        exit_code=finished.exit_code,
+        wall_s=finished.wall_s,
+        arch=arch,
+        on_note=notes.append,
+    )
     if as_json:
         echo(json.dumps(index, indent=1, default=str))
     else:
@@ -77,8 +92,11 @@ def run(out, profile, arch, as_json, command) -> None:
     for line in notes:
         echo(f"irscope: {line}", err=True)
     if finished.exit_code != 0:
-        echo(f"irscope: the program exited with status {finished.exit_code}; kept what it compiled and "
-                   f"launched before, in {out}", err=True)
+        echo(
+            f"irscope: the program exited with status {finished.exit_code}; kept what it compiled and "
+            f"launched before, in {out}",
+            err=True,
+        )
         raise SystemExit(int(ExitCode.FAILURE))
 
 
@@ -96,29 +114,51 @@ def _user_environment(changed: dict[str, str | None]) -> dict[str, str]:
 
 
 def _print(index: dict, out: Path) -> None:
-    from .output import Console
     from rich.table import Table
 
     from ..session.table import text
+    from .output import Console
 
     table = Table(box=None, pad_edge=False, header_style="bold")
     for column in ("kernel", "variants", "calls", "GPU total ms", "mean us", "% GPU", "autotuner pick", "session"):
-        table.add_column(column, justify="right" if column in ("variants", "calls", "GPU total ms", "mean us",
-                                                               "% GPU") else "left", overflow="fold")
+        table.add_column(
+            column,
+            justify="right" if column in ("variants", "calls", "GPU total ms", "mean us", "% GPU") else "left",
+            overflow="fold",
+        )
     for k in index["kernels"]:
         calls, total = k["gpu_calls"], k["gpu_total_us"]
         launched = sum(v["calls"] or 0 for v in k["variants"])
         picked = next((v["label"] for v in k["variants"] if v["picked_by_autotuner"]), "")
-        table.add_row(k["name"] + (" (Inductor)" if k["inductor"] else ""), str(len(k["variants"])),
-                      text(calls or launched or None), text(total / 1e3 if total else None),
-                      text(total / calls if calls else None), text(k["gpu_share_pct"]), picked,
-                      k["session"] or f"(none: {k['why']})", style=None if k["session"] else "yellow")
+        table.add_row(
+            k["name"] + (" (Inductor)" if k["inductor"] else ""),
+            str(len(k["variants"])),
+            text(calls or launched or None),
+            text(total / 1e3 if total else None),
+            text(total / calls if calls else None),
+            text(k["gpu_share_pct"]),
+            picked,
+            k["session"] or f"(none: {k['why']})",
+            style=None if k["session"] else "yellow",
+        )
     for o in index["other_gpu_work"][:8]:
         name = o["name"] if len(o["name"]) <= 48 else o["name"][:47] + "…"
-        table.add_row(name, "", text(o["calls"]), text(o["total_us"] / 1e3), text(o["total_us"] / o["calls"]),
-                      text(o["gpu_share_pct"]), "", "(not Triton)", style="grey50")
+        table.add_row(
+            name,
+            "",
+            text(o["calls"]),
+            text(o["total_us"] / 1e3),
+            text(o["total_us"] / o["calls"]),
+            text(o["gpu_share_pct"]),
+            "",
+            "(not Triton)",
+            style="grey50",
+        )
     console = Console(width=max(160, Console().width))
     console.print(table)
     where = f"on {index['device']}" if index.get("device") else index["mode"]
-    console.print(f"{len(index['kernels'])} Triton kernels, {where}, program ran {index['wall_s']:.1f} s; "
-                  f"wrote {out}/run.json - open it with: irscope tui {out}", style="grey50")
+    console.print(
+        f"{len(index['kernels'])} Triton kernels, {where}, program ran {index['wall_s']:.1f} s; "
+        f"wrote {out}/run.json - open it with: irscope tui {out}",
+        style="grey50",
+    )

@@ -14,18 +14,31 @@ from .output import echo
 @click.command()
 @kernel_options
 @sample_gpu_option
-@click.option("-s", "sweeps", multiple=True, metavar="NAME=V1,V2,...",
-              help="Values to sweep for NAME (repeatable). Default: the sweep ranges the kernel declares.")
-@click.option("-o", "out", type=click.Path(file_okay=False, path_type=Path),
-              help="Session directory to write (or resume).")
-@click.option("--jobs", "-j", type=click.IntRange(min=1, max=MAX_JOBS), help="Compile processes (default: one per core).")
+@click.option(
+    "-s",
+    "sweeps",
+    multiple=True,
+    metavar="NAME=V1,V2,...",
+    help="Values to sweep for NAME (repeatable). Default: the sweep ranges the kernel declares.",
+)
+@click.option(
+    "-o", "out", type=click.Path(file_okay=False, path_type=Path), help="Session directory to write (or resume)."
+)
+@click.option(
+    "--jobs", "-j", type=click.IntRange(min=1, max=MAX_JOBS), help="Compile processes (default: one per core)."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON lines instead.")
-@click.option("--bench", "with_bench", is_flag=True, help="Also check and time every variant on this GPU (see irscope bench).")
+@click.option(
+    "--bench", "with_bench", is_flag=True, help="Also check and time every variant on this GPU (see irscope bench)."
+)
 @click.option("--ncu", "with_ncu", is_flag=True, help="With --bench: also profile with Nsight Compute.")
-@click.option("--passes", "with_passes", is_flag=True,
-              help="Also keep every compiler pass of each variant (Triton; see irscope passes).")
-def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with_bench, with_ncu,
-          with_passes) -> None:
+@click.option(
+    "--passes",
+    "with_passes",
+    is_flag=True,
+    help="Also keep every compiler pass of each variant (Triton; see irscope passes).",
+)
+def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with_bench, with_ncu, with_passes) -> None:
     """Capture the cartesian product of -s values of KERNEL and print a table.
 
     KERNEL may also be a session directory: the sweep that made it is resumed
@@ -40,9 +53,9 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
       irscope sweep square_kernel -o runs/square
       irscope sweep square_kernel -s BLOCK_SIZE=256,1024 -s num_warps=4,8 -c n_cols=1024
     """
+    from ..config import parse_sweep, sweep_configs
     from ..errors import ExitCode, SessionError, UsageError
     from ..session import Session, run_sweep
-    from ..config import parse_sweep, sweep_configs
     from .options import open_named, overrides
 
     named = open_named(kernel, signature, need_kernel=True)
@@ -62,17 +75,27 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
         raise UsageError("--bench runs on this machine's GPU; --arch does not apply")
     if out is not None:
         # The signature (-S) is kept, so the session resumes without it, from its stored source.
-        session = Session.create(out, named.kernel.identity(), named.kernel.source(), named.table,
-                                 signature=named.kernel.handle().extra.get("signature"), frontend=named.kernel.frontend)
+        session = Session.create(
+            out,
+            named.kernel.identity(),
+            named.kernel.source(),
+            named.table,
+            signature=named.kernel.handle().extra.get("signature"),
+            frontend=named.kernel.frontend,
+        )
     if session is not None:
         session.data["request"] = request
         session.save()
     if with_bench:
-        from .bench import exit_if_any_failed, print_bench_table
         from ..measure.bench import bench as run_bench
+        from .bench import exit_if_any_failed, print_bench_table
 
         latest = {}
-        for result in _with_progress(run_bench(named.kernel, configs, session, compile_timeout=named.compile_timeout, ncu=with_ncu, jobs=jobs), len(configs), as_json):
+        for result in _with_progress(
+            run_bench(named.kernel, configs, session, compile_timeout=named.compile_timeout, ncu=with_ncu, jobs=jobs),
+            len(configs),
+            as_json,
+        ):
             latest[result.index] = result
         rows = [latest[i] for i in sorted(latest)]
         print_bench_table(rows)
@@ -80,8 +103,19 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
         return
     results = []
     try:
-        for result in _with_progress(run_sweep(named.kernel, configs, arch, session, jobs=jobs, passes=with_passes,
-                                                    compile_timeout=named.compile_timeout), len(configs), as_json):
+        for result in _with_progress(
+            run_sweep(
+                named.kernel,
+                configs,
+                arch,
+                session,
+                jobs=jobs,
+                passes=with_passes,
+                compile_timeout=named.compile_timeout,
+            ),
+            len(configs),
+            as_json,
+        ):
             results.append(result)
     except KeyboardInterrupt:
         where = f"; saved in {session.path}, run again to resume" if session else ""
@@ -90,33 +124,42 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
     _print_table(sorted(results, key=lambda r: r.index), as_json)
     failed = sum(not r.variant.ok for r in results)
     where = f" into {session.path}" if session else ""
-    echo(f"{len(results)} variants{where}: {len(results) - failed} ok, {failed} failed, "
-               f"{sum(r.reused for r in results)} reused", err=True)
+    echo(
+        f"{len(results)} variants{where}: {len(results) - failed} ok, {failed} failed, "
+        f"{sum(r.reused for r in results)} reused",
+        err=True,
+    )
     if failed:
         raise SystemExit(int(ExitCode.FAILURE))
 
 
 def _well_formed(request) -> bool:
     """A stored request as sweep writes it: each swept name a list of values, each fixed one a value."""
+
     def value(v) -> bool:
         return isinstance(v, (str, int, float, bool))
 
-    return (isinstance(request, dict) and isinstance(request.get("sweep"), dict)
-            and isinstance(request.get("fixed"), dict)
-            and all(isinstance(vs, list) and all(map(value, vs)) for vs in request["sweep"].values())
-            and all(map(value, request["fixed"].values())))
+    return (
+        isinstance(request, dict)
+        and isinstance(request.get("sweep"), dict)
+        and isinstance(request.get("fixed"), dict)
+        and all(isinstance(vs, list) and all(map(value, vs)) for vs in request["sweep"].values())
+        and all(map(value, request["fixed"].values()))
+    )
 
 
 def _with_progress(results, total, quiet):
-    from .output import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from .output import Console
 
     console = Console(stderr=True)
     if quiet or not console.is_terminal:
         yield from results
         return
-    with Progress(TextColumn("capturing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  console=console, transient=True) as progress:
+    with Progress(
+        TextColumn("capturing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True
+    ) as progress:
         task = progress.add_task("sweep", total=total)
         for result in results:
             progress.advance(task)
@@ -138,11 +181,20 @@ def _print_table(results, as_json: bool) -> None:
     names = varying(entries)
     if as_json:
         for e in entries:
-            echo(json.dumps({**{n: cell(e, n) for n in names}, **{c.key: cell(e, c.key) for c in columns},
-                                   "arch": e.arch, "note": note(e)}))
+            echo(
+                json.dumps(
+                    {
+                        **{n: cell(e, n) for n in names},
+                        **{c.key: cell(e, c.key) for c in columns},
+                        "arch": e.arch,
+                        "note": note(e),
+                    }
+                )
+            )
         return
-    from .output import Console
     from rich.table import Table
+
+    from .output import Console
 
     table = Table(box=None, pad_edge=False, header_style="bold")
     for name in names:
@@ -152,6 +204,7 @@ def _print_table(results, as_json: bool) -> None:
     table.add_column("note", no_wrap=True, overflow="ellipsis")
     for e in entries:
         style = None if e.status.value == "ok" else "red"
-        table.add_row(*[text(cell(e, n)) for n in names], *[text(cell(e, c.key)) for c in columns],
-                      note(e), style=style)
+        table.add_row(
+            *[text(cell(e, n)) for n in names], *[text(cell(e, c.key)) for c in columns], note(e), style=style
+        )
     Console(width=max(160, Console().width)).print(table)

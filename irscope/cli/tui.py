@@ -12,12 +12,19 @@ from .options import ALL_STAGES, kernel_options, sample_gpu_option
 @click.command()
 @kernel_options
 @sample_gpu_option
-@click.option("-s", "sweeps", multiple=True, metavar="NAME=V1,V2,...", help="Values to sweep (default: the declared ranges).")
+@click.option(
+    "-s", "sweeps", multiple=True, metavar="NAME=V1,V2,...", help="Values to sweep (default: the declared ranges)."
+)
 @click.option("-o", "out", type=click.Path(file_okay=False, path_type=Path), help="Keep the variants in this session.")
-@click.option("--stage", "stage_name", default="ptx", show_default=True,
-              type=click.Choice(ALL_STAGES), help="Stage to open on.")
-@click.option("--bench/--no-bench", "with_bench", default=None,
-              help="Measure the variants on this GPU in the background (default: when there is a GPU).")
+@click.option(
+    "--stage", "stage_name", default="ptx", show_default=True, type=click.Choice(ALL_STAGES), help="Stage to open on."
+)
+@click.option(
+    "--bench/--no-bench",
+    "with_bench",
+    default=None,
+    help="Measure the variants on this GPU in the background (default: when there is a GPU).",
+)
 @click.pass_context
 def tui(ctx, kernel, assignments, arch, signature, sweeps, out, stage_name, with_bench) -> None:
     """Open KERNEL (or a session directory) in the terminal UI.
@@ -41,9 +48,18 @@ def tui(ctx, kernel, assignments, arch, signature, sweeps, out, stage_name, with
     from ..tui.factory import make_app
     from .options import compile_timeout_given, spec_file_given
 
-    app = make_app(kernel, assignments=assignments, sweeps=sweeps, arch=arch, signature=signature, out=out,
-                   stage=stage_name, bench=with_bench, spec_file=spec_file_given(),
-                   compile_timeout=compile_timeout_given())
+    app = make_app(
+        kernel,
+        assignments=assignments,
+        sweeps=sweeps,
+        arch=arch,
+        signature=signature,
+        out=out,
+        stage=stage_name,
+        bench=with_bench,
+        spec_file=spec_file_given(),
+        compile_timeout=compile_timeout_given(),
+    )
     app.run()
     if app.internal_error is not None:
         raise app.internal_error  # the irscope group says it in one line (the traceback under --debug)

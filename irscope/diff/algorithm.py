@@ -13,7 +13,7 @@ from __future__ import annotations
 import bisect
 import difflib
 from collections import Counter
-from typing import Hashable, Sequence
+from collections.abc import Hashable, Sequence
 
 Opcode = tuple[str, int, int, int, int]
 
@@ -31,8 +31,9 @@ def opcodes(a: Sequence[Hashable], b: Sequence[Hashable], repeats: int = 1) -> l
     return _merge(out)
 
 
-def realign(a: Sequence, b: Sequence, previous: list[Opcode], repeats: int = 1,
-            changed: tuple[set[int], set[int]] | None = None) -> list[Opcode]:
+def realign(
+    a: Sequence, b: Sequence, previous: list[Opcode], repeats: int = 1, changed: tuple[set[int], set[int]] | None = None
+) -> list[Opcode]:
     """``opcodes(a, b)`` where ``previous`` aligned earlier versions of the same lines: the lines it
     paired that still match stay paired, and only the stretches between them are aligned again.
     (The canonical diff re-pairs names in rounds; each round changes a few lines, not the listing.)
@@ -46,8 +47,13 @@ def realign(a: Sequence, b: Sequence, previous: list[Opcode], repeats: int = 1,
 
     def close(i: int, j: int) -> None:
         if i > gap_a or j > gap_b:
-            if changed_a is not None and changed_b is not None and pending and _untouched(changed_a, gap_a, i) \
-                    and _untouched(changed_b, gap_b, j):
+            if (
+                changed_a is not None
+                and changed_b is not None
+                and pending
+                and _untouched(changed_a, gap_a, i)
+                and _untouched(changed_b, gap_b, j)
+            ):
                 out.extend(pending)
             else:
                 _diff(a, b, gap_a, i, gap_b, j, out, repeats)

@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from itertools import accumulate, chain, compress, repeat
 from operator import add, attrgetter, eq, floordiv, itemgetter, methodcaller, mod, sub
-from typing import Iterable, NamedTuple, Sequence
+from typing import NamedTuple
 
 from ..ir.normalize import NormalizedLine, normalized_lines
 from ..types import Stage
@@ -49,14 +50,18 @@ NAMES = {
     Stage.TTGIR: re.compile(_MLIR),
     Stage.LLIR: re.compile(r"(%[\w.$-]+|^\d+(?=:))"),
 }
-IMMEDIATE = re.compile(r"(?<![\w%$#.])(?:0[xX][0-9a-fA-F]+|0[dDfF][0-9a-fA-F]{8,16}|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\b")
+IMMEDIATE = re.compile(
+    r"(?<![\w%$#.])(?:0[xX][0-9a-fA-F]+|0[dDfF][0-9a-fA-F]{8,16}|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\b"
+)
 TRAILING_DIGITS = re.compile(r"\d+$")
 # A basic block starts at a label (PTX $L__BB0_3:, SASS .L_x_3:, MLIR ^bb1, LLVM 12:) and ends at a branch.
 BLOCK_START = re.compile(r"^(?:\$L__BB\d+_\d+:|\.L_x_\d+:|\^bb\d+|\d+:)")
 BLOCK_END = re.compile(r"\b(?:bra|BRA|BRX|ret|RET|EXIT|br|scf\.yield|cf\.br|cf\.cond_br)\b")
 # SASS opcodes that write no register: for every other instruction its first register operand is written.
-SASS_NO_DEST = re.compile(r"^(?:ST|RED|BAR|BRA|BRX|EXIT|RET|CALL|NOP|MEMBAR|DEPBAR|WARPSYNC|BSYNC|YIELD|ERRBAR|"
-                          r"CCTL|FENCE|JMP|JMX|KILL|BPT|SYNCS\.ARRIVE|UTMASTG|UTMACCTL|UBLKCP|ARRIVES)")
+SASS_NO_DEST = re.compile(
+    r"^(?:ST|RED|BAR|BRA|BRX|EXIT|RET|CALL|NOP|MEMBAR|DEPBAR|WARPSYNC|BSYNC|YIELD|ERRBAR|"
+    r"CCTL|FENCE|JMP|JMX|KILL|BPT|SYNCS\.ARRIVE|UTMASTG|UTMACCTL|UBLKCP|ARRIVES)"
+)
 SASS_OPCODE = re.compile(r"^(?:@!?U?P[T\d]+ )?(\S+)")
 
 
@@ -160,8 +165,10 @@ def _split(stage: Stage, lines: Sequence[NormalizedLine], texts: list[str]) -> l
         keys, dests = _versioned(frames, names)
     else:
         keys, dests = names, [_dest(stage, frame, n) if n else -1 for frame, n in zip(frames, names)]
-    reads = [k if d < 0 else k[:d] + k[d + 1:] for k, d in zip(keys, dests)]
-    return list(map(_NEW_TUPLE, repeat(Line), zip(indices, texts, frames, templates, names, shapes, keys, dests, reads)))
+    reads = [k if d < 0 else k[:d] + k[d + 1 :] for k, d in zip(keys, dests)]
+    return list(
+        map(_NEW_TUPLE, repeat(Line), zip(indices, texts, frames, templates, names, shapes, keys, dests, reads))
+    )
 
 
 _NEW_TUPLE = tuple.__new__
@@ -202,8 +209,9 @@ def _versioned(frames: list[str], names_of_lines: list[list[str]]) -> tuple[list
         if writes is None:
             m = SASS_OPCODE.match(head.lstrip())
             opcode = m[1] if m else ""
-            writes = writes_after[head] = bool(opcode) and not SASS_NO_DEST.match(opcode) and \
-                (guarded or head.strip() != "")
+            writes = writes_after[head] = (
+                bool(opcode) and not SASS_NO_DEST.match(opcode) and (guarded or head.strip() != "")
+            )
         dest = 1 if guarded else 0  # where the first operand is among the names
         if writes and dest < len(names) and names[dest][0] != ".":
             name = names[dest]
@@ -224,8 +232,10 @@ class _Current(dict):
         return key
 
 
-PTX_NO_DEST = re.compile(r"^(?:st\.|red\.|bar\.|bra|ret|cp\.async|membar|fence|barrier|"
-                         r"mbarrier\.(?:init|arrive|expect)|wgmma\.(?:fence|commit|wait)|exit|trap|call)")
+PTX_NO_DEST = re.compile(
+    r"^(?:st\.|red\.|bar\.|bra|ret|cp\.async|membar|fence|barrier|"
+    r"mbarrier\.(?:init|arrive|expect)|wgmma\.(?:fence|commit|wait)|exit|trap|call)"
+)
 _KEYS, _READS, _FRAME, _NAMES = attrgetter("keys"), attrgetter("reads"), attrgetter("frame"), attrgetter("names")
 DEF_WEIGHT = 4  # a value is what defines it: a pairing of two definitions outweighs a few uses
 
@@ -271,8 +281,9 @@ class _Votes:
         return _greedy(self.votes)
 
 
-def _count_votes(a: list[Line], b: list[Line], aligned: list[int], width: int, weight: int, counts: Counter,
-                        sign: int) -> None:
+def _count_votes(
+    a: list[Line], b: list[Line], aligned: list[int], width: int, weight: int, counts: Counter, sign: int
+) -> None:
     """The votes of the aligned pairs ``i * width + j`` added to ``counts`` (sign 1) or taken from them (-1)."""
     votes = _votes(a, b, aligned, width, weight)
     if sign > 0:
@@ -353,8 +364,10 @@ class _Signatures:
         changed_a = set(map(itemgetter(0), mapping.items() ^ old_mapping.items()))
         changed_b = self.paired.keys() ^ old_paired.keys()
         out = []
-        for sigs, frames, reads, changed, names in ((self.a, self.frames_a, self.reads_a, changed_a, mapping),
-                                                    (self.b, self.frames_b, self.reads_b, changed_b, self.paired)):
+        for sigs, frames, reads, changed, names in (
+            (self.a, self.frames_a, self.reads_a, changed_a, mapping),
+            (self.b, self.frames_b, self.reads_b, changed_b, self.paired),
+        ):
             which = _touching(reads, changed)
             lines_changed = set()
             for i, n in zip(which, _number(frames, reads, names, self.table, which)):
@@ -365,8 +378,9 @@ class _Signatures:
         return out[0], out[1]
 
 
-def _number(frames: list[str], reads: list[list[str]], names: dict, table: dict,
-                   which: list[int] | None = None) -> list[int]:
+def _number(
+    frames: list[str], reads: list[list[str]], names: dict, table: dict, which: list[int] | None = None
+) -> list[int]:
     """Each line's (of those at ``which``) frame and the names it reads, as ``names`` has them, numbered
     through ``table``: equal lines, equal numbers."""
     number = table.setdefault
@@ -388,8 +402,9 @@ def _written(lines: list[Line], names: dict[str, str], keep: set[str]) -> list[s
     return [x.text if keep.issuperset(x.keys) else x.written(map(name, x.keys)) for x in lines]
 
 
-def canonical_pair(stage: Stage, a: Sequence[NormalizedLine], b: Sequence[NormalizedLine],
-                   ignore: Iterable[str] = ()) -> tuple[list[NormalizedLine], list[NormalizedLine]]:
+def canonical_pair(
+    stage: Stage, a: Sequence[NormalizedLine], b: Sequence[NormalizedLine], ignore: Iterable[str] = ()
+) -> tuple[list[NormalizedLine], list[NormalizedLine]]:
     """Both listings in one vocabulary (see the module's docstring); each line keeps its original index.
 
     ``a`` and ``b`` as ``listing_lines`` gives them."""
@@ -397,8 +412,7 @@ def canonical_pair(stage: Stage, a: Sequence[NormalizedLine], b: Sequence[Normal
     return out_a, out_b
 
 
-def canonical_diff(stage: Stage, a: Sequence[NormalizedLine], b: Sequence[NormalizedLine],
-                   ignore: Iterable[str] = ()):
+def canonical_diff(stage: Stage, a: Sequence[NormalizedLine], b: Sequence[NormalizedLine], ignore: Iterable[str] = ()):
     """``canonical_pair``'s two listings and the alignment that paired their names (difflib-style
     opcodes over them; None where the lines were reordered, ``ignore=order``, and must be diffed again)."""
     ignore = set(ignore)
@@ -426,7 +440,11 @@ def _canonical(stage: Stage, ta: list[Line], tb: list[Line], ignore: set[str]):
             changed = signatures.update(mapping)
             # the first round aligns afresh (shapes pair lines that operands tell apart); later rounds
             # keep what the last one aligned, and align again only the stretches where a line changed
-            ops = realign(signatures.a, signatures.b, ops, 8, changed) if round else opcodes(signatures.a, signatures.b, 8)
+            ops = (
+                realign(signatures.a, signatures.b, ops, 8, changed)
+                if round
+                else opcodes(signatures.a, signatures.b, 8)
+            )
             before, mapping = mapping, votes.pair(ops)
             if mapping == before:
                 break
@@ -519,5 +537,14 @@ def _opcode(stage: Stage, text: str) -> str:
     return words[0]
 
 
-__all__ = ["IGNORABLE", "canonical_diff", "canonical_diff_texts", "canonical_pair", "changed_instructions", "is_instruction", "listing_lines", "opcode_floor",
-           "tokenize"]
+__all__ = [
+    "IGNORABLE",
+    "canonical_diff",
+    "canonical_diff_texts",
+    "canonical_pair",
+    "changed_instructions",
+    "is_instruction",
+    "listing_lines",
+    "opcode_floor",
+    "tokenize",
+]

@@ -34,10 +34,15 @@ class Structure:
     stores: Counter = field(default_factory=Counter)
 
     def to_json(self) -> dict[str, Any]:
-        return {"registers": self.registers, "spills": self.spills, "shared_bytes": self.shared,
-                "ptx_instructions": self.ptx_instructions, "sass_instructions": self.sass_instructions,
-                "global_loads": {str(k): v for k, v in sorted(self.loads.items())},
-                "global_stores": {str(k): v for k, v in sorted(self.stores.items())}}
+        return {
+            "registers": self.registers,
+            "spills": self.spills,
+            "shared_bytes": self.shared,
+            "ptx_instructions": self.ptx_instructions,
+            "sass_instructions": self.sass_instructions,
+            "global_loads": {str(k): v for k, v in sorted(self.loads.items())},
+            "global_stores": {str(k): v for k, v in sorted(self.stores.items())},
+        }
 
 
 def function_text(stage: Stage, text: str, entry: str | None) -> str:
@@ -60,8 +65,11 @@ def function_text(stage: Stage, text: str, entry: str | None) -> str:
 def structure(v: Variant) -> Structure:
     entry = v.compile_info.options.get("entry") if v.compile_info else None
     res = v.resources
-    out = Structure(registers=res.registers if res else None, spills=res.spill_stores if res else None,
-                    shared=res.shared if res else None)
+    out = Structure(
+        registers=res.registers if res else None,
+        spills=res.spill_stores if res else None,
+        shared=res.shared if res else None,
+    )
     if Stage.PTX in v.listings:
         out.ptx_instructions = stage_stats(Stage.PTX, function_text(Stage.PTX, v.listings[Stage.PTX], entry)).count
     if Stage.SASS in v.listings:

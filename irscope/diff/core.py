@@ -106,7 +106,7 @@ def hunks_from(a: list[NormalizedLine], b: list[NormalizedLine], ops) -> list[Hu
                 end = same.index(not value, start)
             except ValueError:
                 end = n
-            out.append(Hunk("equal" if value else "replace", a[i1 + start:i1 + end], b[j1 + start:j1 + end]))
+            out.append(Hunk("equal" if value else "replace", a[i1 + start : i1 + end], b[j1 + start : j1 + end]))
             start = end
     # A run of lines aligned one to one stays its own hunk beside inserts and deletes, so the
     # side-by-side view puts each line across from its partner.
@@ -149,8 +149,14 @@ def mark_moves(hunks: list[Hunk]) -> list[Hunk]:
     return merged
 
 
-def diff_variants(a: Variant, b: Variant, stage: Stage = Stage.PTX, raw: bool = False,
-                  summary_stages: tuple[Stage, ...] | None = None, ignore: tuple[str, ...] = ()) -> VariantDiff:
+def diff_variants(
+    a: Variant,
+    b: Variant,
+    stage: Stage = Stage.PTX,
+    raw: bool = False,
+    summary_stages: tuple[Stage, ...] | None = None,
+    ignore: tuple[str, ...] = (),
+) -> VariantDiff:
     """Diff ``stage`` of ``a`` and ``b`` (raises KeyError, with the reason, if either lacks it).
 
     ``ignore``: noise classes left out of the comparison (canonical.IGNORABLE).
@@ -181,8 +187,9 @@ def _collector_paused():
             gc.enable()
 
 
-def _diff_variants(a: Variant, b: Variant, stage: Stage, raw: bool, summary_stages: tuple[Stage, ...] | None,
-                   ignore: tuple[str, ...]) -> VariantDiff:
+def _diff_variants(
+    a: Variant, b: Variant, stage: Stage, raw: bool, summary_stages: tuple[Stage, ...] | None, ignore: tuple[str, ...]
+) -> VariantDiff:
     from .canonical import canonical_diff_texts
 
     text_a, text_b = a.listing(stage), b.listing(stage)
@@ -206,8 +213,9 @@ def _diff_variants(a: Variant, b: Variant, stage: Stage, raw: bool, summary_stag
     return result
 
 
-def by_python_line(a: Variant, b: Variant, stage: Stage, stats_a: StageStats, stats_b: StageStats,
-                   hunks: list[Hunk] | None = None) -> list[LineChange]:
+def by_python_line(
+    a: Variant, b: Variant, stage: Stage, stats_a: StageStats, stats_b: StageStats, hunks: list[Hunk] | None = None
+) -> list[LineChange]:
     """For each Python line of the kernel: its instruction count in A and in B, and the instructions
     of it the diff removed from A and added in B."""
     # Per line of the listing, its Python line: counted with C-level maps, listings run to 20k lines.
@@ -224,7 +232,9 @@ def by_python_line(a: Variant, b: Variant, stage: Stage, stats_a: StageStats, st
     changed_hunks = [h for h in hunks or [] if h.tag not in ("equal", "moved")]
     for side, lines_of in enumerate((_A, _B)):
         changed_lines = map(_INDEX, chain.from_iterable(map(lines_of, changed_hunks)))
-        changed.append(Counter(map(owns[side].__getitem__, filter(instruction_lines[side].__contains__, changed_lines))))
+        changed.append(
+            Counter(map(owns[side].__getitem__, filter(instruction_lines[side].__contains__, changed_lines)))
+        )
     for c in (*counts, *changed):
         c.pop(None, None)  # lines no Python line owns
         c.pop(0, None)
@@ -233,10 +243,17 @@ def by_python_line(a: Variant, b: Variant, stage: Stage, stats_a: StageStats, st
     lines: list[int] = sorted(set(counts[0]) | set(counts[1]))
     none: tuple[tuple[str, ...], int] = ((), 0)
     return [
-        LineChange(n, source[n - 1].strip() if 0 < n <= len(source) else "", counts[0].get(n, 0), counts[1].get(n, 0),
-                   changed[0].get(n, 0), changed[1].get(n, 0),
-                   *(accesses[0].get(n, none)[0], accesses[1].get(n, none)[0]),
-                   accesses[0].get(n, none)[1], accesses[1].get(n, none)[1])
+        LineChange(
+            n,
+            source[n - 1].strip() if 0 < n <= len(source) else "",
+            counts[0].get(n, 0),
+            counts[1].get(n, 0),
+            changed[0].get(n, 0),
+            changed[1].get(n, 0),
+            *(accesses[0].get(n, none)[0], accesses[1].get(n, none)[0]),
+            accesses[0].get(n, none)[1],
+            accesses[1].get(n, none)[1],
+        )
         for n in lines
     ]
 

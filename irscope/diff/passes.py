@@ -15,8 +15,8 @@ order, element types, attributes, hints.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..ir.normalize import NormalizedLine, normalize
 from ..ir.passes import ir_after_each
@@ -103,9 +103,15 @@ def first_divergence(log_a: PassLog, log_b: PassLog) -> Divergence:
             between = tuple(diff_lines(lines_a, lines_b))
             if n == 0:
                 return Divergence(0, "the IR differs before the first pass", between=between)
-            return Divergence(n, "the IR after it differs beyond the configs' own constants", step_a, step_b,
-                              between, _hunks(step_a, texts_a[n - 1], texts_a[n]),
-                              _hunks(step_b, texts_b[n - 1], texts_b[n]))
+            return Divergence(
+                n,
+                "the IR after it differs beyond the configs' own constants",
+                step_a,
+                step_b,
+                between,
+                _hunks(step_a, texts_a[n - 1], texts_a[n]),
+                _hunks(step_b, texts_b[n - 1], texts_b[n]),
+            )
     return Divergence(None, "the IR never differs beyond the configs' own constants")
 
 

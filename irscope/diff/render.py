@@ -41,9 +41,13 @@ def summary_lines(d: VariantDiff) -> list[str]:
         out.append(f"runtime (median)   {_runtime(ra):>12}  {_runtime(rb):>12}{ratio}")
     ra_, rb_ = a.resources, b.resources
     if ra_ or rb_:
-        for label, attr in (("registers", "registers"), ("spill stores (B)", "spill_stores"),
-                            ("spill loads (B)", "spill_loads"), ("stack frame (B)", "stack_frame"),
-                            ("shared memory (B)", "shared")):
+        for label, attr in (
+            ("registers", "registers"),
+            ("spill stores (B)", "spill_stores"),
+            ("spill loads (B)", "spill_loads"),
+            ("stack frame (B)", "stack_frame"),
+            ("shared memory (B)", "shared"),
+        ):
             rows.append((label, getattr(ra_, attr, None), getattr(rb_, attr, None)))
     options_a = a.compile_info.options if a.compile_info else {}
     options_b = b.compile_info.options if b.compile_info else {}
@@ -90,7 +94,9 @@ def summary_lines(d: VariantDiff) -> list[str]:
     sa, sb = d.stats.get(d.stage, (None, None))
     if sa is not None and sb is not None:
         ca, cb = sa.opcode_counts(), sb.opcode_counts()
-        changed = sorted((op for op in set(ca) | set(cb) if ca[op] != cb[op]), key=lambda op: (-abs(cb[op] - ca[op]), op))
+        changed = sorted(
+            (op for op in set(ca) | set(cb) if ca[op] != cb[op]), key=lambda op: (-abs(cb[op] - ca[op]), op)
+        )
         if changed:
             out.append("")
             out.append(f"{d.stage.value} opcode mix, changed ({len(changed)})")
@@ -104,10 +110,14 @@ def summary_lines(d: VariantDiff) -> list[str]:
         for change in d.by_line:
             mark = " " if change.a == change.b and not (change.removed or change.added) else "*"
             edits = f"-{change.removed} +{change.added}" if change.removed or change.added else ""
-            out.append(f" {mark}{change.line:4}  {change.source[:56]:56} {change.a:>5} -> {change.b:<5} {edits}".rstrip())
+            out.append(
+                f" {mark}{change.line:4}  {change.source[:56]:56} {change.a:>5} -> {change.b:<5} {edits}".rstrip()
+            )
             if change.access_changed:
-                out.append(f"{'':8}global accesses: {_accesses(change.access_a, change.masked_a)} -> "
-                           f"{_accesses(change.access_b, change.masked_b)}")
+                out.append(
+                    f"{'':8}global accesses: {_accesses(change.access_a, change.masked_a)} -> "
+                    f"{_accesses(change.access_b, change.masked_b)}"
+                )
     return out
 
 
@@ -159,12 +169,18 @@ def unified_lines(d: VariantDiff, context: int = 3) -> list[str]:
 def unified(d: VariantDiff, context: int = 3, with_spans: bool = True) -> tuple[list[str], Spans]:
     """The unified diff, and (``with_spans``) for each line replaced one for one, the tokens that changed in it."""
     mode = "raw" if d.raw else "normalised"
-    return unified_hunks(d.hunks, f"A {variant_title(d.a)} ({d.stage.value}, {mode})",
-                         f"B {variant_title(d.b)} ({d.stage.value}, {mode})", context, with_spans)
+    return unified_hunks(
+        d.hunks,
+        f"A {variant_title(d.a)} ({d.stage.value}, {mode})",
+        f"B {variant_title(d.b)} ({d.stage.value}, {mode})",
+        context,
+        with_spans,
+    )
 
 
-def unified_hunks(hunks: list[Hunk], title_a: str, title_b: str, context: int = 3,
-                  with_spans: bool = True) -> tuple[list[str], Spans]:
+def unified_hunks(
+    hunks: list[Hunk], title_a: str, title_b: str, context: int = 3, with_spans: bool = True
+) -> tuple[list[str], Spans]:
     """``unified`` of any two listings' hunks (two passes' IR, say), under the titles given."""
     out = [f"--- {title_a}", f"+++ {title_b}"]
     spans: Spans = {}
@@ -247,23 +263,41 @@ def _groups(hunks: list[Hunk], context: int) -> list[list[Hunk]]:
 
 def to_json(d: VariantDiff) -> dict[str, Any]:
     def side(v: Variant) -> dict[str, Any]:
-        return {"kernel": v.kernel.name, "config": v.config.to_json(), "arch": v.arch,
-                "resources": None if v.resources is None else dict(vars(v.resources))}
+        return {
+            "kernel": v.kernel.name,
+            "config": v.config.to_json(),
+            "arch": v.arch,
+            "resources": None if v.resources is None else dict(vars(v.resources)),
+        }
 
     stats = {}
     for stage, (sa, sb) in d.stats.items():
         stats[stage.value] = {
             "instructions": [sa.count if sa else None, sb.count if sb else None],
             "opcodes": [dict(sa.opcode_counts()) if sa else None, dict(sb.opcode_counts()) if sb else None],
-            "global_loads": [dict(sa.access_counts("load")) if sa else None, dict(sb.access_counts("load")) if sb else None],
-            "global_stores": [dict(sa.access_counts("store")) if sa else None, dict(sb.access_counts("store")) if sb else None],
-            "predicated_global_accesses": [sa.predicated_accesses() if sa else None, sb.predicated_accesses() if sb else None],
+            "global_loads": [
+                dict(sa.access_counts("load")) if sa else None,
+                dict(sb.access_counts("load")) if sb else None,
+            ],
+            "global_stores": [
+                dict(sa.access_counts("store")) if sa else None,
+                dict(sb.access_counts("store")) if sb else None,
+            ],
+            "predicated_global_accesses": [
+                sa.predicated_accesses() if sa else None,
+                sb.predicated_accesses() if sb else None,
+            ],
             "layouts": [[vars(x) for x in sa.layouts] if sa else None, [vars(x) for x in sb.layouts] if sb else None],
         }
     removed, added = d.counts()
     return {
-        "a": side(d.a), "b": side(d.b), "stage": d.stage.value, "normalised": not d.raw,
-        "changed": d.changed, "removed": removed, "added": added,
+        "a": side(d.a),
+        "b": side(d.b),
+        "stage": d.stage.value,
+        "normalised": not d.raw,
+        "changed": d.changed,
+        "removed": removed,
+        "added": added,
         "changed_instructions": d.changed_instructions(),
         "moved": sum(len(h.a) for h in d.hunks if h.tag == "moved"),
         "runtimes_us": [None if r is None else r.median_us for r in d.runtimes],
@@ -271,6 +305,7 @@ def to_json(d: VariantDiff) -> dict[str, Any]:
         "by_python_line": [vars(c) for c in d.by_line],
         "hunks": [
             {"tag": h.tag, "a": [[x.index + 1, x.text] for x in h.a], "b": [[x.index + 1, x.text] for x in h.b]}
-            for h in d.hunks if h.tag != "equal"
+            for h in d.hunks
+            if h.tag != "equal"
         ],
     }

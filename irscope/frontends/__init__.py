@@ -7,8 +7,8 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ..errors import KernelFileError, KernelNotFound
 from ..paths import builtin_kernels_dir
@@ -39,7 +39,7 @@ def _numba() -> type[Frontend]:
 FRONTENDS: dict[str, Callable[[], type[Frontend]]] = {"triton": _triton, "cuda": _cuda, "numba": _numba}
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def frontend(name: str) -> Frontend:
     if name not in FRONTENDS:
         raise KernelNotFound(f"unknown frontend {name!r}; known: {', '.join(FRONTENDS)}")
@@ -99,5 +99,16 @@ def _find_kernel(name: str, signature: str | None) -> Kernel:
     raise KernelNotFound(f"unknown kernel {name!r}; built-in kernels: {known} (or give path/to/file.py:kernel_name)")
 
 
-__all__ = ["Compiled", "FRONTENDS", "Frontend", "Kernel", "KernelHandle", "Launch", "builtin_kernels", "frontend",
-           "frontend_for", "load", "resolve_kernel"]
+__all__ = [
+    "Compiled",
+    "FRONTENDS",
+    "Frontend",
+    "Kernel",
+    "KernelHandle",
+    "Launch",
+    "builtin_kernels",
+    "frontend",
+    "frontend_for",
+    "load",
+    "resolve_kernel",
+]

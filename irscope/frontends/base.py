@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import abc
 import json
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from ..arch import Target
 from ..errors import KernelNotFound, UsageError
@@ -130,11 +131,11 @@ class Kernel(abc.ABC):
     def compile(self, config: Config, target: Target) -> Compiled:
         """Compile one config for ``target``, in this process."""
 
-    def with_spec_file(self, path: Path) -> "Kernel":
+    def with_spec_file(self, path: Path) -> Kernel:
         """This kernel with the CudaSpec the Python file ``path`` declares (``--spec``: the user's say-so)."""
         raise UsageError(f"--spec names a spec for a CUDA C++ kernel; {self.name} is a {self.frontend} kernel")
 
-    def check_config(self, config: Config) -> None:
+    def check_config(self, config: Config) -> None:  # noqa: B027 (a hook: most kernels take any config)
         """Refuse (ParameterError) a config whose values the compiler could not be handed as they are."""
 
     @property
@@ -158,8 +159,10 @@ class Kernel(abc.ABC):
 
     def no_launch_reason(self) -> str:
         """Why the kernel cannot launch (where not ``can_launch``), and how to give it what it lacks: one line."""
-        return (f"{self.name} has no example inputs: bench needs a KernelSpec or CudaSpec (inputs and a torch "
-                "reference) or the launches `irscope run` recorded of it (Inductor launches its kernels itself, unseen)")
+        return (
+            f"{self.name} has no example inputs: bench needs a KernelSpec or CudaSpec (inputs and a torch "
+            "reference) or the launches `irscope run` recorded of it (Inductor launches its kernels itself, unseen)"
+        )
 
     def launch(self, config: Config, device: str = "cuda", seed: int = 0) -> Launch:
         """The kernel ready to run with example inputs (only where ``can_launch``)."""

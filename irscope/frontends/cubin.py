@@ -55,7 +55,8 @@ def find_spec(specs: list[CudaSpec], kernel: str, kernel_file: str | None = None
 def spec_parameters(spec: CudaSpec) -> dict[str, dict[str, Any]]:
     """The table rows a spec adds: its block shape (an option) and its sizes (macros: ``merge_macros``)."""
     table: dict[str, dict[str, Any]] = {
-        "block": {"default": spec.block.default, "sweep": list(spec.block.values()), "kind": "option"}}
+        "block": {"default": spec.block.default, "sweep": list(spec.block.values()), "kind": "option"}
+    }
     for name, value in spec.sizes.items():
         table[name] = {"default": value, "sweep": [value], "kind": "size"}
     return table
@@ -64,17 +65,21 @@ def spec_parameters(spec: CudaSpec) -> dict[str, dict[str, Any]]:
 def merge_macros(macros: dict[str, Any], spec: CudaSpec | None) -> dict[str, dict[str, Any]]:
     """The file's macros as table rows, with the spec's sweeps where it gives them."""
     given = dict(spec.macros) if spec is not None else {}
-    return {name: {"default": given.get(name, Tunable(value)).default,
-                   "sweep": list(given.get(name, Tunable(value)).values()), "kind": "constexpr"}
-            for name, value in macros.items()}
+    return {
+        name: {
+            "default": given.get(name, Tunable(value)).default,
+            "sweep": list(given.get(name, Tunable(value)).values()),
+            "kind": "constexpr",
+        }
+        for name, value in macros.items()
+    }
 
 
 _INPUTS: dict[tuple, tuple[Any, Any]] = {}
 _BUILDS: dict[tuple, Any] = {}
 
 
-def cubin_launch(kernel: Any, spec: CudaSpec, config: Config, device: str = "cuda", seed: int = 0,
-                 numba: bool = False):
+def cubin_launch(kernel: Any, spec: CudaSpec, config: Config, device: str = "cuda", seed: int = 0, numba: bool = False):
     """``kernel`` (a CudaKernel or NumbaKernel) compiled for this GPU and ready to run with ``spec``'s inputs."""
     import torch
 
@@ -113,6 +118,12 @@ def cubin_launch(kernel: Any, spec: CudaSpec, config: Config, device: str = "cud
         return function
 
     values = config.values()
-    return Launch(first=first, run=run, outputs={n: getattr(ns, n) for n in spec.outputs()}, expected=expected,
-                  tolerance=lambda name: spec.tolerance_for(spec.tensors[name].dtype),
-                  bytes_moved=spec.bytes_for(values), flops=spec.flops_for(values))
+    return Launch(
+        first=first,
+        run=run,
+        outputs={n: getattr(ns, n) for n in spec.outputs()},
+        expected=expected,
+        tolerance=lambda name: spec.tolerance_for(spec.tensors[name].dtype),
+        bytes_moved=spec.bytes_for(values),
+        flops=spec.flops_for(values),
+    )

@@ -12,8 +12,9 @@ import hashlib
 import importlib.util
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import KernelFileError, exception_line, install_hint
 
@@ -24,8 +25,7 @@ def module_name(prefix: str, path: Path) -> str:
     return f"{prefix}_{resolved.stem}_{hashlib.sha256(str(resolved).encode()).hexdigest()[:8]}"
 
 
-def import_file(path: Path, prefix: str, what: str,
-                run: Callable[[Any, Any], None] | None = None) -> Any:
+def import_file(path: Path, prefix: str, what: str, run: Callable[[Any, Any], None] | None = None) -> Any:
     """The module ``path`` defines, imported the first time it is asked for.
 
     ``run(loader, module)`` executes it (default: the loader's ``exec_module``); ``what``
@@ -54,8 +54,7 @@ def import_file(path: Path, prefix: str, what: str,
         frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename in own]
         where = f"{path}:{frames[-1].lineno}" if frames else str(path)
         hint = install_hint(exc)
-        raise KernelFileError(f"{where}: error importing {what}: {said(exc)}"
-                              + (f" ({hint})" if hint else "")) from exc
+        raise KernelFileError(f"{where}: error importing {what}: {said(exc)}" + (f" ({hint})" if hint else "")) from exc
     return module
 
 
@@ -67,5 +66,5 @@ def said(exc: BaseException) -> str:
     """``Type: first line``, even for an exception whose message cannot be made."""
     try:
         return exception_line(exc)
-    except Exception:  # noqa: BLE001 - a __str__ that raises says nothing more
+    except Exception:
         return type(exc).__name__

@@ -48,9 +48,7 @@ class Cubin:
         shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
         raw = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
         strtab_off = raw[shstrndx][4]
-        self.sections = [
-            Section(self._cstr(strtab_off + r[0]), r[1], r[4], r[5], r[6], r[7]) for r in raw
-        ]
+        self.sections = [Section(self._cstr(strtab_off + r[0]), r[1], r[4], r[5], r[6], r[7]) for r in raw]
 
     @property
     def sm(self) -> int:
@@ -81,10 +79,7 @@ class Cubin:
         symtab = next((s for s in self.sections if s.type == _SHT_SYMTAB), None)
         if symtab is None:
             return []
-        return [
-            struct.unpack_from("<IBBHQQ", self.data, symtab.offset + i * 24)[3]
-            for i in range(symtab.size // 24)
-        ]
+        return [struct.unpack_from("<IBBHQQ", self.data, symtab.offset + i * 24)[3] for i in range(symtab.size // 24)]
 
     def line_table(self, name: str = ".debug_line") -> list[LineRow]:
         """The source line for each code address, from .debug_line (empty if absent); or from
@@ -166,7 +161,8 @@ def parse_line_program(data: bytes, targets: dict[int, str], default_section: st
         address, file, line, column, section = 0, 1, 1, 0, default_section
 
         def emit() -> None:
-            rows.append(LineRow(section, address, files[file] if file < len(files) else "", line, column))
+            # B023 is the point here: emit() reads the state machine's registers as they are when it is called
+            rows.append(LineRow(section, address, files[file] if file < len(files) else "", line, column))  # noqa: B023
 
         while pos < end:
             op = data[pos]

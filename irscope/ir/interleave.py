@@ -7,6 +7,7 @@ import os
 from ..types import Stage, Variant
 from .sourcemap import SourceMap
 
+
 def interleave_source(variant: Variant, stage: Stage, source_map: SourceMap | None = None) -> str:
     """``stage``'s listing with ``// square.py:22: row = tl.load(...)`` before each run of
     lines that came from one Python line."""

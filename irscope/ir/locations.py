@@ -11,8 +11,8 @@ from __future__ import annotations
 import operator
 import os
 import re
+from collections.abc import Callable
 from itertools import chain, compress, count
-from typing import Callable
 
 from ..types import SourceLoc, Stage
 
@@ -47,11 +47,11 @@ class _MlirLocParser:
         if text.startswith("#loc"):
             name = LOC_NAME.match(text)
             if name is not None:
-                return self.alias(name.group(0), depth), text[name.end():]
+                return self.alias(name.group(0), depth), text[name.end() :]
         if text.startswith("unknown"):
-            return None, text[len("unknown"):]
+            return None, text[len("unknown") :]
         if text.startswith("callsite("):
-            callee, rest = self.expr(text[len("callsite("):], depth)
+            callee, rest = self.expr(text[len("callsite(") :], depth)
             rest = rest.lstrip()
             if rest.startswith("at "):
                 rest = rest[3:]
@@ -63,9 +63,9 @@ class _MlirLocParser:
                 return callee, rest
             return SourceLoc(callee.file, callee.line, callee.column, (*callee.callers, caller, *caller.callers)), rest
         if text.startswith("fused"):
-            rest = text[len("fused"):]
+            rest = text[len("fused") :]
             if rest.startswith("<"):
-                rest = rest[_balanced_end(rest, "<", ">"):]
+                rest = rest[_balanced_end(rest, "<", ">") :]
             rest = rest.lstrip()[1:]  # "["
             found: SourceLoc | None = None
             while rest and not rest.lstrip().startswith("]"):
@@ -78,7 +78,7 @@ class _MlirLocParser:
         if text.startswith('"'):
             m = MLIR_FILE_LOC.match(text)
             if m:
-                rest = text[m.end():]
+                rest = text[m.end() :]
                 rest = re.sub(r"^\s*to\s*\d+:\d+", "", rest)
                 return SourceLoc(m.group(1), int(m.group(2)), int(m.group(3))), rest
             # a named location: "name"(child) or a bare "name"
@@ -122,7 +122,7 @@ def _trailing_loc(line: str) -> str | None:
         return None
     idx = line.rfind(" loc(")
     while idx != -1:
-        inner = line[idx + 5:].rstrip()
+        inner = line[idx + 5 :].rstrip()
         if _balanced_end("(" + inner, "(", ")") == len(inner) + 1:
             return inner[:-1]
         idx = line.rfind(" loc(", 0, idx)
@@ -199,8 +199,11 @@ def llvm_locations(text: str, file: str = "") -> LineLocs:
                 caller = resolve(fields["inlinedAt"], depth + 1)
                 if caller is not None:
                     callers = (caller, *caller.callers)
-            loc = _known(SourceLoc(file_of(fields.get("scope")), int(fields.get("line", 0)),
-                                   int(fields.get("column", 0)), callers))
+            loc = _known(
+                SourceLoc(
+                    file_of(fields.get("scope")), int(fields.get("line", 0)), int(fields.get("column", 0)), callers
+                )
+            )
         elif kind == "DISubprogram":
             loc = SourceLoc(file_of(ref), int(fields.get("line", 0)), 0)
         cache[ref] = loc
@@ -326,8 +329,12 @@ def source_locations(text: str, file: str = "") -> LineLocs:
 
 # Each stage's location parser: ``(text, file) -> one SourceLoc or None per line``.
 LOCATIONS: dict[Stage, Callable[[str, str], LineLocs]] = {
-    Stage.SOURCE: source_locations, Stage.TTIR: mlir_locations, Stage.TTGIR: mlir_locations,
-    Stage.LLIR: llvm_locations, Stage.PTX: ptx_locations, Stage.SASS: sass_locations,
+    Stage.SOURCE: source_locations,
+    Stage.TTIR: mlir_locations,
+    Stage.TTGIR: mlir_locations,
+    Stage.LLIR: llvm_locations,
+    Stage.PTX: ptx_locations,
+    Stage.SASS: sass_locations,
 }
 
 

@@ -15,11 +15,15 @@ from dataclasses import dataclass
 # tt.store %output_ptrs_5, %square_output, %row_2 : tensor<1024x!tt.ptr<f32>, #blocked> loc(#loc13)
 MLIR_OP = re.compile(r'^\s*(?:%[\w#:,\s%]+?\s=\s)?"?(?P<op>[a-z_][a-z0-9_]*\.[a-z0-9_.]+)"?[\s(<{]')
 # #blocked = #ttg.blocked<{sizePerThread = [1], threadsPerWarp = [32], warpsPerCTA = [4], order = [0]}>
-MLIR_ATTRIBUTE_ALIAS = re.compile(r"^(?P<name>#[a-zA-Z_]\w*)\s*=\s*#(?:ttg|triton_gpu|ttng)\.(?P<kind>\w+)(?P<params><.*>)?\s*$")
+MLIR_ATTRIBUTE_ALIAS = re.compile(
+    r"^(?P<name>#[a-zA-Z_]\w*)\s*=\s*#(?:ttg|triton_gpu|ttng)\.(?P<kind>\w+)(?P<params><.*>)?\s*$"
+)
 LAYOUT_PARAM = re.compile(r"(\w+)\s*=\s*(\[[^\]]*\]|#?[\w.]+)")
 
 # %9 = mul i32 %2, %8, !dbg !8      ;  store i32 %x, ptr %p      ;  %r = tail call float @llvm.maxnum.f32(...)
-LLVM_INSTRUCTION = re.compile(r"^\s+(?:%[\w.]+\s=\s)?(?:(?:tail|musttail|notail)\s+)?(?P<op>[a-z][a-z0-9_.]*)\b(?P<rest>.*)$")
+LLVM_INSTRUCTION = re.compile(
+    r"^\s+(?:%[\w.]+\s=\s)?(?:(?:tail|musttail|notail)\s+)?(?P<op>[a-z][a-z0-9_.]*)\b(?P<rest>.*)$"
+)
 LLVM_CALLEE = re.compile(r"(@[\w.$]+)\(")
 
 
@@ -30,9 +34,24 @@ class Layout:
     params: dict[str, str]
 
     def describe(self) -> str:
-        keys: list[str] = [k for k in ("sizePerThread", "threadsPerWarp", "warpsPerCTA", "order", "versionMajor",
-                            "instrShape", "swizzlingByteWidth", "elementBitWidth", "opIdx", "kWidth", "dim", "parent")
-                if k in self.params]
+        keys: list[str] = [
+            k
+            for k in (
+                "sizePerThread",
+                "threadsPerWarp",
+                "warpsPerCTA",
+                "order",
+                "versionMajor",
+                "instrShape",
+                "swizzlingByteWidth",
+                "elementBitWidth",
+                "opIdx",
+                "kWidth",
+                "dim",
+                "parent",
+            )
+            if k in self.params
+        ]
         keys += [k for k in self.params if k not in keys and k != "CTAsPerCGA"][:3]
         return f"{self.kind} " + " ".join(f"{k}={self.params[k]}" for k in keys)
 

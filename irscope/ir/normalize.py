@@ -11,8 +11,9 @@ Each kept line remembers its index in the original listing.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from itertools import repeat
-from typing import Callable, Iterable, NamedTuple
+from typing import NamedTuple
 
 from ..types import Stage
 
@@ -138,7 +139,7 @@ def normalize_mlir(text: str) -> list[NormalizedLine]:
     def value(m: re.Match) -> str:
         name = m["name"]
         if name.isdigit():
-            return rename("num", m[0], lambda n: f"%{n}") 
+            return rename("num", m[0], lambda n: f"%{n}")
         suffixed = NAME_SUFFIX.match(name)
         base = "arg" if re.fullmatch(r"arg\d+", name) else (suffixed["base"] if suffixed else "") or name
         return rename("val:" + base, m[0], lambda n: f"%{base}" if n == 0 else f"%{base}_{n}")
@@ -180,7 +181,7 @@ def normalize_llvm(text: str) -> list[NormalizedLine]:
         code = LLVM_PREDS_COMMENT.sub("", code)
         block = LLVM_BLOCK_LINE.match(code)
         if block:
-            code = numbered(block.group(1)) + ":" + code[block.end():]
+            code = numbered(block.group(1)) + ":" + code[block.end() :]
         code = LLVM_NUMBERED.sub(lambda m: "%" + numbered(m.group(1)), code)
         out.append(NormalizedLine(i, WHITESPACE.sub(" ", code).strip()))
     return out
@@ -227,8 +228,12 @@ def normalize_source(text: str) -> list[NormalizedLine]:
 
 # Each stage's normaliser: the lines a diff compares.
 NORMALISERS: dict[Stage, Callable[[str], list[NormalizedLine]]] = {
-    Stage.SOURCE: normalize_source, Stage.TTIR: normalize_mlir, Stage.TTGIR: normalize_mlir,
-    Stage.LLIR: normalize_llvm, Stage.PTX: normalize_ptx, Stage.SASS: normalize_sass,
+    Stage.SOURCE: normalize_source,
+    Stage.TTIR: normalize_mlir,
+    Stage.TTGIR: normalize_mlir,
+    Stage.LLIR: normalize_llvm,
+    Stage.PTX: normalize_ptx,
+    Stage.SASS: normalize_sass,
 }
 
 

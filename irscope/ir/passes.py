@@ -26,8 +26,8 @@ from __future__ import annotations
 import difflib
 import re
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 from ..types import PassLog, PassStep, Stage
 
@@ -35,7 +35,9 @@ from ..types import PassLog, PassStep, Stage
 # // -----// IR Dump Before Canonicalizer (canonicalize) ('tt.func' operation: @square_kernel) //----- //
 DUMP_HEADER = re.compile(
     r"^// -----// IR Dump (?:Before|After) (?P<name>\S+) \((?P<arg>[^)]*)\) "
-    r"\('(?P<op>[^']+)' operation(?:: (?P<symbol>@[^)]+))?\) //----- //$", re.M)
+    r"\('(?P<op>[^']+)' operation(?:: (?P<symbol>@[^)]+))?\) //----- //$",
+    re.M,
+)
 # // -----// SoftwarePipeliner internal IR Dump After: LowerLoops
 OTHER_OUTPUT = re.compile(r"^// -----//", re.M)
 # !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
@@ -66,11 +68,11 @@ def split_dumps(text: str) -> list[PassDump]:
     for n, m in enumerate(heads):
         end = heads[n + 1].start() if n + 1 < len(heads) else len(text)
         scope = "" if m["op"] == "builtin.module" else f"{m['op']} {m['symbol'] or ''}".strip()
-        body = text[m.end():end]
+        body = text[m.end() : end]
         # Anything else printed during the pass (the pipeliner's own "// -----// ... internal IR
         # Dump" sections) follows its dump: the IR before the pass ends there.
         cut = OTHER_OUTPUT.search(body)
-        out.append(PassDump(m["name"], m["arg"], scope, tidy(body[:cut.start()] if cut else body)))
+        out.append(PassDump(m["name"], m["arg"], scope, tidy(body[: cut.start()] if cut else body)))
     return out
 
 
@@ -112,6 +114,7 @@ def build_pass_log(stages: Sequence[tuple[Stage, str, str]]) -> PassLog:
 def _aliased(text: str, aliases: dict[str, int]) -> str:
     """``text`` with each long type named by its number, numbering those seen first here: after lowering
     to LLVM, every value a thread holds of a tensor is a struct of a field per element, on every line."""
+
     def alias(m: re.Match) -> str:
         n = aliases.setdefault(m[0], len(aliases))
         return f"{ALIAS_MARK}{n}{ALIAS_MARK}"
@@ -126,20 +129,27 @@ def unaliased(text: str, aliases: Sequence[str]) -> str:
     return ALIAS.sub(lambda m: aliases[int(m[1])], text)
 
 
-def _step(index: int, dump: PassDump, stage: Stage, before: str, after: str,
-          ops_a: Counter) -> tuple[PassStep, Counter]:
+def _step(
+    index: int, dump: PassDump, stage: Stage, before: str, after: str, ops_a: Counter
+) -> tuple[PassStep, Counter]:
     """The pass and the operation counts of the IR after it (those before it are ``ops_a``)."""
     if before == after:
         return PassStep(index, dump.name, dump.arg, stage, dump.scope), ops_a
     a, b = before.splitlines(), after.splitlines()
     delta = encode_delta(a, b)
     ops_b = op_counts(after)
-    return PassStep(index, dump.name, dump.arg, stage, dump.scope, delta=delta,
-                    lines_removed=sum(-op for op in delta if isinstance(op, int) and op < 0
-                                      ) - _locations_dropped(a, delta),
-                    lines_added=sum(1 for op in delta if isinstance(op, tuple) for line in op
-                                    if not line.startswith("#loc")),
-                    ops_removed=dict(ops_a - ops_b), ops_added=dict(ops_b - ops_a)), ops_b
+    return PassStep(
+        index,
+        dump.name,
+        dump.arg,
+        stage,
+        dump.scope,
+        delta=delta,
+        lines_removed=sum(-op for op in delta if isinstance(op, int) and op < 0) - _locations_dropped(a, delta),
+        lines_added=sum(1 for op in delta if isinstance(op, tuple) for line in op if not line.startswith("#loc")),
+        ops_removed=dict(ops_a - ops_b),
+        ops_added=dict(ops_b - ops_a),
+    ), ops_b
 
 
 def _locations_dropped(lines: list[str], delta: tuple) -> int:
@@ -148,7 +158,7 @@ def _locations_dropped(lines: list[str], delta: tuple) -> int:
     for op in delta:
         if isinstance(op, int):
             if op < 0:
-                dropped += sum(1 for line in lines[at:at - op] if line.startswith("#loc"))
+                dropped += sum(1 for line in lines[at : at - op] if line.startswith("#loc"))
             at += abs(op)
     return dropped
 
@@ -184,7 +194,7 @@ def apply_delta(lines: list[str], delta: Iterable) -> list[str]:
         if isinstance(op, tuple):
             out.extend(op)
         elif op > 0:
-            out.extend(lines[at:at + op])
+            out.extend(lines[at : at + op])
             at += op
         else:
             at -= op
@@ -230,8 +240,9 @@ def find_pass(log: PassLog, which: str) -> PassStep:
     k = int(nth) if nth.isdigit() else 1
     if not matches or k > len(matches) or k < 1:
         known = ", ".join(dict.fromkeys(s.arg for s in log.steps))
-        raise LookupError(f"no pass {which!r} in the pipeline (by index 1-{len(log.steps)}, name or argument; "
-                          f"arguments: {known})")
+        raise LookupError(
+            f"no pass {which!r} in the pipeline (by index 1-{len(log.steps)}, name or argument; arguments: {known})"
+        )
     return matches[k - 1]
 
 

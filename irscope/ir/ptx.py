@@ -114,7 +114,11 @@ def parse_line(line: str, index: int = 0) -> list[PtxInstruction]:
         return []
     if code.count(";") <= 1:  # the usual case: one instruction on the line
         m = PTX_INSTRUCTION.match(code)
-        return [PtxInstruction(index, m.group("opcode"), (m.group("operands") or "").strip(), m.group("guard"))] if m else []
+        return (
+            [PtxInstruction(index, m.group("opcode"), (m.group("operands") or "").strip(), m.group("guard"))]
+            if m
+            else []
+        )
     out = []
     for statement in code.split(";"):
         statement = statement.strip()
@@ -161,7 +165,7 @@ def instructions(text: str) -> list[PtxInstruction]:
     more = list(compress(count(), map(_CONTAINS, rests, repeat(";"))))
     if more:  # more statements on the same line (inline asm): after their line's first, in order
         for n in reversed(more):
-            out[n + 1:n + 1] = parse_line(rests[n], indices[n])
+            out[n + 1 : n + 1] = parse_line(rests[n], indices[n])
     return out
 
 

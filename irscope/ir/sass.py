@@ -42,11 +42,22 @@ class SassInstruction(NamedTuple):
 
 # opcode -> (kind, space) of the access it makes
 MEMORY_OPCODES = {
-    "LDG": ("load", "global"), "STG": ("store", "global"), "LDGSTS": ("load", "global"),
-    "LDS": ("load", "shared"), "STS": ("store", "shared"), "LDSM": ("load", "shared"), "STSM": ("store", "shared"),
-    "LDL": ("load", "local"), "STL": ("store", "local"), "LD": ("load", "generic"), "ST": ("store", "generic"),
-    "ATOMG": ("atomic", "global"), "REDG": ("atomic", "global"), "RED": ("atomic", "generic"),
-    "ATOM": ("atomic", "generic"), "ATOMS": ("atomic", "shared"),
+    "LDG": ("load", "global"),
+    "STG": ("store", "global"),
+    "LDGSTS": ("load", "global"),
+    "LDS": ("load", "shared"),
+    "STS": ("store", "shared"),
+    "LDSM": ("load", "shared"),
+    "STSM": ("store", "shared"),
+    "LDL": ("load", "local"),
+    "STL": ("store", "local"),
+    "LD": ("load", "generic"),
+    "ST": ("store", "generic"),
+    "ATOMG": ("atomic", "global"),
+    "REDG": ("atomic", "global"),
+    "RED": ("atomic", "generic"),
+    "ATOM": ("atomic", "generic"),
+    "ATOMS": ("atomic", "shared"),
 }
 
 

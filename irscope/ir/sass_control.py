@@ -45,8 +45,9 @@ class Control:
         """``waits on scoreboard 0, stalls 4 cycles, then yields``, in plain words."""
         words = []
         if self.waits_on:
-            words.append("waits on scoreboard" + ("s " if len(self.waits_on) > 1 else " ")
-                         + ", ".join(map(str, self.waits_on)))
+            words.append(
+                "waits on scoreboard" + ("s " if len(self.waits_on) > 1 else " ") + ", ".join(map(str, self.waits_on))
+            )
         if self.write_barrier is not None:
             words.append(f"sets scoreboard {self.write_barrier} until its result is written")
         if self.read_barrier is not None:
@@ -60,8 +61,14 @@ class Control:
         return text
 
     def to_json(self) -> dict[str, object]:
-        return {"stall": self.stall, "yields": self.yields, "write_barrier": self.write_barrier,
-                "read_barrier": self.read_barrier, "waits_on": list(self.waits_on), "reuse": self.reuse}
+        return {
+            "stall": self.stall,
+            "yields": self.yields,
+            "write_barrier": self.write_barrier,
+            "read_barrier": self.read_barrier,
+            "waits_on": list(self.waits_on),
+            "reuse": self.reuse,
+        }
 
     @property
     def code(self) -> str:
@@ -88,8 +95,10 @@ def decode(word: bytes) -> Control:
 
 def code_controls(code: bytes) -> dict[int, Control]:
     """Each instruction's address in one code section -> its control bits (Volta and later only)."""
-    return {addr: decode(code[addr:addr + INSTRUCTION_BYTES])
-            for addr in range(0, len(code) - INSTRUCTION_BYTES + 1, INSTRUCTION_BYTES)}
+    return {
+        addr: decode(code[addr : addr + INSTRUCTION_BYTES])
+        for addr in range(0, len(code) - INSTRUCTION_BYTES + 1, INSTRUCTION_BYTES)
+    }
 
 
 def controls(cubin: bytes | Cubin) -> dict[str, dict[int, Control]]:

@@ -8,11 +8,12 @@ modifiers, e.g. ``ld.global.v4.b32``).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress, count
 from operator import itemgetter, methodcaller
-from typing import Callable, Iterable, NamedTuple
+from typing import NamedTuple
 
 from ..types import Stage
 from . import mlir, ptx, sass
@@ -138,6 +139,10 @@ def no_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
 
 # Each stage's counter: ``(stage, text, positions) -> StageStats``.
 STATS: dict[Stage, Callable[[Stage, str, bool], StageStats]] = {
-    Stage.SOURCE: no_stats, Stage.TTIR: mlir_stats, Stage.TTGIR: mlir_stats,
-    Stage.LLIR: llvm_stats, Stage.PTX: ptx_stats, Stage.SASS: sass_stats,
+    Stage.SOURCE: no_stats,
+    Stage.TTIR: mlir_stats,
+    Stage.TTGIR: mlir_stats,
+    Stage.LLIR: llvm_stats,
+    Stage.PTX: ptx_stats,
+    Stage.SASS: sass_stats,
 }

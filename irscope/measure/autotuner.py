@@ -10,7 +10,8 @@ one to run and keeps a failure to one line.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from .. import frontends
 from ..errors import exception_line
@@ -36,7 +37,7 @@ def autotune(handle, config: Config, options: dict[str, Any] | None = None) -> A
         if not kernel.autotuned:
             return None
         return kernel.run_autotuner(config, device="cuda", seed=(options or {}).get("seed", 0))
-    except Exception as exc:  # noqa: BLE001 - the user's kernel and hooks: one line, the sweep's results stand
+    except Exception as exc:
         if is_cuda_fault(exc):
             raise  # the context is gone: the worker dies and the pool says so
         return AutotunerRun(error=exception_line(exc)[:500])

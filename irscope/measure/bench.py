@@ -11,8 +11,9 @@ only its own row.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from ..capture.pipeline import DEFAULT_COMPILE_TIMEOUT
 from ..device import gpu_capability, visible_gpus
@@ -36,16 +37,29 @@ class BenchResult:
 def require_gpu(command: str = "bench") -> int:
     capability = gpu_capability()
     if capability is None:
-        raise NoGpu(f"irscope {command} needs a CUDA GPU and none was found on this machine; the other commands show "
-                    "runtimes recorded on real GPUs (samples/) where kernel, config and arch match")
+        raise NoGpu(
+            f"irscope {command} needs a CUDA GPU and none was found on this machine; the other commands show "
+            "runtimes recorded on real GPUs (samples/) where kernel, config and arch match"
+        )
     return capability
 
 
-def bench(kernel: Kernel, configs: Sequence[Config], session: Session | None = None, *, method: str = "cupti",
-          ncu: bool = False, min_time_ms: float = 100.0, timeout: float = DEFAULT_TIMEOUT, jobs: int | None = None,
-          cancel: threading.Event | None = None, on_note=None, on_autotuner=None,
-          gpus: Sequence[str] | None = None, compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT,
-          ) -> Iterator[BenchResult]:
+def bench(
+    kernel: Kernel,
+    configs: Sequence[Config],
+    session: Session | None = None,
+    *,
+    method: str = "cupti",
+    ncu: bool = False,
+    min_time_ms: float = 100.0,
+    timeout: float = DEFAULT_TIMEOUT,
+    jobs: int | None = None,
+    cancel: threading.Event | None = None,
+    on_note=None,
+    on_autotuner=None,
+    gpus: Sequence[str] | None = None,
+    compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT,
+) -> Iterator[BenchResult]:
     """Capture, check and time every config of ``kernel`` on this machine's GPUs, in completion order.
 
     ``method``: cupti, events or graph (measure/timing.py). ``gpus``: the host ids of the GPUs
@@ -62,16 +76,22 @@ def bench(kernel: Kernel, configs: Sequence[Config], session: Session | None = N
     require_gpu()
     options = {"method": method, "min_time_ms": min_time_ms}
     gpus = list(gpus) if gpus is not None else visible_gpus()
-    pool = WorkerPool(len(gpus), "irscope.measure.worker:serve", failure, timeout=timeout,
-                      envs=[{"CUDA_VISIBLE_DEVICES": g} for g in gpus])
+    pool = WorkerPool(
+        len(gpus),
+        "irscope.measure.worker:serve",
+        failure,
+        timeout=timeout,
+        envs=[{"CUDA_VISIBLE_DEVICES": g} for g in gpus],
+    )
     for _ in gpus:  # CUDA, CUPTI and the copy rate start up while the variants compile
         pool.submit(WARM_UP, (None, None, {"warm_up": True}))
     variants: dict[int, Variant] = {}
     entries: dict[int, Any] = {}
     done: list[BenchResult] = []
     try:
-        for result in run_sweep(kernel, configs, None, session, jobs=jobs, cancel=cancel,
-                                compile_timeout=compile_timeout):
+        for result in run_sweep(
+            kernel, configs, None, session, jobs=jobs, cancel=cancel, compile_timeout=compile_timeout
+        ):
             variants[result.index] = result.variant
             entries[result.index] = result.entry
             if result.variant.ok:
@@ -140,7 +160,7 @@ def _add_ncu(kernel: Kernel, done: list[BenchResult], entries, session, on_note)
         return
     try:
         figures = profile(kernel.handle(), [r.variant.config for r in runnable])
-    except Exception as exc:  # noqa: BLE001 - ncu trouble must not lose the measurements
+    except Exception as exc:
         if on_note:
             on_note(f"ncu failed, no ncu figures: {exc}")
         return
@@ -148,7 +168,9 @@ def _add_ncu(kernel: Kernel, done: list[BenchResult], entries, session, on_note)
     for r, ncu_figures in zip(runnable, figures):
         if ncu_figures is None:
             continue
-        keep = {k: ncu_figures[k] for k in ("gpu_time_us", "dram_pct", "occupancy_pct", "registers") if k in ncu_figures}
+        keep = {
+            k: ncu_figures[k] for k in ("gpu_time_us", "dram_pct", "occupancy_pct", "registers") if k in ncu_figures
+        }
         entry = entries.get(r.index)
         if session is not None and entry is not None:
             keep.update(_save_report(kernel, r.variant, session.path / "ncu" / entry.id, on_note, said))
@@ -172,7 +194,7 @@ def _save_report(kernel: Kernel, variant: Variant, stem, on_note, said: set[str]
         own_folder(stem.parent)  # ncu -f writes through whatever is there: a link is refused first
         replaceable(stem.with_suffix(".ncu-rep"))
         report = save_report(kernel.handle(), variant.config, stem.with_suffix(".ncu-rep"))
-    except Exception as exc:  # noqa: BLE001 - a report that fails must not lose the figures
+    except Exception as exc:
         if on_note:
             on_note(f"{variant.config.label()}: no ncu report: {exc}")
         return {}
@@ -184,7 +206,7 @@ def _save_report(kernel: Kernel, variant: Variant, stem, on_note, said: set[str]
             said.add("ncu_report")
             on_note(f"{exc}: reports saved, per-instruction counters not read")
         return saved
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         if on_note:
             on_note(f"{variant.config.label()}: ncu report not read: {exc}")
         return saved

@@ -8,15 +8,22 @@ measured by the same process on the same GPU.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from ..frontends import Kernel
 from ..records import Measurement
 from ..types import Config
 
 
-def measure_all(jobs: Sequence[tuple[Kernel, Config]], references: Sequence[str] = (), *, method: str = "cupti",
-                min_time_ms: float = 100.0, timeout: float = 600.0) -> Iterator[tuple[Any, Measurement]]:
+def measure_all(
+    jobs: Sequence[tuple[Kernel, Config]],
+    references: Sequence[str] = (),
+    *,
+    method: str = "cupti",
+    min_time_ms: float = 100.0,
+    timeout: float = 600.0,
+) -> Iterator[tuple[Any, Measurement]]:
     """``(tag, Measurement)`` as each finishes: tags are job indices, then ``"eager"``/``"torch.compile"``."""
     from ..workers import WorkerPool
     from .bench import WARM_UP, require_gpu

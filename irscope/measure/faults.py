@@ -9,5 +9,14 @@ from __future__ import annotations
 
 def is_cuda_fault(exc: Exception) -> bool:
     text = str(exc).lower()
-    return any(s in text for s in ("illegal memory access", "illegal address", "unspecified launch failure",
-                                   "misaligned address", "an illegal instruction", "device-side assert"))
+    return any(
+        s in text
+        for s in (
+            "illegal memory access",
+            "illegal address",
+            "unspecified launch failure",
+            "misaligned address",
+            "an illegal instruction",
+            "device-side assert",
+        )
+    )

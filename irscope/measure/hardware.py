@@ -47,8 +47,9 @@ def peaks(capability: int, device: int = 0) -> tuple[float | None, float | None]
     except (KeyError, ValueError, AssertionError):
         gbps = None
     try:
-        tflops = specs.max_flops("CUDA", str(capability), 16, props["multiprocessor_count"],
-                                 props["sm_clock_rate"]) / 1e12
+        tflops = (
+            specs.max_flops("CUDA", str(capability), 16, props["multiprocessor_count"], props["sm_clock_rate"]) / 1e12
+        )
     except (KeyError, ValueError):
         tflops = None
     return gbps, tflops
@@ -71,8 +72,12 @@ def copy_bandwidth(name: str, measure: bool = True) -> float | None:
     if not measure:
         return None
     gbps = measure_copy_bandwidth()
-    atomic_write(path, json.dumps({"device": name, "copy_gbps": gbps, "bytes": 1 << 30,
-                                   "measured": datetime.date.today().isoformat()}))
+    atomic_write(
+        path,
+        json.dumps(
+            {"device": name, "copy_gbps": gbps, "bytes": 1 << 30, "measured": datetime.date.today().isoformat()}
+        ),
+    )
     return gbps
 
 
@@ -115,9 +120,17 @@ def current_device() -> DeviceInfo:
     # A worker sees one GPU (CUDA_VISIBLE_DEVICES): the host's index of it is what the user knows.
     visible = os.environ.get("CUDA_VISIBLE_DEVICES", "")
     host_index = int(visible.split(",")[index]) if visible and visible.split(",")[index].isdigit() else index
-    return DeviceInfo(name=name, capability=capability, driver=_driver_version(), torch=torch.__version__,
-                      triton=triton.__version__, copy_gbps=copy_bandwidth(name), datasheet_gbps=gbps,
-                      datasheet_tflops=tflops, index=host_index)
+    return DeviceInfo(
+        name=name,
+        capability=capability,
+        driver=_driver_version(),
+        torch=torch.__version__,
+        triton=triton.__version__,
+        copy_gbps=copy_bandwidth(name),
+        datasheet_gbps=gbps,
+        datasheet_tflops=tflops,
+        index=host_index,
+    )
 
 
 def _driver_version() -> str:

@@ -43,7 +43,7 @@ class L2Sweep:
 
     @classmethod
     @functools.cache
-    def for_device(cls) -> "L2Sweep":
+    def for_device(cls) -> L2Sweep:
         import torch
 
         l2 = getattr(torch.cuda.get_device_properties(torch.cuda.current_device()), "L2_cache_size", 0) or (50 << 20)

@@ -15,9 +15,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from .. import own_python
 from ..frontends import KernelHandle
@@ -30,14 +31,26 @@ METRICS = {
     "launch__registers_per_thread": "registers",
 }
 TARGET = "from irscope.measure.ncu import target; target()"  # the program ncu profiles: see target()
-_TIME_UNITS = {"ns": 1e-3, "nsecond": 1e-3, "usecond": 1.0, "us": 1.0, "msecond": 1e3, "ms": 1e3, "second": 1e6, "s": 1e6}
+_TIME_UNITS = {
+    "ns": 1e-3,
+    "nsecond": 1e-3,
+    "usecond": 1.0,
+    "us": 1.0,
+    "msecond": 1e3,
+    "ms": 1e3,
+    "second": 1e6,
+    "s": 1e6,
+}
 
 
 def ncu_path() -> str | None:
     found = shutil.which("ncu")
     if found:
         return found
-    for candidate in ("/usr/local/cuda/bin/ncu", *sorted(Path("/opt/nvidia").glob("nsight-compute/*/ncu"), reverse=True)):
+    for candidate in (
+        "/usr/local/cuda/bin/ncu",
+        *sorted(Path("/opt/nvidia").glob("nsight-compute/*/ncu"), reverse=True),
+    ):
         if Path(candidate).exists():
             return str(candidate)
     return None
@@ -51,8 +64,14 @@ def parse_csv(text: str) -> list[dict[str, Any]]:
         return []
     launches: dict[str, dict[str, Any]] = {}
     for row in csv.DictReader(io.StringIO("\n".join(lines[start:]))):
-        launch = launches.setdefault(row["ID"], {"kernel": row.get("Kernel Name", ""), "grid": row.get("Grid Size", ""),
-                                                  "block": row.get("Block Size", "")})
+        launch = launches.setdefault(
+            row["ID"],
+            {
+                "kernel": row.get("Kernel Name", ""),
+                "grid": row.get("Grid Size", ""),
+                "block": row.get("Block Size", ""),
+            },
+        )
         key = METRICS.get(row.get("Metric Name", ""))
         if key is None:
             continue
@@ -70,18 +89,29 @@ def _number(text: str) -> float | None:
         return None
 
 
-def profile(handle: KernelHandle, configs: Sequence[Config], timeout: float = 600,
-            repeats: int = 5) -> list[dict[str, Any] | None]:
+def profile(
+    handle: KernelHandle, configs: Sequence[Config], timeout: float = 600, repeats: int = 5
+) -> list[dict[str, Any] | None]:
     """ncu figures for each config, the median of ``repeats`` profiled launches (None where ncu has no row)."""
     tool = ncu_path()
     if tool is None:
         raise FileNotFoundError("ncu (Nsight Compute) not found on PATH")
     with tempfile.TemporaryDirectory() as tmp:
         job = Path(tmp) / "job.json"
-        job.write_text(json.dumps({"kernel": asdict(handle), "configs": [c.to_json() for c in configs],
-                                   "repeats": repeats}))
-        cmd = [tool, "--csv", "--clock-control", "none", "--kernel-name", f"regex:^{handle.name}$",
-               "--metrics", ",".join(METRICS), *own_python.command(TARGET, str(job))]
+        job.write_text(
+            json.dumps({"kernel": asdict(handle), "configs": [c.to_json() for c in configs], "repeats": repeats})
+        )
+        cmd = [
+            tool,
+            "--csv",
+            "--clock-control",
+            "none",
+            "--kernel-name",
+            f"regex:^{handle.name}$",
+            "--metrics",
+            ",".join(METRICS),
+            *own_python.command(TARGET, str(job)),
+        ]
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=own_python.environment())
         launched_path = Path(tmp) / "launched.json"
         launched = json.loads(launched_path.read_text()) if launched_path.exists() else [True] * len(configs)
@@ -93,7 +123,7 @@ def profile(handle: KernelHandle, configs: Sequence[Config], timeout: float = 60
     out: list[dict[str, Any] | None] = []
     n = 0
     for ran in launched + [False] * (len(configs) - len(launched)):
-        rows = launches[n + 1:n + 1 + repeats] if ran else []
+        rows = launches[n + 1 : n + 1 + repeats] if ran else []
         out.append(_median_row(rows) if rows else None)
         n += 1 + repeats if ran else 0
     return out
@@ -114,9 +144,25 @@ def save_report(handle: KernelHandle, config: Config, path: Path, timeout: float
     with tempfile.TemporaryDirectory() as tmp:
         job = Path(tmp) / "job.json"
         job.write_text(json.dumps({"kernel": asdict(handle), "configs": [config.to_json()], "repeats": 1}))
-        cmd = [tool, "--clock-control", "none", "--set", REPORT_SET, "--import-source", "no", "--kernel-name", f"regex:^{handle.name}$",
-               "--launch-skip", "1", "--launch-count", "1", "-f", "-o", str(path.with_suffix("")),
-               *own_python.command(TARGET, str(job))]
+        cmd = [
+            tool,
+            "--clock-control",
+            "none",
+            "--set",
+            REPORT_SET,
+            "--import-source",
+            "no",
+            "--kernel-name",
+            f"regex:^{handle.name}$",
+            "--launch-skip",
+            "1",
+            "--launch-count",
+            "1",
+            "-f",
+            "-o",
+            str(path.with_suffix("")),
+            *own_python.command(TARGET, str(job)),
+        ]
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=own_python.environment())
     report = path.with_suffix(".ncu-rep")
     if not report.exists():
@@ -157,6 +203,6 @@ def target() -> None:
                 launch.run()
             torch.cuda.synchronize()
             launched.append(True)
-        except Exception:  # noqa: BLE001 - a config that does not launch gets no ncu row
+        except Exception:
             launched.append(False)
         (job_path.parent / "launched.json").write_text(json.dumps(launched))

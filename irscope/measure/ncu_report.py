@@ -77,13 +77,15 @@ def ncu_report_module():
         module = importlib.util.module_from_spec(spec)
         try:
             spec.loader.exec_module(module)
-        except Exception:  # noqa: BLE001 - a broken install: try the next one, then say none works
+        except Exception:
             sys.path.remove(folder)
             continue
         sys.modules["ncu_report"] = module
         return module
-    raise NcuReportUnavailable("Nsight Compute's Python module ncu_report is not available here (it ships in "
-                               "Nsight Compute's extras/python; set IRSCOPE_NCU_REPORT_PATH to that folder)")
+    raise NcuReportUnavailable(
+        "Nsight Compute's Python module ncu_report is not available here (it ships in "
+        "Nsight Compute's extras/python; set IRSCOPE_NCU_REPORT_PATH to that folder)"
+    )
 
 
 @dataclass
@@ -95,11 +97,14 @@ class KernelCounters:
     per_offset: dict[int, dict[str, float]] = field(default_factory=dict)  # SASS offset -> counter -> value
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "metrics": self.metrics,
-                "per_offset": {f"{offset:#06x}": counters for offset, counters in sorted(self.per_offset.items())}}
+        return {
+            "name": self.name,
+            "metrics": self.metrics,
+            "per_offset": {f"{offset:#06x}": counters for offset, counters in sorted(self.per_offset.items())},
+        }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "KernelCounters":
+    def from_json(cls, data: dict[str, Any]) -> KernelCounters:
         per_offset = {}
         for key, counters in (data.get("per_offset") or {}).items():
             per_offset[int(key, 16)] = {str(k): float(v) for k, v in counters.items() if isinstance(v, (int, float))}
@@ -116,7 +121,7 @@ class KernelCounters:
     def stalls(self, offset: int) -> dict[str, float]:
         """Samples at ``offset`` by stall reason (``long_scoreboard``, ``barrier``...), most first."""
         counters = self.per_offset.get(offset, {})
-        found = {k[len("stall_"):]: v for k, v in counters.items() if k.startswith("stall_")}
+        found = {k[len("stall_") :]: v for k, v in counters.items() if k.startswith("stall_")}
         return dict(sorted(found.items(), key=lambda kv: -kv[1]))
 
 
@@ -148,8 +153,13 @@ def read_report(path: Path, timeout: float = 300) -> list[KernelCounters]:
 
     from .. import own_python
 
-    proc = subprocess.run(own_python.command("from irscope.measure.ncu_report import main; main()", str(path)),
-                          capture_output=True, text=True, timeout=timeout, env=own_python.environment())
+    proc = subprocess.run(
+        own_python.command("from irscope.measure.ncu_report import main; main()", str(path)),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=own_python.environment(),
+    )
     if proc.returncode == UNAVAILABLE_EXIT:
         raise NcuReportUnavailable(proc.stderr.strip().splitlines()[-1])
     if proc.returncode != 0:
@@ -162,7 +172,7 @@ def _read_here(path: Path) -> list[KernelCounters]:
     ncu_report = ncu_report_module()
     try:
         context = ncu_report.load_report(str(path))
-    except Exception as exc:  # noqa: BLE001 - the module raises its own kinds for unreadable files
+    except Exception as exc:
         raise UsageError(f"{path}: not a readable Nsight Compute report ({exc})") from None
     out = []
     for r in range(context.num_ranges()):
@@ -200,7 +210,7 @@ def _kernel(action) -> KernelCounters:
                 continue
             offset = int(ids.as_uint64(i)) - start
             if 0 <= offset < 1 << 32:
-                key = f"stall_{name[len(STALL_PREFIX):]}" if stall else name
+                key = f"stall_{name[len(STALL_PREFIX) :]}" if stall else name
                 counters.per_offset.setdefault(offset, {})[key] = value
     return counters
 

@@ -43,6 +43,12 @@ def reference_launch(kernel: Any, config: Config, mode: str, device: str = "cuda
         return None
 
     values = config.values()
-    return Launch(first=first, run=run, outputs=outputs, expected=expected,
-                  tolerance=lambda name: spec.tolerance_for(spec.tensors[name].dtype),
-                  bytes_moved=spec.bytes_for(values), flops=spec.flops_for(values))
+    return Launch(
+        first=first,
+        run=run,
+        outputs=outputs,
+        expected=expected,
+        tolerance=lambda name: spec.tolerance_for(spec.tensors[name].dtype),
+        bytes_moved=spec.bytes_for(values),
+        flops=spec.flops_for(values),
+    )

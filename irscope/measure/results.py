@@ -12,9 +12,16 @@ def summarize(times_ms: list[float]) -> dict[str, float]:
     return {"median_us": statistics.median(us), "p20_us": q[1], "p80_us": q[7], "min_us": us[0]}
 
 
-def derived(median_us: float, bytes_moved: float | None, flops: float | None, *, copy_us: float | None = None,
-            ceiling_gbps: float | None = None, peak_gbps: float | None = None,
-            peak_tflops: float | None = None) -> dict[str, float | str | None]:
+def derived(
+    median_us: float,
+    bytes_moved: float | None,
+    flops: float | None,
+    *,
+    copy_us: float | None = None,
+    ceiling_gbps: float | None = None,
+    peak_gbps: float | None = None,
+    peak_tflops: float | None = None,
+) -> dict[str, float | str | None]:
     """GB/s and TFLOP/s from the declared bytes and flops, and how close they are to the hardware.
 
     ``copy_us``: a device-to-device copy of the same bytes, timed the same way: the

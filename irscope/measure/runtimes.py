@@ -21,8 +21,9 @@ if TYPE_CHECKING:
     from ..session.store import Entry
 
 
-def shown_measurement(kernel: KernelId, config: Config, arch: str, entry: Entry | None = None,
-                      gpu: str | None = None) -> Measurement | None:
+def shown_measurement(
+    kernel: KernelId, config: Config, arch: str, entry: Entry | None = None, gpu: str | None = None
+) -> Measurement | None:
     """The measurement to show for ``kernel`` at ``config`` on ``arch``, whose session entry is ``entry``.
 
     ``gpu`` names whose recorded sample to prefer (a substring of the device name, as ``--sample-gpu``).

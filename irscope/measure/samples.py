@@ -18,8 +18,9 @@ import datetime
 import functools
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ..errors import ParameterError
 from ..paths import runtime_samples_dir
@@ -70,8 +71,9 @@ def _recorded_on(choice: str, device: str) -> bool:
     return bool(choice.strip()) and choice.strip().casefold() in device.casefold()
 
 
-def sample_measurement(kernel: KernelId, config: Config, arch: str, gpu: str | None = None,
-                       directory: Path | None = None) -> Measurement | None:
+def sample_measurement(
+    kernel: KernelId, config: Config, arch: str, gpu: str | None = None, directory: Path | None = None
+) -> Measurement | None:
     """The recorded measurement of this exact variant, if samples/ has one: the chosen GPU's, else another's."""
     recorded = _index(str(directory or SAMPLES_DIR)).get((kernel.name, kernel.source_hash, config.key(), arch))
     if not recorded:
@@ -83,17 +85,25 @@ def sample_measurement(kernel: KernelId, config: Config, arch: str, gpu: str | N
 def sample_gpus(kernel: KernelId | None = None, directory: Path | None = None) -> list[str]:
     """The GPUs samples were recorded on (those that recorded ``kernel``'s exact source, if given), by name."""
     index = _index(str(directory or SAMPLES_DIR))
-    return sorted({device for key, recorded in index.items()
-                   if kernel is None or key[:2] == (kernel.name, kernel.source_hash)
-                   for device in recorded if device != "?"})
+    return sorted(
+        {
+            device
+            for key, recorded in index.items()
+            if kernel is None or key[:2] == (kernel.name, kernel.source_hash)
+            for device in recorded
+            if device != "?"
+        }
+    )
 
 
 def check_sample_gpu(gpu: str, directory: Path | None = None) -> str:
     """``gpu`` if samples were recorded on a GPU it names; otherwise ParameterError (exit 2) listing them."""
     known = sample_gpus(directory=directory)
     if not any(_recorded_on(gpu, device) for device in known):
-        raise ParameterError(f"no runtime samples were recorded on a GPU named {gpu!r}; "
-                             f"samples/ has them for: {', '.join(known) or 'no GPU'}")
+        raise ParameterError(
+            f"no runtime samples were recorded on a GPU named {gpu!r}; "
+            f"samples/ has them for: {', '.join(known) or 'no GPU'}"
+        )
     return gpu
 
 
@@ -109,25 +119,54 @@ def samples_label(kernels: Iterable[KernelId], gpu: str | None = None, directory
     return f"{', '.join(recorded)} samples (none recorded on {choice})"
 
 
-def write_samples(path: Path, kernel: KernelId, repo_root: Path, device: dict[str, Any],
-                  rows: Iterable[tuple[Config, str, Measurement]]) -> None:
+def write_samples(
+    path: Path,
+    kernel: KernelId,
+    repo_root: Path,
+    device: dict[str, Any],
+    rows: Iterable[tuple[Config, str, Measurement]],
+) -> None:
     """Record measurements as a sample file: compact, and without the recording machine's paths."""
     try:
         file = str(Path(kernel.file).resolve().relative_to(repo_root.resolve()))
     except ValueError:
         file = Path(kernel.file).name
-    keep = ("status", "median_us", "p20_us", "p80_us", "min_us", "repetitions", "method", "timing", "gbps", "tflops",
-            "pct_copy", "pct_ceiling", "pct_datasheet", "pct_flops", "bound", "kernels", "max_abs_error",
-            "max_rel_error", "error", "ncu")
+    keep = (
+        "status",
+        "median_us",
+        "p20_us",
+        "p80_us",
+        "min_us",
+        "repetitions",
+        "method",
+        "timing",
+        "gbps",
+        "tflops",
+        "pct_copy",
+        "pct_ceiling",
+        "pct_datasheet",
+        "pct_flops",
+        "bound",
+        "kernels",
+        "max_abs_error",
+        "max_rel_error",
+        "error",
+        "ncu",
+    )
     variants = []
     for config, arch, m in rows:
         data = {k: v for k, v in m.to_json().items() if k in keep}
         variants.append({"config": config.to_json(), "arch": arch, "measurement": _rounded(data)})
     payload = {
-        "format": SAMPLES_FORMAT, "kernel": kernel.name, "file": file, "source_hash": kernel.source_hash,
-        "device": {k: device.get(k) for k in ("name", "capability", "driver", "torch", "triton", "copy_gbps",
-                                               "datasheet_gbps")},
-        "recorded": datetime.date.today().isoformat(), "variants": variants,
+        "format": SAMPLES_FORMAT,
+        "kernel": kernel.name,
+        "file": file,
+        "source_hash": kernel.source_hash,
+        "device": {
+            k: device.get(k) for k in ("name", "capability", "driver", "torch", "triton", "copy_gbps", "datasheet_gbps")
+        },
+        "recorded": datetime.date.today().isoformat(),
+        "variants": variants,
     }
     atomic_write(path, json.dumps(payload, indent=1))
     _index.cache_clear()

@@ -28,14 +28,15 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any
 
 METHODS = ("cupti", "events", "graph")
 DESCRIPTIONS = {
     "cupti": "CUPTI kernel durations, L2 swept clean (read-only) before each launch, each launch on an idle GPU "
-             "(long kernels: after an idle gap of twice their time)",
+    "(long kernels: after an idle gap of twice their time)",
     "events": "CUDA events per call, L2 flushed (memset) before each",
     "graph": "CUDA graph replays (no L2 flush, no launch overhead)",
 }
@@ -54,9 +55,16 @@ class Timing:
     kernels: list[dict[str, Any]] = field(default_factory=list)  # [{"name", "median_us", "count"}]
 
 
-def time_launches(run: Callable[[], Any], method: str = "cupti", *, min_time_ms: float = 100.0,
-                  warmup_ms: float = 25.0, isolate: bool = True, gap_ms: float | None = None,
-                  max_launches: int | None = None) -> Timing:
+def time_launches(
+    run: Callable[[], Any],
+    method: str = "cupti",
+    *,
+    min_time_ms: float = 100.0,
+    warmup_ms: float = 25.0,
+    isolate: bool = True,
+    gap_ms: float | None = None,
+    max_launches: int | None = None,
+) -> Timing:
     """Time ``run`` (which launches one variant once) by ``method``; it has been launched once already.
 
     ``isolate`` (cupti): wait for the L2 sweep on the host before each launch, so the
@@ -89,8 +97,9 @@ def warm_up() -> None:
     _profile(lambda: x.add_(1), sweep, 3, True)
 
 
-def _cupti(run: Callable[[], Any], min_time_ms: float, isolate: bool, gap_ms: float | None,
-           max_launches: int) -> Timing:
+def _cupti(
+    run: Callable[[], Any], min_time_ms: float, isolate: bool, gap_ms: float | None, max_launches: int
+) -> Timing:
     import torch
 
     from .l2 import L2Sweep
@@ -105,8 +114,9 @@ def _cupti(run: Callable[[], Any], min_time_ms: float, isolate: bool, gap_ms: fl
     if gap_ms is None:
         gap_ms = COOL_RATIO * estimate_ms if estimate_ms >= COOL_FROM_MS else 0.0
     totals, per_kernel = _profile(run, sweep, launches, isolate, gap_ms)
-    kernels = [{"name": name, "median_us": 1e3 * statistics.median(ms), "count": len(ms)}
-               for name, ms in per_kernel.items()]
+    kernels = [
+        {"name": name, "median_us": 1e3 * statistics.median(ms), "count": len(ms)} for name, ms in per_kernel.items()
+    ]
     return Timing("cupti", totals, kernels)
 
 
@@ -123,8 +133,9 @@ def _estimate_ms(run: Callable[[], Any]) -> float:
     return start.elapsed_time(end) / 5
 
 
-def _profile(run: Callable[[], Any], sweep: Any, launches: int, isolate: bool, gap_ms: float = 0.0
-             ) -> tuple[list[float], dict[str, list[float]]]:
+def _profile(
+    run: Callable[[], Any], sweep: Any, launches: int, isolate: bool, gap_ms: float = 0.0
+) -> tuple[list[float], dict[str, list[float]]]:
     """Per launch: the summed duration (ms) of every GPU activity between two sweeps; and per kernel name."""
     import torch
 
@@ -170,8 +181,13 @@ def _kineto() -> Iterator[list[tuple[str, float, float]]]:
     memcpy that is the bandwidth reference.)
     """
     from torch._C._profiler import ProfilerActivity, _ExperimentalConfig
-    from torch.autograd.profiler import (ProfilerConfig, ProfilerState, _disable_profiler, _enable_profiler,
-                                         _prepare_profiler)
+    from torch.autograd.profiler import (
+        ProfilerConfig,
+        ProfilerState,
+        _disable_profiler,
+        _enable_profiler,
+        _prepare_profiler,
+    )
 
     config = ProfilerConfig(ProfilerState.KINETO, False, False, False, False, False, _ExperimentalConfig())
     activities = {ProfilerActivity.CUDA}

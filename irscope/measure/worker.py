@@ -21,8 +21,8 @@ from dataclasses import replace
 from typing import Any
 
 from ..errors import exception_line
-from ..types import Config, Status
 from ..records import Measurement
+from ..types import Config, Status
 from ..workers import protocol_channel
 from .autotuner import AUTOTUNER, autotune
 from .faults import is_cuda_fault
@@ -65,12 +65,19 @@ def measure(state: _State, handle, config: Config, options: dict[str, Any]) -> M
         out.fill_(float("nan") if out.dtype.is_floating_point else -1)
 
     info = device_json(device)
-    base = Measurement(Status.OK, device=device.name, driver=device.driver, torch=device.torch,
-                       triton=device.triton, date=info["date"], gpu_index=device.index)
+    base = Measurement(
+        Status.OK,
+        device=device.name,
+        driver=device.driver,
+        torch=device.torch,
+        triton=device.triton,
+        date=info["date"],
+        gpu_index=device.index,
+    )
     try:
         kernel = launch.first()
         torch.cuda.synchronize()
-    except Exception as exc:  # noqa: BLE001
+    except Exception as exc:
         if is_cuda_fault(exc):
             raise
         return replace(base, status=Status.FAILED, error=_one_line(exc))
@@ -85,14 +92,35 @@ def measure(state: _State, handle, config: Config, options: dict[str, Any]) -> M
         if key not in state.copies:
             state.copies[key] = copy_time_us(launch.bytes_moved, method)
         copy_us = state.copies[key]
-    figures = derived(stats["median_us"], launch.bytes_moved, launch.flops, copy_us=copy_us,
-                      ceiling_gbps=device.copy_gbps, peak_gbps=device.datasheet_gbps,
-                      peak_tflops=device.datasheet_tflops)
-    loaded = {"gpu_registers": getattr(kernel, "n_regs", None), "gpu_spills": getattr(kernel, "n_spills", None),
-              "copy_us": copy_us, "gpu_kernels": [k["name"] for k in timing.kernels] or None}
-    return replace(base, status=status, repetitions=len(timing.times_ms), method=DESCRIPTIONS[method],
-                   timing=method, kernels=timing.kernels if len(timing.kernels) > 1 else None, max_abs_error=abs_err, max_rel_error=rel_err,
-                   error=why, extra=loaded, **stats, **figures)
+    figures = derived(
+        stats["median_us"],
+        launch.bytes_moved,
+        launch.flops,
+        copy_us=copy_us,
+        ceiling_gbps=device.copy_gbps,
+        peak_gbps=device.datasheet_gbps,
+        peak_tflops=device.datasheet_tflops,
+    )
+    loaded = {
+        "gpu_registers": getattr(kernel, "n_regs", None),
+        "gpu_spills": getattr(kernel, "n_spills", None),
+        "copy_us": copy_us,
+        "gpu_kernels": [k["name"] for k in timing.kernels] or None,
+    }
+    return replace(
+        base,
+        status=status,
+        repetitions=len(timing.times_ms),
+        method=DESCRIPTIONS[method],
+        timing=method,
+        kernels=timing.kernels if len(timing.kernels) > 1 else None,
+        max_abs_error=abs_err,
+        max_rel_error=rel_err,
+        error=why,
+        extra=loaded,
+        **stats,
+        **figures,
+    )
 
 
 def warm_up(state: _State) -> Measurement:
@@ -130,8 +158,10 @@ def _check(launch) -> tuple[Status, float | None, float | None, str | None]:
         if int(unwritten.sum()):
             problems.append(f"{name}: {int(unwritten.sum())} elements never written")
         elif int(bad.sum()):
-            problems.append(f"{name}: {int(bad.sum())} of {bad.numel()} elements off (max abs error "
-                            f"{worst_abs:.3g}, tolerance atol={atol:g} rtol={rtol:g})")
+            problems.append(
+                f"{name}: {int(bad.sum())} of {bad.numel()} elements off (max abs error "
+                f"{worst_abs:.3g}, tolerance atol={atol:g} rtol={rtol:g})"
+            )
     if problems:
         return Status.WRONG, worst_abs, worst_rel, "; ".join(problems)
     return Status.OK, worst_abs, worst_rel, None
@@ -161,7 +191,7 @@ def serve() -> None:
                 result = autotune(handle, config, options)
             else:
                 result = measure(state, handle, config, options)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             if is_cuda_fault(exc):
                 # The CUDA context is gone: say why on stderr (the pool reports it) and die.
                 print(f"CUDA fault: {_one_line(exc)}", file=sys.stderr, flush=True)

@@ -15,18 +15,28 @@ from __future__ import annotations
 
 import ctypes
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from ..errors import UsageError
 
 # PTX parameter type -> ctypes type of the value
 SCALARS = {
-    "u8": ctypes.c_uint8, "s8": ctypes.c_int8, "b8": ctypes.c_uint8,
-    "u16": ctypes.c_uint16, "s16": ctypes.c_int16, "b16": ctypes.c_uint16,
-    "u32": ctypes.c_uint32, "s32": ctypes.c_int32, "b32": ctypes.c_uint32,
-    "u64": ctypes.c_uint64, "s64": ctypes.c_int64, "b64": ctypes.c_uint64,
-    "f32": ctypes.c_float, "f64": ctypes.c_double,
+    "u8": ctypes.c_uint8,
+    "s8": ctypes.c_int8,
+    "b8": ctypes.c_uint8,
+    "u16": ctypes.c_uint16,
+    "s16": ctypes.c_int16,
+    "b16": ctypes.c_uint16,
+    "u32": ctypes.c_uint32,
+    "s32": ctypes.c_int32,
+    "b32": ctypes.c_uint32,
+    "u64": ctypes.c_uint64,
+    "s64": ctypes.c_int64,
+    "b64": ctypes.c_uint64,
+    "f32": ctypes.c_float,
+    "f64": ctypes.c_double,
 }
 PARAM = re.compile(r"\.param\s+(?:\.align\s+\d+\s+)?\.(\w+)\s+(\w+)(\[\d+\])?")
 
@@ -73,8 +83,9 @@ def pack(types: Sequence[str], args: Sequence[Any]) -> list[Any]:
     out = []
     for i, (ptx_type, value) in enumerate(zip(types, values)):
         if ptx_type not in SCALARS:
-            raise LaunchError(f"parameter {i} is a by-value aggregate ({ptx_type}): irscope launches only pointers "
-                              "and scalars")
+            raise LaunchError(
+                f"parameter {i} is a by-value aggregate ({ptx_type}): irscope launches only pointers and scalars"
+            )
         if hasattr(value, "data_ptr"):
             if ptx_type not in ("u64", "b64", "s64"):
                 raise LaunchError(f"parameter {i} is .{ptx_type} but the spec passes a tensor")
@@ -99,8 +110,10 @@ class CubinFunction:
         self._module = ctypes.c_void_p()
         self._check(self._cuda.cuModuleLoadData(ctypes.byref(self._module), self._image), "cuModuleLoadData")
         self._function = ctypes.c_void_p()
-        self._check(self._cuda.cuModuleGetFunction(ctypes.byref(self._function), self._module, entry.encode()),
-                    f"cuModuleGetFunction({entry})")
+        self._check(
+            self._cuda.cuModuleGetFunction(ctypes.byref(self._function), self._module, entry.encode()),
+            f"cuModuleGetFunction({entry})",
+        )
         self.types = entry_params(ptx, entry)
         self.n_regs = self._attribute(4)  # CU_FUNC_ATTRIBUTE_NUM_REGS
         self.n_spills = None  # the driver does not say; ptxas's report does
@@ -111,9 +124,12 @@ class CubinFunction:
         if dynamic_shared > 48 * 1024:  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
             self._check(self._cuda.cuFuncSetAttribute(self._function, 8, dynamic_shared), "cuFuncSetAttribute")
         blocks = ctypes.c_int()
-        self._check(self._cuda.cuOccupancyMaxActiveBlocksPerMultiprocessor(ctypes.byref(blocks), self._function,
-                                                                         threads, ctypes.c_size_t(dynamic_shared)),
-                    "cuOccupancyMaxActiveBlocksPerMultiprocessor")
+        self._check(
+            self._cuda.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                ctypes.byref(blocks), self._function, threads, ctypes.c_size_t(dynamic_shared)
+            ),
+            "cuOccupancyMaxActiveBlocksPerMultiprocessor",
+        )
         return blocks.value
 
     def _attribute(self, which: int) -> int:
@@ -131,16 +147,20 @@ class CubinFunction:
     def prepare(self, args: Sequence[Any]) -> tuple[list[Any], Any]:
         """The packed arguments and the pointer array cuLaunchKernel takes (kept alive together)."""
         values = pack(self.types, args)
-        array = (ctypes.c_void_p * max(len(values), 1))(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p)
-                                                          for v in values])
+        array = (ctypes.c_void_p * max(len(values), 1))(
+            *[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values]
+        )
         return values, array
 
-    def launch(self, grid: Sequence[int], block: Sequence[int], prepared: tuple[list[Any], Any],
-               shared: int = 0) -> None:
+    def launch(
+        self, grid: Sequence[int], block: Sequence[int], prepared: tuple[list[Any], Any], shared: int = 0
+    ) -> None:
         import torch
 
         gx, gy, gz = (list(grid) + [1, 1, 1])[:3]
         bx, by, bz = (list(block) + [1, 1, 1])[:3]
         stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
-        self._check(self._cuda.cuLaunchKernel(self._function, gx, gy, gz, bx, by, bz, shared, stream,
-                                              prepared[1], None), "cuLaunchKernel")
+        self._check(
+            self._cuda.cuLaunchKernel(self._function, gx, gy, gz, bx, by, bz, shared, stream, prepared[1], None),
+            "cuLaunchKernel",
+        )

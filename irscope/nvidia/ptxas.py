@@ -15,8 +15,19 @@ from pathlib import Path
 # Largest dynamic shared memory a block may opt into, per SM version (CUDA
 # programming guide, "Technical Specifications per Compute Capability").
 SHARED_MEMORY_LIMIT = {
-    70: 98304, 75: 65536, 80: 166912, 86: 101376, 87: 166912, 89: 101376,
-    90: 232448, 100: 232448, 101: 232448, 103: 232448, 110: 232448, 120: 101376, 121: 101376,
+    70: 98304,
+    75: 65536,
+    80: 166912,
+    86: 101376,
+    87: 166912,
+    89: 101376,
+    90: 232448,
+    100: 232448,
+    101: 232448,
+    103: 232448,
+    110: 232448,
+    120: 101376,
+    121: 101376,
 }
 
 # ptxas info    : Used 22 registers, used 0 barriers, 16 bytes smem
@@ -55,8 +66,16 @@ def run_ptxas_report(ptx: str, capability: int) -> str:
         src = Path(tmp) / "k.ptx"
         src.write_text(ptx)
         proc = subprocess.run(
-            [get_ptxas(capability).path, "-v", f"--gpu-name={sm_arch_from_capability(capability)}", str(src),
-             "-o", str(Path(tmp) / "k.cubin")],
-            capture_output=True, text=True, timeout=300,
+            [
+                get_ptxas(capability).path,
+                "-v",
+                f"--gpu-name={sm_arch_from_capability(capability)}",
+                str(src),
+                "-o",
+                str(Path(tmp) / "k.cubin"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
         )
     return proc.stderr + proc.stdout

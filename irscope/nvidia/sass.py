@@ -16,12 +16,12 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
+from ..ir.elf import Cubin, LineRow
 from ..ir.locations import ptx_locations
 from ..types import SourceLoc
-from ..ir.elf import Cubin, LineRow
 
 #         /*04d0*/                   BRA 0x4d0;
 RAW_INSTRUCTION = re.compile(r"^\s*/\*([0-9a-f]+)\*/\s*(.*?)\s*$")
@@ -44,13 +44,14 @@ def nvdisasm_path() -> str | None:
         path = knobs.nvidia.nvdisasm.path
         if path and os.access(path, os.X_OK):
             return path
-    except Exception:  # noqa: BLE001 - any failure here just means "look on PATH"
+    except Exception:
         pass
     return shutil.which("nvdisasm")
 
 
-def disassemble(cubins: Sequence[bytes], ptx: Sequence[str | None] | None = None,
-                sms: Sequence[int | None] | None = None) -> list[SassResult]:
+def disassemble(
+    cubins: Sequence[bytes], ptx: Sequence[str | None] | None = None, sms: Sequence[int | None] | None = None
+) -> list[SassResult]:
     """SASS listings for ``cubins`` (in order), batching one nvdisasm run per arch.
 
     ``sms`` gives each cubin's SM (90 for sm_90) when the caller knows it; otherwise it is read
@@ -72,7 +73,9 @@ def disassemble(cubins: Sequence[bytes], ptx: Sequence[str | None] | None = None
             results[i] = SassResult(None, f"cubin could not be read: {exc}")
     for sm, indices in by_sm.items():
         try:
-            for i, text in zip(indices, _disassemble_batch(tool, sm, [parsed[i] for i in indices], [ptx[i] for i in indices])):
+            for i, text in zip(
+                indices, _disassemble_batch(tool, sm, [parsed[i] for i in indices], [ptx[i] for i in indices])
+            ):
                 results[i] = SassResult(text)
         except (OSError, subprocess.SubprocessError, ValueError) as exc:
             for i in indices:  # one at a time, the way nvdisasm reads a cubin itself
@@ -133,7 +136,7 @@ def _listing(cubin: Cubin, spans: list[tuple[str, int, int]], image: dict[int, s
         targets = _branch_targets(code, start)
         labels = {addr: f".L_x_{n}" for n, addr in enumerate(sorted(targets))}
         line_rows, chain_rows = rows.get(name, []), ptx_rows.get(name, [])
-        function = name[len(".text."):]
+        function = name[len(".text.") :]
         out.append(f"//--------------------- {name} --------------------------")
         out.append(f"{function}:")
         last_info = None
@@ -178,7 +181,7 @@ def _relabel(text: str, start: int, labels: dict[int, str]) -> str:
     label = labels.get(int(m.group(1), 16) - start)
     if label is None:
         return text
-    return text[: m.start()] + f"`({label})" + text[m.end():]
+    return text[: m.start()] + f"`({label})" + text[m.end() :]
 
 
 def _rows_by_section(rows: list[LineRow]) -> dict[str, list[LineRow]]:

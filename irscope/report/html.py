@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import html
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Sequence
+from typing import Any
 
 from ..ir.sourcemap import SourceMap
 from ..session import Session
@@ -33,8 +34,9 @@ class DiffRequest:
     stage: Stage = Stage.PTX
 
 
-def build(session: Session, diffs: Sequence[DiffRequest] = (), sample_gpu: str | None = None,
-          absolute_paths: bool = False) -> str:
+def build(
+    session: Session, diffs: Sequence[DiffRequest] = (), sample_gpu: str | None = None, absolute_paths: bool = False
+) -> str:
     """The report's HTML text; ``absolute_paths``: keep the author's paths as the compilers wrote them."""
     paths = SharedPaths(session.kernel.file, keep=absolute_paths)
     entries = list(session.entries)
@@ -52,12 +54,26 @@ def build(session: Session, diffs: Sequence[DiffRequest] = (), sample_gpu: str |
         cells = [text(entry.value(n)) for n in names]
         cells += [text(cell(entry, c.key)) for c in FACT_COLUMNS + RUNTIME_COLUMNS]
         cells.append(note(entry))
-        variants.append({"id": entry.id, "label": entry.config.label(), "status": entry.status.value, "cells": cells,
-                         "median_us": cell(entry, "median_us"), **_listings(session, entry)})
-    data = {"kernel": session.kernel.name, "source": session.source(), "stages": [s.value for s in STAGES],
-            "columns": columns, "variants": variants,
-            "runtime_note": ("Median kernel time per variant; " + "; ".join(sorted(runtime_sources))) if runtime_sources
-            else ""}
+        variants.append(
+            {
+                "id": entry.id,
+                "label": entry.config.label(),
+                "status": entry.status.value,
+                "cells": cells,
+                "median_us": cell(entry, "median_us"),
+                **_listings(session, entry),
+            }
+        )
+    data = {
+        "kernel": session.kernel.name,
+        "source": session.source(),
+        "stages": [s.value for s in STAGES],
+        "columns": columns,
+        "variants": variants,
+        "runtime_note": ("Median kernel time per variant; " + "; ".join(sorted(runtime_sources)))
+        if runtime_sources
+        else "",
+    }
     return _page(session, paths.data(data), [_diff_html(session, d, paths) for d in diffs], paths)
 
 
@@ -66,7 +82,7 @@ def _sample(session: Session, entry, gpu: str | None):
 
     try:
         return sample_measurement(session.kernel, entry.config, entry.arch, gpu)
-    except Exception:  # noqa: BLE001 - a report without sample runtimes is still a report
+    except Exception:
         return None
 
 
@@ -80,7 +96,7 @@ def _listings(session: Session, entry) -> dict[str, Any]:
     """Each stage's text and its lines' Python lines, run-length coded ([[line or 0, count], ...])."""
     try:
         variant = session.variant(entry, partial=True)
-    except Exception as exc:  # noqa: BLE001 - a damaged variant shows its damage, the report goes on
+    except Exception as exc:
         return {"listings": {}, "own": {}, "errors": {s.value: str(exc) for s in STAGES}}
     smap = SourceMap(variant)
     listings, own, errors = {}, {}, {}
@@ -123,8 +139,10 @@ def _diff_html(session: Session, request: DiffRequest, paths: SharedPaths) -> st
         out.append(f'<span class="{kind}">{"".join(body)}</span>' if kind else "".join(body))
     title = html.escape(f"{a.config.label()}  vs  {b.config.label()} · {request.stage.value}")
     summary = html.escape("\n".join(summary_lines(d)))
-    return (f'<section class="diff-section"><h2>Diff: {title}</h2><pre class="diff summary">{summary}</pre>'
-            f'<pre class="diff">{chr(10).join(out)}</pre></section>')
+    return (
+        f'<section class="diff-section"><h2>Diff: {title}</h2><pre class="diff summary">{summary}</pre>'
+        f'<pre class="diff">{chr(10).join(out)}</pre></section>'
+    )
 
 
 def _variant(session: Session, entry_id: str) -> Variant:

@@ -67,6 +67,9 @@ class SharedPaths:
         """``v`` with its kernel file and listings rewritten alike, so locations still find the kernel's lines."""
         if self.keep:
             return v
-        return replace(v, kernel=replace(v.kernel, file=self(v.kernel.file)),
-                       listings={stage: self(text) for stage, text in v.listings.items()},
-                       stage_errors={stage: self(text) for stage, text in v.stage_errors.items()})
+        return replace(
+            v,
+            kernel=replace(v.kernel, file=self(v.kernel.file)),
+            listings={stage: self(text) for stage, text in v.listings.items()},
+            stage_errors={stage: self(text) for stage, text in v.stage_errors.items()},
+        )

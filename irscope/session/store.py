@@ -31,15 +31,25 @@ import os
 import re
 import shutil
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ..errors import SessionError
 from ..ir.stats import stage_stats
 from ..records import Facts, Measurement
 from ..store import (
-    LEFTOVER, OLD_MARK, atomic_write, contained, own_folder, read_json, read_text, read_variant, safe_name, write_variant,
+    LEFTOVER,
+    OLD_MARK,
+    atomic_write,
+    contained,
+    own_folder,
+    read_json,
+    read_text,
+    read_variant,
+    safe_name,
+    write_variant,
 )
 from ..types import Config, KernelId, Stage, Status, Variant
 
@@ -63,27 +73,45 @@ class Entry:
     retry: bool = False  # failed for a reason outside the kernel (disk, cache, timeout): compile it again
 
     @classmethod
-    def of(cls, variant: Variant) -> "Entry":
+    def of(cls, variant: Variant) -> Entry:
         """A new, unmeasured entry for ``variant``: what a session stores, and what a live row wraps."""
         error = variant.error
-        return cls(variant_id(variant.config, variant.arch), variant.config, variant.arch, variant.status,
-                   None if error is None else str(error), variant_facts(variant),
-                   retry=error is not None and not error.is_fact)
+        return cls(
+            variant_id(variant.config, variant.arch),
+            variant.config,
+            variant.arch,
+            variant.status,
+            None if error is None else str(error),
+            variant_facts(variant),
+            retry=error is not None and not error.is_fact,
+        )
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "config": self.config.to_json(), "arch": self.arch, "status": self.status.value,
-                "error": self.error, "facts": self.facts.to_json(),
-                "measurement": None if self.measurement is None else self.measurement.to_json(),
-                **({"retry": True} if self.retry else {})}
+        return {
+            "id": self.id,
+            "config": self.config.to_json(),
+            "arch": self.arch,
+            "status": self.status.value,
+            "error": self.error,
+            "facts": self.facts.to_json(),
+            "measurement": None if self.measurement is None else self.measurement.to_json(),
+            **({"retry": True} if self.retry else {}),
+        }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "Entry":
+    def from_json(cls, data: Mapping[str, Any]) -> Entry:
         measurement = data.get("measurement")
         error = data.get("error")
-        return cls(safe_name(data["id"], "variant id"), Config.from_json(data["config"]), str(data["arch"]),
-                   Status(data["status"]), None if error is None else str(error),
-                   Facts.from_json(data.get("facts") or {}),
-                   Measurement.from_json(measurement) if measurement else None, bool(data.get("retry")))
+        return cls(
+            safe_name(data["id"], "variant id"),
+            Config.from_json(data["config"]),
+            str(data["arch"]),
+            Status(data["status"]),
+            None if error is None else str(error),
+            Facts.from_json(data.get("facts") or {}),
+            Measurement.from_json(measurement) if measurement else None,
+            bool(data.get("retry")),
+        )
 
     def value(self, name: str) -> Any:
         return self.config.values().get(name)
@@ -94,12 +122,21 @@ def variant_facts(v: Variant) -> Facts:
     r = v.resources
     facts: dict[str, Any] = {}
     if r is not None:
-        facts.update(registers=r.registers, spill_stores=r.spill_stores, spill_loads=r.spill_loads,
-                     stack=r.stack_frame, shared=r.shared)
+        facts.update(
+            registers=r.registers,
+            spill_stores=r.spill_stores,
+            spill_loads=r.spill_loads,
+            stack=r.stack_frame,
+            shared=r.shared,
+        )
     if Stage.PTX in v.listings:
         stats = stage_stats(Stage.PTX, v.listings[Stage.PTX])
-        facts.update(ptx_lines=len(v.listings[Stage.PTX].splitlines()), ptx_instructions=stats.count,
-                     load_bytes=stats.widest("load"), store_bytes=stats.widest("store"))
+        facts.update(
+            ptx_lines=len(v.listings[Stage.PTX].splitlines()),
+            ptx_instructions=stats.count,
+            load_bytes=stats.widest("load"),
+            store_bytes=stats.widest("store"),
+        )
     if v.compile_info is not None:
         facts.update(compile_s=v.compile_info.compile_seconds, mode=v.compile_info.mode.value)
     return Facts(**facts)
@@ -125,16 +162,23 @@ class Session:
         return (Path(path) / INDEX).is_file()
 
     @classmethod
-    def open(cls, path: str | Path) -> "Session":
+    def open(cls, path: str | Path) -> Session:
         path = Path(path)
         if not (path / INDEX).is_file():
             raise SessionError(f"{path} is not an irscope session (no {INDEX})")
         return cls(path, _read_index(path))
 
     @classmethod
-    def create(cls, path: str | Path, kernel: KernelId, python: str, parameters: Mapping[str, Any],
-               signature: list[dict[str, Any]] | None = None, frontend: str = "triton",
-               rebuild: Mapping[str, Any] | None = None) -> "Session":
+    def create(
+        cls,
+        path: str | Path,
+        kernel: KernelId,
+        python: str,
+        parameters: Mapping[str, Any],
+        signature: list[dict[str, Any]] | None = None,
+        frontend: str = "triton",
+        rebuild: Mapping[str, Any] | None = None,
+    ) -> Session:
         """A new session, or the existing one at ``path`` if it holds the same kernel source.
 
         ``rebuild``: how the kernel is rebuilt from the stored source (``{"inductor": True}``, ...).
@@ -162,10 +206,15 @@ class Session:
             source_name = safe_name(Path(kernel.file).name, "kernel file name")
             data = {
                 "format": SESSION_FORMAT,
-                "kernel": {"name": kernel.name, "file": kernel.file, "source_hash": kernel.source_hash,
-                           "frontend": frontend, "source": f"source/{source_name}",
-                           **({"signature": signature} if signature is not None else {}),
-                           **({"rebuild": dict(rebuild)} if rebuild else {})},
+                "kernel": {
+                    "name": kernel.name,
+                    "file": kernel.file,
+                    "source_hash": kernel.source_hash,
+                    "frontend": frontend,
+                    "source": f"source/{source_name}",
+                    **({"signature": signature} if signature is not None else {}),
+                    **({"rebuild": dict(rebuild)} if rebuild else {}),
+                },
                 "parameters": dict(parameters),
                 "variants": [],
             }
@@ -207,8 +256,11 @@ class Session:
     def recorded_launches(self) -> dict[str, Any]:
         """The launches a program made of the kernel (irscope run), by config: what bench reruns."""
         stored = self.data.get("recorded_launches")
-        return {k: v for k, v in stored.items() if isinstance(k, str) and isinstance(v, dict)} \
-            if isinstance(stored, dict) else {}
+        return (
+            {k: v for k, v in stored.items() if isinstance(k, str) and isinstance(v, dict)}
+            if isinstance(stored, dict)
+            else {}
+        )
 
     @property
     def parameters(self) -> dict[str, Any]:
@@ -292,10 +344,15 @@ def _read_index(path: Path) -> dict[str, Any]:
     if not isinstance(data.get("variants", []), list) or not isinstance(data.get("parameters") or {}, dict):
         raise SessionError(f"{index} is malformed: 'variants' must be a list and 'parameters' an object")
     for name, parameter in (data.get("parameters") or {}).items():
-        if not (isinstance(parameter, dict) and "default" in parameter and isinstance(parameter.get("kind"), str)
-                and isinstance(parameter.get("sweep", []), list)):
-            raise SessionError(f"{index} is malformed: parameter {name!r} must be an object with its default, "
-                               f"kind and sweep values")
+        if not (
+            isinstance(parameter, dict)
+            and "default" in parameter
+            and isinstance(parameter.get("kind"), str)
+            and isinstance(parameter.get("sweep", []), list)
+        ):
+            raise SessionError(
+                f"{index} is malformed: parameter {name!r} must be an object with its default, kind and sweep values"
+            )
     _entries(data)  # every entry parses, or the session is reported damaged now rather than on first use
     return data
 
@@ -317,8 +374,10 @@ def _locked(path: Path):
         # O_NOFOLLOW: a .lock that is a link is refused, its target never created.
         fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o666)
     except OSError as exc:
-        raise SessionError(f"{path / LOCK} cannot be opened as irscope's lock (a link?): {exc.strerror or exc}; "
-                           "refusing to write to the session") from None
+        raise SessionError(
+            f"{path / LOCK} cannot be opened as irscope's lock (a link?): {exc.strerror or exc}; "
+            "refusing to write to the session"
+        ) from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise SessionError(f"{path / LOCK} is not a regular file; refusing to write to the session")

@@ -8,8 +8,8 @@ yielded, and variants the session already holds are not compiled again.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Iterator, Sequence
 
 from ..capture import capture_many, choose_target
 from ..capture.pipeline import DEFAULT_COMPILE_TIMEOUT
@@ -28,9 +28,17 @@ class SweepResult:
     reused: bool  # already in the session (or the cache): not compiled this time
 
 
-def run_sweep(kernel: Kernel, configs: Sequence[Config], arch: str | None, session: Session | None, *,
-              jobs: int | None = None, cancel: threading.Event | None = None,
-              compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT, passes: bool = False) -> Iterator[SweepResult]:
+def run_sweep(
+    kernel: Kernel,
+    configs: Sequence[Config],
+    arch: str | None,
+    session: Session | None,
+    *,
+    jobs: int | None = None,
+    cancel: threading.Event | None = None,
+    compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT,
+    passes: bool = False,
+) -> Iterator[SweepResult]:
     """Capture ``configs`` of ``kernel`` into ``session``; variants the session has are reused.
 
     ``passes``: keep every compiler pass of each variant too; one the session holds without
@@ -48,7 +56,14 @@ def run_sweep(kernel: Kernel, configs: Sequence[Config], arch: str | None, sessi
             yield SweepResult(i, entry, stored, True)
         else:
             todo.append(i)
-    for captured in capture_many(kernel, [configs[i] for i in todo], arch, jobs=jobs, cancel=cancel,
-                                 compile_timeout=compile_timeout, passes=passes):
+    for captured in capture_many(
+        kernel,
+        [configs[i] for i in todo],
+        arch,
+        jobs=jobs,
+        cancel=cancel,
+        compile_timeout=compile_timeout,
+        passes=passes,
+    ):
         entry = session.add(captured.variant) if session else None
         yield SweepResult(todo[captured.index], entry, captured.variant, captured.cached)

@@ -32,8 +32,8 @@ from .model import Model, Row, source_line_counts
 from .screens.diff import DiffScreen
 from .screens.help import HelpScreen
 from .widgets.chart import RuntimeChart
-from .widgets.passes import PassesView
 from .widgets.listing import ListingView
+from .widgets.passes import PassesView
 from .widgets.side import AnnotationPane
 from .widgets.variants import DAMAGED, VariantsTable
 
@@ -42,16 +42,20 @@ STAGE_TABS = [(spec.key, spec.label) for spec in stage_specs()] + [("chart", "Ch
 VIEWS = ("chart", "passes")  # tabs that are not a stage's listing
 
 
-
 class IrscopeCommands(Provider):
     """Command palette entries for what the keys do."""
 
     async def search(self, query: str) -> Hits:
         app = self.app
         commands = [(f"Show {label}", lambda key=key: app.switch_stage(key)) for key, label in STAGE_TABS]
-        commands += [("Diff the marked variants", app.action_diff), ("Mark the current variant", app.action_mark),
-                     ("Sort by the next column", app.action_sort), ("Cancel background work", app.action_cancel),
-                     ("Toggle the source pane", app.action_toggle_side), ("Help", app.action_help)]
+        commands += [
+            ("Diff the marked variants", app.action_diff),
+            ("Mark the current variant", app.action_mark),
+            ("Sort by the next column", app.action_sort),
+            ("Cancel background work", app.action_cancel),
+            ("Toggle the source pane", app.action_toggle_side),
+            ("Help", app.action_help),
+        ]
         matcher = self.matcher(query)
         for text, callback in commands:
             score = matcher.match(text)
@@ -78,8 +82,9 @@ class IrscopeApp(App):
         Binding("escape", "cancel", "cancel"),
     ]
 
-    def __init__(self, model: Model, jobs: list[Job] | None = None, subtitle: str = "",
-                 initial_stage: str = "ptx") -> None:
+    def __init__(
+        self, model: Model, jobs: list[Job] | None = None, subtitle: str = "", initial_stage: str = "ptx"
+    ) -> None:
         super().__init__()
         # No animations: a tool's screen should change at once (and animated tabs cost frames).
         self.animation_level = "none"
@@ -129,8 +134,9 @@ class IrscopeApp(App):
     def compose(self) -> ComposeResult:
         yield Header()
         yield VariantsTable(self.model, id="variants")
-        yield Tabs(*[Tab(label, id=f"tab-{key}") for key, label in STAGE_TABS], active=f"tab-{self.stage_key}",
-                   id="stages")
+        yield Tabs(
+            *[Tab(label, id=f"tab-{key}") for key, label in STAGE_TABS], active=f"tab-{self.stage_key}", id="stages"
+        )
         with Horizontal(id="main"):
             with ContentSwitcher(initial="listing", id="switcher"):
                 yield ListingView(id="listing")
@@ -166,7 +172,7 @@ class IrscopeApp(App):
                 if self.cancel_event.is_set():
                     break
                 job(self.cancel_event, self.post_message)
-        except Exception as exc:  # noqa: BLE001 - shown in the status line; the UI stays usable
+        except Exception as exc:
             error = f"{type(exc).__name__}: {exc}"
         self.post_message(BackgroundDone(self.cancel_event.is_set(), error))
 
@@ -309,8 +315,12 @@ class IrscopeApp(App):
             self._explain(row, stage, self.query_one("#listing", ListingView).cursor)
 
     def _findings_if_still_shown(self, row: Row, stage: Stage) -> None:
-        if (self._shown is not None and self._shown[0] == row.index and _findings_stage(Stage(self._shown[1])) == stage
-                and (row.index, stage) not in self._findings):
+        if (
+            self._shown is not None
+            and self._shown[0] == row.index
+            and _findings_stage(Stage(self._shown[1])) == stage
+            and (row.index, stage) not in self._findings
+        ):
             self.compute_findings(row, stage)
 
     def _listing_lines(self, row: Row, stage: Stage) -> list[str]:
@@ -369,9 +379,14 @@ class IrscopeApp(App):
         where = ""
         if loc is not None:
             chain = " ← ".join(f"{c.file.rsplit('/', 1)[-1]}:{c.line}" for c in loc.callers)
-            where = f"from {loc.file.rsplit('/', 1)[-1]}:{loc.line}:{loc.column}" + (f" (inlined, called at {chain})" if chain else "")
-        pane.explain(f"{stage.value} line {index + 1}" + (f" · Python line {py}" if py else ""),
-                     self._decode(row, stage, text), where)
+            where = f"from {loc.file.rsplit('/', 1)[-1]}:{loc.line}:{loc.column}" + (
+                f" (inlined, called at {chain})" if chain else ""
+            )
+        pane.explain(
+            f"{stage.value} line {index + 1}" + (f" · Python line {py}" if py else ""),
+            self._decode(row, stage, text),
+            where,
+        )
 
     def _decode(self, row: Row, stage: Stage, text: str) -> Explanation | None:
         key = (row.index, stage.value)
@@ -466,8 +481,9 @@ class IrscopeApp(App):
             return
         ordered = sorted(listing.matches)
         after = [i for i in ordered if (i > listing.cursor if direction > 0 else i < listing.cursor)]
-        listing.move_to((after[0] if direction > 0 else after[-1]) if after else
-                        (ordered[0] if direction > 0 else ordered[-1]))
+        listing.move_to(
+            (after[0] if direction > 0 else after[-1]) if after else (ordered[0] if direction > 0 else ordered[-1])
+        )
 
     # ------------------------------------------------------------ status
 
@@ -478,8 +494,11 @@ class IrscopeApp(App):
     def _summary(self) -> str:
         ready = sum(r.ready for r in self.model.rows)
         fastest = self.model.fastest()
-        best = f" · fastest: {fastest.config.label()} {fastest.measurement.median_us:.1f} us ({fastest.why() or 'measured'})" \
-            if fastest else ""
+        best = (
+            f" · fastest: {fastest.config.label()} {fastest.measurement.median_us:.1f} us ({fastest.why() or 'measured'})"
+            if fastest
+            else ""
+        )
         return f"{ready}/{len(self.model.rows)} variants{best} · ? for help"
 
     def _refresh_chart(self) -> None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING
 
 from ..capture.pipeline import DEFAULT_COMPILE_TIMEOUT
 from ..errors import UsageError
@@ -15,10 +16,19 @@ if TYPE_CHECKING:
     from ..session import Session
 
 
-def make_app(kernel: str, *, assignments: Sequence[str] = (), sweeps: Sequence[str] = (), arch: str | None = None,
-             signature: str | None = None, out: str | Path | None = None, stage: str = "ptx",
-             bench: bool | None = None, spec_file: str | None = None,
-             compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT) -> IrscopeApp:
+def make_app(
+    kernel: str,
+    *,
+    assignments: Sequence[str] = (),
+    sweeps: Sequence[str] = (),
+    arch: str | None = None,
+    signature: str | None = None,
+    out: str | Path | None = None,
+    stage: str = "ptx",
+    bench: bool | None = None,
+    spec_file: str | None = None,
+    compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT,
+) -> IrscopeApp:
     """An app, ready to run, for KERNEL: a kernel to sweep, a session directory, an Inductor capture or a run.
 
     KERNEL is resolved by the front door (``irscope.named``), as every command resolves it.
@@ -32,13 +42,17 @@ def make_app(kernel: str, *, assignments: Sequence[str] = (), sweeps: Sequence[s
 
     named = open_named(kernel, signature=signature, spec_file=spec_file, several=True, compile_timeout=compile_timeout)
     if named.sessions:
-        return IrscopeApp(Model.from_sessions(named.title, named.sessions), [],
-                          f"{named.about}{_samples_note(_unmeasured(named.sessions))}",
-                          initial_stage=stage)
+        return IrscopeApp(
+            Model.from_sessions(named.title, named.sessions),
+            [],
+            f"{named.about}{_samples_note(_unmeasured(named.sessions))}",
+            initial_stage=stage,
+        )
     if named.session is not None and not sweeps and not assignments:
         samples = _samples_note(_unmeasured([named.session]))
-        return IrscopeApp(Model.from_session(named.session), [], f"session {named.session.path}{samples}",
-                          initial_stage=stage)
+        return IrscopeApp(
+            Model.from_session(named.session), [], f"session {named.session.path}{samples}", initial_stage=stage
+        )
     from ..device import gpu_capability
     from ..session import Session
     from .jobs import bench_job, capture_job
@@ -47,8 +61,14 @@ def make_app(kernel: str, *, assignments: Sequence[str] = (), sweeps: Sequence[s
     configs = named.configs(parse_sweep(sweeps), parse_assignments(assignments))
     session = named.session
     if out is not None:
-        session = Session.create(out, compiled.identity(), compiled.source(), named.table,
-                                 signature=compiled.handle().extra.get("signature"), frontend=compiled.frontend)
+        session = Session.create(
+            out,
+            compiled.identity(),
+            compiled.source(),
+            named.table,
+            signature=compiled.handle().extra.get("signature"),
+            frontend=compiled.frontend,
+        )
     jobs = [capture_job(compiled, configs, arch, session, compile_timeout)]
     gpu = gpu_capability()
     measured = (bench if bench is not None else gpu is not None) and arch is None
@@ -56,11 +76,17 @@ def make_app(kernel: str, *, assignments: Sequence[str] = (), sweeps: Sequence[s
         if gpu is None:
             raise UsageError("--bench needs a CUDA GPU")
         jobs.append(bench_job(compiled, configs, session, compile_timeout))
-    where = f"sm_{gpu} (GPU)" if gpu is not None and arch is None else f"{arch or 'sm_90'} (ahead of time, no GPU)" \
-        if gpu is None else f"{arch} (ahead of time)"
+    where = (
+        f"sm_{gpu} (GPU)"
+        if gpu is not None and arch is None
+        else f"{arch or 'sm_90'} (ahead of time, no GPU)"
+        if gpu is None
+        else f"{arch} (ahead of time)"
+    )
     samples = "" if measured else _samples_note([compiled.identity()])
-    return IrscopeApp(Model(compiled.name, configs, session), jobs, f"{where} · {len(configs)} variants{samples}",
-                      initial_stage=stage)
+    return IrscopeApp(
+        Model(compiled.name, configs, session), jobs, f"{where} · {len(configs)} variants{samples}", initial_stage=stage
+    )
 
 
 def _samples_note(kernels: list[KernelId]) -> str:

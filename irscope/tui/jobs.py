@@ -7,7 +7,7 @@ in a thread worker, one after another.
 from __future__ import annotations
 
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from .messages import Measured, Progress, VariantReady
 

@@ -113,11 +113,11 @@ class Model:
         self._heat: dict[int, tuple[dict[int, float], dict[int, float]] | None] = {}  # row -> ncu's samples
 
     @classmethod
-    def from_session(cls, session: Session) -> "Model":
+    def from_session(cls, session: Session) -> Model:
         return cls.from_sessions(session.kernel.name, [session])
 
     @classmethod
-    def from_sessions(cls, title: str, sessions: list[Session]) -> "Model":
+    def from_sessions(cls, title: str, sessions: list[Session]) -> Model:
         """Every variant of every session, e.g. the kernels of one Inductor capture."""
         pairs = [(s, e) for s in sessions for e in s.entries]
         model = cls(title, [e.config for _, e in pairs], sessions[0] if len(sessions) == 1 else None)
@@ -198,8 +198,9 @@ class Model:
     # ------------------------------------------------------------ derived views
 
     def fastest(self) -> Row | None:
-        ranked = [r for r in self.rows if r.measurement is not None and r.measurement.ranked
-                  and r.runtime_status is Status.OK]
+        ranked = [
+            r for r in self.rows if r.measurement is not None and r.measurement.ranked and r.runtime_status is Status.OK
+        ]
         return min(ranked, key=lambda r: r.measurement.median_us) if ranked else None
 
     def varying(self) -> list[str]:

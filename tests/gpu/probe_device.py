@@ -1,6 +1,6 @@
 """Print what the GPU machine is (device, driver, versions, copy bandwidth) and record an ncu CSV.
 
-    python tests/gpu/probe_device.py OUT_DIR
+python tests/gpu/probe_device.py OUT_DIR
 """
 
 from __future__ import annotations
@@ -26,18 +26,33 @@ def main() -> None:
     out = Path(sys.argv[1])
     out.mkdir(parents=True, exist_ok=True)
     props = torch.cuda.get_device_properties(0)
-    print("device", torch.cuda.get_device_name(0), "cc", torch.cuda.get_device_capability(0),
-          "sms", props.multi_processor_count, "l2", getattr(props, "L2_cache_size", None))
+    print(
+        "device",
+        torch.cuda.get_device_name(0),
+        "cc",
+        torch.cuda.get_device_capability(0),
+        "sms",
+        props.multi_processor_count,
+        "l2",
+        getattr(props, "L2_cache_size", None),
+    )
     print("torch", torch.__version__, "triton", triton.__version__, "cuda", torch.version.cuda)
-    print(subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem",
-                          "--format=csv"], capture_output=True, text=True).stdout)
+    print(
+        subprocess.run(
+            ["nvidia-smi", "--query-gpu=name,driver_version,clocks.max.sm,clocks.max.mem", "--format=csv"],
+            capture_output=True,
+            text=True,
+        ).stdout
+    )
     n = 1 << 26
     x = torch.randn(n, device="cuda")
     y = torch.empty_like(x)
     ms = triton.testing.do_bench(lambda: y.copy_(x), return_mode="median")
     print(f"copy 2^26 f32: {ms * 1e3:.1f} us, {2 * 4 * n / ms / 1e6:.0f} GB/s")
     for block in (128, 1024):
-        ms = triton.testing.do_bench(lambda: _square[(triton.cdiv(n, block),)](x, y, n, BLOCK=block), return_mode="median")
+        ms = triton.testing.do_bench(
+            lambda block=block: _square[(triton.cdiv(n, block),)](x, y, n, BLOCK=block), return_mode="median"
+        )
         print(f"square BLOCK={block}: {ms * 1e3:.1f} us, {2 * 4 * n / ms / 1e6:.0f} GB/s")
     print("ncu:", shutil.which("ncu"))
 

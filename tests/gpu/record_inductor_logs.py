@@ -91,11 +91,14 @@ def main() -> None:
             if name in traced:
                 env["TORCH_TRACE"] = str(out_dir / f"{name}_trace")
             start = time.time()
-            proc = subprocess.run([sys.executable, "-c", PRELUDE + body + RUN], env=env, capture_output=True,
-                                  text=True, timeout=600)
+            proc = subprocess.run(
+                [sys.executable, "-c", PRELUDE + body + RUN], env=env, capture_output=True, text=True, timeout=600
+            )
             (out_dir / f"{name}.log").write_text(proc.stderr)
-            print(f"{name}: exit {proc.returncode}, {len(proc.stderr.splitlines())} log lines, "
-                  f"{proc.stderr.count('async_compile.triton(')} triton kernels, {time.time() - start:.1f} s")
+            print(
+                f"{name}: exit {proc.returncode}, {len(proc.stderr.splitlines())} log lines, "
+                f"{proc.stderr.count('async_compile.triton(')} triton kernels, {time.time() - start:.1f} s"
+            )
             if proc.returncode:
                 print(proc.stderr[-2000:])
 

@@ -15,11 +15,11 @@ REPO = Path(__file__).resolve().parent.parent.parent
 
 
 def main() -> None:
+    from irscope.config import sweep_configs
     from irscope.frontends import builtin_kernels
     from irscope.measure.bench import bench
     from irscope.measure.hardware import current_device, device_json
     from irscope.measure.samples import write_samples
-    from irscope.config import sweep_configs
 
     out_dir = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "samples" / "runtimes"
     device = device_json(current_device())
@@ -35,7 +35,9 @@ def main() -> None:
         write_samples(path, ref.identity(), REPO, device, rows)
         ok = sum(m.ranked for _, _, m in rows)
         best = min((m.median_us for _, _, m in rows if m.ranked), default=float("nan"))
-        print(f"{ref.name}: {len(rows)} variants, {ok} ok, best {best:.1f} us, {time.perf_counter() - start:.0f} s -> {path}")
+        print(
+            f"{ref.name}: {len(rows)} variants, {ok} ok, best {best:.1f} us, {time.perf_counter() - start:.0f} s -> {path}"
+        )
 
 
 if __name__ == "__main__":

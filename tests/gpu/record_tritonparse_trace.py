@@ -14,9 +14,9 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests/: the kernels written for them
-from written_kernels import SCALED_ADD  # noqa: E402
+from written_kernels import SCALED_ADD
 
-RUN = '''\
+RUN = """\
 import sys
 sys.path.insert(0, sys.argv[1])
 import tritonparse.structured_logging as tp
@@ -32,7 +32,7 @@ torch.cuda.synchronize()
 assert torch.allclose(out, 2.0 * x + y)
 from tritonparse.parse.utils import unified_parse
 unified_parse(sys.argv[1] + "/logs", out=sys.argv[1] + "/parsed", overwrite=True)
-'''
+"""
 
 
 def main() -> None:

@@ -24,8 +24,14 @@ def scale_shift_kernel(x_ptr, out_ptr, n, scale, BLOCK: tl.constexpr):
     tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask) * scale + 1.0, mask=mask)
 
 
-@triton.autotune(configs=[triton.Config({"TILE": 256}, num_warps=2), triton.Config({"TILE": 1024}, num_warps=4),
-                          triton.Config({"TILE": 4096}, num_warps=8)], key=["n"])
+@triton.autotune(
+    configs=[
+        triton.Config({"TILE": 256}, num_warps=2),
+        triton.Config({"TILE": 1024}, num_warps=4),
+        triton.Config({"TILE": 4096}, num_warps=8),
+    ],
+    key=["n"],
+)
 @triton.jit
 def relu_sq_kernel(x_ptr, out_ptr, n, TILE: tl.constexpr):
     offs = tl.program_id(0) * TILE + tl.arange(0, TILE)
@@ -55,8 +61,11 @@ def main():
     if report:
         best = relu_sq_kernel.best_config
         caches = relu_sq_kernel.fn.device_caches[torch.cuda.current_device()][0]
-        data = {"ptx": compiled, "relu_sq_ptx": [k.asm["ptx"] for k in caches.values()],
-                "best": {**best.kwargs, "num_warps": best.num_warps, "num_stages": best.num_stages}}
+        data = {
+            "ptx": compiled,
+            "relu_sq_ptx": [k.asm["ptx"] for k in caches.values()],
+            "best": {**best.kwargs, "num_warps": best.num_warps, "num_stages": best.num_stages},
+        }
         with open(report, "w") as f:
             json.dump(data, f)
     print("run_program done")

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import textwrap
 
+from irscope.config import sweep_configs
 from irscope.frontends import resolve_kernel
 from irscope.measure.bench import bench
-from irscope.config import sweep_configs
 from irscope.types import Status
 
-KERNEL = textwrap.dedent('''
+KERNEL = textwrap.dedent("""
     import triton
     import triton.language as tl
 
@@ -45,7 +45,7 @@ KERNEL = textwrap.dedent('''
         grid=lambda k: (triton.cdiv(k.n, k.BLOCK),),
         reference=lambda k: k.x * 2,
     )
-''')
+""")
 
 
 def test_every_autotune_config_launches_with_its_heuristic_values_and_is_correct(tmp_path):

@@ -10,12 +10,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from irscope import frontends
-from irscope.config import resolve_config
+from irscope.config import resolve_config, sweep_configs
 from irscope.frontends import resolve_kernel
 from irscope.measure.autotuner import autotune
 from irscope.measure.bench import bench
 from irscope.session import Session
-from irscope.config import sweep_configs
 from irscope.types import Status
 
 TUNED = str(Path(__file__).with_name("tuned_kernels.py")) + ":tuned_scale_kernel"

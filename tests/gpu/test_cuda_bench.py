@@ -16,14 +16,14 @@ import pytest
 from click.testing import CliRunner
 
 from irscope.cli import main
-from irscope.frontends import resolve_kernel
 from irscope.config import resolve_config
+from irscope.frontends import resolve_kernel
 from irscope.measure.bench import bench
 from irscope.types import Status
 
 pytestmark = pytest.mark.skipif(shutil.which("nvcc") is None, reason="needs nvcc")
 
-SAXPY = textwrap.dedent('''
+SAXPY = textwrap.dedent("""
     #ifndef UNROLL
     #define UNROLL 1
     #endif
@@ -40,9 +40,9 @@ SAXPY = textwrap.dedent('''
         int i = blockIdx.x * blockDim.x + threadIdx.x;
         if (i < n - 1) y[i] = x[i];
     }
-''')
+""")
 
-SPECS = textwrap.dedent('''
+SPECS = textwrap.dedent("""
     from irscope.spec import CudaSpec, Tensor, Tunable, cdiv
 
     saxpy = CudaSpec(
@@ -64,9 +64,9 @@ SPECS = textwrap.dedent('''
         grid=lambda k: (cdiv(k.n, k.block_x),),
         reference=lambda k: k.x.clone(),
     )
-''')
+""")
 
-NUMBA = textwrap.dedent('''
+NUMBA = textwrap.dedent("""
     from numba import cuda, float32
 
     from irscope.spec import CudaSpec, Tensor, Tunable, cdiv
@@ -89,7 +89,7 @@ NUMBA = textwrap.dedent('''
         grid=lambda k: (cdiv(k.cols, k.block_x), cdiv(k.rows, k.block_y)),
         reference=lambda k: k.m * k.s[:, None] + 1.0,
     )
-''')
+""")
 
 LOAD_INLINE = textwrap.dedent('''
     # The lecture's load_inline square (written for irscope's tests); irscope never runs this file.
@@ -123,7 +123,7 @@ LOAD_INLINE = textwrap.dedent('''
                       functions=["square_matrix"], with_cuda=True, extra_cuda_cflags=["-O2"])
 ''')
 
-INLINE_SPEC = textwrap.dedent('''
+INLINE_SPEC = textwrap.dedent("""
     from irscope.spec import CudaSpec, Tensor, Tunable, cdiv
 
     square = CudaSpec(
@@ -136,7 +136,7 @@ INLINE_SPEC = textwrap.dedent('''
         grid=lambda k: (cdiv(k.width, k.block_x), cdiv(k.height, k.block_y)),
         reference=lambda k: k.matrix * k.matrix,
     )
-''')
+""")
 
 
 def _bench(ref, overrides_list, **kwargs):
@@ -169,8 +169,9 @@ def test_a_float_scalar_and_a_64_bit_count_reach_the_kernel_as_its_ptx_declares(
 
 
 def test_a_cuda_kernel_that_skips_an_element_is_wrong(cu_dir):
-    (m,) = _bench(resolve_kernel(f"{cu_dir / 'kernels.cu'}:short_copy", spec_file=str(cu_dir / "kernels_spec.py")),
-                  [{}])
+    (m,) = _bench(
+        resolve_kernel(f"{cu_dir / 'kernels.cu'}:short_copy", spec_file=str(cu_dir / "kernels_spec.py")), [{}]
+    )
     assert m.status is Status.WRONG and "1 elements never written" in m.error
 
 
@@ -201,11 +202,17 @@ def test_the_irscope_cubin_computes_what_torchs_own_load_inline_build_computes(t
     from torch.utils.cpp_extension import load_inline
 
     namespace = {}
-    source = LOAD_INLINE.split("cuda_source = ", 1)[1].split('cpp_source = ', 1)[0]
-    namespace["cuda_source"] = eval(source)  # noqa: S307 - the test's own string literal
-    ext = load_inline(name="irscope_test_square", cpp_sources="torch::Tensor square_matrix(torch::Tensor matrix);",
-                      cuda_sources=namespace["cuda_source"], functions=["square_matrix"], with_cuda=True,
-                      build_directory=str(tmp_path), extra_cuda_cflags=["-O2"])
+    source = LOAD_INLINE.split("cuda_source = ", 1)[1].split("cpp_source = ", 1)[0]
+    namespace["cuda_source"] = eval(source)
+    ext = load_inline(
+        name="irscope_test_square",
+        cpp_sources="torch::Tensor square_matrix(torch::Tensor matrix);",
+        cuda_sources=namespace["cuda_source"],
+        functions=["square_matrix"],
+        with_cuda=True,
+        build_directory=str(tmp_path),
+        extra_cuda_cflags=["-O2"],
+    )
     (tmp_path / "lecture.py").write_text(LOAD_INLINE)
     (tmp_path / "lecture_spec.py").write_text(INLINE_SPEC)
     ref = resolve_kernel(f"{tmp_path / 'lecture.py'}:square_matrix_kernel", spec_file=str(tmp_path / "lecture_spec.py"))
@@ -220,12 +227,18 @@ def test_the_irscope_cubin_computes_what_torchs_own_load_inline_build_computes(t
 
 def test_compare_times_triton_cuda_numba_and_torch_side_by_side():
     pytest.importorskip("numba.cuda", reason="needs numba-cuda")
-    result = CliRunner().invoke(main, ["compare", "gelu_kernel", "gelu_tanh_kernel", "gelu_numba_kernel", "--json",
-                                       "--min-time", "30"])
+    result = CliRunner().invoke(
+        main, ["compare", "gelu_kernel", "gelu_tanh_kernel", "gelu_numba_kernel", "--json", "--min-time", "30"]
+    )
     assert result.exit_code == 0, result.output
     rows = {r["implementation"]: r for r in json.loads(result.output)["rows"]}
-    assert set(rows) == {"Triton gelu_kernel", "CUDA C++ gelu_tanh_kernel", "Numba gelu_numba_kernel",
-                         "PyTorch eager", "torch.compile"}
+    assert set(rows) == {
+        "Triton gelu_kernel",
+        "CUDA C++ gelu_tanh_kernel",
+        "Numba gelu_numba_kernel",
+        "PyTorch eager",
+        "torch.compile",
+    }
     for name, row in rows.items():
         m = row["measurement"]
         assert m["status"] == "ok" and m["median_us"] > 0 and m["method"] == "cupti", (name, m)

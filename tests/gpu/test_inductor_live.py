@@ -21,8 +21,18 @@ def test_live_capture_of_square_finds_its_kernel_config_and_runtime(cli, tmp_pat
     assert timing["eager_us"] > 0 and timing["compiled_us"] > 0
     # the kernel's time inside the function is most of the compiled function's time
     assert kernel["runtime_us"] <= timing["compiled_us"] * 1.2
-    diffed = cli("diff", "square_kernel", "-a", f"kernel={out / kernel['session']}", "-b", "BLOCK_SIZE=1024",
-                 "-b", "n_rows=4096", "-b", "n_cols=4096")
+    diffed = cli(
+        "diff",
+        "square_kernel",
+        "-a",
+        f"kernel={out / kernel['session']}",
+        "-b",
+        "BLOCK_SIZE=1024",
+        "-b",
+        "n_rows=4096",
+        "-b",
+        "n_cols=4096",
+    )
     assert diffed.exit_code == 0, diffed.stderr
     assert "B  square_kernel" in diffed.stdout and "runtime (median)" in diffed.stdout
 

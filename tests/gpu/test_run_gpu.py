@@ -21,27 +21,41 @@ PROGRAM = str(Path(__file__).with_name("run_program.py"))
 
 
 def _irscope(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "irscope", *args], capture_output=True, text=True, cwd=cwd,
-                          env={**os.environ, **(env or {})}, timeout=900)
+    return subprocess.run(
+        [sys.executable, "-m", "irscope", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, **(env or {})},
+        timeout=900,
+    )
 
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
     folder = tmp_path_factory.mktemp("gpu-run")
-    env = {"TRITON_CACHE_DIR": str(folder / "triton"), "TORCHINDUCTOR_CACHE_DIR": str(folder / "inductor"),
-           "RUN_PROGRAM_REPORT": str(folder / "report.json")}
+    env = {
+        "TRITON_CACHE_DIR": str(folder / "triton"),
+        "TORCHINDUCTOR_CACHE_DIR": str(folder / "inductor"),
+        "RUN_PROGRAM_REPORT": str(folder / "report.json"),
+    }
     # Once as it is, to fill Triton's and Inductor's caches: Inductor autotunes its kernels on a cold start,
     # with launches of its own that a warm run does not make (and the comparison below needs two alike runs).
-    warm = subprocess.run([sys.executable, PROGRAM], capture_output=True, text=True, timeout=900,
-                          env={**os.environ, **env})
+    warm = subprocess.run(
+        [sys.executable, PROGRAM], capture_output=True, text=True, timeout=900, env={**os.environ, **env}
+    )
     assert warm.returncode == 0, warm.stderr[-3000:]
     result = _irscope("run", "-o", "out", "--", sys.executable, PROGRAM, cwd=folder, env=env)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "run_program done" in result.stdout
     # The same program again, profiling itself (irscope's profiler and its own cannot run at once).
-    mine = subprocess.run([sys.executable, PROGRAM], capture_output=True, text=True, timeout=900,
-                          env={**os.environ, **env, "RUN_PROGRAM_PROFILE": "1",
-                               "RUN_PROGRAM_REPORT": str(folder / "again.json")})
+    mine = subprocess.run(
+        [sys.executable, PROGRAM],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        env={**os.environ, **env, "RUN_PROGRAM_PROFILE": "1", "RUN_PROGRAM_REPORT": str(folder / "again.json")},
+    )
     assert mine.returncode == 0, mine.stderr[-3000:]
     return folder
 
@@ -52,8 +66,11 @@ def _index(folder: Path) -> dict:
 
 def test_every_kernel_is_captured_with_its_launches(run_dir):
     index = _index(run_dir)
-    print(json.dumps({k["name"]: [k["gpu_calls"], k["gpu_total_us"], k["session"], k["why"]]
-                      for k in index["kernels"]}, indent=1))
+    print(
+        json.dumps(
+            {k["name"]: [k["gpu_calls"], k["gpu_total_us"], k["session"], k["why"]] for k in index["kernels"]}, indent=1
+        )
+    )
     kernels = {k["name"]: k for k in index["kernels"]}
     assert {"scale_shift_kernel", "relu_sq_kernel"} <= set(kernels)
     inductor = [k for k in index["kernels"] if k["inductor"]]
@@ -113,20 +130,32 @@ def test_the_run_opens_without_a_gpu(run_dir):
     # The Inductor kernel is rebuilt from its recorded source (with Inductor's helpers) to compile new configs.
     xblock = inductor["variants"][0]["config"]["XBLOCK"]
     other = 256 if xblock != 256 else 512
-    resumed = _irscope("sweep", f"out/{inductor['session']}", "-s", f"XBLOCK={xblock},{other}", "--json",
-                       cwd=run_dir, env=no_gpu)
+    resumed = _irscope(
+        "sweep", f"out/{inductor['session']}", "-s", f"XBLOCK={xblock},{other}", "--json", cwd=run_dir, env=no_gpu
+    )
     assert resumed.returncode == 0, resumed.stderr
     assert "1 reused" in resumed.stderr, resumed.stderr  # the recorded config is the JIT's, not compiled again
-    shown = subprocess.run([sys.executable, "-c", (
-        "import asyncio, sys\n"
-        "from irscope.tui.factory import make_app\n"
-        "async def main():\n"
-        "    app = make_app(sys.argv[1])\n"
-        "    async with app.run_test() as pilot:\n"
-        "        await pilot.pause()\n"
-        "        print(sorted({r.kernel for r in app.model.rows}))\n"
-        "asyncio.run(main())\n"), str(run_dir / "out")], capture_output=True, text=True, timeout=300,
-        env={**os.environ, **no_gpu})
+    shown = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import asyncio, sys\n"
+                "from irscope.tui.factory import make_app\n"
+                "async def main():\n"
+                "    app = make_app(sys.argv[1])\n"
+                "    async with app.run_test() as pilot:\n"
+                "        await pilot.pause()\n"
+                "        print(sorted({r.kernel for r in app.model.rows}))\n"
+                "asyncio.run(main())\n"
+            ),
+            str(run_dir / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **no_gpu},
+    )
     assert shown.returncode == 0, shown.stderr[-2000:]
     assert "scale_shift_kernel" in shown.stdout and "relu_sq_kernel" in shown.stdout
 
@@ -142,8 +171,7 @@ def test_bench_reruns_a_captured_kernel_as_the_program_launched_it(run_dir):
     assert row["status"] == "ok" and row["median_us"] > 0
     # The same launch on new data of the same layout; bench sweeps L2 clean before each launch, the run did not.
     assert abs(row["median_us"] / profiled - 1) < 0.25
-    tuned = _irscope("bench", f"out/{kernels['relu_sq_kernel']['session']}", "--json", "--min-time", "10",
-                     cwd=run_dir)
+    tuned = _irscope("bench", f"out/{kernels['relu_sq_kernel']['session']}", "--json", "--min-time", "10", cwd=run_dir)
     assert tuned.returncode == 0, tuned.stderr
     assert len([line for line in tuned.stdout.splitlines() if line.startswith("{")]) == 3  # each config it launched
     inductor = next(k for k in kernels.values() if k["inductor"])
@@ -189,8 +217,16 @@ print("load_inline program done")
 
 def test_a_running_load_inline_call_is_captured_with_its_gpu_time(tmp_path):
     (tmp_path / "prog.py").write_text(LOAD_INLINE_PROGRAM)
-    result = _irscope("run", "-o", "out", "--", sys.executable, "prog.py", cwd=tmp_path,
-                      env={"TORCH_EXTENSIONS_DIR": str(tmp_path / "ext")})
+    result = _irscope(
+        "run",
+        "-o",
+        "out",
+        "--",
+        sys.executable,
+        "prog.py",
+        cwd=tmp_path,
+        env={"TORCH_EXTENSIONS_DIR": str(tmp_path / "ext")},
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     assert "load_inline program done" in result.stdout
     rows = {r["name"]: r for r in json.loads((tmp_path / "out" / "run.json").read_text())["kernels"]}

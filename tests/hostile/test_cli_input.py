@@ -21,10 +21,10 @@ import pytest
 from expect import one_line_error
 
 from irscope import arch
+from irscope.config import sweep_configs
 from irscope.device import has_gpu
 from irscope.errors import ExitCode
 from irscope.records import Measurement
-from irscope.config import sweep_configs
 from irscope.types import Status
 
 REPO = Path(__file__).resolve().parents[2]
@@ -34,12 +34,15 @@ LOGS = REPO / "samples" / "inductor"
 # ---------------------------------------------------------------- archs
 
 
-@pytest.mark.parametrize("args", [
-    ("dump", "square_kernel", "--arch", "sm_12"),
-    ("annotate", "square_kernel", "--arch", "sm_999"),
-    ("diff", "square_kernel", "-a", "BLOCK_SIZE=128", "-b", "arch=sm_12"),
-    ("diff", "square_kernel", "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=256", "--arch", "sm_12"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("dump", "square_kernel", "--arch", "sm_12"),
+        ("annotate", "square_kernel", "--arch", "sm_999"),
+        ("diff", "square_kernel", "-a", "BLOCK_SIZE=128", "-b", "arch=sm_12"),
+        ("diff", "square_kernel", "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=256", "--arch", "sm_12"),
+    ],
+)
 def test_an_arch_the_compiler_cannot_target_is_bad_input_naming_those_it_can(cli, args):
     result = cli(*args)
     one_line_error(result, ExitCode.USAGE, "unknown arch", "sm_80, sm_86", "sm_90")
@@ -47,7 +50,9 @@ def test_an_arch_the_compiler_cannot_target_is_bad_input_naming_those_it_can(cli
 
 
 def test_a_sweep_for_an_unknown_arch_writes_no_session(cli, tmp_path):
-    one_line_error(cli("sweep", "square_kernel", "--arch", "sm_12", "-o", str(tmp_path / "s")), 2, "unknown arch 'sm_12'")
+    one_line_error(
+        cli("sweep", "square_kernel", "--arch", "sm_12", "-o", str(tmp_path / "s")), 2, "unknown arch 'sm_12'"
+    )
     assert not (tmp_path / "s").exists()
 
 
@@ -80,30 +85,35 @@ def test_without_a_ptxas_to_ask_a_fixed_table_is_used(monkeypatch, tmp_path):
 # ---------------------------------------------------------------- launch options
 
 
-@pytest.mark.parametrize("assignment, fragment", [
-    ("num_warps=64", "num_warps must be a power of two from 1 to 32"),
-    ("num_warps=0", "num_warps must be"),
-    ("num_stages=-1", "num_stages must be an integer from 0 to 32"),
-    ("num_stages=1000000", "num_stages must be"),
-    ("num_ctas=3", "num_ctas must be 1, 2, 4, 8 or 16"),
-    ("num_ctas=32", "num_ctas must be"),
-    ("num_ctas=true", "num_ctas must be"),
-    ("maxnreg=0", "maxnreg must be an integer from 1 to 255"),
-    ("maxnreg=256", "maxnreg must be"),
-    ("maxnreg=-1", "maxnreg must be"),
-    ("maxnreg=2.5", "maxnreg must be"),
-])
+@pytest.mark.parametrize(
+    "assignment, fragment",
+    [
+        ("num_warps=64", "num_warps must be a power of two from 1 to 32"),
+        ("num_warps=0", "num_warps must be"),
+        ("num_stages=-1", "num_stages must be an integer from 0 to 32"),
+        ("num_stages=1000000", "num_stages must be"),
+        ("num_ctas=3", "num_ctas must be 1, 2, 4, 8 or 16"),
+        ("num_ctas=32", "num_ctas must be"),
+        ("num_ctas=true", "num_ctas must be"),
+        ("maxnreg=0", "maxnreg must be an integer from 1 to 255"),
+        ("maxnreg=256", "maxnreg must be"),
+        ("maxnreg=-1", "maxnreg must be"),
+        ("maxnreg=2.5", "maxnreg must be"),
+    ],
+)
 def test_a_launch_option_out_of_range_is_refused_from_c_and_from_s(cli, tmp_path, assignment, fragment):
     name, value = assignment.split("=")
     one_line_error(cli("dump", "square_kernel", "-c", assignment), ExitCode.USAGE, fragment)
-    one_line_error(cli("sweep", "square_kernel", "-s", f"{name}=1,{value}", "-o", str(tmp_path / "s")),
-                   ExitCode.USAGE, fragment)
+    one_line_error(
+        cli("sweep", "square_kernel", "-s", f"{name}=1,{value}", "-o", str(tmp_path / "s")), ExitCode.USAGE, fragment
+    )
     assert not (tmp_path / "s").exists()
 
 
 def test_launch_options_at_their_limits_compile(cli):
-    result = cli("dump", "square_kernel", "-c", "num_warps=32", "-c", "num_stages=0", "-c", "num_ctas=16",
-                 "-c", "maxnreg=255")
+    result = cli(
+        "dump", "square_kernel", "-c", "num_warps=32", "-c", "num_stages=0", "-c", "num_ctas=16", "-c", "maxnreg=255"
+    )
     assert result.exit_code == 0, result.stderr
     assert ".reqntid 1024" in result.stdout and ".maxnreg 255" in result.stdout
 
@@ -111,12 +121,15 @@ def test_launch_options_at_their_limits_compile(cli):
 # ---------------------------------------------------------------- numeric options
 
 
-@pytest.mark.parametrize("args, option", [
-    (("diff", "square_kernel", "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=256", "-U", "-5"), "'--context' / '-U'"),
-    (("sweep", "square_kernel", "-j", "0"), "'--jobs' / '-j'"),
-    (("bench", "square_kernel", "--min-time", "0"), "'--min-time'"),
-    (("bench", "square_kernel", "--timeout", "-1"), "'--timeout'"),
-])
+@pytest.mark.parametrize(
+    "args, option",
+    [
+        (("diff", "square_kernel", "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=256", "-U", "-5"), "'--context' / '-U'"),
+        (("sweep", "square_kernel", "-j", "0"), "'--jobs' / '-j'"),
+        (("bench", "square_kernel", "--min-time", "0"), "'--min-time'"),
+        (("bench", "square_kernel", "--timeout", "-1"), "'--timeout'"),
+    ],
+)
 def test_a_number_option_out_of_range_is_one_line_and_exit_2(cli, args, option):
     one_line_error(cli(*args), ExitCode.USAGE, option, "is not in the range", f"{args[0]} -h)")
 
@@ -125,9 +138,13 @@ def test_every_number_option_of_every_command_has_a_range():
     from irscope.cli import COMMANDS, main
 
     ctx = click.Context(main)
-    unbounded = [(name, p.name) for name in COMMANDS for p in main.get_command(ctx, name).params
-                 if isinstance(p.type, (click.types.IntParamType, click.types.FloatParamType))
-                 and not isinstance(p.type, (click.IntRange, click.FloatRange))]
+    unbounded = [
+        (name, p.name)
+        for name in COMMANDS
+        for p in main.get_command(ctx, name).params
+        if isinstance(p.type, (click.types.IntParamType, click.types.FloatParamType))
+        and not isinstance(p.type, (click.IntRange, click.FloatRange))
+    ]
     assert not unbounded
 
 
@@ -155,8 +172,11 @@ def test_the_cli_sweeps_the_declared_ranges_with_a_fixed_name(cli):
 
 
 def test_a_name_both_swept_and_fixed_by_the_user_is_refused(cli):
-    one_line_error(cli("sweep", "square_kernel", "-s", "num_warps=4,8", "-c", "num_warps=8"), ExitCode.USAGE,
-                   "num_warps is both swept (-s) and fixed (-c)")
+    one_line_error(
+        cli("sweep", "square_kernel", "-s", "num_warps=4,8", "-c", "num_warps=8"),
+        ExitCode.USAGE,
+        "num_warps is both swept (-s) and fixed (-c)",
+    )
 
 
 # ---------------------------------------------------------------- exit codes of work that partly failed
@@ -200,7 +220,8 @@ def test_a_bug_in_irscope_exits_70_not_1(cli, monkeypatch):
     result = cli("list")
     assert result.exit_code == ExitCode.INTERNAL == 70
     assert result.stderr.strip().splitlines() == [
-        "irscope: internal error: ZeroDivisionError: division by zero (rerun with --debug for the traceback)"]
+        "irscope: internal error: ZeroDivisionError: division by zero (rerun with --debug for the traceback)"
+    ]
 
 
 @pytest.mark.skipif(not has_gpu(), reason="needs a CUDA GPU")
@@ -222,9 +243,28 @@ def _start_long_sweep(tmp_path: Path) -> tuple[subprocess.Popen, Path, Path]:
     env = {**os.environ, "IRSCOPE_CACHE_DIR": str(tmp_path / "cache"), "TMPDIR": str(tmp)}
     # Its own process group, as a terminal's foreground job: Ctrl-C goes to the whole group.
     proc = subprocess.Popen(
-        [sys.executable, "-m", "irscope", "sweep", "square_kernel", "-s", "num_warps=1,2,4,8", "-s", f"n_cols={sizes}",
-         "-j", "2", "-o", str(out)],
-        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+        [
+            sys.executable,
+            "-m",
+            "irscope",
+            "sweep",
+            "square_kernel",
+            "-s",
+            "num_warps=1,2,4,8",
+            "-s",
+            f"n_cols={sizes}",
+            "-j",
+            "2",
+            "-o",
+            str(out),
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 120
     while not ((out / "variants").is_dir() and any((out / "variants").iterdir())):
         if proc.poll() is not None or time.monotonic() > deadline:

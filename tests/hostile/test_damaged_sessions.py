@@ -23,7 +23,7 @@ from irscope.store import read_variant
 
 from .damage import copy_of, fingerprint, record
 
-KERNEL = '''
+KERNEL = """
 import triton
 import triton.language as tl
 
@@ -33,7 +33,7 @@ def scale_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask) * 3.0, mask=mask)
-'''
+"""
 SIGNATURE = "*fp32:16, *fp32:16, i32"
 SECRET = "TOPSECRET-7f3a9c"
 
@@ -74,10 +74,12 @@ def _ptx(session):
 DAMAGE = {
     "variant.json missing": lambda s, o: (_variant_dir(s, 128) / "variant.json").unlink(),
     "variant.json truncated": lambda s, o: (_variant_dir(s, 128) / "variant.json").write_bytes(
-        (_variant_dir(s, 128) / "variant.json").read_bytes()[:200]),
+        (_variant_dir(s, 128) / "variant.json").read_bytes()[:200]
+    ),
     "variant.json binary": lambda s, o: (_variant_dir(s, 128) / "variant.json").write_bytes(os.urandom(300) + b"\xff"),
-    "variant.json wrong types": lambda s, o: (_variant_dir(s, 128) / "variant.json").write_text(json.dumps(
-        {**json.loads((_variant_dir(s, 128) / "variant.json").read_text()), "stages": "ptx", "config": 5})),
+    "variant.json wrong types": lambda s, o: (_variant_dir(s, 128) / "variant.json").write_text(
+        json.dumps({**json.loads((_variant_dir(s, 128) / "variant.json").read_text()), "stages": "ptx", "config": 5})
+    ),
     "variant.json a list": lambda s, o: (_variant_dir(s, 128) / "variant.json").write_text("[1, 2]"),
     "stage file missing": lambda s, o: _ptx(s).unlink(),
     "stage file truncated": lambda s, o: _ptx(s).write_text(_ptx(s).read_text()[:500]),
@@ -87,8 +89,11 @@ DAMAGE = {
     "stage file is a FIFO": lambda s, o: (_ptx(s).unlink(), os.mkfifo(_ptx(s))),
     "stage file links outside": lambda s, o: (_ptx(s).unlink(), _ptx(s).symlink_to(o / "secret.txt")),
     "variant folder links outside": lambda s, o: (
-        shutil.copytree(_variant_dir(s, 128), o / "variant"), (o / "variant" / "ptx.ptx").write_text(SECRET),
-        shutil.rmtree(_variant_dir(s, 128)), _variant_dir(s, 128).symlink_to(o / "variant")),
+        shutil.copytree(_variant_dir(s, 128), o / "variant"),
+        (o / "variant" / "ptx.ptx").write_text(SECRET),
+        shutil.rmtree(_variant_dir(s, 128)),
+        _variant_dir(s, 128).symlink_to(o / "variant"),
+    ),
     "variant id escapes": lambda s, o: _edit_index(s, lambda d: d["variants"][0].update(id="../../outside")),
     "variant id absolute": lambda s, o: _edit_index(s, lambda d: d["variants"][0].update(id=str(o))),
     "session.json truncated": lambda s, o: (s / "session.json").write_bytes((s / "session.json").read_bytes()[:300]),
@@ -99,7 +104,9 @@ SOURCE_DAMAGE = {
     "source escapes with ..": lambda s, o: _edit_index(s, lambda d: d["kernel"].update(source="../outside/secret.txt")),
     "source is absolute": lambda s, o: _edit_index(s, lambda d: d["kernel"].update(source=str(o / "secret.txt"))),
     "source links outside": lambda s, o: (
-        (s / "source" / "scale.py").unlink(), (s / "source" / "scale.py").symlink_to(o / "secret.txt")),
+        (s / "source" / "scale.py").unlink(),
+        (s / "source" / "scale.py").symlink_to(o / "secret.txt"),
+    ),
 }
 
 
@@ -168,8 +175,11 @@ def test_resuming_a_session_never_imports_the_file_it_names(session, tmp_path, w
     # A session without a stored signature (one recorded before sessions kept it): only the file could compile it.
     _edit_index(session, lambda d: (d["kernel"].update(file=str(evil)), d["kernel"].pop("signature", None)))
     before = fingerprint(session)
-    for args in (["sweep", str(session)], ["sweep", str(session), "-s", "BLOCK=1024"],
-                 ["tui", str(session), "-s", "BLOCK=1024"]):
+    for args in (
+        ["sweep", str(session)],
+        ["sweep", str(session), "-s", "BLOCK=1024"],
+        ["tui", str(session), "-s", "BLOCK=1024"],
+    ):
         result = _run(*args)
         assert result.returncode == 2, (args, result.stderr)
         assert "irscope does not import a kernel file a session names" in result.stderr
@@ -204,20 +214,34 @@ def test_an_inductor_index_naming_a_session_outside_its_folder_is_refused(sessio
 
     capture_dir = tmp_path / "capture"
     capture_dir.mkdir()
-    (capture_dir / "inductor.json").write_text(json.dumps(
-        {"format": "irscope.interop.inductor/1", "origin": {"log": "x.log"}, "kernels": [{"name": "k", "session": name}]}))
+    (capture_dir / "inductor.json").write_text(
+        json.dumps(
+            {
+                "format": "irscope.interop.inductor/1",
+                "origin": {"log": "x.log"},
+                "kernels": [{"name": "k", "session": name}],
+            }
+        )
+    )
     with pytest.raises(SessionError, match="not a plain file name"):
         make_app(str(capture_dir))
 
 
-SIGNATURE_JSON = [{"type": "*fp32", "hint": 16, "value": None}, {"type": "*fp32", "hint": 16, "value": None},
-                  {"type": "i32", "hint": None, "value": None}, {"type": None, "hint": None, "value": None}]
+SIGNATURE_JSON = [
+    {"type": "*fp32", "hint": 16, "value": None},
+    {"type": "*fp32", "hint": 16, "value": None},
+    {"type": "i32", "hint": None, "value": None},
+    {"type": None, "hint": None, "value": None},
+]
 
 
-@pytest.mark.parametrize("payload, compiles", [
-    ("pathlib.Path({marker!r}).write_text('ran')", True),  # module level: dropped, the kernel still compiles
-    ("", False),  # in the kernel body (below): the session's kernel is refused, exit 5
-])
+@pytest.mark.parametrize(
+    "payload, compiles",
+    [
+        ("pathlib.Path({marker!r}).write_text('ran')", True),  # module level: dropped, the kernel still compiles
+        ("", False),  # in the kernel body (below): the session's kernel is refused, exit 5
+    ],
+)
 def test_a_session_kernel_rebuilt_from_its_stored_source_runs_none_of_it(session, tmp_path, payload, compiles):
     marker = tmp_path / "marker"
     text = "import pathlib\n" + payload.format(marker=str(marker)) + "\n" + KERNEL

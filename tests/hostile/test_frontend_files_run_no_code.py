@@ -30,7 +30,7 @@ def touch(canary: Path) -> str:
     return f'__import__("pathlib").Path("{canary}").touch()'
 
 
-TRITON_PY = '''import triton
+TRITON_PY = """import triton
 import triton.language as tl
 
 {P}
@@ -40,9 +40,9 @@ import triton.language as tl
 def k(x_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
-'''
+"""
 
-NUMBA_PY = '''from numba import cuda
+NUMBA_PY = """from numba import cuda
 
 {P}
 
@@ -52,22 +52,22 @@ def k(x):
     i = cuda.grid(1)
     if i < x.size:
         x[i] = x[i] * 2
-'''
+"""
 
-K_CU = '''// doubles x: written for the tests
+K_CU = """// doubles x: written for the tests
 __global__ void k(float* x, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) x[i] *= 2.0f;
 }
-'''
+"""
 
-K_SPEC = '''{P}
+K_SPEC = """{P}
 from irscope.spec import CudaSpec, Tensor, Tunable, cdiv
 
 k = CudaSpec("k", source="k.cu", sizes=dict(n=4096), tensors=dict(x=Tensor("float32", "n", output=True)),
              args=lambda a: (a.x, a.n), block=Tunable("256", ("128", "256")),
              grid=lambda a: (cdiv(a.n, a.block_x),), reference=lambda a: a.x * 2)
-'''
+"""
 
 
 def kernel_file(tmp_path: Path, frontend: str, canary: Path) -> Path:
@@ -88,8 +88,11 @@ def stored_signature(frontend: str):
     """What a session of ``frontend`` stores as its kernel's signature (Numba: its own string)."""
     if frontend == "numba":
         return "void(float32[:])"
-    return [{"type": "*fp32", "hint": 16, "value": None}, {"type": "i32", "hint": None, "value": None},
-            {"type": None, "hint": None, "value": None}]
+    return [
+        {"type": "*fp32", "hint": 16, "value": None},
+        {"type": "i32", "hint": None, "value": None},
+        {"type": None, "hint": None, "value": None},
+    ]
 
 
 def crafted_session(tmp_path: Path, frontend: str, canary: Path, signed: bool) -> Path:
@@ -100,8 +103,14 @@ def crafted_session(tmp_path: Path, frontend: str, canary: Path, signed: bool) -
     file = kernel_file(tmp_path, frontend, canary)
     table = {"BLOCK": {"default": 128, "sweep": [128], "kind": "constexpr"}}
     out = tmp_path / "session"
-    session = Session.create(out, KernelId("k", str(file), "0" * 64), file.read_text(), table,
-                             signature=stored_signature(frontend) if signed else None, frontend=frontend)
+    session = Session.create(
+        out,
+        KernelId("k", str(file), "0" * 64),
+        file.read_text(),
+        table,
+        signature=stored_signature(frontend) if signed else None,
+        frontend=frontend,
+    )
     session.data["request"] = {"sweep": {}, "fixed": {}, "arch": "sm_90"}
     session.save()
     return out
@@ -119,8 +128,9 @@ REFUSED = {
 
 @pytest.mark.parametrize("frontend", FRONTENDS)
 @pytest.mark.parametrize("signed", [True, False], ids=["with a signature", "without"])
-def test_resuming_a_session_runs_nothing_its_kernel_file_holds_whatever_frontend_it_names(cli, tmp_path, frontend,
-                                                                                          signed):
+def test_resuming_a_session_runs_nothing_its_kernel_file_holds_whatever_frontend_it_names(
+    cli, tmp_path, frontend, signed
+):
     canary = tmp_path / "ran"
     session = crafted_session(tmp_path, frontend, canary, signed)
     result = cli("sweep", str(session), "--json")
@@ -183,8 +193,12 @@ def cu_with_spec(tmp_path):
 @pytest.mark.parametrize("command", ["dump", "annotate", "sweep", "diff"])
 def test_a_spec_beside_a_cu_is_not_imported_by_commands_that_compile_it(cli, cu_with_spec, command):
     cu, canary = cu_with_spec
-    args = {"dump": ["--stage", "ptx"], "annotate": ["--findings"], "sweep": ["-c", "fast_math=false", "--json"],
-            "diff": ["-a", "fast_math=false", "-b", "fast_math=true"]}[command]
+    args = {
+        "dump": ["--stage", "ptx"],
+        "annotate": ["--findings"],
+        "sweep": ["-c", "fast_math=false", "--json"],
+        "diff": ["-a", "fast_math=false", "-b", "fast_math=true"],
+    }[command]
     result = cli(command, f"{cu}:k", "--arch", "sm_90", *args)
     assert result.exit_code == 0, result.stderr
     assert not canary.exists()
@@ -204,8 +218,18 @@ def test_a_cu_without_its_spec_named_cannot_launch_and_says_how_to_name_it(cu_wi
 @needs_nvcc
 def test_the_control_naming_the_spec_imports_it_and_gives_the_launch_shape(cli, cu_with_spec):
     cu, canary = cu_with_spec
-    result = cli("dump", f"{cu}:k", "--spec", str(cu.with_name("k_spec.py")), "--arch", "sm_90", "-c", "block=128",
-                 "--stage", "ptx")
+    result = cli(
+        "dump",
+        f"{cu}:k",
+        "--spec",
+        str(cu.with_name("k_spec.py")),
+        "--arch",
+        "sm_90",
+        "-c",
+        "block=128",
+        "--stage",
+        "ptx",
+    )
     assert result.exit_code == 0, result.stderr
     assert canary.exists()
 
@@ -217,11 +241,14 @@ def test_a_builtin_cu_keeps_its_own_spec():
     assert ref.can_launch and ref.parameter_table()["block"]["default"] == "16x16"
 
 
-@pytest.mark.parametrize("kernel, fragment", [
-    ("square_kernel", "--spec names a spec for a CUDA C++ kernel; square_kernel is a triton kernel"),
-    ("{session}", "--spec goes with a kernel file, not a session"),
-    ("{cu}:k", "no such spec file"),
-])
+@pytest.mark.parametrize(
+    "kernel, fragment",
+    [
+        ("square_kernel", "--spec names a spec for a CUDA C++ kernel; square_kernel is a triton kernel"),
+        ("{session}", "--spec goes with a kernel file, not a session"),
+        ("{cu}:k", "no such spec file"),
+    ],
+)
 def test_spec_where_it_does_not_apply_is_one_line(cli, tmp_path, cu_with_spec, kernel, fragment):
     cu, canary = cu_with_spec
     session = crafted_session(tmp_path, "cuda", canary, signed=False)
@@ -232,7 +259,7 @@ def test_spec_where_it_does_not_apply_is_one_line(cli, tmp_path, cu_with_spec, k
 
 # ---------------------------------------------------------------- load_inline sources that only running gives
 
-INLINE = '''import pathlib
+INLINE = """import pathlib
 from torch.utils.cpp_extension import load_inline
 
 SOURCE = "__global__ void sq(float* x) {{ x[threadIdx.x] *= x[threadIdx.x]; }}"
@@ -245,7 +272,7 @@ def made():
 
 {BEFORE}
 ext = load_inline(name="ext", cpp_sources="", cuda_sources={SOURCES}, functions=[])
-'''
+"""
 # how cuda_sources is spelled -> (a line before the call, the argument), put in as they are;
 # each calls made() (the canary) only when the file runs
 NOT_WRITTEN_OUT = {
@@ -285,7 +312,7 @@ def test_the_control_each_load_inline_file_runs_its_payload_when_imported(tmp_pa
     path = inline_file(tmp_path, spelled, canary)
     try:
         frontends.frontend("triton").resolve(path, "sq")  # the old path: a .py no frontend claimed was imported
-    except Exception:  # noqa: BLE001 - torch's load_inline fails here; the payload ran before it
+    except Exception:
         pass
     assert canary.exists()
 
@@ -314,7 +341,8 @@ def test_cuda_sources_behind_a_splat_or_by_position_are_read_as_syntax_or_refuse
     canary = tmp_path / "ran"
     path = tmp_path / "hidden.py"
     text = INLINE.format(P=touch(canary), BEFORE="", SOURCES="[]").replace(
-        'ext = load_inline(name="ext", cpp_sources="", cuda_sources=[], functions=[])', HIDDEN[spelled].format())
+        'ext = load_inline(name="ext", cpp_sources="", cuda_sources=[], functions=[])', HIDDEN[spelled].format()
+    )
     path.write_text(text)
     result = cli("dump", f"{path}:sq", "--arch", "sm_90")
     one_line_error(result, 2, f"{path}:", "not a string written in the file")
@@ -323,20 +351,22 @@ def test_cuda_sources_behind_a_splat_or_by_position_are_read_as_syntax_or_refuse
 
 def test_cuda_sources_given_third_by_position_as_a_string_compile(cli, tmp_path):
     path = tmp_path / "positional.py"
-    path.write_text('from torch.utils.cpp_extension import load_inline\n\n'
-                    'SOURCE = "__global__ void sq(float* x) { x[threadIdx.x] *= x[threadIdx.x]; }"\n'
-                    'ext = load_inline("ext", "", [SOURCE], functions=[])\n')
+    path.write_text(
+        "from torch.utils.cpp_extension import load_inline\n\n"
+        'SOURCE = "__global__ void sq(float* x) { x[threadIdx.x] *= x[threadIdx.x]; }"\n'
+        'ext = load_inline("ext", "", [SOURCE], functions=[])\n'
+    )
     result = cli("dump", f"{path}:sq", "--arch", "sm_90", "--stage", "ptx")
     assert result.exit_code == 0, result.output
     assert "mul.f32" in result.output
 
 
 # A file that names load_inline is read as one, however it is asked for (review of issue 27)
-NAMED = '''{P}
+NAMED = """{P}
 {IMPORT}
 src = "__global__ void k(float* x) {{ x[0] = 1.0f; }}"
 m = {CALL}(name="a", cpp_sources="", cuda_sources=src)
-'''
+"""
 SPELLINGS = {
     "plain": ("from torch.utils.cpp_extension import load_inline", "load_inline"),
     "an alias": ("from torch.utils.cpp_extension import load_inline as build", "build"),
@@ -346,8 +376,9 @@ SPELLINGS = {
 
 @pytest.mark.parametrize("kernel", ["", ":nope", ":k"])
 @pytest.mark.parametrize("spelled", sorted(SPELLINGS))
-def test_a_load_inline_file_is_never_imported_with_no_name_an_unknown_name_or_an_aliased_call(cli, tmp_path, spelled,
-                                                                                                   kernel):
+def test_a_load_inline_file_is_never_imported_with_no_name_an_unknown_name_or_an_aliased_call(
+    cli, tmp_path, spelled, kernel
+):
     canary = tmp_path / "ran"
     imported, call = SPELLINGS[spelled]
     path = tmp_path / "inline_file.py"

@@ -69,7 +69,7 @@ INSIDE = {
 
 def payload_log(tmp_path: Path, where: str, marker: Path) -> Path:
     """square.log with the payload for ``where`` (a key of OUTSIDE or INSIDE) in its kernel's block."""
-    find, lines = (OUTSIDE[where] if where in OUTSIDE else INSIDE[where][:2])
+    find, lines = OUTSIDE[where] if where in OUTSIDE else INSIDE[where][:2]
     payload = touch(marker)
     fill = {"P": payload, "Q": f"'{payload}'", "D": f"'tensordesc<fp32[4],{payload}>'"}
     return crafted(tmp_path, find, [ln.format(**fill) for ln in lines])
@@ -139,8 +139,11 @@ def test_one_refused_kernel_fails_alone_and_the_others_compile(cli, tmp_path):
     data = run_inductor(cli, log, tmp_path / "out", ExitCode.FAILURE)  # one kernel failed: the table says which
     assert not marker.exists()
     status = {k["name"]: k["status"] for k in data["kernels"]}
-    assert status == {"triton_per_fused_native_layer_norm_0": "ok", "triton_poi_fused_gelu_view_1": "failed",
-                      "triton_poi_fused_add_addmm_view_2": "ok"}
+    assert status == {
+        "triton_per_fused_native_layer_norm_0": "ok",
+        "triton_poi_fused_gelu_view_1": "failed",
+        "triton_poi_fused_add_addmm_view_2": "ok",
+    }
 
 
 @pytest.mark.parametrize("where", sorted(OUTSIDE) + sorted(INSIDE) + ["signature type"])
@@ -165,7 +168,7 @@ def test_the_control_every_payload_runs_when_the_kernel_is_imported(tmp_path, wh
 
 # ---------------------------------------------------------------- the rebuild, directly
 
-CLEAN = '''import triton
+CLEAN = """import triton
 import triton.language as tl
 
 
@@ -179,23 +182,26 @@ def kernel(x_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     BODY
     tl.store(x_ptr + offs, helper(tl.load(x_ptr + offs, mask=offs < n)), mask=offs < n)
-'''
+"""
 
 
-@pytest.mark.parametrize("body, named", [
-    ("global n", "'global'"),
-    ("f = lambda: 0", "a lambda"),
-    ("x = offs.__class__", "'__class__'"),
-    ("x = exec", "name 'exec'"),
-    ("x = tl", "module 'tl' used as a value"),
-    ("x = tl.core", "module 'tl.core' used as a value"),
-    ("x = helper[(1,)]", "JIT function 'helper' used as a value"),
-    ("x = helper.fn", "attribute 'fn'"),
-    ("x = tl.core.inspect", "module 'inspect'"),
-    ("x = triton.jit", "'triton.jit'"),
-    ("tl = 1", "would hide the module"),
-    ("import os", "an import"),
-])
+@pytest.mark.parametrize(
+    "body, named",
+    [
+        ("global n", "'global'"),
+        ("f = lambda: 0", "a lambda"),
+        ("x = offs.__class__", "'__class__'"),
+        ("x = exec", "name 'exec'"),
+        ("x = tl", "module 'tl' used as a value"),
+        ("x = tl.core", "module 'tl.core' used as a value"),
+        ("x = helper[(1,)]", "JIT function 'helper' used as a value"),
+        ("x = helper.fn", "attribute 'fn'"),
+        ("x = tl.core.inspect", "module 'inspect'"),
+        ("x = triton.jit", "'triton.jit'"),
+        ("tl = 1", "would hide the module"),
+        ("import os", "an import"),
+    ],
+)
 def test_the_allowlist_refuses_with_file_line_and_what(body, named):
     from irscope.errors import UsageError
     from irscope.frontends.triton.rebuild import UnsafeKernelSource, rebuild_functions
@@ -248,11 +254,11 @@ def test_every_recorded_kernel_rebuilt_gives_the_ir_an_import_gives(tmp_path):
     from triton import knobs
 
     from irscope.arch import CaptureMode, Target
+    from irscope.config import config_from_table
     from irscope.frontends.triton.kernel_files import kernel_with_signature, load_module
     from irscope.interop.inductor.capture import plan
     from irscope.interop.inductor.kernels import config_of, signature
     from irscope.interop.inductor.parse import parse_log
-    from irscope.config import config_from_table
     from irscope.stages import Stage
 
     target = Target(90, CaptureMode.AOT)
@@ -281,10 +287,13 @@ def test_every_recorded_kernel_rebuilt_gives_the_ir_an_import_gives(tmp_path):
 # ---------------------------------------------------------------- kernel files the user names
 
 
-@pytest.mark.parametrize("raising, named", [
-    ("import sys\nsys.exit(7)", "SystemExit: 7"),
-    ("class Out(BaseException):\n    pass\nraise Out('gone')", "Out: gone"),
-])
+@pytest.mark.parametrize(
+    "raising, named",
+    [
+        ("import sys\nsys.exit(7)", "SystemExit: 7"),
+        ("class Out(BaseException):\n    pass\nraise Out('gone')", "Out: gone"),
+    ],
+)
 def test_a_kernel_file_that_exits_at_import_is_one_line(cli, tmp_path, raising, named):
     path = tmp_path / "exits.py"
     path.write_text(raising + "\n")

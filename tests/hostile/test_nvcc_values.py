@@ -65,8 +65,7 @@ def sweep_json(result) -> list[dict]:
 
 
 @pytest.mark.parametrize("name", sorted(PAYLOADS))
-def test_a_macro_value_from_c_that_is_not_a_c_token_is_refused_in_one_line_and_runs_nothing(cli, op_cu, tmp_path,
-                                                                                              name):
+def test_a_macro_value_from_c_that_is_not_a_c_token_is_refused_in_one_line_and_runs_nothing(cli, op_cu, tmp_path, name):
     canary = tmp_path / "ran"
     result = cli("dump", f"{op_cu}:combine", "-c", f"OP={payload(name, canary)}", "--arch", "sm_90")
     one_line_error(result, 2, "OP must be a number, true/false or a C identifier")
@@ -74,8 +73,9 @@ def test_a_macro_value_from_c_that_is_not_a_c_token_is_refused_in_one_line_and_r
 
 
 @pytest.mark.parametrize("name", sorted(PAYLOADS))
-def test_a_macro_value_in_a_sessions_stored_sweep_request_fails_its_variant_and_runs_nothing(cli, op_cu, tmp_path,
-                                                                                            name):
+def test_a_macro_value_in_a_sessions_stored_sweep_request_fails_its_variant_and_runs_nothing(
+    cli, op_cu, tmp_path, name
+):
     """The session someone sent is resumed: its stored request is data, its bad value a failed variant."""
     canary, session = tmp_path / "ran", tmp_path / "session"
     assert cli("sweep", f"{op_cu}:combine", *ONE_VARIANT, "-o", str(session)).exit_code == 0
@@ -91,16 +91,20 @@ def test_a_macro_value_in_a_sessions_stored_sweep_request_fails_its_variant_and_
     assert not canary.exists()
 
 
-@pytest.mark.parametrize("stored", [
-    {"fixed": {"maxrregcount": "32$(touch {C})"}},
-    {"fixed": {"opt": "3`touch {C}`"}},
-    {"fixed": {"fast_math": "$(touch {C})"}},
-    {"fixed": {"TILE": ["$(touch {C})"]}},
-    {"fixed": {"OP": {"$(touch {C})": 1}}},
-    {"fixed": {"maxrregcount": 1 << 40}},
-])
-def test_a_flag_or_a_value_of_the_wrong_kind_in_a_stored_request_is_a_failed_variant_not_a_crash(cli, op_cu,
-                                                                                                tmp_path, stored):
+@pytest.mark.parametrize(
+    "stored",
+    [
+        {"fixed": {"maxrregcount": "32$(touch {C})"}},
+        {"fixed": {"opt": "3`touch {C}`"}},
+        {"fixed": {"fast_math": "$(touch {C})"}},
+        {"fixed": {"TILE": ["$(touch {C})"]}},
+        {"fixed": {"OP": {"$(touch {C})": 1}}},
+        {"fixed": {"maxrregcount": 1 << 40}},
+    ],
+)
+def test_a_flag_or_a_value_of_the_wrong_kind_in_a_stored_request_is_a_failed_variant_not_a_crash(
+    cli, op_cu, tmp_path, stored
+):
     canary, session = tmp_path / "ran", tmp_path / "session"
     assert cli("sweep", f"{op_cu}:combine", *ONE_VARIANT, "-o", str(session)).exit_code == 0
     index = json.loads((session / "session.json").read_text())
@@ -131,8 +135,9 @@ def test_a_kernel_file_whose_name_holds_a_payload_compiles_and_runs_nothing(cli,
 
 def test_tokens_that_are_values_compile_as_the_file_means_them(cli, op_cu):
     for op, tile in (("fminf", "0x8"), ("fmaxf", "16")):
-        result = cli("dump", f"{op_cu}:combine", "-c", f"OP={op}", "-c", f"TILE={tile}", "--arch", "sm_90",
-                     "--stage", "ptx")
+        result = cli(
+            "dump", f"{op_cu}:combine", "-c", f"OP={op}", "-c", f"TILE={tile}", "--arch", "sm_90", "--stage", "ptx"
+        )
         assert result.exit_code == 0, result.stderr
         assert ("min.f32" if op == "fminf" else "max.f32") in result.stdout
 
@@ -142,8 +147,13 @@ def test_tokens_that_are_values_compile_as_the_file_means_them(cli, op_cu):
 
 def old_nvcc(args: list[str], cwd: Path) -> None:
     """nvcc as irscope ran it before: values and the file's path on its command line."""
-    subprocess.run(["nvcc", "-arch=sm_90", "-cubin", "-o", "old.cubin", *args], cwd=cwd, capture_output=True,
-                   timeout=300, check=False)
+    subprocess.run(
+        ["nvcc", "-arch=sm_90", "-cubin", "-o", "old.cubin", *args],
+        cwd=cwd,
+        capture_output=True,
+        timeout=300,
+        check=False,
+    )
 
 
 @pytest.mark.parametrize("name", sorted(PAYLOADS))

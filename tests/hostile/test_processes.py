@@ -144,8 +144,14 @@ def test_pythons_own_path_imports_each_shadow_from_that_folder(downloaded):
 def test_the_worker_started_as_it_was_imports_pickle_from_that_folder(downloaded):
     # How workers.py started a compile worker before: `python -c` with the parent's path.
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    subprocess.run([sys.executable, "-c", "from irscope.capture.worker import serve; serve()"], cwd=downloaded,
-                   env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "-c", "from irscope.capture.worker import serve; serve()"],
+        cwd=downloaded,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        timeout=120,
+    )
     assert "pickle" in canaries(downloaded)
 
 
@@ -153,14 +159,20 @@ ENTRY_POINTS = {"python -m irscope": [sys.executable, "-m", "irscope"], "the con
 
 
 @pytest.mark.parametrize("entry", list(ENTRY_POINTS))
-@pytest.mark.parametrize("command", [("dump", "square_kernel", "--stage", "ptx"),
-                                     ("sweep", "square_kernel", "-s", "num_warps=1,2", "-j", "2", "--json")])
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("dump", "square_kernel", "--stage", "ptx"),
+        ("sweep", "square_kernel", "-s", "num_warps=1,2", "-j", "2", "--json"),
+    ],
+)
 def test_irscope_in_that_folder_compiles_and_imports_nothing_from_it(downloaded, tmp_path, entry, command):
     if not Path(ENTRY_POINTS[entry][0]).exists():
         pytest.skip("no console script installed beside this Python")
     env = tagged_environment(tmp_path, uuid.uuid4().hex)
-    result = subprocess.run([*ENTRY_POINTS[entry], *command], cwd=downloaded, env=env, capture_output=True,
-                            text=True, timeout=300)
+    result = subprocess.run(
+        [*ENTRY_POINTS[entry], *command], cwd=downloaded, env=env, capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, result.stderr
     assert ".visible .entry square_kernel" in result.stdout or '"status": "ok"' in result.stdout
     assert canaries(downloaded) == []
@@ -171,8 +183,9 @@ def test_a_script_of_the_users_keeps_its_own_folder_for_the_workers_it_starts(tm
     script = tmp_path / "mine.py"
     script.write_text("import json; from irscope.own_python import import_path; print(json.dumps(import_path()))")
     as_script = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=60)
-    as_command = subprocess.run([sys.executable, "-c", script.read_text()], cwd=tmp_path, capture_output=True,
-                                text=True, timeout=60)
+    as_command = subprocess.run(
+        [sys.executable, "-c", script.read_text()], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
     assert str(tmp_path) in json.loads(as_script.stdout)
     assert str(tmp_path) not in json.loads(as_command.stdout) and "" not in json.loads(as_command.stdout)
 
@@ -194,10 +207,15 @@ def start_slow_sweep(tmp_path: Path, tag: str) -> subprocess.Popen:
     """``irscope sweep`` of SLOW_CU, returned once one of nvcc's tools is seen running for it."""
     kernel = tmp_path / "slow.cu"
     kernel.write_text(SLOW_CU)
-    proc = subprocess.Popen([sys.executable, "-m", "irscope", "sweep", f"{kernel}:slow", "-j", "1",
-                             "-o", str(tmp_path / "s")],
-                            cwd=REPO, env=tagged_environment(tmp_path, tag), stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "irscope", "sweep", f"{kernel}:slow", "-j", "1", "-o", str(tmp_path / "s")],
+        cwd=REPO,
+        env=tagged_environment(tmp_path, tag),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     if not wait_for(lambda: proc.poll() is not None or any(c in COMPILERS for _, c in tagged(tag)), 120):
         proc.kill()
         pytest.fail("nvcc never started")
@@ -229,9 +247,15 @@ def test_killing_irscope_leaves_no_worker_nvcc_or_cicc_running(tmp_path, signum)
 def test_stopping_irscope_run_stops_the_program_it_runs_and_keeps_the_run(tmp_path, signum):
     tag, started = uuid.uuid4().hex, tmp_path / "started"
     program = f"import pathlib, time; pathlib.Path({str(started)!r}).touch(); time.sleep(120)"
-    proc = subprocess.Popen([sys.executable, "-m", "irscope", "run", "-o", str(tmp_path / "out"), "--", sys.executable,
-                             "-c", program], cwd=tmp_path, env=tagged_environment(tmp_path, tag),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "irscope", "run", "-o", str(tmp_path / "out"), "--", sys.executable, "-c", program],
+        cwd=tmp_path,
+        env=tagged_environment(tmp_path, tag),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         assert wait_for(started.exists, 120), "the program never started"
         proc.send_signal(signum)
@@ -260,8 +284,14 @@ def test_a_signal_already_ignored_stays_ignored_and_the_others_are_caught():
 def test_a_kernel_file_that_runs_irscope_when_imported_starts_one_worker_not_a_tree(tmp_path):
     log, script, tag = tmp_path / "outcomes", tmp_path / "captures_itself.py", uuid.uuid4().hex
     script.write_text(CAPTURES_ITSELF.format(log=str(log)))
-    proc = subprocess.Popen([sys.executable, str(script)], cwd=tmp_path, env=tagged_environment(tmp_path, tag),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, str(script)],
+        cwd=tmp_path,
+        env=tagged_environment(tmp_path, tag),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     most = 0
     try:
         deadline = time.monotonic() + 180
@@ -283,11 +313,16 @@ def test_a_kernel_file_that_runs_irscope_when_imported_starts_one_worker_not_a_t
 
 
 @pytest.mark.parametrize("value", ["inf", "nan", "-inf", "1e300", "0", "-1"])
-@pytest.mark.parametrize("args", [("dump", "square_kernel", "--compile-timeout"),
-                                  ("sweep", "square_kernel", "--compile-timeout"),
-                                  ("bench", "square_kernel", "--timeout"),
-                                  ("bench", "square_kernel", "--min-time"),
-                                  ("compare", "square_kernel", "--min-time")])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("dump", "square_kernel", "--compile-timeout"),
+        ("sweep", "square_kernel", "--compile-timeout"),
+        ("bench", "square_kernel", "--timeout"),
+        ("bench", "square_kernel", "--min-time"),
+        ("compare", "square_kernel", "--min-time"),
+    ],
+)
 def test_a_time_that_is_not_a_finite_positive_number_is_one_line_and_exit_2(cli, args, value):
     one_line_error(cli(*args, value), ExitCode.USAGE, args[-1], "is not in the range")
 
@@ -296,11 +331,15 @@ def test_every_number_option_of_every_command_has_both_limits_and_refuses_nan():
     from irscope.cli import COMMANDS, main
 
     ctx = click.Context(main)
-    numbers = [(name, p) for name in COMMANDS for p in main.get_command(ctx, name).params
-               if isinstance(p.type, (click.types.IntParamType, click.types.FloatParamType))]
+    numbers = [
+        (name, p)
+        for name in COMMANDS
+        for p in main.get_command(ctx, name).params
+        if isinstance(p.type, (click.types.IntParamType, click.types.FloatParamType))
+    ]
     counts = ("context", "top")  # lines or rows to show: any number is a fair way to ask for all of them
     assert [(name, p.name) for name, p in numbers if p.type.max is None and p.name not in counts] == []
-    for name, param in numbers:
+    for _name, param in numbers:
         if isinstance(param.type, click.types.FloatParamType):
             with pytest.raises(click.BadParameter):
                 param.type.convert("nan", param, ctx)
@@ -337,12 +376,17 @@ def gzip_bomb(path: Path, unpacked: int) -> Path:
 def test_a_gzip_trace_that_unpacks_to_gigabytes_is_refused_in_one_line_in_bounded_memory(tmp_path, command):
     bomb = gzip_bomb(tmp_path / "bomb.ndjson.gz", 8 << 30)
     assert bomb.stat().st_size < 16 << 20
-    proc = subprocess.Popen([sys.executable, "-m", "irscope", command, str(bomb)], cwd=REPO,
-                            env=tagged_environment(tmp_path, uuid.uuid4().hex), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "irscope", command, str(bomb)],
+        cwd=REPO,
+        env=tagged_environment(tmp_path, uuid.uuid4().hex),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     _, status, usage = os.wait4(proc.pid, 0)
     err = proc.stderr.read().decode()
     assert os.waitstatus_to_exitcode(status) == ExitCode.SESSION_ERROR, err
     assert err.strip().splitlines() == [
-        f"irscope: error: {bomb} unpacks to more than {MAX_TRACE_BYTES >> 20} MB: not a trace irscope reads"]
+        f"irscope: error: {bomb} unpacks to more than {MAX_TRACE_BYTES >> 20} MB: not a trace irscope reads"
+    ]
     assert usage.ru_maxrss * 1024 < MAX_TRACE_BYTES + (1 << 30)  # the limit and the interpreter, not 8 GiB

@@ -107,8 +107,19 @@ def test_dump_shows_a_listings_controls_as_escapes(cli, tmp_path, file_payload):
 
 def test_a_raw_diff_shows_a_listings_controls_as_escapes(cli, tmp_path, file_payload):
     session = with_listing_line(tmp_path, canary(file_payload[0]))
-    result = cli("diff", str(session), "-a", "BLOCK_SIZE=128", "-b", "BLOCK_SIZE=1024", "-c", "num_warps=4",
-                 "--stage", "ptx", "--raw")
+    result = cli(
+        "diff",
+        str(session),
+        "-a",
+        "BLOCK_SIZE=128",
+        "-b",
+        "BLOCK_SIZE=1024",
+        "-c",
+        "num_warps=4",
+        "--stage",
+        "ptx",
+        "--raw",
+    )
     assert result.exit_code == 0, result.stderr
     assert_shown_not_obeyed(result, file_payload[1])
 
@@ -135,8 +146,11 @@ def test_the_sweep_table_shows_a_stored_errors_controls_as_escapes(cli, tmp_path
 def test_ncu_shows_a_stored_source_lines_controls_as_escapes(cli, tmp_path, file_payload):
     session = copy_of(NCU_SESSION, tmp_path)
     source = session / "source" / "square.py"
-    source.write_text(source.read_text().replace("square_output = row * row",
-                                                 f"square_output = row * row  # {canary(file_payload[0])}"))
+    source.write_text(
+        source.read_text().replace(
+            "square_output = row * row", f"square_output = row * row  # {canary(file_payload[0])}"
+        )
+    )
     result = cli("ncu", str(session), "-c", "BLOCK_SIZE=1024")
     assert result.exit_code == 0, result.stderr
     assert_shown_not_obeyed(result, file_payload[1])
@@ -195,8 +209,15 @@ def test_the_cli_prints_only_through_the_choke_point():
 def with_passes(tmp_path_factory):
     from .damage import record
 
-    return record(tmp_path_factory.mktemp("passes") / "s", "square_kernel", "-c", "BLOCK_SIZE=128", "-c", "num_warps=4",
-                  "--passes")
+    return record(
+        tmp_path_factory.mktemp("passes") / "s",
+        "square_kernel",
+        "-c",
+        "BLOCK_SIZE=128",
+        "-c",
+        "num_warps=4",
+        "--passes",
+    )
 
 
 def test_the_passes_table_shows_a_stored_pass_names_controls_as_escapes(cli, tmp_path, with_passes, payload):

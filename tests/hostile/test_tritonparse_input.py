@@ -89,8 +89,10 @@ def test_an_event_with_fields_of_the_wrong_kind_is_passed_over_with_the_others_r
 PAYLOADS = {
     "module level": (lambda code, p: f"{p}\n" + code, True),
     "decorator": (lambda code, p: code.replace("@triton.jit", f"@(lambda fn: ({p}, fn)[1])\n@triton.jit"), True),
-    "default argument": (lambda code, p: code.replace("BLOCK_SIZE: tl.constexpr,", f"BLOCK_SIZE: tl.constexpr = {p},"),
-                         False),
+    "default argument": (
+        lambda code, p: code.replace("BLOCK_SIZE: tl.constexpr,", f"BLOCK_SIZE: tl.constexpr = {p},"),
+        False,
+    ),
 }
 
 
@@ -116,8 +118,12 @@ def test_reading_and_sweeping_a_trace_runs_no_code_from_its_source(cli, tmp_path
 
 def test_code_in_the_kernels_body_is_refused_before_triton_could_run_it(cli, tmp_path):
     marker = tmp_path / "ran"
-    crafted = with_source(tmp_path, lambda code: code.replace(
-        PID_LINE, f"    pid = tl.program_id(axis=0) + tl.core.builtins.exec({touch(marker)!r})\n"))
+    crafted = with_source(
+        tmp_path,
+        lambda code: code.replace(
+            PID_LINE, f"    pid = tl.program_id(axis=0) + tl.core.builtins.exec({touch(marker)!r})\n"
+        ),
+    )
     assert cli("dump", f"{crafted}:fused_op_kernel").exit_code == 0  # reading it is fine
     result = cli("sweep", f"{crafted}:fused_op_kernel", "-s", "BLOCK_SIZE=16", "-j", "1")
     # named by the trace, not the cache folder its session is kept in
@@ -126,8 +132,8 @@ def test_code_in_the_kernels_body_is_refused_before_triton_could_run_it(cli, tmp
 
 
 def test_paths_in_a_trace_are_labels_never_opened(tmp_path):
-    from irscope.stages import Stage
     from irscope.interop.tritonparse.session import trace_session
+    from irscope.stages import Stage
 
     decoy = tmp_path / "kernel.py"
     decoy.write_text("DECOY = 1\n")

@@ -37,8 +37,14 @@ HEADLESS = {"TEXTUAL_DRIVER": "textual.drivers.headless_driver:HeadlessDriver", 
 @pytest.fixture(scope="module")
 def recorded(tmp_path_factory):
     """A session of three variants, swept once for the module."""
-    return record(tmp_path_factory.mktemp("recorded") / "session", "square_kernel", "-s", "BLOCK_SIZE=128,256,512",
-                  "--arch", "sm_90")
+    return record(
+        tmp_path_factory.mktemp("recorded") / "session",
+        "square_kernel",
+        "-s",
+        "BLOCK_SIZE=128,256,512",
+        "--arch",
+        "sm_90",
+    )
 
 
 @pytest.fixture
@@ -72,12 +78,17 @@ PTX = Stage.PTX.file_name()
 # kind -> (damage done to the variant's folder, what the damage message must name)
 DAMAGE = {
     "variant.json missing": (lambda v: (v / "variant.json").unlink(), "variant.json"),
-    "variant.json truncated": (lambda v: (v / "variant.json").write_bytes((v / "variant.json").read_bytes()[:200]),
-                               "variant.json"),
+    "variant.json truncated": (
+        lambda v: (v / "variant.json").write_bytes((v / "variant.json").read_bytes()[:200]),
+        "variant.json",
+    ),
     "variant.json binary": (lambda v: (v / "variant.json").write_bytes(bytes(range(256)) * 4), "variant.json"),
     "variant.json a JSON list": (lambda v: (v / "variant.json").write_text("[1, 2, 3]"), "variant.json"),
     "variant.json stages not a list": (lambda v: _rewrite_json(v / "variant.json", stages=7), "variant.json"),
-    "variant.json config wrong-typed": (lambda v: _rewrite_json(v / "variant.json", config="BLOCK_SIZE=128"), "variant"),
+    "variant.json config wrong-typed": (
+        lambda v: _rewrite_json(v / "variant.json", config="BLOCK_SIZE=128"),
+        "variant",
+    ),
     "variant folder missing": (lambda v: shutil.rmtree(v), "variant.json"),
     "stage file missing": (lambda v: (v / PTX).unlink(), PTX),
     "stage file truncated": (lambda v: (v / PTX).write_text((v / PTX).read_text()[:400]), PTX),
@@ -91,6 +102,7 @@ DAMAGE = {
 def _never_hangs_on(fifos: list[Path], after: float = 30.0):
     """If the app blocks opening one of ``fifos`` for reading, open it for writing after ``after`` s and close it:
     the reader then sees an empty file, and the test fails on what is shown instead of hanging."""
+
     def unblock() -> None:
         for fifo in fifos:
             try:
@@ -185,8 +197,14 @@ async def test_a_missing_source_file_shows_in_the_source_pane_and_the_stages_sti
 
 def _tui(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess:
     """The real `irscope ... tui ...`, headless, in a subprocess with a time limit."""
-    return subprocess.run([sys.executable, "-m", "irscope", *args], cwd=REPO, capture_output=True, text=True,
-                          timeout=120, env={**os.environ, **HEADLESS, **env})
+    return subprocess.run(
+        [sys.executable, "-m", "irscope", *args],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **HEADLESS, **env},
+    )
 
 
 def test_the_real_tui_on_a_damaged_session_exits_0_when_quit(session):

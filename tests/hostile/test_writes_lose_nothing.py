@@ -19,7 +19,7 @@ from irscope.capture.cache import CaptureCache
 from irscope.frontends import resolve_kernel
 from irscope.session import Session
 
-KERNEL = '''
+KERNEL = """
 import triton
 import triton.language as tl
 
@@ -29,7 +29,7 @@ def shift_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask) + 1.0, mask=mask)
-'''
+"""
 SIGNATURE = "*fp32:16, *fp32:16, i32:16"
 
 
@@ -41,15 +41,36 @@ def kernel_file(tmp_path):
 
 
 def _env(tmp_path, **extra) -> dict[str, str]:
-    return {**os.environ, "IRSCOPE_CACHE_DIR": str(tmp_path / "cache"), "TRITON_CACHE_DIR": str(tmp_path / "triton"),
-            **extra}
+    return {
+        **os.environ,
+        "IRSCOPE_CACHE_DIR": str(tmp_path / "cache"),
+        "TRITON_CACHE_DIR": str(tmp_path / "triton"),
+        **extra,
+    }
 
 
 def _sweep(kernel_file, out, *args, env, umask=None) -> subprocess.Popen:
-    cmd = [sys.executable, "-m", "irscope", "sweep", f"{kernel_file}:shift_kernel", "-S", SIGNATURE, "-o", str(out),
-           "--json", *args]
-    return subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=None if umask is None else (lambda: os.umask(umask)))
+    cmd = [
+        sys.executable,
+        "-m",
+        "irscope",
+        "sweep",
+        f"{kernel_file}:shift_kernel",
+        "-S",
+        SIGNATURE,
+        "-o",
+        str(out),
+        "--json",
+        *args,
+    ]
+    return subprocess.Popen(
+        cmd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=None if umask is None else (lambda: os.umask(umask)),
+    )
 
 
 def test_two_sweeps_into_one_session_at_once_keep_every_variant(kernel_file, tmp_path):
@@ -157,5 +178,7 @@ def test_compile_timeout_on_the_command_line_fails_only_the_runaway_variant(kern
     assert rows[64]["status"] == "ok"
     assert rows[1048576]["status"] == "failed" and "compile timeout" in rows[1048576]["note"]
     assert proc.returncode == 1 and "1 ok, 1 failed" in err
-    assert [e.retry for e in sorted(Session.open(out).entries, key=lambda e: e.config.constexprs["BLOCK"])] \
-        == [False, True]
+    assert [e.retry for e in sorted(Session.open(out).entries, key=lambda e: e.config.constexprs["BLOCK"])] == [
+        False,
+        True,
+    ]

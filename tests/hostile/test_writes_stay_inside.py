@@ -28,7 +28,7 @@ from irscope.store import LEFTOVER, contained
 from .damage import copy_of, fingerprint, record
 
 USER = "zed-canary-user"  # the author's user name, in the path of their kernel
-KERNEL = '''
+KERNEL = """
 import triton
 import triton.language as tl
 
@@ -38,7 +38,7 @@ def nudge_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     mask = offs < n
     tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask) - 2.0, mask=mask)
-'''
+"""
 SIGNATURE = "*fp32:16, *fp32:16, i32"
 SECRET = "TOPSECRET-c41d"
 # The leftover pattern session writers used before this test: it matched any dot name with a dot in it.
@@ -196,8 +196,13 @@ def _entry(path: Path) -> tuple:
     return info.st_mode, info.st_ino, info.st_rdev, os.readlink(path) if stat.S_ISLNK(info.st_mode) else None
 
 
-KINDS = ["link to a file", "dangling link", "fifo", "directory",
-         pytest.param("device", marks=pytest.mark.skipif(os.geteuid() != 0, reason="mknod needs root"))]
+KINDS = [
+    "link to a file",
+    "dangling link",
+    "fifo",
+    "directory",
+    pytest.param("device", marks=pytest.mark.skipif(os.geteuid() != 0, reason="mknod needs root")),
+]
 COMMANDS = {
     "report": lambda session, out: ("report", str(session), "-o", str(out)),
     "export": lambda session, out: ("export", str(session), "-o", str(out)),
@@ -206,8 +211,9 @@ COMMANDS = {
 
 @pytest.mark.parametrize("command", list(COMMANDS))
 @pytest.mark.parametrize("kind", KINDS)
-def test_an_output_path_that_is_not_a_regular_file_is_refused_and_left_as_it_was(cli, session, home, tmp_path,
-                                                                                  command, kind):
+def test_an_output_path_that_is_not_a_regular_file_is_refused_and_left_as_it_was(
+    cli, session, home, tmp_path, command, kind
+):
     out = tmp_path / ("out.ndjson" if command == "export" else "out.html")
     _make(kind, out, home / "secret.txt")
     before, entry = fingerprint(home), _entry(out)
@@ -255,9 +261,22 @@ def test_dump_to_a_folder_never_writes_through_an_entry_in_it(cli, session, home
 
 # ------------------------------------------------------------------ irscope run's raw/ folder
 
-RECORD = {"format": "irscope.triton-compile/1", "kernel": "k", "file": "/x/k.py", "source": "sources/k.py",
-          "params": ["x"], "constexprs": [], "signature": {"x": "*fp32"}, "constants": {}, "divisible": [],
-          "options": {"num_warps": 4}, "hash": "h", "name": "k", "arch": 90, "stages": {"ptx": "stage.ptx"}}
+RECORD = {
+    "format": "irscope.triton-compile/1",
+    "kernel": "k",
+    "file": "/x/k.py",
+    "source": "sources/k.py",
+    "params": ["x"],
+    "constexprs": [],
+    "signature": {"x": "*fp32"},
+    "constants": {},
+    "divisible": [],
+    "options": {"num_warps": 4},
+    "hash": "h",
+    "name": "k",
+    "arch": 90,
+    "stages": {"ptx": "stage.ptx"},
+}
 
 
 def _raw_run(tmp_path: Path) -> Path:
@@ -269,7 +288,9 @@ def _raw_run(tmp_path: Path) -> Path:
 
 
 def _no_secret(root: Path) -> bool:
-    return not any(SECRET in p.read_text(errors="ignore") for p in root.rglob("*") if p.is_file() and not p.is_symlink())
+    return not any(
+        SECRET in p.read_text(errors="ignore") for p in root.rglob("*") if p.is_file() and not p.is_symlink()
+    )
 
 
 def test_a_record_folder_that_links_outside_raw_is_skipped_and_nothing_of_it_copied(tmp_path, home):
@@ -296,8 +317,11 @@ def test_a_linked_file_in_raw_is_skipped_with_a_note(tmp_path, home, where):
     raw = _raw_run(tmp_path)
     (raw / where).parent.mkdir()
     secret = home / ("code.py" if where.endswith(".py") else "record.json")
-    secret.write_text(f"# async_compile.triton( {SECRET}" if where.endswith(".py")
-                      else json.dumps({"name": SECRET, "cuda_sources": ["__global__ void k() {}"]}))
+    secret.write_text(
+        f"# async_compile.triton( {SECRET}"
+        if where.endswith(".py")
+        else json.dumps({"name": SECRET, "cuda_sources": ["__global__ void k() {}"]})
+    )
     (raw / where).symlink_to(secret)
     notes: list[str] = []
     index = collect(tmp_path / "run", command=["x"], exit_code=0, wall_s=0.1, on_note=notes.append)
@@ -339,15 +363,21 @@ def test_a_shared_report_carries_none_of_the_authors_paths(cli, session, tmp_pat
     assert USER in kept.read_text()
 
 
-@pytest.mark.parametrize("text, shown", [
-    ('loc("/src/home/{u}/kernels/nudge.py":6:0)', 'loc("nudge.py":6:0)'),
-    ('//## File "/src/home/{u}/kernels/sub/helper.py", line 3', '//## File "sub/helper.py", line 3'),
-    ('!DIFile(filename: "nudge.py", directory: "/src/home/{u}/kernels")', '!DIFile(filename: "nudge.py", directory: "")'),
-    ('.file 1 "/src/home/{u}/kernels" "nudge.py"', '.file 1 "" "nudge.py"'),
-    ('loc("/home/{u}/.venv/lib/triton/language/core.py":40:8)', 'loc("~/.venv/lib/triton/language/core.py":40:8)'),
-    ('/src/home/{u}/kernels2/other.py', '/src/home/{u}/kernels2/other.py'),  # another folder: not the kernel's
-    ('/mnt/src/home/{u}/kernels/nudge.py', '/mnt/src/home/{u}/kernels/nudge.py'),  # not where a path starts
-])
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        ('loc("/src/home/{u}/kernels/nudge.py":6:0)', 'loc("nudge.py":6:0)'),
+        ('//## File "/src/home/{u}/kernels/sub/helper.py", line 3', '//## File "sub/helper.py", line 3'),
+        (
+            '!DIFile(filename: "nudge.py", directory: "/src/home/{u}/kernels")',
+            '!DIFile(filename: "nudge.py", directory: "")',
+        ),
+        ('.file 1 "/src/home/{u}/kernels" "nudge.py"', '.file 1 "" "nudge.py"'),
+        ('loc("/home/{u}/.venv/lib/triton/language/core.py":40:8)', 'loc("~/.venv/lib/triton/language/core.py":40:8)'),
+        ("/src/home/{u}/kernels2/other.py", "/src/home/{u}/kernels2/other.py"),  # another folder: not the kernel's
+        ("/mnt/src/home/{u}/kernels/nudge.py", "/mnt/src/home/{u}/kernels/nudge.py"),  # not where a path starts
+    ],
+)
 def test_shared_paths_rewrite_the_kernels_folder_and_home_folders_only_as_whole_folders(text, shown):
     from irscope.report.shared_paths import SharedPaths
 

@@ -58,8 +58,13 @@ print(json.dumps(out))
 def run(code: str) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "TRITON_CACHE_DIR": f"{tmp}/triton", "IRSCOPE_CACHE_DIR": f"{tmp}/irscope"}
-        out = subprocess.run([sys.executable, "-c", f"CONFIGS = {CONFIGS!r}\n{code}"], env=env,
-                             capture_output=True, text=True, check=True)
+        out = subprocess.run(
+            [sys.executable, "-c", f"CONFIGS = {CONFIGS!r}\n{code}"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 

@@ -87,8 +87,11 @@ print(json.dumps({"seconds": seconds}))
 
 
 def bare_command(file: str, tile: int, fast_math: bool, out: str) -> list[str]:
-    return ([nvcc_path() or "nvcc", "-arch=sm_90", "-cubin", "-o", out, f"-DTILE={tile}"]
-            + (["--use_fast_math"] if fast_math else []) + [file])
+    return (
+        [nvcc_path() or "nvcc", "-arch=sm_90", "-cubin", "-o", out, f"-DTILE={tile}"]
+        + (["--use_fast_math"] if fast_math else [])
+        + [file]
+    )
 
 
 def bare(file: str, workers: int) -> float:
@@ -109,8 +112,9 @@ def irscope(file: str) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "TRITON_CACHE_DIR": f"{tmp}/triton", "IRSCOPE_CACHE_DIR": f"{tmp}/irscope"}
         head = f"FILE = {file!r}\nTILES = {TILES!r}\nFAST_MATH = {FAST_MATH!r}\n"
-        out = subprocess.run([sys.executable, "-c", head + IRSCOPE], env=env, capture_output=True, text=True,
-                             check=False)
+        out = subprocess.run(
+            [sys.executable, "-c", head + IRSCOPE], env=env, capture_output=True, text=True, check=False
+        )
         assert out.returncode == 0, out.stderr
     return json.loads(out.stdout.strip().splitlines()[-1])["seconds"]
 

@@ -33,11 +33,11 @@ def main() -> None:
     args = parser.parse_args()
 
     from irscope.capture import capture
+    from irscope.config import sweep_configs
     from irscope.diff import diff_variants
     from irscope.diff.render import summary_lines, unified_lines
     from irscope.frontends import resolve_kernel
     from irscope.session import Session, run_sweep
-    from irscope.config import sweep_configs
     from irscope.types import Stage
 
     a = capture("softmax_kernel", {"BLOCK_SIZE": 16384, "num_warps": 1}, arch="sm_90")
@@ -87,8 +87,14 @@ def main() -> None:
 
     # The machine's speed drifts within a run (a shared virtual machine): the cases take turns, one
     # repetition of each per round, so that each median and min are taken over the same stretch of time.
-    cases = {"ptx cold": (ptx_diff, True), "ptx warm": (ptx_diff, False), "full": (full_diff, True),
-             "sass cold": (sass_diff, True), "sass warm": (sass_diff, False), "reference": (reference, False)}
+    cases = {
+        "ptx cold": (ptx_diff, True),
+        "ptx warm": (ptx_diff, False),
+        "full": (full_diff, True),
+        "sass cold": (sass_diff, True),
+        "sass warm": (sass_diff, False),
+        "reference": (reference, False),
+    }
     times: dict[str, list[float]] = {name: [] for name in cases}
     for _ in range(args.repeat):
         for name, (fn, cold) in cases.items():
@@ -125,23 +131,37 @@ def main() -> None:
         size = sum(f.stat().st_size for f in (Path(tmp) / "s").rglob("*") if f.is_file())
 
     print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}")
-    print(f"machine speed: a fixed difflib workload took median {median['reference'] * 1e3:.1f} ms, "
-          f"min {least['reference'] * 1e3:.1f} ms")
+    print(
+        f"machine speed: a fixed difflib workload took median {median['reference'] * 1e3:.1f} ms, "
+        f"min {least['reference'] * 1e3:.1f} ms"
+    )
     print(f"PTX listings: {lines[0]} and {lines[1]} lines; normalised diff: -{removed} +{added}")
-    print(f"normalised PTX diff + summary + unified text: median {median['ptx cold'] * 1e3:.1f} ms, "
-          f"min {least['ptx cold'] * 1e3:.1f} ms   (target <= 250 ms)")
-    print(f"  again, each listing's tokens and statistics kept from the last diff: median {median['ptx warm'] * 1e3:.1f} ms, "
-          f"min {least['ptx warm'] * 1e3:.1f} ms")
+    print(
+        f"normalised PTX diff + summary + unified text: median {median['ptx cold'] * 1e3:.1f} ms, "
+        f"min {least['ptx cold'] * 1e3:.1f} ms   (target <= 250 ms)"
+    )
+    print(
+        f"  again, each listing's tokens and statistics kept from the last diff: median {median['ptx warm'] * 1e3:.1f} ms, "
+        f"min {least['ptx warm'] * 1e3:.1f} ms"
+    )
     print(f"  with the summary of all five stages:       median {median['full'] * 1e3:.1f} ms")
-    for stage, ((r, ad), changed, floor, n) in sizes.items():
-        print(f"{stage.value} diff size: -{r} +{ad} lines; {changed} instructions changed against an opcode-only floor "
-              f"of {floor} ({changed / max(floor, 1):.2f}x)")
-    print(f"normalised SASS diff ({sizes[Stage.SASS][3]} lines) + summary + unified text: median {median['sass cold'] * 1e3:.1f} ms, "
-          f"min {least['sass cold'] * 1e3:.1f} ms   (target <= 600 ms)")
-    print(f"  again, each listing's tokens and statistics kept from the last diff: median {median['sass warm'] * 1e3:.1f} ms, "
-          f"min {least['sass warm'] * 1e3:.1f} ms")
-    print(f"open a 21-variant session, read every variant: median {load_median * 1e3:.1f} ms, min {load_min * 1e3:.1f} ms"
-          f"   (target <= 200 ms; session is {size / 1e6:.1f} MB)")
+    for stage, ((r, ad), changed, floor, _n) in sizes.items():
+        print(
+            f"{stage.value} diff size: -{r} +{ad} lines; {changed} instructions changed against an opcode-only floor "
+            f"of {floor} ({changed / max(floor, 1):.2f}x)"
+        )
+    print(
+        f"normalised SASS diff ({sizes[Stage.SASS][3]} lines) + summary + unified text: median {median['sass cold'] * 1e3:.1f} ms, "
+        f"min {least['sass cold'] * 1e3:.1f} ms   (target <= 600 ms)"
+    )
+    print(
+        f"  again, each listing's tokens and statistics kept from the last diff: median {median['sass warm'] * 1e3:.1f} ms, "
+        f"min {least['sass warm'] * 1e3:.1f} ms"
+    )
+    print(
+        f"open a 21-variant session, read every variant: median {load_median * 1e3:.1f} ms, min {load_min * 1e3:.1f} ms"
+        f"   (target <= 200 ms; session is {size / 1e6:.1f} MB)"
+    )
 
 
 if __name__ == "__main__":

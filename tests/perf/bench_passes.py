@@ -47,9 +47,14 @@ def storage() -> dict:
         files = {p.name: p.stat().st_size for p in (Path(tmp) / "v").iterdir()}
         raw = len(gzip.decompress((Path(tmp) / "v" / PASSES_FILE).read_bytes()))
     stages = sum(n for name, n in files.items() if name not in (PASSES_FILE, "variant.json"))
-    return {"passes": len(v.passes.steps), "changed": sum(s.changed for s in v.passes.steps),
-            "stage_bytes": stages, "passes_bytes": files[PASSES_FILE], "passes_json_bytes": raw,
-            "stage_files": {k: n for k, n in sorted(files.items()) if k != PASSES_FILE}}
+    return {
+        "passes": len(v.passes.steps),
+        "changed": sum(s.changed for s in v.passes.steps),
+        "stage_bytes": stages,
+        "passes_bytes": files[PASSES_FILE],
+        "passes_json_bytes": raw,
+        "stage_files": {k: n for k, n in sorted(files.items()) if k != PASSES_FILE},
+    }
 
 
 def main() -> None:
@@ -68,9 +73,11 @@ def main() -> None:
     s = storage()
     print(f"{KERNEL} sm_90: {s['passes']} passes, {s['changed']} changed the IR")
     print(f"stages stored (ttir, ttgir, llir, ptx, sass): {s['stage_bytes']} B  {json.dumps(s['stage_files'])}")
-    print(f"pass data stored (passes.json.gz): {s['passes_bytes']} B = {s['passes_bytes'] / s['stage_bytes']:.2f}x "
-          f"the stages (target <= 3x); as plain JSON {s['passes_json_bytes']} B = "
-          f"{s['passes_json_bytes'] / s['stage_bytes']:.2f}x")
+    print(
+        f"pass data stored (passes.json.gz): {s['passes_bytes']} B = {s['passes_bytes'] / s['stage_bytes']:.2f}x "
+        f"the stages (target <= 3x); as plain JSON {s['passes_json_bytes']} B = "
+        f"{s['passes_json_bytes'] / s['stage_bytes']:.2f}x"
+    )
 
 
 if __name__ == "__main__":

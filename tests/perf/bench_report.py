@@ -29,10 +29,10 @@ def main() -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
     if chromium is None:
         sys.exit("needs Chromium (apt-get install chromium)")
+    from irscope.config import sweep_configs
     from irscope.frontends import resolve_kernel
     from irscope.report.html import DiffRequest, build
     from irscope.session import Session, run_sweep
-    from irscope.config import sweep_configs
     from irscope.types import Stage
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -49,22 +49,40 @@ def main() -> None:
             page.write_text(text)
             builds.append(time.perf_counter() - start)
             start = time.perf_counter()
-            dom = subprocess.run([chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--dump-dom",
-                                  f"{page.as_uri()}#variant={len(entries) - 1}&stage=sass"],
-                                 capture_output=True, text=True, timeout=120).stdout
+            dom = subprocess.run(
+                [
+                    chromium,
+                    "--headless=new",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--dump-dom",
+                    f"{page.as_uri()}#variant={len(entries) - 1}&stage=sass",
+                ],
+                capture_output=True,
+                text=True,
+                timeout=120,
+            ).stdout
             opens.append(time.perf_counter() - start)
             renders.append(float(re.search(r'data-render-ms="([\d.]+)"', dom)[1]))
         size = page.stat().st_size
-    print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, "
-          f"{subprocess.run([chromium, '--version'], capture_output=True, text=True).stdout.strip()}")
+    print(
+        f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, "
+        f"{subprocess.run([chromium, '--version'], capture_output=True, text=True).stdout.strip()}"
+    )
     print(f"session: {len(entries)} variants of square_kernel (sm_90), with samples' runtimes where recorded")
-    print(f"write the report (table, chart, 5 stages x {len(entries)} variants, one PTX diff): "
-          f"median {statistics.median(builds) * 1e3:.0f} ms")
+    print(
+        f"write the report (table, chart, 5 stages x {len(entries)} variants, one PTX diff): "
+        f"median {statistics.median(builds) * 1e3:.0f} ms"
+    )
     print(f"report size: {size / 1e6:.2f} MB   (target <= 5 MB)")
-    print(f"headless Chromium, start to rendered DOM (browser start-up included): median "
-          f"{statistics.median(opens):.2f} s, max {max(opens):.2f} s   (target < 2 s)")
-    print(f"  of which the page's own script (table, chart, the SASS of one variant): median "
-          f"{statistics.median(renders):.0f} ms")
+    print(
+        f"headless Chromium, start to rendered DOM (browser start-up included): median "
+        f"{statistics.median(opens):.2f} s, max {max(opens):.2f} s   (target < 2 s)"
+    )
+    print(
+        f"  of which the page's own script (table, chart, the SASS of one variant): median "
+        f"{statistics.median(renders):.0f} ms"
+    )
 
 
 if __name__ == "__main__":

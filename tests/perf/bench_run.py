@@ -41,8 +41,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         # irscope run compiles Inductor's kernels in the program's process (TORCHINDUCTOR_COMPILE_THREADS=1,
         # so Triton's listener sees them); the program alone is timed both as it is and with that setting.
-        env = {**os.environ, "TRITON_CACHE_DIR": f"{tmp}/triton", "TORCHINDUCTOR_CACHE_DIR": f"{tmp}/inductor",
-               "RUN_PROGRAM_STEPS": str(args.steps)}
+        env = {
+            **os.environ,
+            "TRITON_CACHE_DIR": f"{tmp}/triton",
+            "TORCHINDUCTOR_CACHE_DIR": f"{tmp}/inductor",
+            "RUN_PROGRAM_STEPS": str(args.steps),
+        }
         same = {**env, "TORCHINDUCTOR_COMPILE_THREADS": "1"}
         timed([sys.executable, PROGRAM], env)  # fills the caches
         timed([sys.executable, PROGRAM], same)
@@ -51,19 +55,24 @@ def main() -> None:
             as_is.append(timed([sys.executable, PROGRAM], env))
             plain.append(timed([sys.executable, PROGRAM], same))
             out = f"{tmp}/run{n}"
-            recorded.append(timed([sys.executable, "-m", "irscope", "run", "-o", out, "--", sys.executable, PROGRAM],
-                                  env))
+            recorded.append(
+                timed([sys.executable, "-m", "irscope", "run", "-o", out, "--", sys.executable, PROGRAM], env)
+            )
             index = json.loads(Path(out, "run.json").read_text())
             inside.append(index["wall_s"])
             kernels.append(sorted(f"{k['name']}:{k['gpu_calls']}" for k in index["kernels"]))
         p, r, i = statistics.median(plain), statistics.median(recorded), statistics.median(inside)
         print(f"program as it is: {statistics.median(as_is):.2f} s (runs: {', '.join(f'{x:.2f}' for x in as_is)})")
-        print(f"program alone, Inductor compiling in-process as under irscope: {p:.2f} s "
-              f"(runs: {', '.join(f'{x:.2f}' for x in plain)})")
+        print(
+            f"program alone, Inductor compiling in-process as under irscope: {p:.2f} s "
+            f"(runs: {', '.join(f'{x:.2f}' for x in plain)})"
+        )
         print(f"kernels captured (name:GPU calls) per recorded run: {kernels}")
         print(f"under irscope run: {r:.2f} s (runs: {', '.join(f'{x:.2f}' for x in recorded)})")
-        print(f"  of which the program itself (recorder and profiler inside it): {i:.2f} s; "
-              f"irscope's start-up and collecting the sessions: {r - i:.2f} s")
+        print(
+            f"  of which the program itself (recorder and profiler inside it): {i:.2f} s; "
+            f"irscope's start-up and collecting the sessions: {r - i:.2f} s"
+        )
         print(f"ratio: {r / p:.3f} (target <= 1.10); added {r - p:.2f} s; steps={args.steps}")
 
 

@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parent.parent.parent
 
 def tmux_start(args: list[str], **kwargs) -> None:
     """tmux new-session, tried again if the server was still going down from a previous kill."""
-    for attempt in range(3):
+    for _attempt in range(3):
         if subprocess.run(["tmux", "new-session", "-d", *args], **kwargs).returncode == 0:
             return
         time.sleep(0.5)
@@ -37,10 +37,14 @@ def first_paint(args: list[str], env: dict[str, str], needle: str = ".version") 
     session = f"bench-{uuid.uuid4().hex[:8]}"
     env_args = [x for k, v in env.items() for x in ("-e", f"{k}={v}")]
     start = time.perf_counter()
-    tmux_start(["-s", session, "-x", "120", "-y", "36", *env_args, sys.executable, "-m", "irscope", "tui", *args], cwd=REPO)
+    tmux_start(
+        ["-s", session, "-x", "120", "-y", "36", *env_args, sys.executable, "-m", "irscope", "tui", *args], cwd=REPO
+    )
     try:
         while time.perf_counter() - start < 30:
-            screen = subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
+            screen = subprocess.run(
+                ["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True
+            ).stdout
             if needle in screen and "BLOCK_SIZE" in screen:
                 return time.perf_counter() - start
             time.sleep(0.005)
@@ -51,23 +55,46 @@ def first_paint(args: list[str], env: dict[str, str], needle: str = ".version") 
 
 def switching(tmp: str) -> dict:
     """Keypress to screen in a real terminal: tmux send-keys, then poll capture-pane for the change."""
+    from irscope.config import sweep_configs
     from irscope.frontends import resolve_kernel
     from irscope.session import Session, run_sweep
-    from irscope.config import sweep_configs
 
     ref = resolve_kernel("softmax_kernel")
     configs = sweep_configs(ref.parameter_table(), ref.name, {}, {})[:0] + [
-        c for c in sweep_configs(ref.parameter_table(), ref.name, {"BLOCK_SIZE": ["16384", "32768"],
-                                                                    "num_warps": ["1", "2"]}, {})
-        if (c.constexprs["BLOCK_SIZE"], c.options["num_warps"]) in ((16384, 1), (32768, 2))]
+        c
+        for c in sweep_configs(
+            ref.parameter_table(), ref.name, {"BLOCK_SIZE": ["16384", "32768"], "num_warps": ["1", "2"]}, {}
+        )
+        if (c.constexprs["BLOCK_SIZE"], c.options["num_warps"]) in ((16384, 1), (32768, 2))
+    ]
     session = Session.create(Path(tmp) / "softmax", ref.identity(), Path(ref.file).read_text(), ref.parameter_table())
     variants = [r.variant for r in sorted(run_sweep(ref, configs, "sm_90", session), key=lambda r: r.index)]
-    sizes = {st: [len(v.listings[getattr(__import__("irscope.types").types.Stage, st.upper())].splitlines())
-                  for v in variants] for st in ("ptx", "sass")}
+    sizes = {
+        st: [
+            len(v.listings[getattr(__import__("irscope.types").types.Stage, st.upper())].splitlines()) for v in variants
+        ]
+        for st in ("ptx", "sass")
+    }
     name = f"bench-{uuid.uuid4().hex[:8]}"
     trace = Path(tmp) / "trace.txt"
-    tmux_start(["-s", name, "-x", "160", "-y", "50", "-e", f"IRSCOPE_TUI_TRACE={trace}",
-                sys.executable, "-m", "irscope", "tui", str(session.path)], cwd=REPO)
+    tmux_start(
+        [
+            "-s",
+            name,
+            "-x",
+            "160",
+            "-y",
+            "50",
+            "-e",
+            f"IRSCOPE_TUI_TRACE={trace}",
+            sys.executable,
+            "-m",
+            "irscope",
+            "tui",
+            str(session.path),
+        ],
+        cwd=REPO,
+    )
 
     def screen() -> str:
         return subprocess.run(["tmux", "capture-pane", "-p", "-t", name], capture_output=True, text=True).stdout
@@ -96,10 +123,13 @@ def switching(tmp: str) -> dict:
     finally:
         subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True)
     inside = in_app_latencies(trace.read_text())
-    return {"sizes": sizes, **{k: statistics.median(v) for k, v in times.items()},
-            **{f"{k}_max": max(v) for k, v in times.items()},
-            **{f"app_{k}": statistics.median(v) for k, v in inside.items()},
-            **{f"app_{k}_max": max(v) for k, v in inside.items()}}
+    return {
+        "sizes": sizes,
+        **{k: statistics.median(v) for k, v in times.items()},
+        **{f"{k}_max": max(v) for k, v in times.items()},
+        **{f"app_{k}": statistics.median(v) for k, v in inside.items()},
+        **{f"app_{k}_max": max(v) for k, v in inside.items()},
+    }
 
 
 def in_app_latencies(trace: str) -> dict[str, list[float]]:
@@ -112,7 +142,7 @@ def in_app_latencies(trace: str) -> dict[str, list[float]]:
         show = next((j for j in range(i + 1, len(events)) if events[j][0] in ("show", "key")), None)
         if show is None or events[show][0] != "show":
             continue
-        written = next((float(e[2]) for e in events[show + 1:] if e[0] == "display"), None)
+        written = next((float(e[2]) for e in events[show + 1 :] if e[0] == "display"), None)
         if written is not None:
             out["variant" if what in ("down", "up") else "stage"].append(written - float(when))
     return out
@@ -134,29 +164,48 @@ def tmux_overhead() -> float:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = {"IRSCOPE_CACHE_DIR": f"{tmp}/cache"}
-        subprocess.run([sys.executable, "-c", "from irscope.frontends import resolve_kernel; from irscope.capture import "
-                        "capture_many; from irscope.config import sweep_configs; r = resolve_kernel('square_kernel');"
-                        " list(capture_many(r, sweep_configs(r.parameter_table(), r.name, {}, {}), None))"],
-                       env={**os.environ, **env}, check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from irscope.frontends import resolve_kernel; from irscope.capture import "
+                "capture_many; from irscope.config import sweep_configs; r = resolve_kernel('square_kernel');"
+                " list(capture_many(r, sweep_configs(r.parameter_table(), r.name, {}, {}), None))",
+            ],
+            env={**os.environ, **env},
+            check=True,
+        )
         cached = [first_paint(["square_kernel"], env) for _ in range(5)]
         session = [first_paint(["samples/sessions/square_kernel"], {}) for _ in range(5)]
         result = switching(tmp)
     overhead = tmux_overhead()
     print(f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}")
-    print(f"first paint, `irscope tui square_kernel`, 21 variants cached: median {statistics.median(cached):.2f} s "
-          f"(runs {', '.join(f'{x:.2f}' for x in cached)})   (target <= 1.0 s)")
-    print(f"first paint, `irscope tui samples/sessions/square_kernel`: median {statistics.median(session):.2f} s "
-          f"(runs {', '.join(f'{x:.2f}' for x in session)})   (target <= 1.0 s)")
+    print(
+        f"first paint, `irscope tui square_kernel`, 21 variants cached: median {statistics.median(cached):.2f} s "
+        f"(runs {', '.join(f'{x:.2f}' for x in cached)})   (target <= 1.0 s)"
+    )
+    print(
+        f"first paint, `irscope tui samples/sessions/square_kernel`: median {statistics.median(session):.2f} s "
+        f"(runs {', '.join(f'{x:.2f}' for x in session)})   (target <= 1.0 s)"
+    )
     print(f"listing sizes (lines, the two variants): {result['sizes']}")
-    print(f"switch variant, keypress to screen in tmux: median {result['variant'] * 1e3:.1f} ms, max "
-          f"{result['variant_max'] * 1e3:.1f} ms   (target <= 50 ms)")
-    print(f"switch stage, keypress to screen in tmux:   median {result['stage'] * 1e3:.1f} ms, max "
-          f"{result['stage_max'] * 1e3:.1f} ms   (target <= 50 ms)")
-    print(f"  the same terminal round trip for a key that only rewrites the status line: median "
-          f"{result['floor'] * 1e3:.1f} ms (one tmux capture-pane alone costs {overhead * 1e3:.1f} ms)")
-    print(f"inside the app, key received to screen written: variant median {result['app_variant'] * 1e3:.1f} ms "
-          f"(max {result['app_variant_max'] * 1e3:.1f}), stage median {result['app_stage'] * 1e3:.1f} ms "
-          f"(max {result['app_stage_max'] * 1e3:.1f})   (target <= 50 ms)")
+    print(
+        f"switch variant, keypress to screen in tmux: median {result['variant'] * 1e3:.1f} ms, max "
+        f"{result['variant_max'] * 1e3:.1f} ms   (target <= 50 ms)"
+    )
+    print(
+        f"switch stage, keypress to screen in tmux:   median {result['stage'] * 1e3:.1f} ms, max "
+        f"{result['stage_max'] * 1e3:.1f} ms   (target <= 50 ms)"
+    )
+    print(
+        f"  the same terminal round trip for a key that only rewrites the status line: median "
+        f"{result['floor'] * 1e3:.1f} ms (one tmux capture-pane alone costs {overhead * 1e3:.1f} ms)"
+    )
+    print(
+        f"inside the app, key received to screen written: variant median {result['app_variant'] * 1e3:.1f} ms "
+        f"(max {result['app_variant_max'] * 1e3:.1f}), stage median {result['app_stage'] * 1e3:.1f} ms "
+        f"(max {result['app_stage_max'] * 1e3:.1f})   (target <= 50 ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Where a variant's measurement time goes (issue 12's speed target): each phase of the cupti method, timed.
 
-    python tests/perf/probe_bench_time.py
+python tests/perf/probe_bench_time.py
 """
 
 from __future__ import annotations
@@ -33,12 +33,14 @@ def main() -> None:
     sweep = timed("L2 sweep buffer + first sweep", lambda: (L2Sweep.for_device()(), L2Sweep.for_device())[1])
     timed("estimate (5 launches, events)", lambda: _estimate_ms(launch.run))
     for n in (30, 300, 1000):
-        timed(f"profile {n} launches (isolated)", lambda: _profile(launch.run, sweep, n, True))
-        timed(f"profile {n} launches (back to back)", lambda: _profile(launch.run, sweep, n, False))
+        timed(f"profile {n} launches (isolated)", lambda n=n: _profile(launch.run, sweep, n, True))
+        timed(f"profile {n} launches (back to back)", lambda n=n: _profile(launch.run, sweep, n, False))
     for n in (300, 1000):
         t = time_launches(launch.run, "cupti", max_launches=n)
-        print(f"  median over {n} launches: {1e3 * statistics.median(t.times_ms):.2f} us, "
-              f"p80/p20 {statistics.quantiles(t.times_ms, n=10)[7] / statistics.quantiles(t.times_ms, n=10)[1]:.3f}")
+        print(
+            f"  median over {n} launches: {1e3 * statistics.median(t.times_ms):.2f} us, "
+            f"p80/p20 {statistics.quantiles(t.times_ms, n=10)[7] / statistics.quantiles(t.times_ms, n=10)[1]:.3f}"
+        )
     timed("whole time_launches (default)", lambda: time_launches(launch.run, "cupti"))
 
 

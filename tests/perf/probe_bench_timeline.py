@@ -18,14 +18,18 @@ def main() -> None:
         os.environ["IRSCOPE_CACHE_DIR"] = f"{tmp}/irscope"
         os.environ["TRITON_CACHE_DIR"] = f"{tmp}/triton"
         start = time.perf_counter()
+        from irscope.config import sweep_configs
         from irscope.frontends import resolve_kernel
         from irscope.measure import bench as bench_module
         from irscope.session import sweep as sweep_module
-        from irscope.config import sweep_configs
 
         ref = resolve_kernel("square_kernel")
-        configs = sweep_configs(ref.parameter_table(), ref.name,
-                                {"BLOCK_SIZE": [128, 256, 512, 1024, 2048, 4096, 8192], "num_warps": [1, 4, 8]}, {})
+        configs = sweep_configs(
+            ref.parameter_table(),
+            ref.name,
+            {"BLOCK_SIZE": [128, 256, 512, 1024, 2048, 4096, 8192], "num_warps": [1, 4, 8]},
+            {},
+        )
         print(f"imports and kernel: {time.perf_counter() - start:.2f} s")
         compiled = {}
         original = sweep_module.run_sweep
@@ -38,16 +42,23 @@ def main() -> None:
         bench_module.run_sweep = timed_sweep
         measured = {}
         for result in bench_module.bench(ref, configs):
-            measured[result.index] = (time.perf_counter() - start, result.measurement.status.value,
-                                      result.measurement.median_us)
+            measured[result.index] = (
+                time.perf_counter() - start,
+                result.measurement.status.value,
+                result.measurement.median_us,
+            )
         total = time.perf_counter() - start
     for i in sorted(measured):
         at, status, us = measured[i]
-        print(f"  {configs[i].label():40s} compiled at {compiled.get(i, float('nan')):6.2f} s, measured at {at:6.2f} s "
-              f"({status}, {us or float('nan'):.2f} us)")
+        print(
+            f"  {configs[i].label():40s} compiled at {compiled.get(i, float('nan')):6.2f} s, measured at {at:6.2f} s "
+            f"({status}, {us or float('nan'):.2f} us)"
+        )
     gaps = sorted(measured[i][0] for i in measured)
-    print(f"total {total:.2f} s; last compile at {max(compiled.values()):.2f} s; first measurement at {gaps[0]:.2f} s; "
-          f"mean gap between measurements {(gaps[-1] - gaps[0]) / max(len(gaps) - 1, 1):.3f} s")
+    print(
+        f"total {total:.2f} s; last compile at {max(compiled.values()):.2f} s; first measurement at {gaps[0]:.2f} s; "
+        f"mean gap between measurements {(gaps[-1] - gaps[0]) / max(len(gaps) - 1, 1):.3f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -76,7 +76,7 @@ def main() -> None:
         out = subprocess.run([sys.executable, "-c", COMMON + body], capture_output=True, text=True)
         lines = (out.stdout + out.stderr).strip().splitlines()
         print(f"{name}:")
-        for line in lines[-(30 if name == 'cprofile' else 6):]:
+        for line in lines[-(30 if name == "cprofile" else 6) :]:
             print(f"  {line[:300]}")
 
 

@@ -20,8 +20,9 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ...errors import ParameterError
 from ...types import CaptureError
@@ -32,8 +33,11 @@ from .tokens import config_header, flag_values
 # Compiler flags a config may set (kind "constexpr" in the table: compile-time, like the macros).
 # name -> (default, default sweep, what it does)
 FLAGS = {
-    "fast_math": (False, [False, True], "--use_fast_math: approximate division, sqrt and transcendentals, "
-                                        "flush denormals"),
+    "fast_math": (
+        False,
+        [False, True],
+        "--use_fast_math: approximate division, sqrt and transcendentals, flush denormals",
+    ),
     "maxrregcount": (0, [0], "-maxrregcount=N: registers per thread (0: no limit)"),
     "opt": (3, [3], "-Xptxas -O<N>: ptxas optimisation level, 0 to 3"),
 }
@@ -71,8 +75,21 @@ def command(values: Mapping[str, Any], capability: int) -> list[str]:
     """The nvcc command line for one config, run in the folder ``sources`` wrote; only checked tokens vary."""
     flags = flag_values(values)
     tool = nvcc_path() or "nvcc"
-    cmd = [tool, f"-arch=sm_{int(capability)}", "-lineinfo", "-cubin", "-Xptxas", "-v", "--keep", "--keep-dir", ".",
-           "-o", "kernel.cubin", "-include", CONFIG_HEADER]
+    cmd = [
+        tool,
+        f"-arch=sm_{int(capability)}",
+        "-lineinfo",
+        "-cubin",
+        "-Xptxas",
+        "-v",
+        "--keep",
+        "--keep-dir",
+        ".",
+        "-o",
+        "kernel.cubin",
+        "-include",
+        CONFIG_HEADER,
+    ]
     if flags.get("fast_math"):
         cmd.append("--use_fast_math")
     if flags.get("maxrregcount", 0) > 0:
@@ -89,22 +106,27 @@ def sources(file: str, values: Mapping[str, Any], macros: Mapping[str, Any], out
     table name it, and its own ``#include "..."`` lines resolve beside it.
     """
     if any(c in file for c in '"\n\r'):
-        raise ParameterError(f"cannot compile {file!r}: nvcc cannot include a path holding a quote or a newline; "
-                             "rename it")
+        raise ParameterError(
+            f"cannot compile {file!r}: nvcc cannot include a path holding a quote or a newline; rename it"
+        )
     header = config_header(values, macros)
     Path(out_dir, CONFIG_HEADER).write_text(header, encoding="utf-8")
     Path(out_dir, WRAPPER).write_text(f'#include "{file}"\n', encoding="utf-8")
 
 
-def compile_cuda(file: str, kernel: str, values: Mapping[str, Any], macros: Mapping[str, Any],
-                 capability: int) -> Compiled:
+def compile_cuda(
+    file: str, kernel: str, values: Mapping[str, Any], macros: Mapping[str, Any], capability: int
+) -> Compiled:
     """Compile ``file`` for ``sm_<capability>``; the stages name every kernel of the file, the report ``kernel``'s."""
     from ...stages import Stage
 
     start = time.perf_counter()
     if nvcc_path() is None:
-        return Compiled(error=CaptureError("environment", "nvcc (the CUDA toolkit) is not installed here: "
-                                           "put it on PATH or set CUDA_HOME"))
+        return Compiled(
+            error=CaptureError(
+                "environment", "nvcc (the CUDA toolkit) is not installed here: put it on PATH or set CUDA_HOME"
+            )
+        )
     file = os.path.abspath(file)
     with tempfile.TemporaryDirectory(prefix="irscope-nvcc-") as tmp:
         try:
@@ -126,17 +148,33 @@ def compile_cuda(file: str, kernel: str, values: Mapping[str, Any], macros: Mapp
     seconds = time.perf_counter() - start
     stages = {Stage.PTX: ptx} if ptx else {}
     if proc.returncode != 0:
-        return Compiled(stages=stages, seconds=seconds, compiler=nvcc_version(),
-                        error=CaptureError("nvcc" if ptx is None else "cubin (ptxas)", _first_error(log, file)))
+        return Compiled(
+            stages=stages,
+            seconds=seconds,
+            compiler=nvcc_version(),
+            error=CaptureError("nvcc" if ptx is None else "cubin (ptxas)", _first_error(log, file)),
+        )
     entry = entry_name(ptx or "", kernel)
     if entry is None:
-        return Compiled(stages=stages, seconds=seconds, compiler=nvcc_version(),
-                        error=CaptureError("nvcc", f"nvcc emitted no entry for {kernel} (a template kernel that "
-                                                   "is never instantiated has none)"))
+        return Compiled(
+            stages=stages,
+            seconds=seconds,
+            compiler=nvcc_version(),
+            error=CaptureError(
+                "nvcc", f"nvcc emitted no entry for {kernel} (a template kernel that is never instantiated has none)"
+            ),
+        )
     # The entry is what a launch looks the function up by (C++ names are mangled).
     options = {**{k: values[k] for k in FLAGS if k in values}, "entry": entry}
-    return Compiled(stages=stages, cubin=cubin, shared=0, options=options, compiler=nvcc_version(),
-                    ptxas_log=_function_report(log, entry), seconds=round(seconds, 4))
+    return Compiled(
+        stages=stages,
+        cubin=cubin,
+        shared=0,
+        options=options,
+        compiler=nvcc_version(),
+        ptxas_log=_function_report(log, entry),
+        seconds=round(seconds, 4),
+    )
 
 
 def _first_error(log: str, file: str) -> str:

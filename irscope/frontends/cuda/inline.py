@@ -22,8 +22,10 @@ from pathlib import Path
 from ...errors import KernelFileError
 from .source import blank_comments, kernels
 
-DEVICE_FUNCTION = re.compile(r"^\s*(?:template\s*<[^>]*>\s*)?(?:static\s+|inline\s+|__forceinline__\s+)*"
-                             r"(?:extern\s+\"C\"\s+)?(?:__global__|__device__|__host__\s+__device__)\b")
+DEVICE_FUNCTION = re.compile(
+    r"^\s*(?:template\s*<[^>]*>\s*)?(?:static\s+|inline\s+|__forceinline__\s+)*"
+    r"(?:extern\s+\"C\"\s+)?(?:__global__|__device__|__host__\s+__device__)\b"
+)
 DEVICE_VARIABLE = re.compile(r"^\s*(?:static\s+)?(?:__constant__|__device__)\s+[^(]*;\s*$")
 HOST_ONLY_INCLUDE = re.compile(r"^\s*#\s*include\s*[<\"](?:torch|ATen|c10|pybind11)/", re.M)
 
@@ -59,8 +61,13 @@ def _read_calls(path: Path, text: str | None) -> tuple[list[InlineSource], list[
                 if isinstance(target, ast.Name):
                     strings[target.id] = node.value
     # `from torch.utils.cpp_extension import load_inline as build`: build(...) is load_inline(...) too
-    names = {"load_inline"} | {alias.asname for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-                               for alias in node.names if alias.name == "load_inline" and alias.asname}
+    names = {"load_inline"} | {
+        alias.asname
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+        if alias.name == "load_inline" and alias.asname
+    }
     found, unread = [], []
     for node in ast.walk(tree):
         if not (isinstance(node, ast.Call) and _called(node) in names):
@@ -68,7 +75,9 @@ def _read_calls(path: Path, text: str | None) -> tuple[list[InlineSource], list[
         # load_inline(name, cpp_sources, cuda_sources, ...): by keyword or third positionally. A `**{...}` or
         # `*args` could hold it too, and only running the file would say: that is unreadable, like a call.
         given = [k.value for k in node.keywords if k.arg == "cuda_sources"] + node.args[2:3]
-        hidden = [k.value for k in node.keywords if k.arg is None] + [a for a in node.args if isinstance(a, ast.Starred)]
+        hidden = [k.value for k in node.keywords if k.arg is None] + [
+            a for a in node.args if isinstance(a, ast.Starred)
+        ]
         for expr in hidden:
             unread.append(_unread(path, expr, f"load_inline's {_spelled(expr)} may hold its cuda_sources"))
         for expr in given:
@@ -89,9 +98,11 @@ def _read_calls(path: Path, text: str | None) -> tuple[list[InlineSource], list[
 
 def _unread(path: Path, expr: ast.expr, what: str) -> str:
     """The refusal of one ``cuda_sources`` that only running the file would give."""
-    return (f"{path}:{expr.lineno}: {what}, not a string written in the file; irscope reads it without running the "
-            "file: write the CUDA source as a string literal (or a module-level name bound to one), or save it as a "
-            ".cu file and name that")
+    return (
+        f"{path}:{expr.lineno}: {what}, not a string written in the file; irscope reads it without running the "
+        "file: write the CUDA source as a string literal (or a module-level name bound to one), or save it as a "
+        ".cu file and name that"
+    )
 
 
 def mentions_load_inline(path: Path) -> bool:
@@ -143,8 +154,9 @@ def device_side(source: InlineSource, python_file: str) -> str:
         elif DEVICE_VARIABLE.match(line):
             keep[i] = True
             i += 1
-        elif DEVICE_FUNCTION.match(line) or (line.strip().startswith("template") and i + 1 < len(lines)
-                                             and DEVICE_FUNCTION.match(clean[i + 1])):
+        elif DEVICE_FUNCTION.match(line) or (
+            line.strip().startswith("template") and i + 1 < len(lines) and DEVICE_FUNCTION.match(clean[i + 1])
+        ):
             end = _function_end(clean, i)
             for j in range(i, end + 1):
                 keep[j] = True

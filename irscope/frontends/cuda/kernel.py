@@ -22,8 +22,14 @@ class CudaKernel(Kernel):
     frontend = "cuda"
     stages = (Stage.PTX, Stage.SASS)
 
-    def __init__(self, file: str, name: str, text: str | None = None, device_code: str | None = None,
-                 spec_file: str | None = None) -> None:
+    def __init__(
+        self,
+        file: str,
+        name: str,
+        text: str | None = None,
+        device_code: str | None = None,
+        spec_file: str | None = None,
+    ) -> None:
         self.file = file
         self.name = name
         self._text = text
@@ -46,7 +52,7 @@ class CudaKernel(Kernel):
                 raise ParameterError(f"{named} declares no CudaSpec for {self.name} in {Path(self.file).name}")
         return self._spec
 
-    def with_spec_file(self, path: Path) -> "CudaKernel":
+    def with_spec_file(self, path: Path) -> CudaKernel:
         if not path.is_file():
             raise KernelFileError(f"no such spec file: {path}")
         return CudaKernel(self.file, self.name, self._text, self.device_code, str(path.resolve()))
@@ -103,7 +109,9 @@ class CudaKernel(Kernel):
         return first[0].lstrip("/ ").strip() if first and first[0].lstrip().startswith("//") else ""
 
     def handle(self) -> KernelHandle:
-        return KernelHandle(self.frontend, self.file, self.name, {"spec_file": self.spec_file} if self.spec_file else {})
+        return KernelHandle(
+            self.frontend, self.file, self.name, {"spec_file": self.spec_file} if self.spec_file else {}
+        )
 
     def cache_material(self) -> dict[str, Any]:
         return {"source_sha": self.identity().source_hash, "nvcc": nvcc_version()}
@@ -127,8 +135,10 @@ def no_spec_line(name: str, file: str) -> str:
     """What bench says of a kernel with no spec: where one goes, and that it is used only when named."""
     beside = Path(file).with_name(f"{Path(file).stem}_spec.py")
     have = "there is one" if beside.is_file() else "declare one"
-    return (f"{name} has no CudaSpec (example inputs, grid, reference) to launch with: {have} in {beside.name} "
-            f"and name it with --spec {beside} (a spec file is Python, run only when you name it)")
+    return (
+        f"{name} has no CudaSpec (example inputs, grid, reference) to launch with: {have} in {beside.name} "
+        f"and name it with --spec {beside} (a spec file is Python, run only when you name it)"
+    )
 
 
 def read_source(path: Path) -> str:

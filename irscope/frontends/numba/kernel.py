@@ -23,8 +23,10 @@ from ..cuda.tokens import flag_values
 JIT_SPELLINGS = {"cuda.jit", "numba.cuda.jit", "jit"}
 # name -> (default, default sweep): fastmath is Numba's own flag; the other two go to ptxas.
 FLAGS = {"fast_math": (False, [False, True]), "maxrregcount": (0, [0]), "opt": (3, [3])}
-SIGNATURE_HELP = ('Numba types, e.g. -S "float32[:], float32[:], int32" (a void kernel\'s arguments), '
-                  "or a signature string in the decorator: @cuda.jit(\"void(float32[:], float32[:], int32)\")")
+SIGNATURE_HELP = (
+    'Numba types, e.g. -S "float32[:], float32[:], int32" (a void kernel\'s arguments), '
+    'or a signature string in the decorator: @cuda.jit("void(float32[:], float32[:], int32)")'
+)
 
 
 def _decorated(node: ast.FunctionDef) -> tuple[bool, str | None]:
@@ -89,8 +91,10 @@ class NumbaKernel(Kernel):
         """Numba's fastmath and ptxas's flags; with a spec, also the launch shape (``block``) and the sizes."""
         from ..cubin import spec_parameters
 
-        table = {name: {"default": default, "sweep": list(sweep), "kind": "constexpr"}
-                 for name, (default, sweep) in FLAGS.items()}
+        table = {
+            name: {"default": default, "sweep": list(sweep), "kind": "constexpr"}
+            for name, (default, sweep) in FLAGS.items()
+        }
         if self.spec is not None:
             table.update(spec_parameters(self.spec))
         return table
@@ -130,14 +134,17 @@ class NumbaKernel(Kernel):
 
     def cache_material(self) -> dict[str, Any]:
         import numba
+        import numpy
 
         from ..cuda.compile import nvcc_version
 
-        import numpy
-
         # numba-cuda types kernels with numpy's own functions: a numpy upgrade can change (or break) a compile.
-        return {"source": self.identity().source_hash, "numba": numba.__version__, "numpy": numpy.__version__,
-                "toolkit": nvcc_version()}
+        return {
+            "source": self.identity().source_hash,
+            "numba": numba.__version__,
+            "numpy": numpy.__version__,
+            "toolkit": nvcc_version(),
+        }
 
     def python_function(self) -> Any:
         """The undecorated function, from the file the user named (imported once)."""
@@ -162,8 +169,11 @@ class NumbaKernel(Kernel):
         try:
             from numba import cuda
         except ImportError as exc:
-            return Compiled(error=CaptureError("environment", f"numba-cuda is not installed ({exc}); "
-                                                              "pip install numba-cuda nvidia-cuda-nvrtc"))
+            return Compiled(
+                error=CaptureError(
+                    "environment", f"numba-cuda is not installed ({exc}); pip install numba-cuda nvidia-cuda-nvrtc"
+                )
+            )
         capability = target.capability
         try:
             fn = self.python_function()
@@ -172,17 +182,27 @@ class NumbaKernel(Kernel):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # NumbaPerformanceWarning and friends: not the user's question
-                ptx, _ = cuda.compile_ptx(fn, self.signature, cc=divmod(capability, 10), lineinfo=True,
-                                          fastmath=bool(values.get("fast_math")))
-        except Exception as exc:  # noqa: BLE001 - Numba's typing and lowering errors, in one line
+                ptx, _ = cuda.compile_ptx(
+                    fn, self.signature, cc=divmod(capability, 10), lineinfo=True, fastmath=bool(values.get("fast_math"))
+                )
+        except Exception as exc:
             environment = CaptureError.from_environment(exc, "compiling (numba)") or _numpy_mismatch(exc)
-            return Compiled(error=environment or CaptureError("numba", _numba_message(exc)),
-                            seconds=time.perf_counter() - start, compiler=_numba_version())
+            return Compiled(
+                error=environment or CaptureError("numba", _numba_message(exc)),
+                seconds=time.perf_counter() - start,
+                compiler=_numba_version(),
+            )
         cubin, log, error = _ptxas(ptx, capability, values)
         entry = next(iter(re.findall(r"\.entry\s+(\w+)\s*\(", ptx)), None)
-        return Compiled(stages={Stage.PTX: ptx}, cubin=cubin, options={**values, "entry": entry},
-                        compiler=_numba_version(), ptxas_log=log, error=error,
-                        seconds=round(time.perf_counter() - start, 4))
+        return Compiled(
+            stages={Stage.PTX: ptx},
+            cubin=cubin,
+            options={**values, "entry": entry},
+            compiler=_numba_version(),
+            ptxas_log=log,
+            error=error,
+            seconds=round(time.perf_counter() - start, 4),
+        )
 
 
 def _numba_version() -> str:
@@ -198,16 +218,19 @@ def _numpy_mismatch(exc: BaseException) -> CaptureError | None:
     """numba-cuda built against an older numpy (0.30.4 calls np.row_stack, which numpy 2.5 removed)."""
     if not (isinstance(exc, AttributeError) and "module 'numpy'" in str(exc)):
         return None
-    import numpy
-
     from importlib.metadata import PackageNotFoundError, version
+
+    import numpy
 
     try:
         numba_cuda = version("numba-cuda")
     except PackageNotFoundError:
         numba_cuda = "?"
-    return CaptureError("environment", f"numba-cuda {numba_cuda} does not run with numpy {numpy.__version__} "
-                                       f"({exception_line(exc)}); install a numpy it supports")
+    return CaptureError(
+        "environment",
+        f"numba-cuda {numba_cuda} does not run with numpy {numpy.__version__} "
+        f"({exception_line(exc)}); install a numpy it supports",
+    )
 
 
 def _numba_message(exc: BaseException) -> str:
@@ -258,7 +281,7 @@ def _import(path: Path) -> Any:
         module.__name__ = path.stem  # what Numba mangles into the kernel's name: the user's module, as they know it
         tree = _Lazy().visit(ast.parse(path.read_text(encoding="utf-8"), str(path)))
         # Decorators dropped, line numbers kept: Numba's line info still names the file's own lines.
-        exec(compile(tree, str(path), "exec"), module.__dict__)  # noqa: S102 - the file the user named
+        exec(compile(tree, str(path), "exec"), module.__dict__)
 
     return import_file(path, "irscope_numba", "kernel file", run)
 
@@ -268,8 +291,9 @@ def kernel_in_file(path: Path, name: str | None, signature: str | None) -> Numba
     name = choose_kernel(list(defs), name, path, "@cuda.jit kernel")
     given = signature or defs[name][1]
     if not given:
-        raise ParameterError(f"{name} in {path} has no signature in its decorator; give its argument types as "
-                             + SIGNATURE_HELP)
+        raise ParameterError(
+            f"{name} in {path} has no signature in its decorator; give its argument types as " + SIGNATURE_HELP
+        )
     sig = given.strip()
     if "(" not in sig:
         sig = f"void({sig})"

@@ -26,8 +26,8 @@ from ...errors import KernelFileError, ParameterError
 from ..base import Frontend, KernelHandle
 from .kernel import TritonKernel
 from .kernel_files import builtin_kernels, kernel_in_file, kernel_names, kernel_with_signature
-from .signature import SignatureArg, signature_from_json
 from .rebuild import UnsafeKernelSource, rebuild_functions, rebuilt_kernel
+from .signature import SignatureArg, signature_from_json
 
 
 class TritonFrontend(Frontend):
@@ -48,9 +48,14 @@ class TritonFrontend(Frontend):
                 raise KernelFileError(f"the stored source of {handle.name} is not text")
             if stored is None:
                 raise ParameterError(f"the stored kernel {handle.name} has source text but no signature")
-            kernel = rebuilt_kernel(text, handle.file, handle.name, signature_from_json(stored),
-                                    inductor=handle.extra.get("inductor") is True,
-                                    recorded_heuristics=handle.extra.get("heuristics") == "recorded")
+            kernel = rebuilt_kernel(
+                text,
+                handle.file,
+                handle.name,
+                signature_from_json(stored),
+                inductor=handle.extra.get("inductor") is True,
+                recorded_heuristics=handle.extra.get("heuristics") == "recorded",
+            )
             launches = handle.extra.get("launches")
             if isinstance(launches, dict):  # data: replay.why_not checks each before it is used
                 kernel.recorded_launches = {k: v for k, v in launches.items() if isinstance(v, dict)}
@@ -66,5 +71,11 @@ class TritonFrontend(Frontend):
         return self.load(handle) if "source_text" in handle.extra else None
 
 
-__all__ = ["SignatureArg", "TritonFrontend", "TritonKernel", "UnsafeKernelSource", "rebuild_functions",
-           "rebuilt_kernel"]
+__all__ = [
+    "SignatureArg",
+    "TritonFrontend",
+    "TritonKernel",
+    "UnsafeKernelSource",
+    "rebuild_functions",
+    "rebuilt_kernel",
+]

@@ -75,7 +75,9 @@ class Check(ast.NodeVisitor):
         args = node.args
         params = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg] if a]
         parts = [args, *([node.returns] if node.returns else []), *node.body]
-        stored = [n for part in parts for n in ast.walk(part) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)]
+        stored = [
+            n for part in parts for n in ast.walk(part) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+        ]
         self.locals = set(params) | {n.id for n in stored}
         for where, name in [(node, p) for p in params] + [(n, n.id) for n in stored]:
             if isinstance(self.namespace.get(name), ModuleType):
@@ -132,8 +134,11 @@ class Check(ast.NodeVisitor):
         if value is MISSING and node.id in BUILTINS:
             return MISSING
         if value is MISSING or node.id.startswith("__"):
-            self.refuse(node, f"name {node.id!r} (not a parameter, a local, a Triton module, "
-                              "a @triton.jit function of this source or a Triton builtin)")
+            self.refuse(
+                node,
+                f"name {node.id!r} (not a parameter, a local, a Triton module, "
+                "a @triton.jit function of this source or a Triton builtin)",
+            )
         if node.id in self.kernels:
             self.calls.add(node.id)
         return value
@@ -156,8 +161,9 @@ class Check(ast.NodeVisitor):
             if isinstance(value, ModuleType) and not triton_module(value.__name__):
                 self.refuse(node, f"{where!r} is module {value.__name__!r}, outside Triton")
             if not isinstance(value, ModuleType) and not allowed_object(value):
-                self.refuse(node, f"{where!r} is {_describe(value)}, not a Triton builtin, JIT function, "
-                                  "dtype or value class")
+                self.refuse(
+                    node, f"{where!r} is {_describe(value)}, not a Triton builtin, JIT function, dtype or value class"
+                )
             return value
         if node.attr not in _value_attributes():
             self.refuse(node, f"attribute {node.attr!r} (not one that Triton's tensors, dtypes or constexprs have)")
@@ -169,8 +175,11 @@ class Check(ast.NodeVisitor):
         if isinstance(value, ModuleType) and not module_ok:
             self.refuse(node, f"module {dotted(node)!r} used as a value (a module may only lead an attribute chain)")
         if isinstance(value, JITCallable) and id(node) not in self.jit_ok:
-            self.refuse(node, f"JIT function {dotted(node)!r} used as a value (call it, or pass it to "
-                              "one of Triton's reductions or scans)")
+            self.refuse(
+                node,
+                f"JIT function {dotted(node)!r} used as a value (call it, or pass it to "
+                "one of Triton's reductions or scans)",
+            )
 
 
 def _takes_functions(callee: Any) -> bool:
@@ -180,8 +189,11 @@ def _takes_functions(callee: Any) -> bool:
 
 def _is_triton_builtin(value: Any) -> bool:
     """A function of Triton's (or Inductor's helpers) marked to be called by the code generator."""
-    return inspect.isfunction(value) and triton_module(value.__module__ or "") and \
-        value.__dict__.get("__triton_builtin__", False) is True
+    return (
+        inspect.isfunction(value)
+        and triton_module(value.__module__ or "")
+        and value.__dict__.get("__triton_builtin__", False) is True
+    )
 
 
 def triton_module(name: str) -> bool:
@@ -216,8 +228,13 @@ def _value_classes() -> frozenset[type]:
     import triton.language as tl
 
     core = tl.core
-    return frozenset(c for c in vars(core).values() if isinstance(c, type) and c.__module__.startswith("triton.language")
-                     and (issubclass(c, (core.base_value, core.base_type)) or c is core.constexpr))
+    return frozenset(
+        c
+        for c in vars(core).values()
+        if isinstance(c, type)
+        and c.__module__.startswith("triton.language")
+        and (issubclass(c, (core.base_value, core.base_type)) or c is core.constexpr)
+    )
 
 
 @functools.cache
@@ -229,8 +246,13 @@ def _value_attributes() -> frozenset[str]:
     import triton.language as tl
 
     names = {n for c in _value_classes() for n in dir(c) if not n.startswith("_")}
-    samples = [tl.constexpr(1), tl.tensor(None, tl.float32), tl.pointer_type(tl.float32),
-               tl.block_type(tl.float32, [16]), tl.tuple_type([tl.int32])]
+    samples = [
+        tl.constexpr(1),
+        tl.tensor(None, tl.float32),
+        tl.pointer_type(tl.float32),
+        tl.block_type(tl.float32, [16]),
+        tl.tuple_type([tl.int32]),
+    ]
     samples += [v for v in vars(tl.core).values() if isinstance(v, tl.dtype)]
     names |= {n for s in samples for n in vars(s) if not n.startswith("_")}
     return frozenset(names - {"handle"})

@@ -103,8 +103,9 @@ class Tuning:
     def autotuner(self) -> Any:
         tuners = [layer for layer in self.layers if _is_autotuner(layer)]
         if len(tuners) > 1:
-            raise ParameterError(f"{self.jit.__name__} is decorated with @triton.autotune {len(tuners)} times; "
-                                 "irscope reads one")
+            raise ParameterError(
+                f"{self.jit.__name__} is decorated with @triton.autotune {len(tuners)} times; irscope reads one"
+            )
         return tuners[0] if tuners else None
 
     def heuristics(self) -> list[tuple[str, Any, bool]]:
@@ -126,8 +127,9 @@ class Tuning:
 
     # ------------------------------------------------------------------ heuristics
 
-    def resolve(self, kernel: str, args: Mapping[str, Any], kwargs: Mapping[str, Any],
-                unknown: Iterable[str] = ()) -> dict[str, Any]:
+    def resolve(
+        self, kernel: str, args: Mapping[str, Any], kwargs: Mapping[str, Any], unknown: Iterable[str] = ()
+    ) -> dict[str, Any]:
         """``kwargs`` (a config's constexprs and options) with every heuristic's value added.
 
         As Triton's wrappers call one another: a heuristic outside the autotuner
@@ -140,8 +142,10 @@ class Tuning:
             if _is_autotuner(layer):
                 clash = sorted(set(current) & {n for c in layer.configs for n in c.kwargs})
                 if clash:  # Triton: "Conflicting meta-parameters"
-                    raise ParameterError(f"{clash[0]} of {kernel} is set both by @triton.heuristics (outside "
-                                         "@triton.autotune) and by the autotuner's configs; Triton refuses that too")
+                    raise ParameterError(
+                        f"{clash[0]} of {kernel} is set both by @triton.heuristics (outside "
+                        "@triton.autotune) and by the autotuner's configs; Triton refuses that too"
+                    )
                 current.update({k: v for k, v in kwargs.items() if k in tuned})
                 continue
             for name, fn in layer.values.items():
@@ -149,8 +153,9 @@ class Tuning:
                 current[name] = _evaluate(kernel, name, fn, values, tuned - set(current))
         return current
 
-    def resolve_for(self, kernel: TritonKernel, config: Config, kwargs: Mapping[str, Any],
-                    tensors: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def resolve_for(
+        self, kernel: TritonKernel, config: Config, kwargs: Mapping[str, Any], tensors: Mapping[str, Any] | None = None
+    ) -> dict[str, Any]:
         """``resolve`` on ``config``'s example arguments (see example_arguments; ``tensors``: a launch's)."""
         args, unknown = example_arguments(kernel, config, tensors)
         return self.resolve(kernel.name, args, kwargs, unknown)
@@ -186,26 +191,39 @@ class Tuning:
             if name in given:
                 raise ParameterError(f"{name} of {kernel.name} is set by @triton.heuristics; leave it out of {where}")
             if name not in {p.name for p in self.jit.params if p.is_constexpr}:
-                raise ParameterError(f"@triton.heuristics of {kernel.name} sets {name!r}, which is not a tl.constexpr "
-                                     "parameter of the kernel")
+                raise ParameterError(
+                    f"@triton.heuristics of {kernel.name} sets {name!r}, which is not a tl.constexpr "
+                    "parameter of the kernel"
+                )
         tuner = self.autotuner
         if tuner is not None:
             columns = self._columns(kernel, table)
             for name in columns:
                 if name in given:
-                    raise ParameterError(f"{name} of {kernel.name} is set by @triton.autotune's configs; "
-                                         f"leave it out of {where} (pick configs with -c/-s)")
+                    raise ParameterError(
+                        f"{name} of {kernel.name} is set by @triton.autotune's configs; "
+                        f"leave it out of {where} (pick configs with -c/-s)"
+                    )
             inner = {n for n, _, outside in self.heuristics() if not outside}
             columns = {n: c for n, c in columns.items() if n not in inner}  # the heuristic overrides the config
             flags, why = self._pruned(kernel, table)
             default = next((i for i, f in enumerate(flags) if f is False), 0) if flags else 0
             for name, (kind, column) in columns.items():
-                table[name] = {"default": column[default], "sweep": distinct(column), "kind": kind,
-                               "configs": list(column)}
+                table[name] = {
+                    "default": column[default],
+                    "sweep": distinct(column),
+                    "kind": kind,
+                    "configs": list(column),
+                }
             if flags is not None:
                 mark = PRUNED if PRUNED not in table else f"autotune_{PRUNED}"
-                table[mark] = {"default": flags[default], "sweep": distinct(flags), "kind": "mark", "configs": flags,
-                               **({"why": why} if why else {})}
+                table[mark] = {
+                    "default": flags[default],
+                    "sweep": distinct(flags),
+                    "kind": "mark",
+                    "configs": flags,
+                    **({"why": why} if why else {}),
+                }
         for name in heuristic_names:
             table[name] = {"default": None, "sweep": [None], "kind": "heuristic"}
         return table
@@ -218,19 +236,26 @@ class Tuning:
         out: dict[str, tuple[str, list]] = {}
         for i, c in enumerate(configs):
             if getattr(c, "ir_override", None):
-                raise ParameterError(f"config {i} of {kernel.name}'s @triton.autotune sets ir_override, "
-                                     "which irscope cannot apply")
+                raise ParameterError(
+                    f"config {i} of {kernel.name}'s @triton.autotune sets ir_override, which irscope cannot apply"
+                )
             for name in c.kwargs:
                 if name not in constexprs:
                     what = "not a tl.constexpr parameter" if name in params else "not a parameter"
-                    raise ParameterError(f"config {i} of {kernel.name}'s @triton.autotune sets {name!r}, {what} "
-                                         "of the kernel; irscope sweeps constexprs and launch options")
+                    raise ParameterError(
+                        f"config {i} of {kernel.name}'s @triton.autotune sets {name!r}, {what} "
+                        "of the kernel; irscope sweeps constexprs and launch options"
+                    )
                 if name not in out:
                     p = constexprs[name]
                     fallback = base[name]["default"] if name in base else p.default if p.has_default else None
                     out[name] = ("constexpr", [x.kwargs.get(name, fallback) for x in configs])
-        options = {"num_warps": [c.num_warps for c in configs], "num_stages": [c.num_stages for c in configs],
-                   "num_ctas": [c.num_ctas for c in configs], "maxnreg": [c.maxnreg for c in configs]}
+        options = {
+            "num_warps": [c.num_warps for c in configs],
+            "num_stages": [c.num_stages for c in configs],
+            "num_ctas": [c.num_ctas for c in configs],
+            "maxnreg": [c.maxnreg for c in configs],
+        }
         # A triton.Config always has all four; num_ctas=1 and no maxnreg are what a launch gets anyway,
         # so those two are swept only where some config sets them otherwise.
         defaults = {"num_ctas": (None, 1), "maxnreg": (None,)}
@@ -251,17 +276,23 @@ class Tuning:
             return None, ""
         configs = list(tuner.configs)
         first = configs[0]
-        defaults = {kind: {n: p["default"] for n, p in table.items() if p["kind"] == kind}
-                    for kind in ("constexpr", "option", "size")}
+        defaults = {
+            kind: {n: p["default"] for n, p in table.items() if p["kind"] == kind}
+            for kind in ("constexpr", "option", "size")
+        }
         user = {**defaults["constexpr"], **first.kwargs}
-        options = {n: v for n, v in {**defaults["option"], "num_warps": first.num_warps,
-                                     "num_stages": first.num_stages}.items() if v is not None}
+        options = {
+            n: v
+            for n, v in {**defaults["option"], "num_warps": first.num_warps, "num_stages": first.num_stages}.items()
+            if v is not None
+        }
         try:
             args, unknown = example_arguments(kernel, Config(user, options, defaults["size"]))
             # The kwargs the autotuner is called with: the caller's and those of heuristics outside it.
-            outer = Tuning(self.jit, self.layers[:self.layers.index(tuner)] + (tuner,))
-            kwargs = {k: v for k, v in outer.resolve(kernel.name, args, user, unknown).items()
-                      if k not in self.tuned_names()}
+            outer = Tuning(self.jit, self.layers[: self.layers.index(tuner)] + (tuner,))
+            kwargs = {
+                k: v for k, v in outer.resolve(kernel.name, args, user, unknown).items() if k not in self.tuned_names()
+            }
             nargs = Arguments(args, unknown)
             kept = configs
             if tuner.early_config_prune:
@@ -279,7 +310,7 @@ class Tuning:
                     kept = sorted(est, key=est.get)[:top_k]
         except UnknownValue as exc:
             return [None] * len(configs), f"prune_configs_by reads {exc.args[0]}, whose value -S does not give"
-        except Exception as exc:  # noqa: BLE001 - a prune function that fails here marks nothing; compiles go on
+        except Exception as exc:
             return [None] * len(configs), f"prune_configs_by raised {_said(exc)}"
         return [not any(_same(c, k) for k in kept) for c in configs], ""
 
@@ -287,7 +318,7 @@ class Tuning:
 def _same(a: Any, b: Any) -> bool:
     try:
         return a is b or a == b
-    except Exception:  # noqa: BLE001 - a prune function may return something that is not a Config
+    except Exception:
         return False
 
 
@@ -305,13 +336,17 @@ def _given(kernel: TritonKernel) -> tuple[set[str], str]:
     if kernel.spec is not None:
         return set(kernel.spec.constexprs), "the KernelSpec's constexprs"
     sig = kernel.signature or ()
-    given = {p.name for p in kernel.fn.params
-             if p.is_constexpr and p.num < len(sig) and sig[p.num].type is None and sig[p.num].value is not None}
+    given = {
+        p.name
+        for p in kernel.fn.params
+        if p.is_constexpr and p.num < len(sig) and sig[p.num].type is None and sig[p.num].value is not None
+    }
     return given, "the -S signature (write - for it)"
 
 
-def example_arguments(kernel: TritonKernel, config: Config, tensors: Mapping[str, Any] | None = None
-                      ) -> tuple[dict[str, Any], frozenset[str]]:
+def example_arguments(
+    kernel: TritonKernel, config: Config, tensors: Mapping[str, Any] | None = None
+) -> tuple[dict[str, Any], frozenset[str]]:
     """The positional arguments Triton zips with the parameter names for heuristics and pruning.
 
     With a KernelSpec: its arguments, on ``tensors`` (a launch's), else on CPU torch
@@ -365,22 +400,26 @@ def _evaluate(kernel: str, name: str, fn: Any, args: Arguments, hidden: set[str]
     try:
         return fn(args)
     except UnknownValue as exc:
-        raise UnknownArgument(f"@triton.heuristics value {name} of {kernel} reads {exc.args[0]}, whose value -S "
-                             "does not give (only its type); declare a KernelSpec with example arguments") from None
+        raise UnknownArgument(
+            f"@triton.heuristics value {name} of {kernel} reads {exc.args[0]}, whose value -S "
+            "does not give (only its type); declare a KernelSpec with example arguments"
+        ) from None
     except KeyError as exc:
         if exc.args and exc.args[0] in hidden:
-            raise ParameterError(f"@triton.heuristics value {name} of {kernel} reads {exc.args[0]}, which the "
-                                 "autotuner sets: a heuristic outside @triton.autotune runs before a config is "
-                                 "chosen (Triton raises KeyError too)") from None
+            raise ParameterError(
+                f"@triton.heuristics value {name} of {kernel} reads {exc.args[0]}, which the "
+                "autotuner sets: a heuristic outside @triton.autotune runs before a config is "
+                "chosen (Triton raises KeyError too)"
+            ) from None
         raise ParameterError(f"@triton.heuristics value {name} of {kernel} raised {_said(exc)}") from None
-    except Exception as exc:  # noqa: BLE001 - the user's function: its failure is one line
+    except Exception as exc:
         raise ParameterError(f"@triton.heuristics value {name} of {kernel} raised {_said(exc)}") from None
 
 
 def _said(exc: BaseException) -> str:
     try:
         return exception_line(exc)
-    except Exception:  # noqa: BLE001 - a __str__ that raises says nothing more
+    except Exception:
         return type(exc).__name__
 
 

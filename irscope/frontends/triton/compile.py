@@ -55,11 +55,18 @@ class _Result(Compiled):
         options = {k: int(meta[k]) for k in ("num_warps", "num_stages", "num_ctas") if meta.get(k) is not None}
         return Compiled(
             stages={STAGES[k]: v for k, v in self.asm.items() if k in STAGES},
-            cubin=self.asm.get("cubin"), shared=int(meta.get("shared") or 0), options=options,
+            cubin=self.asm.get("cubin"),
+            shared=int(meta.get("shared") or 0),
+            options=options,
             threads_per_block=32 * options["num_warps"] if "num_warps" in options else None,
-            compiler=f"triton {meta.get('triton_version') or _triton_version()}", ptxas_log=log,
-            seconds=round(self.seconds, 4), error=self.error, signature=self.signature,
-            divisible_by_16=self.divisible_by_16, gpu_registers=self.gpu_registers, gpu_spills=self.gpu_spills,
+            compiler=f"triton {meta.get('triton_version') or _triton_version()}",
+            ptxas_log=log,
+            seconds=round(self.seconds, 4),
+            error=self.error,
+            signature=self.signature,
+            divisible_by_16=self.divisible_by_16,
+            gpu_registers=self.gpu_registers,
+            gpu_spills=self.gpu_spills,
             passes=self.passes,
         )
 
@@ -73,7 +80,7 @@ def _triton_version() -> str:
 class _StageTracker:
     """Installed as Triton's stage hook: notes the running stage, keeps ptxas's log."""
 
-    def __init__(self, passes: "PassRecorder | None" = None) -> None:
+    def __init__(self, passes: PassRecorder | None = None) -> None:
         self.stage: str | None = None
         self.ptxas_log: str | None = None
         self.passes = passes  # records every MLIR pass of the compile, where asked
@@ -101,7 +108,7 @@ class _StageTracker:
                 self.ptxas_log = buffer.getvalue()
 
 
-def compile_aot(kernel: "TritonKernel", config: Config, capability: int, passes: bool = False) -> Compiled:
+def compile_aot(kernel: TritonKernel, config: Config, capability: int, passes: bool = False) -> Compiled:
     """Compile for ``sm_<capability>`` without a GPU, specialised like the JIT.
 
     ``passes``: also record every MLIR pass (``passes.py``); Triton's cache is bypassed
@@ -149,7 +156,7 @@ def compile_aot(kernel: "TritonKernel", config: Config, capability: int, passes:
     return result.compiled(capability)
 
 
-def compile_jit(kernel: "TritonKernel", config: Config) -> Compiled:
+def compile_jit(kernel: TritonKernel, config: Config) -> Compiled:
     """Compile through Triton's JIT on the current GPU, for real CUDA tensors."""
     from triton import knobs
 
@@ -199,10 +206,17 @@ def triton_cache_for(file: str):
         yield
 
 
-_STAGE_NAMES = {None: "ttir (frontend)", "ttir": "ttir", "ttgir": "ttgir", "llir": "llir", "ptx": "ptx", "cubin": "cubin (ptxas)"}
+_STAGE_NAMES = {
+    None: "ttir (frontend)",
+    "ttir": "ttir",
+    "ttgir": "ttgir",
+    "llir": "llir",
+    "ptx": "ptx",
+    "cubin": "cubin (ptxas)",
+}
 
 
-def _failure(kernel: "TritonKernel", stage: str | None, exc: Exception) -> CaptureError:
+def _failure(kernel: TritonKernel, stage: str | None, exc: Exception) -> CaptureError:
     from triton.compiler.errors import CompilationError
 
     environment = CaptureError.from_environment(exc, f"compiling ({_STAGE_NAMES.get(stage, stage or 'compile')})")
@@ -218,7 +232,7 @@ def _failure(kernel: "TritonKernel", stage: str | None, exc: Exception) -> Captu
     return CaptureError(_STAGE_NAMES.get(stage, stage or "compile"), _one_line(exc))
 
 
-def _frontend_message(kernel: "TritonKernel", exc: Any) -> str:
+def _frontend_message(kernel: TritonKernel, exc: Any) -> str:
     """``file:line:col: message`` for Triton's frontend errors (its own lines start at the def)."""
     inner = exc
     while getattr(inner, "__cause__", None) is not None and type(inner.__cause__).__name__.endswith("Error"):
@@ -241,12 +255,12 @@ def _one_line(value: Any) -> str:
     return lines[0]
 
 
-def _partial_stages(kernel: "TritonKernel", src: Any, target: Any, options: dict) -> dict[str, Any]:
+def _partial_stages(kernel: TritonKernel, src: Any, target: Any, options: dict) -> dict[str, Any]:
     """The stages Triton finished before failing, read back from its cache folder."""
     try:
         with triton_cache_for(kernel.file):
             return _read_partial_stages(src, target, options)
-    except Exception:  # noqa: BLE001 - partial stages are a bonus; the error itself is what matters
+    except Exception:
         return {}
 
 

@@ -89,6 +89,7 @@ def stand_in_driver(capability: int) -> Any:
         def get_benchmarker(self) -> Any:
             def no_timing(kernel_call: Any, *, quantiles: Any = None, **kwargs: Any) -> Any:
                 return [0.0] * len(quantiles) if quantiles else 0.0
+
             return no_timing
 
         def get_current_device(self) -> int:
@@ -115,19 +116,25 @@ def gpu_free_import(capability: int) -> Iterator[list[ExampleLaunch]]:
 
     launches: list[ExampleLaunch] = []
 
-    def record(*, key: Any, repr: str, fn: Any, compile: dict, is_manual_warmup: bool,
-               already_compiled: bool) -> bool:
+    def record(*, key: Any, repr: str, fn: Any, compile: dict, is_manual_warmup: bool, already_compiled: bool) -> bool:
         jit = fn.jit_function
         names = [p.name for p in jit.params]
         attrs = compile["configs"][0] if compile["configs"] else {}
-        launches.append(ExampleLaunch(
-            kernel=jit.fn.__name__,
-            signature=dict(compile["signature"]),
-            constants={names[k[0]] if len(k) == 1 else k: v for k, v in compile["constants"].items()},
-            divisible=frozenset(names[k[0]] for k, v in attrs.items()
-                                if len(k) == 1 and ["tt.divisibility", 16] in [list(a) for a in v]),
-            num_warps=compile["num_warps"], num_stages=compile["num_stages"],
-            file=getattr(getattr(jit.fn, "__code__", None), "co_filename", None)))
+        launches.append(
+            ExampleLaunch(
+                kernel=jit.fn.__name__,
+                signature=dict(compile["signature"]),
+                constants={names[k[0]] if len(k) == 1 else k: v for k, v in compile["constants"].items()},
+                divisible=frozenset(
+                    names[k[0]]
+                    for k, v in attrs.items()
+                    if len(k) == 1 and ["tt.divisibility", 16] in [list(a) for a in v]
+                ),
+                num_warps=compile["num_warps"],
+                num_stages=compile["num_stages"],
+                file=getattr(getattr(jit.fn, "__code__", None), "co_filename", None),
+            )
+        )
         return True  # Triton then neither compiles nor launches
 
     original_run = JITFunction.run
@@ -163,21 +170,29 @@ def _with_call(launch: ExampleLaunch, jit: Any, args: tuple, kwargs: dict, grid:
     if callable(grid):
         try:
             grid = grid(dict(bound.arguments))
-        except Exception:  # noqa: BLE001 - a grid that needs more than the arguments is left unknown
+        except Exception:
             grid = None
     try:
         shape = None if grid is None else tuple(int(g) for g in grid)
     except (TypeError, ValueError):
         shape = None
-    return ExampleLaunch(launch.kernel, launch.signature, launch.constants, launch.divisible, launch.num_warps,
-                         launch.num_stages, arguments, shape, launch.file)
+    return ExampleLaunch(
+        launch.kernel,
+        launch.signature,
+        launch.constants,
+        launch.divisible,
+        launch.num_warps,
+        launch.num_stages,
+        arguments,
+        shape,
+        launch.file,
+    )
 
 
 def describe(value: Any) -> Any:
     """A tensor as a TensorArgument (never its data); a plain value as itself; anything else by its repr."""
     if hasattr(value, "data_ptr") and hasattr(value, "dtype") and hasattr(value, "shape"):
-        return TensorArgument(str(value.dtype), tuple(value.shape), tuple(value.stride()),
-                              value.data_ptr() % 16 == 0)
+        return TensorArgument(str(value.dtype), tuple(value.shape), tuple(value.stride()), value.data_ptr() % 16 == 0)
     if isinstance(value, (bool, int, float, str)) or value is None:
         return value
     return repr(value)
@@ -206,6 +221,13 @@ def signature_of(launch: ExampleLaunch, fn: Any) -> tuple | None:
     return tuple(out)
 
 
-__all__ = ["LAUNCHES", "ExampleLaunch", "TensorArgument", "describe", "example_launches", "gpu_free_import", "signature_of",
-           "stand_in_driver"]
-
+__all__ = [
+    "LAUNCHES",
+    "ExampleLaunch",
+    "TensorArgument",
+    "describe",
+    "example_launches",
+    "gpu_free_import",
+    "signature_of",
+    "stand_in_driver",
+]

@@ -18,8 +18,9 @@ if TYPE_CHECKING:
     from .kernel import TritonKernel
 
 
-def example_namespace(kernel: "TritonKernel", config: Config, device: str = "cpu", fill: bool = False,
-                      seed: int = 0) -> SimpleNamespace:
+def example_namespace(
+    kernel: TritonKernel, config: Config, device: str = "cpu", fill: bool = False, seed: int = 0
+) -> SimpleNamespace:
     """The namespace ``k`` the spec's callables see: sizes, config and tensors."""
     assert kernel.spec is not None, "only kernels with a KernelSpec have example inputs"
     generator = None
@@ -32,7 +33,7 @@ def example_namespace(kernel: "TritonKernel", config: Config, device: str = "cpu
     return kernel.spec.namespace(config.values(), tensors)
 
 
-def launch_arguments(kernel: "TritonKernel", config: Config, ns: SimpleNamespace) -> tuple[tuple, dict[str, Any]]:
+def launch_arguments(kernel: TritonKernel, config: Config, ns: SimpleNamespace) -> tuple[tuple, dict[str, Any]]:
     """``(args, kwargs)`` as a user would write ``kernel[grid](*args, **kwargs)``."""
     assert kernel.spec is not None
     args = tuple(kernel.spec.args(ns))

@@ -28,13 +28,25 @@ from .tuner import run_autotuner
 
 # Environment variables that change what Triton generates (see triton/knobs.py).
 CODEGEN_ENV = (
-    "TRITON_F32_DEFAULT", "TRITON_DEFAULT_FP_FUSION", "TRITON_DISABLE_LINE_INFO", "TRITON_OVERRIDE_ARCH",
-    "TRITON_DEBUG", "TRITON_INSTRUMENTATION_MODE", "TRITON_KERNEL_OVERRIDE", "TRITON_OVERRIDE_DIR",
-    "TRITON_ENABLE_ASAN", "TRITON_LIBDEVICE_PATH", "TRITON_PTXAS_PATH", "TRITON_PTXAS_BLACKWELL_PATH",
-    "TRITON_MOCK_PTX_VERSION", "DISABLE_PTXAS_OPT", "PTXAS_OPTIONS", "LLVM_EXTRACT_DI_LOCAL_VARIABLES",
-    "TRITON_NVDISASM_PATH", "USE_IR_LOC",
+    "TRITON_F32_DEFAULT",
+    "TRITON_DEFAULT_FP_FUSION",
+    "TRITON_DISABLE_LINE_INFO",
+    "TRITON_OVERRIDE_ARCH",
+    "TRITON_DEBUG",
+    "TRITON_INSTRUMENTATION_MODE",
+    "TRITON_KERNEL_OVERRIDE",
+    "TRITON_OVERRIDE_DIR",
+    "TRITON_ENABLE_ASAN",
+    "TRITON_LIBDEVICE_PATH",
+    "TRITON_PTXAS_PATH",
+    "TRITON_PTXAS_BLACKWELL_PATH",
+    "TRITON_MOCK_PTX_VERSION",
+    "DISABLE_PTXAS_OPT",
+    "PTXAS_OPTIONS",
+    "LLVM_EXTRACT_DI_LOCAL_VARIABLES",
+    "TRITON_NVDISASM_PATH",
+    "USE_IR_LOC",
 )
-
 
 
 class TritonKernel(Kernel):
@@ -43,9 +55,16 @@ class TritonKernel(Kernel):
     frontend = "triton"
     stages = (Stage.TTIR, Stage.TTGIR, Stage.LLIR, Stage.PTX, Stage.SASS)
 
-    def __init__(self, fn: Any, file: str, spec: KernelSpec | None = None,
-                 signature: tuple[SignatureArg, ...] | None = None, *, source_text: str | None = None,
-                 inductor: bool = False) -> None:
+    def __init__(
+        self,
+        fn: Any,
+        file: str,
+        spec: KernelSpec | None = None,
+        signature: tuple[SignatureArg, ...] | None = None,
+        *,
+        source_text: str | None = None,
+        inductor: bool = False,
+    ) -> None:
         # fn may be wrapped by @triton.autotune / @triton.heuristics: those are kept in ``tuning``, and ``fn`` is
         # the JITFunction inside (made to apply the heuristics when it is launched).
         self.tuning = unwrap(fn)
@@ -103,10 +122,16 @@ class TritonKernel(Kernel):
 
     def _declared_table(self) -> dict[str, dict[str, Any]]:
         if self.spec is not None:
-            table = {n: {"default": t.default, "sweep": list(t.values()), "kind": "constexpr"}
-                     for n, t in self.spec.constexprs.items()}
-            table.update({n: {"default": t.default, "sweep": list(t.values()), "kind": "option"}
-                          for n, t in self.spec.options().items()})
+            table = {
+                n: {"default": t.default, "sweep": list(t.values()), "kind": "constexpr"}
+                for n, t in self.spec.constexprs.items()
+            }
+            table.update(
+                {
+                    n: {"default": t.default, "sweep": list(t.values()), "kind": "option"}
+                    for n, t in self.spec.options().items()
+                }
+            )
             table.update({n: {"default": v, "sweep": [v], "kind": "size"} for n, v in self.spec.sizes.items()})
             return table
         table = {}
@@ -190,9 +215,15 @@ class TritonKernel(Kernel):
             return fn[grid](*args, **kwargs)
 
         values = config.values()
-        return Launch(first=first, run=run, outputs={n: getattr(ns, n) for n in spec.outputs()}, expected=expected,
-                      tolerance=lambda name: spec.tolerance_for(spec.tensors[name].dtype),
-                      bytes_moved=spec.bytes_for(values), flops=spec.flops_for(values))
+        return Launch(
+            first=first,
+            run=run,
+            outputs={n: getattr(ns, n) for n in spec.outputs()},
+            expected=expected,
+            tolerance=lambda name: spec.tolerance_for(spec.tensors[name].dtype),
+            bytes_moved=spec.bytes_for(values),
+            flops=spec.flops_for(values),
+        )
 
     @property
     def autotuned(self) -> bool:

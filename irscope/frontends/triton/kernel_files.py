@@ -49,11 +49,15 @@ def kernel_in_file(path: Path, kernel_name: str | None, signature: str | None) -
     if kernel_name is None:
         candidates = kernel_names(path)
         if len(candidates) != 1:
-            raise KernelNotFound(f"{path} holds {len(candidates)} kernels ({', '.join(candidates) or 'none'}); name one as {path}:NAME")
+            raise KernelNotFound(
+                f"{path} holds {len(candidates)} kernels ({', '.join(candidates) or 'none'}); name one as {path}:NAME"
+            )
         kernel_name = candidates[0]
     fn = jit_fns.get(kernel_name) or (specs[kernel_name].kernel if kernel_name in specs else None)
     if fn is None:
-        raise KernelNotFound(f"no @triton.jit kernel named {kernel_name!r} in {path}; found: {', '.join(jit_fns) or 'none'}")
+        raise KernelNotFound(
+            f"no @triton.jit kernel named {kernel_name!r} in {path}; found: {', '.join(jit_fns) or 'none'}"
+        )
     spec = specs.get(kernel_name)
     parsed = parse_signature(signature, jit_of(fn)) if signature else None
     if spec is None and parsed is None:  # how the file itself launched it, where it did so at import
@@ -61,7 +65,7 @@ def kernel_in_file(path: Path, kernel_name: str | None, signature: str | None) -
     if spec is None and parsed is None:
         raise ParameterError(
             f"{kernel_name} in {path} declares no KernelSpec; give its argument types with "
-            f"--signature, e.g. --signature \"*fp32:16, *fp32:16, i32:16, 1024\""
+            f'--signature, e.g. --signature "*fp32:16, *fp32:16, i32:16, 1024"'
         )
     kernel = TritonKernel(fn, str(path), None if parsed else spec, parsed)
     if parsed and kernel.tuning is not None:
@@ -84,8 +88,9 @@ def _launched_signature(module: Any, fn: Any) -> tuple[SignatureArg, ...] | None
     if signature is None or tuning is None:
         return signature
     tuned = tuning.tuned_names() | {name for name, _, _ in tuning.heuristics()}
-    return tuple(SignatureArg(None) if p.name in tuned and p.is_constexpr else arg
-                 for p, arg in zip(jit.params, signature))
+    return tuple(
+        SignatureArg(None) if p.name in tuned and p.is_constexpr else arg for p, arg in zip(jit.params, signature)
+    )
 
 
 def kernel_with_signature(path: Path, name: str, signature: tuple[SignatureArg, ...]) -> TritonKernel:
@@ -102,8 +107,7 @@ def _jit_functions(module: Any) -> dict[str, Any]:
     A bare ``@triton.jit`` function that a wrapper in the module wraps (``k = triton.autotune(...)(_k)``) is
     that wrapper under both names: it is how the module launches it, and how a worker finds it again.
     """
-    found = {n: v for n, v in vars(module).items()
-             if _is_jit_function(v) and jit_of(v).__module__ == module.__name__}
+    found = {n: v for n, v in vars(module).items() if _is_jit_function(v) and jit_of(v).__module__ == module.__name__}
     outer: dict[int, Any] = {}
     for value in found.values():
         if jit_of(value) is not value:
@@ -138,7 +142,7 @@ def _exec_module(loader: Any, module: Any) -> None:
         with gpu_free_import(DEFAULT_CAPABILITY) as launches:
             try:
                 loader.exec_module(module)
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 # A file that checks its kernel's output at import (Triton's tutorials do) stops there
                 # without a GPU: the stand-in's tensors hold no data. What it defined and launched
                 # before that line is kept, and said.
@@ -146,7 +150,9 @@ def _exec_module(loader: Any, module: Any) -> None:
                     raise
                 frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == module.__file__]
                 where = f"{module.__file__}:{frames[-1].lineno}" if frames else module.__file__
-                sys.stderr.write(f"irscope: note: {where}: the file stopped there while irscope imported it without "
-                                 f"a GPU ({said(exc)}); kernels and launches before that line are kept\n")
+                sys.stderr.write(
+                    f"irscope: note: {where}: the file stopped there while irscope imported it without "
+                    f"a GPU ({said(exc)}); kernels and launches before that line are kept\n"
+                )
             finally:
                 setattr(module, LAUNCHES, launches)

@@ -89,7 +89,7 @@ class Listener:
         def listener(*, src: Any, metadata: Any, metadata_group: Any, times: Any, cache_hit: bool) -> None:
             try:
                 self.compiled(src, metadata, metadata_group, times, cache_hit)
-            except Exception as exc:  # noqa: BLE001 - the program must go on; the run says what was lost
+            except Exception as exc:
                 self._error(f"a compile was not recorded: {type(exc).__name__}: {exc}")
             if previous is not None:
                 previous(src=src, metadata=metadata, metadata_group=metadata_group, times=times, cache_hit=cache_hit)
@@ -132,8 +132,11 @@ class Listener:
             "constexprs": [p.name for p in fn.params if p.is_constexpr],
             "signature": {k: jsonable(v) for k, v in dict(src.signature).items()},
             "constants": {names[k[0]]: jsonable(v) for k, v in src.constants.items() if len(k) == 1},
-            "divisible": sorted(names[k[0]] for k, v in src.attrs.items()
-                                if len(k) == 1 and ["tt.divisibility", 16] in [list(a) for a in v]),
+            "divisible": sorted(
+                names[k[0]]
+                for k, v in src.attrs.items()
+                if len(k) == 1 and ["tt.divisibility", 16] in [list(a) for a in v]
+            ),
             "options": {k: jsonable(meta.get(k)) for k in OPTION_KEYS if meta.get(k) is not None},
             "hash": str(meta.get("hash")),
             "name": str(meta.get("name") or fn.__name__),
@@ -195,8 +198,10 @@ class Listener:
 
     def finish(self) -> None:
         """Write the launch counts and the autotuners' picks (compiles are already on disk)."""
-        launches = [{"hash": h, "grid": list(g), "calls": calls, "arguments": args}
-                    for (h, g), (calls, args) in list(self.launches.items())]
+        launches = [
+            {"hash": h, "grid": list(g), "calls": calls, "arguments": args}
+            for (h, g), (calls, args) in list(self.launches.items())
+        ]
         _write(self.directory / "launches.json", json.dumps(launches, indent=1))
         self._write_autotuners()
         if self.skipped or self.errors:
@@ -226,18 +231,23 @@ class GpuFreeListener(Listener):
     def finish(self) -> None:
         out = []
         for launch in list(self._recorded):
-            out.append({
-                "format": FORMAT, "kernel": launch.kernel, "file": launch.file,
-                "source": self._save_file(launch.file) if launch.file else None,
-                "signature": {k: jsonable(v) for k, v in launch.signature.items()},
-                "constants": {k: jsonable(v) for k, v in launch.constants.items() if isinstance(k, str)},
-                "divisible": sorted(launch.divisible),
-                "options": {"num_warps": launch.num_warps, "num_stages": launch.num_stages},
-                "grid": list(_grid(launch.grid)) if launch.grid else None,
-                "arguments": {k: v.to_json() if hasattr(v, "to_json") else jsonable(v)
-                              for k, v in launch.arguments.items()},
-                "arch": self.capability,
-            })
+            out.append(
+                {
+                    "format": FORMAT,
+                    "kernel": launch.kernel,
+                    "file": launch.file,
+                    "source": self._save_file(launch.file) if launch.file else None,
+                    "signature": {k: jsonable(v) for k, v in launch.signature.items()},
+                    "constants": {k: jsonable(v) for k, v in launch.constants.items() if isinstance(k, str)},
+                    "divisible": sorted(launch.divisible),
+                    "options": {"num_warps": launch.num_warps, "num_stages": launch.num_stages},
+                    "grid": list(_grid(launch.grid)) if launch.grid else None,
+                    "arguments": {
+                        k: v.to_json() if hasattr(v, "to_json") else jsonable(v) for k, v in launch.arguments.items()
+                    },
+                    "arch": self.capability,
+                }
+            )
         _write(self.directory / "launches_ahead_of_time.json", json.dumps(out, indent=1))
         self._write_autotuners()
 
@@ -246,7 +256,7 @@ def _cache_key(fn: Any) -> str | None:
     """The JIT's hash of the function and what it calls: the identity irscope gives a kernel."""
     try:
         return str(fn.cache_key)
-    except Exception:  # noqa: BLE001 - a dependency Triton cannot hash here
+    except Exception:
         return None
 
 
@@ -289,14 +299,19 @@ def autotuner_picks() -> list[dict[str, Any]]:
         try:
             jit = jit_of(tuner)
             timings = getattr(tuner, "configs_timings", None) or {}
-            out.append({
-                "kernel": jit.__name__, "file": Listener._file_of(jit),
-                "configs": [_config(c) for c in tuner.configs],
-                "picked": [_config(c) for c in tuner.cache.values()],
-                "timings": [{"config": _config(c), "ms": jsonable(t if isinstance(t, (list, tuple)) else [t])}
-                            for c, t in timings.items()],
-            })
-        except Exception as exc:  # noqa: BLE001 - one odd autotuner must not lose the others
+            out.append(
+                {
+                    "kernel": jit.__name__,
+                    "file": Listener._file_of(jit),
+                    "configs": [_config(c) for c in tuner.configs],
+                    "picked": [_config(c) for c in tuner.cache.values()],
+                    "timings": [
+                        {"config": _config(c), "ms": jsonable(t if isinstance(t, (list, tuple)) else [t])}
+                        for c, t in timings.items()
+                    ],
+                }
+            )
+        except Exception as exc:
             out.append({"error": f"{type(exc).__name__}: {exc}"[:300]})
     return out
 

@@ -18,8 +18,9 @@ import contextlib
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ...ir.passes import build_pass_log
 from ...types import PassLog, Stage

@@ -53,8 +53,12 @@ __all__ = ["UnsafeKernelSource", "rebuild_functions", "rebuilt_kernel"]
 JIT_SPELLINGS = frozenset({"triton.jit", "jit"})
 CONSTEXPR_SPELLINGS = frozenset({"tl.constexpr", "triton.language.constexpr", "constexpr"})
 # `@triton.jit(...)` arguments that change the compile: honoured when they are literals, else left out.
-JIT_OPTIONS = {"do_not_specialize": (list, tuple), "do_not_specialize_on_alignment": (list, tuple),
-               "debug": bool, "noinline": bool}
+JIT_OPTIONS = {
+    "do_not_specialize": (list, tuple),
+    "do_not_specialize_on_alignment": (list, tuple),
+    "debug": bool,
+    "noinline": bool,
+}
 _LINECACHE = threading.Lock()
 
 
@@ -80,8 +84,15 @@ def rebuild_functions(text: str, filename: str, *, inductor: bool = False) -> di
     return dict(rebuilt.functions)
 
 
-def rebuilt_kernel(text: str, filename: str, name: str, signature: tuple[SignatureArg, ...], *,
-                   inductor: bool = False, recorded_heuristics: bool = False) -> TritonKernel:
+def rebuilt_kernel(
+    text: str,
+    filename: str,
+    name: str,
+    signature: tuple[SignatureArg, ...],
+    *,
+    inductor: bool = False,
+    recorded_heuristics: bool = False,
+) -> TritonKernel:
     """The kernel ``name`` of ``text``, compiled from ``signature``; refused if it or a kernel it calls is.
 
     ``recorded_heuristics``: the values its ``@triton.heuristics`` set are in the configs
@@ -89,13 +100,16 @@ def rebuilt_kernel(text: str, filename: str, name: str, signature: tuple[Signatu
     """
     rebuilt = _rebuild(text, filename, inductor)
     if name not in rebuilt.functions:
-        raise KernelNotFound(f"no @triton.jit kernel named {name!r} in {filename}; "
-                             f"found: {', '.join(rebuilt.functions) or 'none'}")
+        raise KernelNotFound(
+            f"no @triton.jit kernel named {name!r} in {filename}; found: {', '.join(rebuilt.functions) or 'none'}"
+        )
     if name in rebuilt.heuristics and not recorded_heuristics:
         # An autotuner's configs are data (a session keeps them in its parameter table);
         # heuristics are Python, which irscope does not run from text it was handed.
-        raise KernelFileError(f"{filename}:{rebuilt.heuristics[name]}: {name}'s @triton.heuristics are Python "
-                              "code, which irscope does not run from a stored source")
+        raise KernelFileError(
+            f"{filename}:{rebuilt.heuristics[name]}: {name}'s @triton.heuristics are Python "
+            "code, which irscope does not run from a stored source"
+        )
     seen, todo = set(), [name]
     while todo:
         current = todo.pop()
@@ -107,9 +121,13 @@ def rebuilt_kernel(text: str, filename: str, name: str, signature: tuple[Signatu
     for param, arg in zip(rebuilt.functions[name].params, signature):
         # Triton parses each type with a function that can eval part of it: only plain types pass.
         if arg.type is not None and not (isinstance(arg.type, str) and is_type(arg.type)):
-            raise UnsafeKernelSource(f"{filename}: refused: signature type {arg.type!r} for {param.name} "
-                                     "is not a Triton scalar or pointer type")
-    kernel = TritonKernel(rebuilt.functions[name], filename, None, tuple(signature), source_text=text, inductor=inductor)
+            raise UnsafeKernelSource(
+                f"{filename}: refused: signature type {arg.type!r} for {param.name} "
+                "is not a Triton scalar or pointer type"
+            )
+    kernel = TritonKernel(
+        rebuilt.functions[name], filename, None, tuple(signature), source_text=text, inductor=inductor
+    )
     kernel.recorded_heuristics = recorded_heuristics and name in rebuilt.heuristics
     return kernel
 
@@ -128,24 +146,29 @@ def _rebuild(text: str, filename: str, inductor: bool) -> _Rebuilt:
     namespace.update(_triton_imports(tree))
     for name, node in defs.items():
         if name in namespace:
-            raise UnsafeKernelSource(f"{filename}:{node.lineno}: refused: a @triton.jit def named {name!r} "
-                                     "would hide the module or name Triton's kernels use")
+            raise UnsafeKernelSource(
+                f"{filename}:{node.lineno}: refused: a @triton.jit def named {name!r} "
+                "would hide the module or name Triton's kernels use"
+            )
     module = ast.Module(body=[_bare(node) for node in defs.values()], type_ignores=[])
     try:
         code = compile(module, filename, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
-        raise KernelFileError(f"{filename}:{getattr(exc, 'lineno', '?')}: kernel source does not compile: {exc}") from None
+        raise KernelFileError(
+            f"{filename}:{getattr(exc, 'lineno', '?')}: kernel source does not compile: {exc}"
+        ) from None
     functions: dict[str, Any] = {}
     with _source_in_linecache(text, filename):
-        exec(code, namespace)  # noqa: S102 - bare defs: nothing of the text is evaluated
+        exec(code, namespace)
         for name, node in defs.items():
             fn = namespace[name]
             fn.__annotations__ = _annotations(node, namespace)
             try:
                 functions[name] = triton.jit(fn, **_jit_options(_jit_decorator(node)))
-            except Exception as exc:  # noqa: BLE001 - Triton's own reading of the source, said in one line
-                raise KernelFileError(f"{filename}:{node.lineno}: Triton cannot read {name}: "
-                                      f"{type(exc).__name__}: {exc}") from None
+            except Exception as exc:
+                raise KernelFileError(
+                    f"{filename}:{node.lineno}: Triton cannot read {name}: {type(exc).__name__}: {exc}"
+                ) from None
             namespace[name] = functions[name]
     refusals, calls = {}, {}
     for name, node in defs.items():
@@ -157,8 +180,12 @@ def _rebuild(text: str, filename: str, inductor: bool) -> _Rebuilt:
         except UnsafeKernelSource as exc:
             refusals[name] = str(exc)
         calls[name] = frozenset(check.calls)
-    return _Rebuilt(functions, refusals, calls, {name: line for name, node in defs.items()
-                                                 if (line := _heuristics_line(node)) is not None})
+    return _Rebuilt(
+        functions,
+        refusals,
+        calls,
+        {name: line for name, node in defs.items() if (line := _heuristics_line(node)) is not None},
+    )
 
 
 def _namespace(module_name: str, inductor: bool) -> dict[str, Any]:
@@ -169,7 +196,8 @@ def _namespace(module_name: str, inductor: bool) -> dict[str, Any]:
     namespace = {"__name__": module_name, "__builtins__": {}, "triton": triton, "tl": tl, "constexpr": tl.constexpr}
     if inductor:
         from torch._inductor.runtime import triton_helpers
-        from torch._inductor.runtime.triton_helpers import libdevice, math as tl_math
+        from torch._inductor.runtime.triton_helpers import libdevice
+        from torch._inductor.runtime.triton_helpers import math as tl_math
 
         namespace.update(triton_helpers=triton_helpers, libdevice=libdevice, tl_math=tl_math)
     return namespace
@@ -182,12 +210,13 @@ def _triton_imports(tree: ast.Module) -> dict[str, Any]:
     same module here; the import statement itself is never run, and imports of
     anything outside ``triton.language`` are left out (names they bind are unknown).
     """
+
     def module(name: str) -> ModuleType | None:
         if not triton_module(name):
             return None
         try:
             return importlib.import_module(name)  # one of Triton's own modules, installed code
-        except Exception:  # noqa: BLE001 - no such module: the names it would bind stay unknown
+        except Exception:
             return None
 
     out: dict[str, Any] = {}
@@ -202,8 +231,12 @@ def _triton_imports(tree: ast.Module) -> dict[str, Any]:
                 value = module(f"{node.module}.{alias.name}")
                 if value is None and parent is not None:
                     value = inspect.getattr_static(parent, alias.name, None)
-                if isinstance(value, ModuleType) and triton_module(value.__name__) or \
-                        not isinstance(value, (ModuleType, type(None))) and allowed_object(value):
+                if (
+                    isinstance(value, ModuleType)
+                    and triton_module(value.__name__)
+                    or not isinstance(value, (ModuleType, type(None)))
+                    and allowed_object(value)
+                ):
                     out[alias.asname or alias.name] = value
     return {name: value for name, value in out.items() if not name.startswith("__")}
 
@@ -272,6 +305,7 @@ def _literal(node: ast.expr | None) -> bool:
 
 def _bare(node: ast.FunctionDef) -> ast.FunctionDef:
     """``node`` as a def whose execution evaluates nothing, its code starting on the line Python would give it."""
+
     def bare_arg(arg: ast.arg | None) -> ast.arg | None:
         return None if arg is None else ast.copy_location(ast.arg(arg=arg.arg), arg)
 
@@ -283,10 +317,14 @@ def _bare(node: ast.FunctionDef) -> ast.FunctionDef:
         literal_tail.insert(0, copy.deepcopy(default))
     bare = copy.copy(node)
     bare.args = ast.arguments(
-        posonlyargs=[bare_arg(a) for a in args.posonlyargs], args=[bare_arg(a) for a in args.args],
-        vararg=bare_arg(args.vararg), kwonlyargs=[bare_arg(a) for a in args.kwonlyargs],
+        posonlyargs=[bare_arg(a) for a in args.posonlyargs],
+        args=[bare_arg(a) for a in args.args],
+        vararg=bare_arg(args.vararg),
+        kwonlyargs=[bare_arg(a) for a in args.kwonlyargs],
         kw_defaults=[copy.deepcopy(d) if _literal(d) else None for d in args.kw_defaults],
-        kwarg=bare_arg(args.kwarg), defaults=literal_tail)
+        kwarg=bare_arg(args.kwarg),
+        defaults=literal_tail,
+    )
     bare.body = [ast.copy_location(ast.Pass(), node.body[0])]
     bare.decorator_list, bare.returns = [], None
     # A decorated def's code starts at its first decorator: so inspect (and Triton) read it from there.
@@ -322,7 +360,6 @@ def _same_as_triton_reads(node: ast.FunctionDef, fn: Any, filename: str) -> None
     expected = copy.copy(node)
     expected.decorator_list = []
     if len(seen) != 1 or ast.dump(seen[0]) != ast.dump(expected):
-        raise UnsafeKernelSource(f"{filename}:{node.lineno}: refused: Triton would read another source "
-                                 f"for {node.name} than the def there")
-
-
+        raise UnsafeKernelSource(
+            f"{filename}:{node.lineno}: refused: Triton would read another source for {node.name} than the def there"
+        )

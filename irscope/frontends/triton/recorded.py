@@ -69,8 +69,9 @@ def read_compiles(raw: Path) -> tuple[list[Recorded], list[str]]:
             data = read_json(contained(sub, RECORD))
             record = _record(raw, data)
             record.folder = sub
-            record.stages = {k: v for k, v in _mapping(data, "stages").items()
-                             if isinstance(k, str) and isinstance(v, str)}
+            record.stages = {
+                k: v for k, v in _mapping(data, "stages").items() if isinstance(k, str) and isinstance(v, str)
+            }
             record.hash = _text(data.get("hash"))
             record.name = _text(data.get("name"))
             record.cache_hit = bool(data.get("cache_hit"))
@@ -113,7 +114,9 @@ def _record(raw: Path, data: Any) -> Recorded:
         raise ValueError("'divisible' must be a list of names")
     arch = data.get("arch")
     return Recorded(
-        kernel=_name(data.get("kernel")), file=str(data.get("file") or "<unknown>"), source=source,
+        kernel=_name(data.get("kernel")),
+        file=str(data.get("file") or "<unknown>"),
+        source=source,
         signature={k: v for k, v in _mapping(data, "signature").items() if isinstance(k, str)},
         constants={k: v for k, v in _mapping(data, "constants").items() if isinstance(k, str)},
         divisible=tuple(divisible),
@@ -153,8 +156,14 @@ def kernel_of(record: Recorded) -> TritonKernel:
     fn = rebuild_functions(record.source, record.file, inductor=record.inductor).get(record.kernel)
     if fn is None:
         raise SessionError(f"{record.kernel} is not a @triton.jit def of {record.file} as recorded")
-    return rebuilt_kernel(record.source, record.file, record.kernel, signature_of(record, fn),
-                          inductor=record.inductor, recorded_heuristics=True)
+    return rebuilt_kernel(
+        record.source,
+        record.file,
+        record.kernel,
+        signature_of(record, fn),
+        inductor=record.inductor,
+        recorded_heuristics=True,
+    )
 
 
 def signature_of(record: Recorded, fn: Any = None) -> tuple[SignatureArg, ...]:
@@ -178,8 +187,10 @@ def signature_of(record: Recorded, fn: Any = None) -> tuple[SignatureArg, ...]:
         elif isinstance(ty, str) and is_type(ty):
             out.append(SignatureArg(ty, 16 if name in record.divisible else None))
         else:
-            raise SessionError(f"{record.kernel}: argument {name} was specialized as {ty!r}, which irscope "
-                               "cannot compile from a signature (a tuple or a custom type)")
+            raise SessionError(
+                f"{record.kernel}: argument {name} was specialized as {ty!r}, which irscope "
+                "cannot compile from a signature (a tuple or a custom type)"
+            )
     return tuple(out)
 
 
@@ -198,8 +209,12 @@ def parameter_table(kernel: TritonKernel | None, configs: list[Config]) -> dict[
         for name in {n for c in configs for n in getattr(c, part)}:
             columns[name] = (kind, [getattr(c, part).get(name, table.get(name, {}).get("default")) for c in configs])
     for name, (kind, column) in columns.items():
-        table[name] = {"default": column[0], "sweep": distinct(column), "kind": kind,
-                       **({"configs": column} if len(configs) > 1 else {})}
+        table[name] = {
+            "default": column[0],
+            "sweep": distinct(column),
+            "kind": kind,
+            **({"configs": column} if len(configs) > 1 else {}),
+        }
     return table
 
 
@@ -233,5 +248,14 @@ def compiled_from(record: Recorded, asm: dict[str, Any], metadata: dict[str, Any
     return result.compiled(capability)
 
 
-__all__ = ["Recorded", "compiled_from", "compiled_of", "config_of", "kernel_of", "parameter_table", "read_compiles",
-           "read_launched", "signature_of"]
+__all__ = [
+    "Recorded",
+    "compiled_from",
+    "compiled_of",
+    "config_of",
+    "kernel_of",
+    "parameter_table",
+    "read_compiles",
+    "read_launched",
+    "signature_of",
+]

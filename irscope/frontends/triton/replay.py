@@ -14,15 +14,28 @@ cannot be made; either is said in one line.
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from ...errors import ParameterError
 from ...types import Config
 from ..base import Launch
 from .compile import triton_cache_for
 
-_DTYPES = {"float64", "float32", "float16", "bfloat16", "int64", "int32", "int16", "int8", "uint8", "bool",
-           "float8_e4m3fn", "float8_e5m2"}
+_DTYPES = {
+    "float64",
+    "float32",
+    "float16",
+    "bfloat16",
+    "int64",
+    "int32",
+    "int16",
+    "int8",
+    "uint8",
+    "bool",
+    "float8_e4m3fn",
+    "float8_e5m2",
+}
 
 
 def launch_key(config: Config) -> str:
@@ -33,8 +46,10 @@ def launch_key(config: Config) -> str:
 def why_not(recorded: Mapping[str, Any] | None, config: Config) -> str | None:
     """Why ``recorded`` cannot be launched again for ``config`` (None: it can)."""
     if recorded is None:
-        return (f"the program never launched {config.label()}: irscope has no grid for it (the grid is the "
-                "program's own code); bench the configs it launched")
+        return (
+            f"the program never launched {config.label()}: irscope has no grid for it (the grid is the "
+            "program's own code); bench the configs it launched"
+        )
     grid = recorded.get("grid")
     if not isinstance(grid, list) or not grid or not all(isinstance(g, int) and g > 0 for g in grid):
         return "the recorded launch has no grid"
@@ -57,8 +72,9 @@ def _ints(value: Any) -> bool:
     return isinstance(value, list) and all(isinstance(v, int) and v >= 0 for v in value)
 
 
-def replay(kernel: Any, config: Config, recorded: Mapping[str, Any] | None, device: str = "cuda",
-           seed: int = 0) -> Launch:
+def replay(
+    kernel: Any, config: Config, recorded: Mapping[str, Any] | None, device: str = "cuda", seed: int = 0
+) -> Launch:
     """``kernel`` (a TritonKernel) launched as the program launched ``config``, on new data of the same layout."""
     import torch  # a second to import: only once a recorded launch is rerun
 
@@ -93,5 +109,6 @@ def replay(kernel: Any, config: Config, recorded: Mapping[str, Any] | None, devi
     def run() -> Any:
         return fn[grid](*args, **kwargs)
 
-    return Launch(first=first, run=run, outputs={}, expected=None, tolerance=lambda _: (0.0, 0.0),
-                  bytes_moved=None, flops=None)
+    return Launch(
+        first=first, run=run, outputs={}, expected=None, tolerance=lambda _: (0.0, 0.0), bytes_moved=None, flops=None
+    )

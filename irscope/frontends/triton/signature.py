@@ -7,8 +7,9 @@ given by the user, stored in a session, or read from a launch a file made at imp
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from ...errors import ParameterError
 from ...spec import parse_value
@@ -21,7 +22,6 @@ class SignatureArg:
     type: str | None  # "*fp32", "i32", ... ; None for a constexpr
     hint: int | None = None  # 16: divisible by 16; 1: equal to 1
     value: Any = None  # the constexpr's value
-
 
 
 # What an entry of --signature may be, as Triton's AOT compiler (triton/tools/compile.py) reads it.
@@ -82,8 +82,13 @@ def _signature_entry(part: str, name: str) -> SignatureArg:
         return SignatureArg(ty, 16)
     if hint == "1" and ty in _INTEGER_TYPES:
         return SignatureArg(ty, 1)
-    why = ("a pointer takes :16 only" if ty.startswith("*") else
-           "the hints are :16 and :1" if ty in _INTEGER_TYPES else f"{ty} takes no hint")
+    why = (
+        "a pointer takes :16 only"
+        if ty.startswith("*")
+        else "the hints are :16 and :1"
+        if ty in _INTEGER_TYPES
+        else f"{ty} takes no hint"
+    )
     raise _bad_entry(part, name, f"hint :{hint} ({why})")
 
 
@@ -118,8 +123,24 @@ def signature_from_json(data: Any) -> tuple[SignatureArg, ...]:
     return tuple(out)
 
 
-_SCALAR_TYPES = {"i1", "i8", "i16", "i32", "i64", "u1", "u8", "u16", "u32", "u64",
-                 "fp8e4nv", "fp8e5", "fp16", "bf16", "fp32", "fp64"}
+_SCALAR_TYPES = {
+    "i1",
+    "i8",
+    "i16",
+    "i32",
+    "i64",
+    "u1",
+    "u8",
+    "u16",
+    "u32",
+    "u64",
+    "fp8e4nv",
+    "fp8e5",
+    "fp16",
+    "bf16",
+    "fp32",
+    "fp64",
+}
 
 
 def is_type(text: str) -> bool:

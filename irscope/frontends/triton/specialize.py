@@ -14,7 +14,8 @@ shape and strides matter here, and importing torch would cost a second.
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from ...errors import ParameterError
 from ...spec import DTYPE_BYTES
@@ -69,7 +70,7 @@ class ExampleTensor:
         return True
 
 
-def example_tensors(kernel: "TritonKernel", config: Config) -> dict[str, ExampleTensor]:
+def example_tensors(kernel: TritonKernel, config: Config) -> dict[str, ExampleTensor]:
     sizes = dict(config.sizes)
     out = {}
     for i, (name, decl) in enumerate(kernel.spec.tensors.items()):
@@ -142,7 +143,7 @@ def bind_specialization(fn: Any, args: Sequence[Any], kwargs: dict[str, Any]) ->
     return dict(bound.arguments), specialization
 
 
-def specialize(kernel: "TritonKernel", config: Config, capability: int, tensors: dict[str, Any] | None = None):
+def specialize(kernel: TritonKernel, config: Config, capability: int, tensors: dict[str, Any] | None = None):
     """``(ASTSource, options, signature, divisible_by_16)`` as the JIT would build them.
 
     ``tensors`` replaces the stand-ins with real ones (on a GPU).
@@ -168,22 +169,29 @@ def specialize(kernel: "TritonKernel", config: Config, capability: int, tensors:
         signature, constexprs, attrs = _from_signature(kernel, kwargs)
         options = backend.parse_options(kwargs)
     divisible = tuple(
-        kernel.fn.arg_names[key[0]] for key, value in attrs.items()
+        kernel.fn.arg_names[key[0]]
+        for key, value in attrs.items()
         if len(key) == 1 and ["tt.divisibility", 16] in [list(a) for a in value]
     )
     fn = kernel.fn if tuning is None else tuning.jit  # the function itself, not its launcher
     return ASTSource(fn, signature, constexprs, attrs), options.__dict__, dict(signature), divisible
 
 
-def _from_signature(kernel: "TritonKernel", values: dict[str, Any]):
+def _from_signature(kernel: TritonKernel, values: dict[str, Any]):
     """Signature, constexprs and attrs from -S; ``values`` holds the constexprs (a heuristic's too)."""
     signature, constexprs, attrs = {}, {}, {}
     for param, arg in zip(kernel.fn.params, kernel.signature or ()):
         if param.is_constexpr:
             if param.name not in values:
-                raise ParameterError(f"constexpr {param.name} of {kernel.name} has no value" + (
-                    "; a kernel rebuilt from a session's copy of its source runs none of its decorators "
-                    "(@triton.heuristics): name its file with -S and -o" if kernel.source_text is not None else ""))
+                raise ParameterError(
+                    f"constexpr {param.name} of {kernel.name} has no value"
+                    + (
+                        "; a kernel rebuilt from a session's copy of its source runs none of its decorators "
+                        "(@triton.heuristics): name its file with -S and -o"
+                        if kernel.source_text is not None
+                        else ""
+                    )
+                )
             signature[param.name] = "constexpr"
             constexprs[(param.num,)] = values[param.name]
         elif arg.hint == 1:  # the JIT turns an integer equal to 1 into a constant

@@ -40,8 +40,11 @@ def run_autotuner(kernel: TritonKernel, config: Config, device: str = "cuda", se
     ns, _ = kernel.example_inputs(config, device, seed)
     args, kwargs = launch_arguments(kernel, config, ns)
     # The caller passes neither what the autotuner's configs set nor what a heuristic works out.
-    kwargs = {k: v for k, v in kwargs.items()
-              if k not in tuning.tuned_names() and k not in {n for n, _, _ in tuning.heuristics()}}
+    kwargs = {
+        k: v
+        for k, v in kwargs.items()
+        if k not in tuning.tuned_names() and k not in {n for n, _, _ in tuning.heuristics()}
+    }
     tensors = {n: getattr(ns, n) for n in spec.tensors}
     constexprs = set(kernel.constexpr_names())
     values = config.values()
@@ -81,10 +84,15 @@ def read_run(tuner: Any, given: dict[str, Any], seconds: float | None = None) ->
     if picked is None and best is not None:
         picked = next((i for i, c in enumerate(listed) if c == best), None)
     own = getattr(tuner, "_do_bench", None) is not None
-    return AutotunerRun(tuple(configs), picked, given,
-                        method="the autotuner's own do_bench" if own else TRITON_METHOD,
-                        ranked_by="first figure" if own else TRITON_RANKING,
-                        benchmarked=benchmarked, seconds=seconds)
+    return AutotunerRun(
+        tuple(configs),
+        picked,
+        given,
+        method="the autotuner's own do_bench" if own else TRITON_METHOD,
+        ranked_by="first figure" if own else TRITON_RANKING,
+        benchmarked=benchmarked,
+        seconds=seconds,
+    )
 
 
 def _tuned(c: Any, timing: Any, benchmarked: bool) -> TunedConfig:

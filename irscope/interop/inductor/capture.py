@@ -10,20 +10,27 @@ heuristics give (the first, when they give several for the autotuner to try).
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ...capture import capture_many
+from ...config import config_from_table
 from ...errors import UsageError
 from ...frontends.triton import TritonKernel
-from ...config import config_from_table
 from ...records import Measurement
 from ...session import Session
 from ...store import atomic_write, read_json
 from ...types import Status, Variant
 from .kernels import (
-    LaunchConfig, config_of, default_directory, triton_kernel_of, launch_configs, parameter_table, refused_variant,
+    LaunchConfig,
+    config_of,
+    default_directory,
+    launch_configs,
+    parameter_table,
+    refused_variant,
+    triton_kernel_of,
     write_kernel_file,
 )
 from .parse import InductorKernel, OutputCode
@@ -50,16 +57,29 @@ class CapturedKernel:
     def summary(self) -> dict[str, Any]:
         k, v, r = self.kernel, self.variant, self.variant.resources if self.variant else None
         return {
-            "name": k.name, "kind": k.kind, "graph": self.graph, "arch": v.arch if v else k.arch,
-            "aten_ops": list(k.aten_ops), "source_nodes": list(k.source_nodes), "node_map": list(k.node_map),
-            "graph_fragment": list(k.graph_fragment), "user_source": list(k.user_source),
-            "signature": dict(k.signature), "divisible_by_16": list(k.divisible_by_16),
-            "launch_args": list(k.launch_args), "size_hints": k.heuristic_args.get("size_hints"),
-            "chosen": asdict(self.chosen), "chosen_by": self.chosen_by,
+            "name": k.name,
+            "kind": k.kind,
+            "graph": self.graph,
+            "arch": v.arch if v else k.arch,
+            "aten_ops": list(k.aten_ops),
+            "source_nodes": list(k.source_nodes),
+            "node_map": list(k.node_map),
+            "graph_fragment": list(k.graph_fragment),
+            "user_source": list(k.user_source),
+            "signature": dict(k.signature),
+            "divisible_by_16": list(k.divisible_by_16),
+            "launch_args": list(k.launch_args),
+            "size_hints": k.heuristic_args.get("size_hints"),
+            "chosen": asdict(self.chosen),
+            "chosen_by": self.chosen_by,
             "candidates": [asdict(c) for c in self.candidates],
-            "status": v.status.value if v else None, "error": str(v.error) if v and v.error else None,
-            "registers": r.registers if r else None, "spills": ((r.spill_stores or 0) + (r.spill_loads or 0)) if r else None,
-            "shared": r.shared if r else None, "runtime_us": self.runtime_us, "calls": self.calls,
+            "status": v.status.value if v else None,
+            "error": str(v.error) if v and v.error else None,
+            "registers": r.registers if r else None,
+            "spills": ((r.spill_stores or 0) + (r.spill_loads or 0)) if r else None,
+            "shared": r.shared if r else None,
+            "runtime_us": self.runtime_us,
+            "calls": self.calls,
             "session": self.session,
         }
 
@@ -73,14 +93,20 @@ class InductorCapture:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "format": INDEX_FORMAT, "origin": self.origin, "timing": self.timing,
-            "graphs": [{"graph": o.graph, "kernels": [k.name for k in o.kernels], "extern_calls": list(o.extern_calls)}
-                       for o in self.outputs],
+            "format": INDEX_FORMAT,
+            "origin": self.origin,
+            "timing": self.timing,
+            "graphs": [
+                {"graph": o.graph, "kernels": [k.name for k in o.kernels], "extern_calls": list(o.extern_calls)}
+                for o in self.outputs
+            ],
             "kernels": [k.summary() for k in self.kernels],
         }
 
 
-def plan(outputs: list[OutputCode], directory: Path | None, chosen: dict[str, LaunchConfig] | None = None) -> list[CapturedKernel]:
+def plan(
+    outputs: list[OutputCode], directory: Path | None, chosen: dict[str, LaunchConfig] | None = None
+) -> list[CapturedKernel]:
     """Write each kernel's file and work out its launch configs (no compile yet)."""
     chosen = chosen or {}
     out = []
@@ -93,7 +119,7 @@ def plan(outputs: list[OutputCode], directory: Path | None, chosen: dict[str, La
                 triton, refused = None, str(exc)
             try:
                 candidates = launch_configs(kernel)
-            except Exception:  # noqa: BLE001 - another torch's heuristics may not take these arguments
+            except Exception:
                 candidates = []
             if kernel.name in chosen:
                 pick, how = chosen[kernel.name], "picked by Inductor's autotuner on the GPU"
@@ -107,8 +133,9 @@ def plan(outputs: list[OutputCode], directory: Path | None, chosen: dict[str, La
     return out
 
 
-def compile_all(kernels: list[CapturedKernel], arch: str | None, *, in_process: bool = False
-                ) -> Iterator[CapturedKernel]:
+def compile_all(
+    kernels: list[CapturedKernel], arch: str | None, *, in_process: bool = False
+) -> Iterator[CapturedKernel]:
     """Compile each kernel's chosen config, for ``arch`` or the arch Inductor recorded.
 
     ``in_process``: in this process, with no time limit (no worker to start: a few kernels, quickly).
@@ -120,8 +147,9 @@ def compile_all(kernels: list[CapturedKernel], arch: str | None, *, in_process: 
             yield ck
             continue
         config = config_from_table(ck.triton.parameter_table(), {**config_of(ck.chosen).values()}, ck.triton.name)
-        ck.variant = next(iter(capture_many(ck.triton, [config], target_arch,
-                                            **({"compile_timeout": None} if in_process else {})))).variant
+        ck.variant = next(
+            iter(capture_many(ck.triton, [config], target_arch, **({"compile_timeout": None} if in_process else {})))
+        ).variant
         yield ck
 
 
@@ -133,8 +161,14 @@ def write_sessions(capture: InductorCapture, directory: Path) -> None:
             continue
         table = parameter_table(ck.candidates, ck.chosen)
         signature = [asdict(a) for a in ck.triton.signature or ()]
-        session = Session.create(directory / ck.kernel.name, ck.triton.identity(), ck.triton.source(),
-                                 table, signature, rebuild={"inductor": True})
+        session = Session.create(
+            directory / ck.kernel.name,
+            ck.triton.identity(),
+            ck.triton.source(),
+            table,
+            signature,
+            rebuild={"inductor": True},
+        )
         entry = session.add(ck.variant)
         if ck.runtime_us is not None:
             entry.measurement = Measurement(Status.OK, median_us=ck.runtime_us, source="torch profiler")

@@ -109,9 +109,15 @@ def refused_variant(kernel: InductorKernel, file: Path, launch: LaunchConfig, ar
 
     text = kernel_text(kernel)
     stages = {stage: "not produced: the source was not compiled (see the error)" for stage in TritonKernel.stages}
-    return Variant(kernel=KernelId(kernel.name, str(file), hashlib.sha256(text.encode()).hexdigest()),
-                   config=config_of(launch), arch=arch_name(parse_arch(arch)), status=Status.FAILED,
-                   listings={Stage.SOURCE: text}, stage_errors=stages, error=CaptureError("source", why))
+    return Variant(
+        kernel=KernelId(kernel.name, str(file), hashlib.sha256(text.encode()).hexdigest()),
+        config=config_of(launch),
+        arch=arch_name(parse_arch(arch)),
+        status=Status.FAILED,
+        listings={Stage.SOURCE: text},
+        stage_errors=stages,
+        error=CaptureError("source", why),
+    )
 
 
 def launch_configs(kernel: InductorKernel) -> list[LaunchConfig]:
@@ -133,8 +139,11 @@ def launch_configs(kernel: InductorKernel) -> list[LaunchConfig]:
     args.pop("filename", None)
     # The kind is a name from the log: only Inductor's config heuristics may be called by it.
     heuristic = inspect.getattr_static(triton_heuristics, kernel.kind, None)
-    if not (inspect.isfunction(heuristic) and heuristic.__module__ == triton_heuristics.__name__
-            and "return_configs" in inspect.signature(heuristic).parameters):
+    if not (
+        inspect.isfunction(heuristic)
+        and heuristic.__module__ == triton_heuristics.__name__
+        and "return_configs" in inspect.signature(heuristic).parameters
+    ):
         raise ValueError(f"{kernel.kind!r} is not one of Inductor's config heuristics")
     configs = heuristic(**args, return_configs=True)
     return [LaunchConfig(dict(c.kwargs), int(c.num_warps), int(c.num_stages)) for c in configs]
@@ -152,6 +161,9 @@ def parameter_table(candidates: list[LaunchConfig], chosen: LaunchConfig) -> dic
         table[name] = {"default": value, "sweep": values, "kind": "constexpr"}
     for name in ("num_warps", "num_stages"):
         value = getattr(chosen, name)
-        table[name] = {"default": value, "sweep": sorted({getattr(c, name) for c in candidates} | {value}),
-                       "kind": "option"}
+        table[name] = {
+            "default": value,
+            "sweep": sorted({getattr(c, name) for c in candidates} | {value}),
+            "kind": "option",
+        }
     return table

@@ -38,9 +38,9 @@ class _Keep(logging.Handler):
             path = self.directory / f"{self.count:04d}.py"
             self.count += 1
             tmp = path.with_name(f".{path.name}.tmp")
-            tmp.write_text(message[len(PREFIX):], encoding="utf-8")
+            tmp.write_text(message[len(PREFIX) :], encoding="utf-8")
             os.replace(tmp, path)
-        except Exception:  # noqa: BLE001 - logging must never break the program
+        except Exception:
             self.handleError(record)
 
 
@@ -72,9 +72,13 @@ class OutputCodeListener:
                     self._loaded(value)
                 if launchers:
                     config = launchers[0].config
-                    chosen[name] = {"constexprs": {k: v for k, v in dict(config.kwargs).items()
-                                                   if isinstance(v, (int, float, bool, str))},
-                                    "num_warps": int(config.num_warps), "num_stages": int(config.num_stages)}
+                    chosen[name] = {
+                        "constexprs": {
+                            k: v for k, v in dict(config.kwargs).items() if isinstance(v, (int, float, bool, str))
+                        },
+                        "num_warps": int(config.num_warps),
+                        "num_stages": int(config.num_stages),
+                    }
         if chosen:
             tmp = self.directory / ".inductor_chosen.json.tmp"
             tmp.write_text(json.dumps(chosen, indent=1), encoding="utf-8")
@@ -93,12 +97,13 @@ class OutputCodeListener:
                 if not group:  # a statically launched kernel: its files are in Triton's cache, by hash
                     folder = Path(triton_cache_dir(meta.get("device", 0))) / triton_hash_to_path_key(kernel.hash)
                     group = {p.name: str(p) for p in folder.iterdir()} if folder.is_dir() else {}
-                metadata_file = next((p for f, p in group.items() if f.endswith(".json") and not f.startswith("__")),
-                                     None)
+                metadata_file = next(
+                    (p for f, p in group.items() if f.endswith(".json") and not f.startswith("__")), None
+                )
                 if metadata_file is None:
                     continue
                 metadata = json.loads(Path(metadata_file).read_text())
                 src = ASTSource(autotuner.fn, meta["signature"], meta["constants"], meta["configs"][0])
                 self.compiles.compiled(src, metadata, group, None, True)
-            except Exception as exc:  # noqa: BLE001 - another torch's internals: the output code still has it
+            except Exception as exc:
                 self.compiles._error(f"an Inductor kernel's compile was not found: {type(exc).__name__}: {exc}")

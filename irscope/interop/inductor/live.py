@@ -11,14 +11,25 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ...errors import NoGpu, UsageError, exception_line
 from .kernels import LaunchConfig
 from .parse import OutputCode, parse_output_code
 
-DTYPES = {"f64": "float64", "f32": "float32", "f16": "float16", "bf16": "bfloat16", "i64": "int64", "i32": "int32",
-          "i16": "int16", "i8": "int8", "u8": "uint8", "bool": "bool"}
+DTYPES = {
+    "f64": "float64",
+    "f32": "float32",
+    "f16": "float16",
+    "bf16": "bfloat16",
+    "i64": "int64",
+    "i32": "int32",
+    "i16": "int16",
+    "i8": "int8",
+    "u8": "uint8",
+    "bool": "bool",
+}
 # f32[4096,4096]   bf16[8, 512, 768]   i64[1024]   f32[]
 INPUT_SPEC = re.compile(r"^(?P<dtype>[a-z]+\d*)\[(?P<dims>[\d,\s]*)\]$")
 
@@ -26,8 +37,10 @@ INPUT_SPEC = re.compile(r"^(?P<dtype>[a-z]+\d*)\[(?P<dims>[\d,\s]*)\]$")
 def parse_input(spec: str) -> tuple[str, tuple[int, ...]]:
     m = INPUT_SPEC.match(spec.strip())
     if not m or m.group("dtype") not in DTYPES:
-        raise UsageError(f"cannot read --input {spec!r}: expected DTYPE[D0,D1,...] with DTYPE one of "
-                         f"{', '.join(DTYPES)}, e.g. f32[4096,4096]")
+        raise UsageError(
+            f"cannot read --input {spec!r}: expected DTYPE[D0,D1,...] with DTYPE one of "
+            f"{', '.join(DTYPES)}, e.g. f32[4096,4096]"
+        )
     dims = tuple(int(d) for d in m.group("dims").replace(" ", "").split(",") if d)
     return DTYPES[m.group("dtype")], dims
 
@@ -36,8 +49,10 @@ def require_gpu() -> None:
     from ...device import has_gpu
 
     if not has_gpu():
-        raise NoGpu("a live Inductor capture needs a CUDA GPU (without one torch.compile writes C++ kernels); "
-                    "record TORCH_LOGS=output_code on a GPU and use --log")
+        raise NoGpu(
+            "a live Inductor capture needs a CUDA GPU (without one torch.compile writes C++ kernels); "
+            "record TORCH_LOGS=output_code on a GPU and use --log"
+        )
 
 
 def make_inputs(specs: Sequence[str], device: str = "cuda", seed: int = 0) -> list[Any]:
@@ -57,8 +72,9 @@ def make_inputs(specs: Sequence[str], device: str = "cuda", seed: int = 0) -> li
     return out
 
 
-def capture_live(fn: Callable, inputs: list[Any], mode: str | None = None, options: dict | None = None,
-                 profile_runs: int = 20) -> tuple[list[OutputCode], dict[str, LaunchConfig], dict[str, Any], dict[str, tuple[float, int]]]:
+def capture_live(
+    fn: Callable, inputs: list[Any], mode: str | None = None, options: dict | None = None, profile_runs: int = 20
+) -> tuple[list[OutputCode], dict[str, LaunchConfig], dict[str, Any], dict[str, tuple[float, int]]]:
     """``(output codes, chosen launch configs, whole-function timing, per-kernel (us, calls))``."""
     import torch
 
@@ -72,7 +88,7 @@ def capture_live(fn: Callable, inputs: list[Any], mode: str | None = None, optio
     saved = {k: v for k, v in os.environ.items() if k.startswith("TRITON_")}
     try:
         _, sources = run_and_get_code(compiled, *inputs)
-    except Exception as exc:  # noqa: BLE001 - dynamo and Inductor raise many kinds; say it in one line
+    except Exception as exc:
         raise UsageError(f"torch.compile failed: {exception_line(exc)}") from exc
     finally:
         inductor_ptxas = os.environ.get("TRITON_PTXAS_PATH")
@@ -80,7 +96,9 @@ def capture_live(fn: Callable, inputs: list[Any], mode: str | None = None, optio
             if key not in saved:
                 del os.environ[key]
         os.environ.update(saved)
-    outputs = [parse_output_code(src, graph=f"[{i}]") for i, src in enumerate(sources) if "async_compile.triton(" in src]
+    outputs = [
+        parse_output_code(src, graph=f"[{i}]") for i, src in enumerate(sources) if "async_compile.triton(" in src
+    ]
     names = {k.name for o in outputs for k in o.kernels}
     chosen = _chosen_configs(names)
     timing = _timing(fn, compiled, inputs)
@@ -109,8 +127,13 @@ def _timing(fn: Callable, compiled: Callable, inputs: list[Any]) -> dict[str, An
 
     eager = do_bench(lambda: fn(*inputs), warmup=25, rep=200, return_mode="median")
     fast = do_bench(lambda: compiled(*inputs), warmup=25, rep=200, return_mode="median")
-    return {"eager_us": eager * 1e3, "compiled_us": fast * 1e3, "speedup": eager / fast if fast else None,
-            "device": torch.cuda.get_device_name(0), "method": "triton.testing.do_bench median, L2 flushed"}
+    return {
+        "eager_us": eager * 1e3,
+        "compiled_us": fast * 1e3,
+        "speedup": eager / fast if fast else None,
+        "device": torch.cuda.get_device_name(0),
+        "method": "triton.testing.do_bench median, L2 flushed",
+    }
 
 
 def _profile(compiled: Callable, inputs: list[Any], names: set[str], runs: int) -> dict[str, tuple[float, int]]:

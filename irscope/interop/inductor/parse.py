@@ -31,8 +31,13 @@ from typing import Any
 from ...errors import UsageError
 
 __all__ = [
-    "InductorKernel", "OutputCode", "InductorLogError", "NoTritonKernels", "TruncatedLog",
-    "parse_output_code", "parse_log",
+    "InductorKernel",
+    "OutputCode",
+    "InductorLogError",
+    "NoTritonKernels",
+    "TruncatedLog",
+    "parse_output_code",
+    "parse_log",
 ]
 
 
@@ -130,10 +135,10 @@ TAGGED_GRAPH = re.compile(r"\[(?P<graph>[^\[\]]+)\][ \t]*\[__output_code\]$")
 # [1/0] Output code:            -> a compile id anywhere in a foreign prefix
 ANY_GRAPH = re.compile(r"\[(?P<graph>!?\d+(?:/\d+)+(?:_\d+)?)\]")
 
-# Output code: 
+# Output code:
 # (graph.py and codecache.py log "Output code: \n<module>"; the AOT path logs the other two)
 MODULE_START = re.compile(r"^Output (?:wrapper |kernel )?code:[ \t]*(?P<rest>.*)$")
-# DEBUG:torch._inductor.graph:Output code: 
+# DEBUG:torch._inductor.graph:Output code:
 # (a start marker behind a prefix we do not know, in a log without artifact tags)
 UNTAGGED_START = re.compile(r"^(?P<prefix>.*?)Output (?:wrapper |kernel )?code:[ \t]*$")
 # Output code written to: /tmp/tmphq63mzyz/uy/cuybrplngwocrjtpbgc27xvnafz6ye2d7dmb3a673yt6o565fwad.py
@@ -257,8 +262,9 @@ def _unique(outputs: list[OutputCode]) -> list[OutputCode]:
 def _no_kernels(text: str, outputs: list[OutputCode]) -> NoTritonKernels:
     if "async_compile.triton(" not in text and CPU_KERNEL.search(text):
         return NoTritonKernels(CPU_COMPILE_MESSAGE)
-    calls = sorted({m.group(0)[:-1] for out in outputs for line in out.extern_calls
-                    for m in EXTERN_CALL.finditer(line)})
+    calls = sorted(
+        {m.group(0)[:-1] for out in outputs for line in out.extern_calls for m in EXTERN_CALL.finditer(line)}
+    )
     if calls:
         return NoTritonKernels(ONLY_EXTERN_MESSAGE.format(calls=", ".join(calls)))
     if any("async_compile" in out.module for out in outputs):
@@ -291,11 +297,11 @@ def _tag(line: str) -> tuple[str, str, str] | None:
     """(prefix, graph, content) of a line the output_code logger wrote, else None."""
     m = GLOG_PREFIX.match(line)
     if m:
-        return m.group(0).rstrip(" "), f"[{m['graph']}]" if m["graph"] else "", line[m.end():]
+        return m.group(0).rstrip(" "), f"[{m['graph']}]" if m["graph"] else "", line[m.end() :]
     m = TAGGED_LINE.match(line)
     if m:
         g = TAGGED_GRAPH.search(m["prefix"])
-        return m["prefix"], f"[{g['graph']}]" if g else "", line[m.end():]
+        return m["prefix"], f"[{g['graph']}]" if g else "", line[m.end() :]
     return None
 
 
@@ -362,11 +368,11 @@ def _split_untagged(lines: list[str]) -> list[tuple[str, str]]:
         prefix = UNTAGGED_START.match(lines[i])["prefix"]
         repeated = bool(prefix.strip()) and i + 1 < stop and lines[i + 1].startswith(prefix)
         body = []
-        for line in lines[i + 1:stop]:
+        for line in lines[i + 1 : stop]:
             if repeated:
                 if not line.startswith(prefix):
                     continue
-                line = line[len(prefix):]
+                line = line[len(prefix) :]
             if MODULE_END.search(line):
                 break
             body.append(line)
@@ -419,8 +425,7 @@ def _parse_module(module: str, graph: str) -> OutputCode:
         _check_not_cut_off(module, graph)
 
     kernels = tuple(
-        _kernel(name, source, _header(lines, first), tuple(launches.get(name, ())))
-        for name, first, source in found
+        _kernel(name, source, _header(lines, first), tuple(launches.get(name, ()))) for name, first, source in found
     )
     return OutputCode(graph=graph, module=module, kernels=kernels, extern_calls=tuple(extern_calls))
 
@@ -469,8 +474,9 @@ def _check_not_cut_off(module: str, graph: str) -> None:
         tail = module.rstrip().rsplit("\n", 1)[-1].strip()
         tail = tail if len(tail) <= 60 else tail[:57] + "..."
         where = f" of graph {graph}" if graph else ""
-        raise TruncatedLog(f"the log is cut off inside the output code{where} "
-                           f"(it stops mid-statement at line {last}: {tail})")
+        raise TruncatedLog(
+            f"the log is cut off inside the output code{where} (it stops mid-statement at line {last}: {tail})"
+        )
 
 
 def _statement(lines: list[str], i: int, in_kernel: list[bool]) -> str:
@@ -641,8 +647,12 @@ def _heuristic(tree: ast.Module | None) -> tuple[ast.FunctionDef | None, ast.Cal
             continue
         first_fn = first_fn or node
         for d in node.decorator_list:
-            if (isinstance(d, ast.Call) and isinstance(d.func, ast.Attribute)
-                    and isinstance(d.func.value, ast.Name) and d.func.value.id == "triton_heuristics"):
+            if (
+                isinstance(d, ast.Call)
+                and isinstance(d.func, ast.Attribute)
+                and isinstance(d.func.value, ast.Name)
+                and d.func.value.id == "triton_heuristics"
+            ):
                 return node, d, d.func.attr
     return first_fn, None, None
 
@@ -704,10 +714,11 @@ def _divisible_by_16(configs: Any, names: list[str]) -> tuple[str, ...]:
     else:
         for key, props in first.items():
             if isinstance(props, (list, tuple)) and any(
-                    isinstance(p, (list, tuple)) and list(p) == ["tt.divisibility", 16] for p in props):
+                isinstance(p, (list, tuple)) and list(p) == ["tt.divisibility", 16] for p in props
+            ):
                 paths.append(key)
     paths = [(p,) if isinstance(p, int) else p for p in paths]
-    paths = sorted((p for p in paths if isinstance(p, tuple) and all(isinstance(i, int) for i in p)))
+    paths = sorted(p for p in paths if isinstance(p, tuple) and all(isinstance(i, int) for i in p))
     return tuple(_arg_label(p, names) for p in paths)
 
 
@@ -730,8 +741,12 @@ def _literal(node: ast.AST, src: str, strict: bool = False) -> Any:
     """
     if isinstance(node, ast.Constant):
         return node.value
-    if (isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd))
-            and isinstance(node.operand, ast.Constant) and type(node.operand.value) in (int, float, complex)):
+    if (
+        isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, (ast.USub, ast.UAdd))
+        and isinstance(node.operand, ast.Constant)
+        and type(node.operand.value) in (int, float, complex)
+    ):
         return -node.operand.value if isinstance(node.op, ast.USub) else node.operand.value
     if isinstance(node, ast.Dict) and None not in node.keys:  # a None key is a **spread
         out = {}

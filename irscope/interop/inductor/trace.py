@@ -45,11 +45,15 @@ def read_trace(folder: Path) -> TraceRead:
                 continue
             modules.append((_graph(meta), payload))
     if not modules and skipped:
-        raise TruncatedLog(f"{folder}: every output-code record is cut off or changed ({len(skipped)}; its payload "
-                           f"does not match its hash), first at {skipped[0].split(':', 2)[0]}")
+        raise TruncatedLog(
+            f"{folder}: every output-code record is cut off or changed ({len(skipped)}; its payload "
+            f"does not match its hash), first at {skipped[0].split(':', 2)[0]}"
+        )
     if not modules:
-        raise NoTritonKernels(f"{folder}: no inductor_output_code records in {len(files)} trace file(s) "
-                              "(was the program run with TORCH_TRACE set, and did torch.compile compile anything?)")
+        raise NoTritonKernels(
+            f"{folder}: no inductor_output_code records in {len(files)} trace file(s) "
+            "(was the program run with TORCH_TRACE set, and did torch.compile compile anything?)"
+        )
     return TraceRead(parse_modules(modules), [p.name for p in files], skipped)
 
 
@@ -83,7 +87,11 @@ def _records(text: str):
             i += 1
         expected = meta.get("has_payload")
         payload = "\n".join(body) if body or expected else None
-        if expected and payload is not None and hashlib.md5(payload.encode()).hexdigest() != expected \
-                and hashlib.md5((payload + "\n").encode()).hexdigest() != expected:
+        if (
+            expected
+            and payload is not None
+            and hashlib.md5(payload.encode()).hexdigest() != expected
+            and hashlib.md5((payload + "\n").encode()).hexdigest() != expected
+        ):
             payload = None
         yield meta, payload, start

@@ -20,13 +20,21 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ...errors import IrscopeError, SessionError
 from ...frontends.triton.recorded import (
-    QUIET_OPTIONS, Recorded, compiled_of, config_of, kernel_of, parameter_table, read_compiles, read_launched,
+    QUIET_OPTIONS,
+    Recorded,
+    compiled_of,
+    config_of,
+    kernel_of,
+    parameter_table,
+    read_compiles,
+    read_launched,
     signature_of,
 )
 from ...frontends.triton.replay import launch_key
@@ -75,8 +83,15 @@ class RunKernel:
         return calls, total
 
 
-def collect(out: Path, *, command: list[str], exit_code: int, wall_s: float, arch: str | None = None,
-            on_note: Callable[[str], None] | None = None) -> dict[str, Any]:
+def collect(
+    out: Path,
+    *,
+    command: list[str],
+    exit_code: int,
+    wall_s: float,
+    arch: str | None = None,
+    on_note: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
     """Sessions under ``out/kernels`` and ``out/run.json`` from ``out/raw``; returns the index."""
     raw = out / RAW
     note = on_note or (lambda _: None)
@@ -133,10 +148,16 @@ def _group(records: list[Recorded], ahead_of_time: bool) -> list[RunKernel]:
             except IrscopeError:
                 constexprs = []
         params = record.params or list(record.signature)
-        spec = tuple((p, json.dumps(record.signature.get(p), sort_keys=True), p in record.divisible,
-                      json.dumps(record.constants.get(p), sort_keys=True)
-                      if record.signature.get(p) == "constexpr" else None)
-                     for p in params if p not in constexprs)
+        spec = tuple(
+            (
+                p,
+                json.dumps(record.signature.get(p), sort_keys=True),
+                p in record.divisible,
+                json.dumps(record.constants.get(p), sort_keys=True) if record.signature.get(p) == "constexpr" else None,
+            )
+            for p in params
+            if p not in constexprs
+        )
         key = (record.file, record.kernel, spec)
         if key not in groups:
             groups[key] = RunKernel(record.kernel, record.file, record.inductor, [])
@@ -160,10 +181,11 @@ def _count_launch(variant: RunVariant, grid: list[int], arguments: dict[str, Any
     variant.launches.append({"grid": grid, "calls": 1, "arguments": arguments})
 
 
-def _write_session(out: Path, kernel: RunKernel, used: set[str], ahead_of_time: bool, arch: str | None,
-                   note: Callable[[str], None]) -> None:
-    from ...capture import Target, build_variant, with_sass
+def _write_session(
+    out: Path, kernel: RunKernel, used: set[str], ahead_of_time: bool, arch: str | None, note: Callable[[str], None]
+) -> None:
     from ...arch import CaptureMode
+    from ...capture import Target, build_variant, with_sass
     from ...frontends.triton import TritonKernel
 
     first = kernel.variants[0].record
@@ -210,12 +232,16 @@ def _write_session(out: Path, kernel: RunKernel, used: set[str], ahead_of_time: 
         batch = []
         for i, v in enumerate(kernel.variants):
             target = Target(v.record.arch or 90, CaptureMode.JIT)
-            batch.append((i, build_variant(identity, v.config, target, compiled_of(v.record), source,
-                                           TritonKernel.stages)))
+            batch.append(
+                (i, build_variant(identity, v.config, target, compiled_of(v.record), source, TritonKernel.stages))
+            )
         for i, variant in with_sass(batch):
             kernel.variants[i].entry = session.add(variant).id
-    launches = {launch_key(v.config): {"grid": v.launches[0]["grid"], "arguments": v.launches[0]["arguments"]}
-                for v in kernel.variants if v.launches}
+    launches = {
+        launch_key(v.config): {"grid": v.launches[0]["grid"], "arguments": v.launches[0]["arguments"]}
+        for v in kernel.variants
+        if v.launches
+    }
     if launches:  # what bench reruns: each config as the program launched it (its first launch)
         session.data["recorded_launches"] = launches
         session.save()
@@ -297,8 +323,13 @@ def _add_autotuned_configs(tuners: list[Any], kernels: list[RunKernel]) -> None:
                     continue
                 options = {k: v for k, v in values.items() if k in QUIET_OPTIONS or k in ("num_warps", "num_stages")}
                 constants = {**first.record.constants, **{k: v for k, v in values.items() if k not in options}}
-                record = replace(first.record, constants=constants, options={**first.record.options, **options},
-                                 grid=None, arguments=None)
+                record = replace(
+                    first.record,
+                    constants=constants,
+                    options={**first.record.options, **options},
+                    grid=None,
+                    arguments=None,
+                )
                 config = config_of(record, list(first.config.constexprs))
                 if all(v.config.key() != config.key() for v in kernel.variants):
                     kernel.variants.append(RunVariant(record, config))
@@ -337,10 +368,17 @@ def _store_measurements(out: Path, kernels: list[RunKernel], profile: dict[str, 
             calls, total = v.gpu_totals()
             one = v.gpu[0] if len(v.gpu) == 1 else None
             entry.measurement = Measurement(
-                Status.OK, median_us=one["median_us"] if one else total / calls, min_us=min(g["min_us"] for g in v.gpu),
-                repetitions=calls, method=PROFILE_METHOD if one else PROFILE_METHOD + ", mean over several grids",
-                timing="cupti", device=str(profile.get("device") or ""), torch=str(profile.get("torch") or ""),
-                source="torch profiler (irscope run)", extra={"gpu_total_us": total})
+                Status.OK,
+                median_us=one["median_us"] if one else total / calls,
+                min_us=min(g["min_us"] for g in v.gpu),
+                repetitions=calls,
+                method=PROFILE_METHOD if one else PROFILE_METHOD + ", mean over several grids",
+                timing="cupti",
+                device=str(profile.get("device") or ""),
+                torch=str(profile.get("torch") or ""),
+                source="torch profiler (irscope run)",
+                extra={"gpu_total_us": total},
+            )
             session.update(entry)
 
 
@@ -349,8 +387,8 @@ def _store_measurements(out: Path, kernels: list[RunKernel], profile: dict[str, 
 
 def _output_codes(raw: Path, note: Callable[[str], None]) -> list[Any]:
     """Every output-code module Inductor logged in the run (one per compiled graph), in order, parsed."""
-    from ..inductor.parse import InductorLogError, parse_output_code
     from ...store import read_text
+    from ..inductor.parse import InductorLogError, parse_output_code
 
     outputs = []
     for path in sorted((raw / "inductor").glob("*.py")) if (raw / "inductor").is_dir() else []:
@@ -383,8 +421,14 @@ def _sources_from_output_code(outputs: list[Any], records: list[Recorded]) -> No
             record.file = kernel.kernel_path or f"{record.kernel}.py"
 
 
-def _inductor_rows(out: Path, outputs: list[Any], kernels: list[RunKernel], others: list[dict[str, Any]],
-                   profile: dict[str, Any], arch: str | None) -> list[dict[str, Any]]:
+def _inductor_rows(
+    out: Path,
+    outputs: list[Any],
+    kernels: list[RunKernel],
+    others: list[dict[str, Any]],
+    profile: dict[str, Any],
+    arch: str | None,
+) -> list[dict[str, Any]]:
     """Kernels of the output code Inductor logged that Triton did not compile in the run (cache hits).
 
     They are compiled here, ahead of time for the run's GPU, with the launch config each
@@ -421,19 +465,42 @@ def _inductor_rows(out: Path, outputs: list[Any], kernels: list[RunKernel], othe
             ck.runtime_us, ck.calls = total / calls, calls
         rows.append((ck, calls, total))
     write_sessions(InductorCapture(planned, outputs, {"run": "irscope run"}), out / "inductor")
-    return [{
-        "name": ck.kernel.name, "file": str(ck.file), "inductor": True,
-        "session": f"inductor/{ck.session}" if ck.session else None,
-        "why": None if ck.session else (ck.refused or "it did not compile"),
-        "from": "Inductor's output code: Inductor loaded this kernel from its cache, so Triton compiled nothing in "
-                "the run; irscope compiled it ahead of time with the launch config its autotuner launched",
-        "gpu_calls": calls, "gpu_total_us": round(total, 3), "shared_gpu": [],
-        "variants": [{"entry": None, "config": {**ck.chosen.constexprs, "num_warps": ck.chosen.num_warps,
-                                                "num_stages": ck.chosen.num_stages},
-                      "label": ck.chosen.label(), "chosen_by": ck.chosen_by, "hash": None, "cache_hit": None,
-                      "launches": [], "calls": None, "gpu": by_name.get(ck.kernel.name, []), "gpu_calls": calls,
-                      "gpu_total_us": round(total, 3), "autotuner_ms": None, "picked_by_autotuner": False}],
-    } for ck, calls, total in rows]
+    return [
+        {
+            "name": ck.kernel.name,
+            "file": str(ck.file),
+            "inductor": True,
+            "session": f"inductor/{ck.session}" if ck.session else None,
+            "why": None if ck.session else (ck.refused or "it did not compile"),
+            "from": "Inductor's output code: Inductor loaded this kernel from its cache, so Triton compiled nothing in "
+            "the run; irscope compiled it ahead of time with the launch config its autotuner launched",
+            "gpu_calls": calls,
+            "gpu_total_us": round(total, 3),
+            "shared_gpu": [],
+            "variants": [
+                {
+                    "entry": None,
+                    "config": {
+                        **ck.chosen.constexprs,
+                        "num_warps": ck.chosen.num_warps,
+                        "num_stages": ck.chosen.num_stages,
+                    },
+                    "label": ck.chosen.label(),
+                    "chosen_by": ck.chosen_by,
+                    "hash": None,
+                    "cache_hit": None,
+                    "launches": [],
+                    "calls": None,
+                    "gpu": by_name.get(ck.kernel.name, []),
+                    "gpu_calls": calls,
+                    "gpu_total_us": round(total, 3),
+                    "autotuner_ms": None,
+                    "picked_by_autotuner": False,
+                }
+            ],
+        }
+        for ck, calls, total in rows
+    ]
 
 
 # ------------------------------------------------------------------ load_inline's CUDA C++
@@ -442,18 +509,24 @@ def _inductor_rows(out: Path, outputs: list[Any], kernels: list[RunKernel], othe
 LOAD_INLINE_PRELUDE = "#include <torch/types.h>\n#include <cuda.h>\n#include <cuda_runtime.h>\n"
 
 
-def _load_inline_rows(out: Path, raw: Path, others: list[dict[str, Any]], profile: dict[str, Any],
-                      arch: str | None, note: Callable[[str], None]) -> list[dict[str, Any]]:
+def _load_inline_rows(
+    out: Path,
+    raw: Path,
+    others: list[dict[str, Any]],
+    profile: dict[str, Any],
+    arch: str | None,
+    note: Callable[[str], None],
+) -> list[dict[str, Any]]:
     """A session per ``__global__`` kernel of each recorded load_inline call, its GPU time from the profile.
 
     The CUDA sources are written as torch compiled them (its prelude first) to
     ``load_inline/<name>.cu``; irscope's CUDA frontend compiles their device code for the
     run's GPU, mapped to that file's lines.
     """
+    from ...config import resolve_config
     from ...device import gpu_capability
     from ...frontends.cuda import CudaFrontend
     from ...frontends.cuda.source import kernels as cuda_kernels
-    from ...config import resolve_config
     from ...session import run_sweep
 
     folder = raw / "load_inline"
@@ -469,8 +542,9 @@ def _load_inline_rows(out: Path, raw: Path, others: list[dict[str, Any]], profil
             note(f"{path.name}: {exc}; skipped")
             continue
         sources = data.get("cuda_sources") if data else None
-        if not (isinstance(sources, list) and all(isinstance(t, str) for t in sources)
-                and isinstance(data.get("name"), str)):
+        if not (
+            isinstance(sources, list) and all(isinstance(t, str) for t in sources) and isinstance(data.get("name"), str)
+        ):
             note(f"{path.name}: not a load_inline record irscope wrote; skipped")
             continue
         flags = [f for f in data.get("extra_cuda_cflags") or [] if isinstance(f, str)]
@@ -492,8 +566,9 @@ def _load_inline_rows(out: Path, raw: Path, others: list[dict[str, Any]], profil
                     overrides["maxrregcount"] = int(m.group(1))
             config = resolve_config(kernel, overrides)
             session_dir = out / "load_inline" / f"{stem}.{decl.name}"
-            session = Session.create(session_dir, kernel.identity(), kernel.source(), kernel.parameter_table(),
-                                     frontend="cuda")
+            session = Session.create(
+                session_dir, kernel.identity(), kernel.source(), kernel.parameter_table(), frontend="cuda"
+            )
             why = None
             for result in run_sweep(kernel, [config], target, session):
                 if not result.variant.ok:
@@ -503,28 +578,50 @@ def _load_inline_rows(out: Path, raw: Path, others: list[dict[str, Any]], profil
             for item in mine:
                 others.remove(item)
             calls, total = sum(i["calls"] for i in mine), sum(i["total_us"] for i in mine)
-            rows.append({
-                "name": decl.name, "file": str(cu), "inductor": False, "frontend": "cuda",
-                "session": None if why else f"load_inline/{stem}.{decl.name}", "why": why,
-                "from": f"load_inline(name={data['name']!r}) called at {where}: its CUDA sources as torch compiled "
-                        f"them, device code compiled by irscope's nvcc for {target} "
-                        f"(the program's nvcc flags: {' '.join(flags) or 'none'})",
-                "gpu_calls": calls, "gpu_total_us": round(total, 3), "shared_gpu": [],
-                "variants": [{"entry": None, "config": config.values(), "label": config.label(), "hash": None,
-                              "cache_hit": None, "launches": [], "calls": None, "gpu": mine, "gpu_calls": calls,
-                              "gpu_total_us": round(total, 3), "autotuner_ms": None,
-                              "picked_by_autotuner": False}],
-            })
+            rows.append(
+                {
+                    "name": decl.name,
+                    "file": str(cu),
+                    "inductor": False,
+                    "frontend": "cuda",
+                    "session": None if why else f"load_inline/{stem}.{decl.name}",
+                    "why": why,
+                    "from": f"load_inline(name={data['name']!r}) called at {where}: its CUDA sources as torch compiled "
+                    f"them, device code compiled by irscope's nvcc for {target} "
+                    f"(the program's nvcc flags: {' '.join(flags) or 'none'})",
+                    "gpu_calls": calls,
+                    "gpu_total_us": round(total, 3),
+                    "shared_gpu": [],
+                    "variants": [
+                        {
+                            "entry": None,
+                            "config": config.values(),
+                            "label": config.label(),
+                            "hash": None,
+                            "cache_hit": None,
+                            "launches": [],
+                            "calls": None,
+                            "gpu": mine,
+                            "gpu_calls": calls,
+                            "gpu_total_us": round(total, 3),
+                            "autotuner_ms": None,
+                            "picked_by_autotuner": False,
+                        }
+                    ],
+                }
+            )
     return rows
 
 
 # ------------------------------------------------------------------ the index
 
 
-def _index(command, exit_code, wall_s, ahead_of_time, profile, kernels, extra, others, skipped,
-           raw) -> dict[str, Any]:
-    all_gpu = (sum(k.gpu_totals()[1] for k in kernels) + sum(r["gpu_total_us"] for r in extra)
-               + sum(o["total_us"] for o in others))
+def _index(command, exit_code, wall_s, ahead_of_time, profile, kernels, extra, others, skipped, raw) -> dict[str, Any]:
+    all_gpu = (
+        sum(k.gpu_totals()[1] for k in kernels)
+        + sum(r["gpu_total_us"] for r in extra)
+        + sum(o["total_us"] for o in others)
+    )
     listener = _read_optional(raw, "listener.json", dict) or {}
 
     def share(total: float) -> float | None:
@@ -533,28 +630,52 @@ def _index(command, exit_code, wall_s, ahead_of_time, profile, kernels, extra, o
     rows = []
     for k in kernels:
         calls, total = k.gpu_totals()
-        rows.append({
-            "name": k.name, "file": k.file, "inductor": k.inductor, "session": k.session, "why": k.why,
-            "gpu_calls": calls, "gpu_total_us": round(total, 3),
-            "shared_gpu": k.shared_gpu,
-            "variants": [{
-                "entry": v.entry, "config": v.config.values(), "label": v.config.label(), "hash": v.record.hash,
-                "cache_hit": v.record.cache_hit, "launches": v.launches,
-                "calls": sum(launch["calls"] for launch in v.launches) if v.launches else None,
-                "gpu": v.gpu, "gpu_calls": v.gpu_totals()[0], "gpu_total_us": round(v.gpu_totals()[1], 3),
-                "autotuner_ms": v.autotuner_ms, "picked_by_autotuner": v.picked,
-            } for v in k.variants],
-        })
+        rows.append(
+            {
+                "name": k.name,
+                "file": k.file,
+                "inductor": k.inductor,
+                "session": k.session,
+                "why": k.why,
+                "gpu_calls": calls,
+                "gpu_total_us": round(total, 3),
+                "shared_gpu": k.shared_gpu,
+                "variants": [
+                    {
+                        "entry": v.entry,
+                        "config": v.config.values(),
+                        "label": v.config.label(),
+                        "hash": v.record.hash,
+                        "cache_hit": v.record.cache_hit,
+                        "launches": v.launches,
+                        "calls": sum(launch["calls"] for launch in v.launches) if v.launches else None,
+                        "gpu": v.gpu,
+                        "gpu_calls": v.gpu_totals()[0],
+                        "gpu_total_us": round(v.gpu_totals()[1], 3),
+                        "autotuner_ms": v.autotuner_ms,
+                        "picked_by_autotuner": v.picked,
+                    }
+                    for v in k.variants
+                ],
+            }
+        )
     rows = sorted(rows + extra, key=lambda r: (-r["gpu_total_us"], r["name"]))
     for row in rows:
         row["gpu_share_pct"] = share(row["gpu_total_us"])
     return {
-        "format": INDEX_FORMAT, "command": list(command), "exit_code": exit_code, "wall_s": round(wall_s, 3),
+        "format": INDEX_FORMAT,
+        "command": list(command),
+        "exit_code": exit_code,
+        "wall_s": round(wall_s, 3),
         "mode": "ahead-of-time (no GPU)" if ahead_of_time else "gpu",
-        "device": profile.get("device"), "capability": profile.get("capability"), "profiled": bool(profile),
-        "gpu_total_us": round(all_gpu, 3), "kernels": rows,
-        "other_gpu_work": sorted(({**o, "gpu_share_pct": share(o["total_us"])} for o in others),
-                                 key=lambda o: -o["total_us"]),
+        "device": profile.get("device"),
+        "capability": profile.get("capability"),
+        "profiled": bool(profile),
+        "gpu_total_us": round(all_gpu, 3),
+        "kernels": rows,
+        "other_gpu_work": sorted(
+            ({**o, "gpu_share_pct": share(o["total_us"])} for o in others), key=lambda o: -o["total_us"]
+        ),
         "skipped": skipped + [f"not a Python kernel: {s}" for s in listener.get("skipped") or []],
         "errors": list(listener.get("errors") or []),
     }
@@ -578,8 +699,9 @@ def read_index(path: str | Path) -> dict[str, Any]:
         if session is not None:
             folder, _, name = session.partition("/") if isinstance(session, str) else ("", "", "")
             if folder not in SESSION_FOLDERS:
-                raise SessionError(f"{index}: session {session!r} is not a folder of the run's kernels/, inductor/ "
-                                   "or load_inline/")
+                raise SessionError(
+                    f"{index}: session {session!r} is not a folder of the run's kernels/, inductor/ or load_inline/"
+                )
             contained(Path(path), Path(folder) / safe_name(name, f"{index}: session"))
     command, device = data.get("command"), data.get("device")
     if command is not None and not (isinstance(command, list) and all(isinstance(c, str) for c in command)):

@@ -15,8 +15,9 @@ import atexit
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 ENV_DIR = "IRSCOPE_RUN_DIR"  # where to write (the run's raw/ folder)
 ENV_OWNER = "IRSCOPE_RUN_OWNER"  # the pid of the process that records
@@ -63,7 +64,7 @@ def _started(make: Callable[[], Any], start: str, lost: str) -> Any:
         part = make()
         getattr(part, start)()
         return part
-    except Exception as exc:  # noqa: BLE001 - what irscope records must never stop the program
+    except Exception as exc:
         _say(f"{lost}: {type(exc).__name__}: {exc}")
         return None
 
@@ -74,7 +75,7 @@ def _finish(*parts: Any) -> None:
             continue
         try:
             part.finish()
-        except Exception as exc:  # noqa: BLE001 - the program has finished; say what was lost
+        except Exception as exc:
             _say(f"{type(part).__name__} could not write what it recorded: {type(exc).__name__}: {exc}")
 
 
@@ -118,12 +119,24 @@ class Profiler:
         kernels = []
         for (name, grid, block), durations in groups.items():
             durations.sort()
-            kernels.append({"name": name, "grid": grid, "block": block, "calls": len(durations),
-                            "total_us": sum(durations), "median_us": durations[len(durations) // 2],
-                            "min_us": durations[0], "max_us": durations[-1]})
-        report = {"device": torch.cuda.get_device_name(device),
-                  "capability": "".join(map(str, torch.cuda.get_device_capability(device))),
-                  "torch": torch.__version__, "kernels": kernels}
+            kernels.append(
+                {
+                    "name": name,
+                    "grid": grid,
+                    "block": block,
+                    "calls": len(durations),
+                    "total_us": sum(durations),
+                    "median_us": durations[len(durations) // 2],
+                    "min_us": durations[0],
+                    "max_us": durations[-1],
+                }
+            )
+        report = {
+            "device": torch.cuda.get_device_name(device),
+            "capability": "".join(map(str, torch.cuda.get_device_capability(device))),
+            "torch": torch.__version__,
+            "kernels": kernels,
+        }
         tmp = self.directory / f".{PROFILE}.tmp"
         tmp.write_text(json.dumps(report, indent=1), encoding="utf-8")
         os.replace(tmp, self.directory / PROFILE)
@@ -135,7 +148,7 @@ def _metadata(event: Any) -> dict[str, Any]:
         text = event.metadata_json()
         data = json.loads("{" + text + "}") if text else {}
         return data if isinstance(data, dict) else {}
-    except Exception:  # noqa: BLE001 - an older torch, or metadata it formats otherwise: name only
+    except Exception:
         return {}
 
 

@@ -19,8 +19,9 @@ import inspect
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 FOLDER = "load_inline"
 MODULE = "torch.utils.cpp_extension"
@@ -51,7 +52,7 @@ class LoadInlineRecorder:
         def load_inline(*args: Any, **kwargs: Any) -> Any:
             try:
                 recorder.record(original, args, kwargs, sys._getframe(1))
-            except Exception as exc:  # noqa: BLE001 - recording must never change what the program does
+            except Exception as exc:
                 sys.stderr.write(f"irscope run: a load_inline call is not recorded: {type(exc).__name__}: {exc}\n")
             return original(*args, **kwargs)
 
@@ -66,9 +67,13 @@ class LoadInlineRecorder:
         sources = [sources] if isinstance(sources, str) else [str(s) for s in sources]
         flags = bound.get("extra_cuda_cflags") or []
         self.calls += 1
-        data = {"name": str(bound.get("name", "")), "cuda_sources": sources,
-                "extra_cuda_cflags": [str(f) for f in flags], "file": caller.f_code.co_filename,
-                "line": caller.f_lineno}
+        data = {
+            "name": str(bound.get("name", "")),
+            "cuda_sources": sources,
+            "extra_cuda_cflags": [str(f) for f in flags],
+            "file": caller.f_code.co_filename,
+            "line": caller.f_lineno,
+        }
         self.folder.mkdir(parents=True, exist_ok=True)
         path = self.folder / f"{self.calls:04d}.json"
         tmp = self.folder / f".{self.calls:04d}.json.tmp"
@@ -108,5 +113,5 @@ class _ThenLoader(importlib.abc.Loader):
         self.loader.exec_module(module)
         try:
             self.then(module)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             sys.stderr.write(f"irscope run: load_inline calls are not recorded: {type(exc).__name__}: {exc}\n")

@@ -6,9 +6,9 @@ import os
 import signal
 import subprocess
 import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from ...errors import UsageError
 from .hook import ENV_DIR, ENV_GPU_FREE, ENV_OWNER, ENV_PROFILE
@@ -23,8 +23,9 @@ class Finished:
     wall_s: float
 
 
-def environment(raw: Path, *, profile: bool, gpu_free_capability: int | None,
-                base: Mapping[str, str] | None = None) -> dict[str, str]:
+def environment(
+    raw: Path, *, profile: bool, gpu_free_capability: int | None, base: Mapping[str, str] | None = None
+) -> dict[str, str]:
     """The program's environment: its own, plus what starts and steers the recorder."""
     env = dict(os.environ if base is None else base)
     env.pop(ENV_OWNER, None)
@@ -50,8 +51,11 @@ def run_program(command: Sequence[str], env: Mapping[str, str]) -> Finished:
     # Ignored here only once the program has started: it would inherit SIG_IGN, and Python keeps it.
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     # `kill` on irscope stops its program too, which then ends as it would alone: what it compiled is kept.
-    passed_on = {s: signal.signal(s, lambda signum, frame: process.send_signal(signum))
-                 for s in PASSED_ON if signal.getsignal(s) is not signal.SIG_IGN}
+    passed_on = {
+        s: signal.signal(s, lambda signum, frame: process.send_signal(signum))
+        for s in PASSED_ON
+        if signal.getsignal(s) is not signal.SIG_IGN
+    }
     try:
         code = process.wait()
     finally:

@@ -103,8 +103,9 @@ def _gunzip(path: Path, raw: bytes) -> bytes:
                 raw = unpack.unconsumed_tail
                 size += len(piece)
                 if size > MAX_TRACE_BYTES:
-                    raise SessionError(f"{path} unpacks to more than {MAX_TRACE_BYTES >> 20} MB: "
-                                       "not a trace irscope reads")
+                    raise SessionError(
+                        f"{path} unpacks to more than {MAX_TRACE_BYTES >> 20} MB: not a trace irscope reads"
+                    )
                 pieces.append(piece)
                 if unpack.eof:
                     break
@@ -128,8 +129,9 @@ def read_trace(path: Path) -> Trace:
             event = parse_json(line, f"{path}:{number}")
         except SessionError as exc:
             why = str(exc).split(" is corrupted: ", 1)[-1]
-            raise SessionError(f"{path}:{number}: not a JSON line ({why}): not a tritonparse trace, "
-                               "or a damaged one") from None
+            raise SessionError(
+                f"{path}:{number}: not a JSON line ({why}): not a tritonparse trace, or a damaged one"
+            ) from None
         if not isinstance(event, dict):
             raise SessionError(f"{path}:{number}: an event must be a JSON object")
         kind = event.get("event_type")
@@ -172,8 +174,16 @@ def _compile(event: dict, number: int) -> CompileEvent:
     mappings = payload.get("source_mappings")
     mappings = {k: v for k, v in mappings.items() if isinstance(v, dict)} if isinstance(mappings, dict) else None
     digest = metadata.get("hash")
-    return CompileEvent(kernel, digest if isinstance(digest, str) else f"line-{number}", metadata, stages, source,
-                        file, mappings, number)
+    return CompileEvent(
+        kernel,
+        digest if isinstance(digest, str) else f"line-{number}",
+        metadata,
+        stages,
+        source,
+        file,
+        mappings,
+        number,
+    )
 
 
 def _launch(event: dict) -> LaunchEvent:
@@ -187,8 +197,13 @@ def _launch(event: dict) -> LaunchEvent:
     metadata = event.get("compilation_metadata")
     metadata = metadata if isinstance(metadata, dict) else {}
     digest = metadata.get("hash")
-    return LaunchEvent(name, digest if isinstance(digest, str) else None, grid,
-                       arguments if isinstance(arguments, dict) else {}, metadata)
+    return LaunchEvent(
+        name,
+        digest if isinstance(digest, str) else None,
+        grid,
+        arguments if isinstance(arguments, dict) else {},
+        metadata,
+    )
 
 
 def _object(data: dict, key: str) -> dict:
@@ -207,6 +222,9 @@ def kernel_parameters(source: str, kernel: str) -> tuple[list[str] | None, list[
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name == kernel:
             args = node.args.posonlyargs + node.args.args + node.args.kwonlyargs
-            return [a.arg for a in args], [a.arg for a in args if a.annotation is not None
-                                           and ast.unparse(a.annotation).split(".")[-1] == "constexpr"]
+            return [a.arg for a in args], [
+                a.arg
+                for a in args
+                if a.annotation is not None and ast.unparse(a.annotation).split(".")[-1] == "constexpr"
+            ]
     return None, None

@@ -18,10 +18,21 @@ from ...types import Config
 from .events import LaunchEvent
 
 # torch's dtype names -> Triton's pointee types
-POINTEE = {"torch.float32": "fp32", "torch.float16": "fp16", "torch.bfloat16": "bf16", "torch.float64": "fp64",
-           "torch.int8": "i8", "torch.int16": "i16", "torch.int32": "i32", "torch.int64": "i64",
-           "torch.uint8": "u8", "torch.bool": "i1", "torch.float8_e4m3fn": "fp8e4nv", "torch.float8_e5m2": "fp8e5"}
-INT32 = range(-2**31, 2**31)
+POINTEE = {
+    "torch.float32": "fp32",
+    "torch.float16": "fp16",
+    "torch.bfloat16": "bf16",
+    "torch.float64": "fp64",
+    "torch.int8": "i8",
+    "torch.int16": "i16",
+    "torch.int32": "i32",
+    "torch.int64": "i64",
+    "torch.uint8": "u8",
+    "torch.bool": "i1",
+    "torch.float8_e4m3fn": "fp8e4nv",
+    "torch.float8_e5m2": "fp8e5",
+}
+INT32 = range(-(2**31), 2**31)
 
 
 def recorded_launches(launches: list[LaunchEvent], kernel: str, configs: dict[str, Config]) -> dict[str, Any]:
@@ -33,8 +44,10 @@ def recorded_launches(launches: list[LaunchEvent], kernel: str, configs: dict[st
         config = configs.get(launch.hash) if launch.kernel == kernel else None
         if config is None or launch_key(config) in out:
             continue
-        out[launch_key(config)] = {"grid": list(launch.grid),
-                                   "arguments": {k: argument(v) for k, v in launch.arguments.items()}}
+        out[launch_key(config)] = {
+            "grid": list(launch.grid),
+            "arguments": {k: argument(v) for k, v in launch.arguments.items()},
+        }
     return out
 
 
@@ -44,8 +57,12 @@ def argument(value: Any) -> Any:
         return {"repr": str(value)[:200]}
     kind = value.get("type")
     if kind == "tensor":
-        return {"tensor": value.get("dtype"), "shape": value.get("shape"), "stride": value.get("stride"),
-                "aligned": _aligned(value.get("data_ptr"))}
+        return {
+            "tensor": value.get("dtype"),
+            "shape": value.get("shape"),
+            "stride": value.get("stride"),
+            "aligned": _aligned(value.get("data_ptr")),
+        }
     if kind in ("int", "float", "bool", "str") and "value" in value:
         return value["value"]
     if kind == "NoneType":

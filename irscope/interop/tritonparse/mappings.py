@@ -58,8 +58,10 @@ def check(stages: dict[str, str], mappings: dict[str, dict], file: str) -> dict[
             else:
                 result.disagreed += 1
                 if len(result.examples) < SHOWN:
-                    result.examples.append(f"{name}:{number} tritonparse {entry.get('file')}:{entry.get('line')}, "
-                                           f"irscope {loc.file}:{loc.line}")
+                    result.examples.append(
+                        f"{name}:{number} tritonparse {entry.get('file')}:{entry.get('line')}, "
+                        f"irscope {loc.file}:{loc.line}"
+                    )
         result.only_irscope = sum(1 for n, loc in enumerate(ours, 1) if loc is not None and n not in mapped)
         out[name] = result
     return out

@@ -18,14 +18,15 @@ import hashlib
 import os
 import re
 import shutil
+from collections.abc import Callable
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ...arch import CaptureMode, Target
 from ...errors import IrscopeError, KernelNotFound, SessionError
-from ...frontends.triton.signature import is_type
 from ...frontends.triton.recorded import Recorded, compiled_from, config_of, parameter_table, signature_of
+from ...frontends.triton.signature import is_type
 from ...paths import cache_dir
 from ...session import Session
 from ...stages import Stage
@@ -42,9 +43,21 @@ STAGES = {"ttir": Stage.TTIR, "ttgir": Stage.TTGIR, "llir": Stage.LLIR, "ptx": S
 TT_FUNC = re.compile(r"^\s*tt\.func\s+(?:public\s+|private\s+)?@(\w+)\((.*)\)\s*(?:attributes\s*\{.*\})?\s*\{\s*$")
 # one argument of it: `%x_ptr: !tt.ptr<f32>` or `%n_elements: i32`
 TT_ARG = re.compile(r"%[\w.$-]+:\s*(!tt\.ptr<(\w+)(?:,\s*\d+)?>|[\w!.<>]+)")
-MLIR_TYPES = {"f16": "fp16", "f32": "fp32", "f64": "fp64", "bf16": "bf16", "f8E4M3FN": "fp8e4nv", "f8E5M2": "fp8e5",
-              "f8E4M3FNUZ": "fp8e4b8", "f8E5M2FNUZ": "fp8e5b16", "i1": "i1", "i8": "i8", "i16": "i16", "i32": "i32",
-              "i64": "i64"}
+MLIR_TYPES = {
+    "f16": "fp16",
+    "f32": "fp32",
+    "f64": "fp64",
+    "bf16": "bf16",
+    "f8E4M3FN": "fp8e4nv",
+    "f8E5M2": "fp8e5",
+    "f8E4M3FNUZ": "fp8e4b8",
+    "f8E5M2FNUZ": "fp8e5b16",
+    "i1": "i1",
+    "i8": "i8",
+    "i16": "i16",
+    "i32": "i32",
+    "i64": "i64",
+}
 
 
 def trace_session(path: Path, kernel: str | None, note: Callable[[str], None] | None = None) -> Session:
@@ -54,8 +67,9 @@ def trace_session(path: Path, kernel: str | None, note: Callable[[str], None] | 
     names = list(dict.fromkeys(e.kernel for e in trace.compiles))
     if kernel is None:
         if len(names) > 1:
-            raise KernelNotFound(f"{path} holds {len(names)} kernels; name one: {path}:{names[0]} "
-                                 f"(kernels: {', '.join(names)})")
+            raise KernelNotFound(
+                f"{path} holds {len(names)} kernels; name one: {path}:{names[0]} (kernels: {', '.join(names)})"
+            )
         kernel = names[0]
     if kernel not in names:
         raise KernelNotFound(f"{path} has no compilation of a kernel named {kernel!r}; it has: {', '.join(names)}")
@@ -113,8 +127,9 @@ def _write(trace: Trace, kernel: str, folder: Path) -> None:
     for event, record in read:
         config = config_of(record, constexprs)
         if any(c.key() == config.key() for c in configs.values()):
-            notes.append(f"{kernel} (line {event.line}): {config.label()} again, specialized otherwise; "
-                         "irscope keeps the first")
+            notes.append(
+                f"{kernel} (line {event.line}): {config.label()} again, specialized otherwise; irscope keeps the first"
+            )
             continue
         configs[event.hash] = config
         variants.append((event, record, config))
@@ -127,17 +142,22 @@ def _write(trace: Trace, kernel: str, folder: Path) -> None:
         notes.append(f"{kernel} cannot be compiled again: {exc}")
     digest = hashlib.sha256(first.source.encode("utf-8", errors="surrogatepass")).hexdigest()[:32]
     identity = KernelId(kernel, first.file, f"tritonparse-{digest}")
-    session = Session.create(folder, identity, first.source, parameter_table(None, list(configs.values())),
-                             signature)
+    session = Session.create(folder, identity, first.source, parameter_table(None, list(configs.values())), signature)
     checks = {}
     for event, record, config in variants:
         compiled = compiled_from(record, {k: v for k, v in event.stages.items() if k in TRITON_ASM}, event.metadata)
-        variant = build_variant(identity, config, Target(record.arch or 90, CaptureMode.JIT), compiled,
-                                first.source, list(STAGES.values()))
+        variant = build_variant(
+            identity, config, Target(record.arch or 90, CaptureMode.JIT), compiled, first.source, list(STAGES.values())
+        )
         sass = event.stages.get("sass")
-        variant = replace(variant, listings={**variant.listings, **({Stage.SASS: sass} if sass else {})},
-                          stage_errors={**variant.stage_errors, **({} if sass else {
-                              Stage.SASS: "not in the trace (tritonparse records SASS with enable_sass_dump)"})})
+        variant = replace(
+            variant,
+            listings={**variant.listings, **({Stage.SASS: sass} if sass else {})},
+            stage_errors={
+                **variant.stage_errors,
+                **({} if sass else {Stage.SASS: "not in the trace (tritonparse records SASS with enable_sass_dump)"}),
+            },
+        )
         entry = session.add(variant)
         if event.mappings:
             result = mappings.check(event.stages, event.mappings, event.file)
@@ -148,16 +168,22 @@ def _write(trace: Trace, kernel: str, folder: Path) -> None:
     launches = recorded_launches(trace.launches, kernel, configs)
     if launches:
         session.data["recorded_launches"] = launches
-    session.data["tritonparse"] = {"trace": str(trace.path), "digest": trace.digest, "notes": notes,
-                                   "mapping_check": checks, "launch_events": len(launches)}
+    session.data["tritonparse"] = {
+        "trace": str(trace.path),
+        "digest": trace.digest,
+        "notes": notes,
+        "mapping_check": checks,
+        "launch_events": len(launches),
+    }
     session.save()
 
 
 # ------------------------------------------------------------------ one compilation event
 
 
-def record_of(event: CompileEvent, launch: LaunchEvent | None = None,
-              note: Callable[[str], None] | None = None) -> Recorded:
+def record_of(
+    event: CompileEvent, launch: LaunchEvent | None = None, note: Callable[[str], None] | None = None
+) -> Recorded:
     """The event as what ``irscope run`` records of a compile: the JIT's specialization of each parameter.
 
     The specialization is read from the TTIR; a ``launch`` of this compile says it
@@ -167,8 +193,11 @@ def record_of(event: CompileEvent, launch: LaunchEvent | None = None,
     meta = event.metadata
     params, constexprs = kernel_parameters(event.source, event.kernel)
     constants = _by_index(meta.get("src_constants"), params)
-    divisible = sorted(name for name, attrs in _by_index(meta.get("src_attrs"), params).items()
-                       if isinstance(attrs, list) and ["tt.divisibility", 16] in attrs)
+    divisible = sorted(
+        name
+        for name, attrs in _by_index(meta.get("src_attrs"), params).items()
+        if isinstance(attrs, list) and ["tt.divisibility", 16] in attrs
+    )
     types = _ttir_types(event.stages.get("ttir", ""), event.kernel)
     signature: dict[str, Any] = {}
     if params is not None and types is not None:
@@ -176,8 +205,10 @@ def record_of(event: CompileEvent, launch: LaunchEvent | None = None,
         if len(specialized) == len(types):
             signature = {**{p: "constexpr" for p in constants}, **dict(zip(specialized, types))}
         elif note:  # the stages still read; only a recompile needs the signature (a launch may give it)
-            note(f"{event.kernel} (line {event.line}): the TTIR has {len(types)} arguments where the source's "
-                 f"parameters less the event's constants leave {len(specialized)}")
+            note(
+                f"{event.kernel} (line {event.line}): the TTIR has {len(types)} arguments where the source's "
+                f"parameters less the event's constants leave {len(specialized)}"
+            )
     implied = specialization(launch, params, constexprs or []) if launch and params is not None else None
     if implied is not None:
         launched, launched_constants, launched_divisible = implied
@@ -185,19 +216,30 @@ def record_of(event: CompileEvent, launch: LaunchEvent | None = None,
             signature, divisible = launched, sorted(launched_divisible)
             constants = {**launched_constants, **constants}
         elif note and (launched != signature or sorted(launched_divisible) != divisible):
-            differ = [p for p in params if (launched.get(p), p in launched_divisible) != (signature.get(p), p in divisible)]
-            note(f"{event.kernel} (line {event.line}): its launch implies another specialization than its TTIR "
-                 f"for {', '.join(differ)}; the TTIR's is kept")
+            differ = [
+                p for p in params if (launched.get(p), p in launched_divisible) != (signature.get(p), p in divisible)
+            ]
+            note(
+                f"{event.kernel} (line {event.line}): its launch implies another specialization than its TTIR "
+                f"for {', '.join(differ)}; the TTIR's is kept"
+            )
     target = meta.get("target") if isinstance(meta.get("target"), dict) else {}
     if target.get("backend") not in (None, "cuda"):
         raise ValueError(f"compiled for {target.get('backend')}; irscope reads NVIDIA compiles")
     arch = target.get("arch")
     return Recorded(
-        kernel=event.kernel, file=event.file, source=event.source, signature=signature, constants=constants,
+        kernel=event.kernel,
+        file=event.file,
+        source=event.source,
+        signature=signature,
+        constants=constants,
         divisible=tuple(divisible),
         options={k: meta[k] for k in OPTION_KEYS if isinstance(meta.get(k), int) and not isinstance(meta[k], bool)},
-        arch=arch if isinstance(arch, int) and not isinstance(arch, bool) else None, hash=event.hash,
-        name=event.kernel, params=params, constexprs=constexprs,
+        arch=arch if isinstance(arch, int) and not isinstance(arch, bool) else None,
+        hash=event.hash,
+        name=event.kernel,
+        params=params,
+        constexprs=constexprs,
     )
 
 

@@ -14,8 +14,9 @@ import hashlib
 import json
 import os
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from ...arch import parse_arch
 from ...stages import Stage
@@ -29,8 +30,9 @@ EXTENSIONS = {Stage.TTIR: "ttir", Stage.TTGIR: "ttgir", Stage.LLIR: "llir", Stag
 def compilation_event(variant: Variant, parameters: list[str] | None = None) -> dict[str, Any]:
     """``variant`` as one tritonparse compilation event; ``parameters`` (the kernel's, in order) name constexprs."""
     name = variant.kernel.name
-    contents = {f"{name}.{ext}": variant.listings[stage] for stage, ext in EXTENSIONS.items()
-                if stage in variant.listings}
+    contents = {
+        f"{name}.{ext}": variant.listings[stage] for stage, ext in EXTENSIONS.items() if stage in variant.listings
+    }
     # Triton's hash names a compile; irscope's identity of a variant stands in for it (same variant, same hash).
     digest = hashlib.sha256(f"{variant.kernel.source_hash}/{variant.identity()}".encode()).hexdigest()
     info, resources = variant.compile_info, variant.resources
@@ -42,14 +44,21 @@ def compilation_event(variant: Variant, parameters: list[str] | None = None) -> 
     constants = {p: 1 for p in index if signature.get(p) == "constexpr" and p not in variant.config.constexprs}
     constants.update({k: v for k, v in variant.config.constexprs.items() if k in index})
     metadata = {
-        "hash": digest, "name": name, "target": {"backend": "cuda", "arch": capability, "warp_size": 32},
-        "num_warps": options.get("num_warps"), "num_stages": options.get("num_stages"),
-        "num_ctas": options.get("num_ctas", 1), "shared": resources.shared if resources else 0,
-        "triton_version": (info.compiler.removeprefix("triton ") if info else None), "backend_name": "cuda",
-        "arch": f"sm{capability}", "cache_hit": False,
+        "hash": digest,
+        "name": name,
+        "target": {"backend": "cuda", "arch": capability, "warp_size": 32},
+        "num_warps": options.get("num_warps"),
+        "num_stages": options.get("num_stages"),
+        "num_ctas": options.get("num_ctas", 1),
+        "shared": resources.shared if resources else 0,
+        "triton_version": (info.compiler.removeprefix("triton ") if info else None),
+        "backend_name": "cuda",
+        "arch": f"sm{capability}",
+        "cache_hit": False,
         "src_constants": {f"({index[k]},)": v for k, v in constants.items()},
-        "src_attrs": {f"({index[k]},)": [["tt.divisibility", 16]] for k in (info.divisible_by_16 if info else ())
-                      if k in index},
+        "src_attrs": {
+            f"({index[k]},)": [["tt.divisibility", 16]] for k in (info.divisible_by_16 if info else ()) if k in index
+        },
     }
     if resources is not None and resources.registers is not None:
         metadata["n_regs"] = resources.registers
@@ -60,11 +69,20 @@ def compilation_event(variant: Variant, parameters: list[str] | None = None) -> 
         "metadata": metadata,
         "file_path": {key: key for key in contents},  # labels: irscope keeps no Triton cache paths
         "file_content": contents,
-        "python_source": {"file_path": variant.kernel.file, "start_line": first + 1, "end_line": len(lines),
-                          "code": "".join(lines[first:])},
+        "python_source": {
+            "file_path": variant.kernel.file,
+            "start_line": first + 1,
+            "end_line": len(lines),
+            "code": "".join(lines[first:]),
+        },
     }
-    return {"event_type": "compilation", "pid": os.getpid(), "stack": [],
-            "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000000Z", time.gmtime()), "payload": payload}
+    return {
+        "event_type": "compilation",
+        "pid": os.getpid(),
+        "stack": [],
+        "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000000Z", time.gmtime()),
+        "payload": payload,
+    }
 
 
 def write_trace(path: Path, variants: Iterable[Variant], parameters: list[str] | None = None) -> int:

@@ -8,8 +8,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ...diff import diff_variants
-from ...diff import render
+from ...diff import diff_variants, render
 from ...records import Runtime
 from ...types import Stage, Variant
 from ..widgets.listing import ListingView
@@ -59,18 +58,22 @@ class DiffScreen(Screen):
         else:
             result = diff_variants(self.a, self.b, self.stage, raw=raw)
             result.runtimes = self.runtimes
-            body, body_spans = render.side_by_side(result, max(width - 8, 60)) if side_by_side else render.unified(result)
+            body, body_spans = (
+                render.side_by_side(result, max(width - 8, 60)) if side_by_side else render.unified(result)
+            )
             head = render.summary_lines(result) + [""]
             lines = head + (body if result.changed else [f"no differences in {self.stage.value}"])
             spans = {len(head) + n: s for n, s in body_spans.items()} if result.changed else {}
         self.app.call_from_thread(self._show, lines, side_by_side, raw, spans)
 
-    def _show(self, lines: list[str], side_by_side: bool, raw: bool,
-              spans: dict[int, list[tuple[int, int]]] | None = None) -> None:
+    def _show(
+        self, lines: list[str], side_by_side: bool, raw: bool, spans: dict[int, list[tuple[int, int]]] | None = None
+    ) -> None:
         mode = "raw" if raw else "normalised"
         layout = "side by side" if side_by_side else "unified"
         self.query_one("#diff-title", Static).update(
-            f"diff of {self.stage.value} ({mode}, {layout}) · y: layout · r: raw · escape: back")
+            f"diff of {self.stage.value} ({mode}, {layout}) · y: layout · r: raw · escape: back"
+        )
         view = self.query_one("#diff-body", ListingView)
         view.show(lines, None)
         view.emphasis = spans or {}  # the tokens that changed within aligned lines

@@ -45,8 +45,9 @@ and the source pane's by Python line.
 def help_text() -> str:
     """The help, with the stage keys as the stage registry gives them."""
     labels = [spec.label for spec in specs()]
-    return HELP.format(last_stage=len(labels), stage_labels=", ".join(labels), chart_key=len(labels) + 1,
-                       passes_key=len(labels) + 2)
+    return HELP.format(
+        last_stage=len(labels), stage_labels=", ".join(labels), chart_key=len(labels) + 1, passes_key=len(labels) + 2
+    )
 
 
 class HelpScreen(ModalScreen):

@@ -47,15 +47,15 @@ def heat_style(share: float) -> Style | None:
 
 @dataclass
 class LineMessage(Message):
-    view: "ListingView"
+    view: ListingView
     index: int
 
     @property
-    def control(self) -> "ListingView":
+    def control(self) -> ListingView:
         return self.view
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _style(text: str) -> Style | None:
     return Style.parse(text) if text else None
 
@@ -209,11 +209,16 @@ class ListingView(ScrollView, can_focus=True):
             for start, end in sorted(self.emphasis.get(index, ())):
                 if start < at:
                     continue
-                segments += [Segment(line[at:start], style), Segment(line[start:end], (style or Style()) + CHANGED_TOKEN)]
+                segments += [
+                    Segment(line[at:start], style),
+                    Segment(line[start:end], (style or Style()) + CHANGED_TOKEN),
+                ]
                 at = end
             segments.append(Segment(line[at:], style))
         elif self.stage is not None:
-            segments.extend(Segment(text, _style(style)) for style, text in highlight_line(self.stage, line, self.suffix))
+            segments.extend(
+                Segment(text, _style(style)) for style, text in highlight_line(self.stage, line, self.suffix)
+            )
         else:
             segments.append(Segment(line))
         if len(self._strips) > 4000:

@@ -12,9 +12,11 @@ from textual.widgets import DataTable
 from ...types import Variant
 from .listing import ListingView
 
-NO_PASSES = ["No passes were kept for this variant.",
-             "Sweep with `irscope sweep KERNEL --passes -o DIR` (or see one with `irscope passes KERNEL -c ...`),",
-             "then open that session: every MLIR pass, the IR after each, and what each one changed."]
+NO_PASSES = [
+    "No passes were kept for this variant.",
+    "Sweep with `irscope sweep KERNEL --passes -o DIR` (or see one with `irscope passes KERNEL -c ...`),",
+    "then open that session: every MLIR pass, the IR after each, and what each one changed.",
+]
 
 
 class PassesView(Vertical):
@@ -49,9 +51,15 @@ class PassesView(Vertical):
         self._texts = ir_after_each(log)
         for step in log.steps:
             name = step.arg or step.name
-            table.add_row(str(step.index), f"{name}{' (' + step.scope + ')' if step.scope else ''}", step.stage.value,
-                          str(step.lines_removed or ""), str(step.lines_added or ""), ops_text(step),
-                          key=str(step.index))
+            table.add_row(
+                str(step.index),
+                f"{name}{' (' + step.scope + ')' if step.scope else ''}",
+                step.stage.value,
+                str(step.lines_removed or ""),
+                str(step.lines_added or ""),
+                ops_text(step),
+                key=str(step.index),
+            )
         first = next((s.index for s in log.steps if s.changed), 1)
         table.move_cursor(row=first - 1)
         self.show_pass(first)
@@ -84,7 +92,8 @@ class PassesView(Vertical):
         if not step.changed:
             view.show([f"pass {index} ({step.arg or step.name}) left the IR as it was"], None)
             return
-        lines, spans = unified_hunks(pass_hunks(log, index, self._texts), f"before pass {index}",
-                                     f"after pass {index} ({step.arg or step.name})")
+        lines, spans = unified_hunks(
+            pass_hunks(log, index, self._texts), f"before pass {index}", f"after pass {index} ({step.arg or step.name})"
+        )
         view.show(lines, None)
         view.emphasis = spans

@@ -10,11 +10,24 @@ from ...types import Status
 from ..model import Model, Row
 
 DAMAGED = "damaged"  # the status of a row whose variant's files could not be read (Row.damage says why)
-STATUS_STYLE = {"ok": "green", "failed": "red", "wrong": "bold red", "crashed": "bold red", "timeout": "red",
-                DAMAGED: "bold red"}
+STATUS_STYLE = {
+    "ok": "green",
+    "failed": "red",
+    "wrong": "bold red",
+    "crashed": "bold red",
+    "timeout": "red",
+    DAMAGED: "bold red",
+}
 COLUMNS = [
-    ("status", "status"), ("median_us", "median us"), ("gbps", "GB/s"), ("pct_copy", "% copy"),
-    ("registers", "regs"), ("spills", "spill B"), ("shared", "shared B"), ("ldst", "ld/st B"), ("note", "note"),
+    ("status", "status"),
+    ("median_us", "median us"),
+    ("gbps", "GB/s"),
+    ("pct_copy", "% copy"),
+    ("registers", "regs"),
+    ("spills", "spill B"),
+    ("shared", "shared B"),
+    ("ldst", "ld/st B"),
+    ("note", "note"),
 ]
 
 
@@ -28,7 +41,10 @@ def row_values(model: Model, row: Row) -> dict[str, object]:
         "median_us": None if m is None else m.median_us,
         "gbps": None if m is None else m.gbps,
         "pct_copy": None if m is None else m.pct_copy,
-        "registers": f.registers, "spills": f.spills, "shared": f.shared, "ldst": f.ldst,
+        "registers": f.registers,
+        "spills": f.spills,
+        "shared": f.shared,
+        "ldst": f.ldst,
         "note": row.damage_note() if row.damage else row.why(),
     }
 
@@ -99,14 +115,14 @@ class VariantsTable(DataTable):
             return None
         try:
             key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key
-        except Exception:  # noqa: BLE001 - an empty or rebuilding table has no current row
+        except Exception:
             return None
         return int(key.value)
 
     def select_index(self, index: int) -> None:
         try:
             self.move_cursor(row=self.get_row_index(str(index)))
-        except Exception:  # noqa: BLE001 - the row may not exist yet
+        except Exception:
             pass
 
     def cycle_sort(self) -> str:

@@ -16,9 +16,20 @@ from .writers import writer_cases
 
 
 def all_cases() -> list[Case]:
-    cases = [*index_cases(), *variant_cases(), *stage_cases(), *writer_cases(), *frontend_cases(), *cli_cases(),
-             *kernel_file_cases(), *tritonparse_cases(), *inductor_cases(), *ncu_cases(), *run_cases(),
-             *process_cases()]
+    cases = [
+        *index_cases(),
+        *variant_cases(),
+        *stage_cases(),
+        *writer_cases(),
+        *frontend_cases(),
+        *cli_cases(),
+        *kernel_file_cases(),
+        *tritonparse_cases(),
+        *inductor_cases(),
+        *ncu_cases(),
+        *run_cases(),
+        *process_cases(),
+    ]
     ids = Counter(c.id for c in cases)
     repeated = [i for i, n in ids.items() if n > 1]
     assert not repeated, f"two cases with one id: {repeated[:5]}"

@@ -87,23 +87,41 @@ ARCHS = {
     "terminal controls": "sm_90\x1b[2J",
     "HTML": "<script>",
 }
-TIMEOUTS = {"inf": "inf", "-inf": "-inf", "nan": "nan", "negative": "-1", "zero": "0", "1e309": "1e309",
-            "a word": "soon"}
+TIMEOUTS = {
+    "inf": "inf",
+    "-inf": "-inf",
+    "nan": "nan",
+    "negative": "-1",
+    "zero": "0",
+    "1e309": "1e309",
+    "a word": "soon",
+}
 
 
 def option_cases() -> list[Case]:
     cases = []
     for what, sig in SIGNATURES.items():
-        cases.append(_option_case("cli -S@dump", what, ["dump", "{kernels}/tk.py:scale_kernel", "-S", sig,
-                                                         "-c", "BLOCK=128"], frozenset({2, 3})))
+        cases.append(
+            _option_case(
+                "cli -S@dump",
+                what,
+                ["dump", "{kernels}/tk.py:scale_kernel", "-S", sig, "-c", "BLOCK=128"],
+                frozenset({2, 3}),
+            )
+        )
     for i, (what, arch) in enumerate(ARCHS.items()):
         kernel = ("square_kernel", "{kernels}/macro.cu:scale_kernel", "{kernels}/nb.py:twice_kernel")[i % 3]
         cases.append(_option_case("cli --arch@dump", what, ["dump", kernel, "--arch", arch]))
         cases.append(_option_case("cli --arch@sweep", what, ["sweep", kernel, "--arch", arch, "-o", "{work}/out"]))
     for what, timeout in TIMEOUTS.items():
-        cases.append(_option_case("cli --compile-timeout@dump", what,
-                                  ["dump", "{kernels}/macro.cu:scale_kernel", "--compile-timeout", timeout,
-                                   "--no-cache", "-c", "TILE=3"], frozenset({0, 2})))
+        cases.append(
+            _option_case(
+                "cli --compile-timeout@dump",
+                what,
+                ["dump", "{kernels}/macro.cu:scale_kernel", "--compile-timeout", timeout, "--no-cache", "-c", "TILE=3"],
+                frozenset({0, 2}),
+            )
+        )
     for what, stage in {"unknown": "ptx;rm", "controls": "\x1b[2J", "a path": "../ptx"}.items():
         cases.append(_option_case("cli --stage@dump", what, ["dump", "square_kernel", "--stage", stage]))
     return cases
@@ -151,8 +169,13 @@ def _output_case(command: str, what: str) -> Case:
         return cli("export", session.path, "-c", session.a, "-o", out)
 
     # Refused (2, or 5 for what is at the path) or written in place of the link, never through it.
-    return Case(f"cli -o@{command}", f"the output path is {what}", prepare, frozenset({0, 2, 5}),
-                lambda ws: html_is_inert(ws.work / "out.html"))
+    return Case(
+        f"cli -o@{command}",
+        f"the output path is {what}",
+        prepare,
+        frozenset({0, 2, 5}),
+        lambda ws: html_is_inert(ws.work / "out.html"),
+    )
 
 
 def _output_dir_case(command: str, what: str) -> Case:
@@ -174,10 +197,17 @@ def _output_dir_case(command: str, what: str) -> Case:
 
 def cli_cases() -> list[Case]:
     cases = [_assign_case(kind, value, "-c") for kind in KERNELS for value in VALUE_NAMES]
-    cases += [_assign_case(kind, value, "-s") for kind in ("cuda string macro", "builtin") for value in VALUE_NAMES
-              if value not in ("a huge integer", "NaN", "negative", "empty")]
+    cases += [
+        _assign_case(kind, value, "-s")
+        for kind in ("cuda string macro", "builtin")
+        for value in VALUE_NAMES
+        if value not in ("a huge integer", "NaN", "negative", "empty")
+    ]
     cases += option_cases()
     cases += [_output_case(command, what) for command in ("report", "export") for what in OUTPUT_FILES]
-    cases += [_output_dir_case(command, what) for command in ("sweep", "dump")
-              for what in ("a link to a folder outside", "a file", "a FIFO")]
+    cases += [
+        _output_dir_case(command, what)
+        for command in ("sweep", "dump")
+        for what in ("a link to a folder outside", "a file", "a FIFO")
+    ]
     return cases

@@ -45,10 +45,18 @@ def _case(kind: str, frontend: str | None, command: str) -> Case:
         return READERS[command][0](ws, session, recorded)
 
     codes = frozenset({0, 1, 2, 5}) if command == "sweep" else READERS[command][1]
-    return Case(f"session frontend@{command}", f"kernel.frontend = {frontend} naming an evil file ({kind} session)",
-                prepare, codes)
+    return Case(
+        f"session frontend@{command}",
+        f"kernel.frontend = {frontend} naming an evil file ({kind} session)",
+        prepare,
+        codes,
+    )
 
 
 def frontend_cases() -> list[Case]:
-    return [_case(kind, frontend, command) for kind in KINDS for frontend in FRONTENDS
-            for command in ("sweep", "dump" if frontend != "cuda" else "tui")]
+    return [
+        _case(kind, frontend, command)
+        for kind in KINDS
+        for frontend in FRONTENDS
+        for command in ("sweep", "dump" if frontend != "cuda" else "tui")
+    ]

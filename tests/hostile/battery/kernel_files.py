@@ -29,12 +29,15 @@ def _downloaded_cu(ws: Workspace, name: str = "k") -> Path:
 
 SPEC_BESIDE = {
     "a spec file that runs at import": lambda ws, cu: (cu.parent / f"{cu.stem}_spec.py").write_text(
-        module(ws.canary_path())),
+        module(ws.canary_path())
+    ),
     "a spec folder that is a package": lambda ws, cu: (
         (cu.parent / f"{cu.stem}_spec").mkdir(),
-        (cu.parent / f"{cu.stem}_spec" / "__init__.py").write_text(module(ws.canary_path()))),
+        (cu.parent / f"{cu.stem}_spec" / "__init__.py").write_text(module(ws.canary_path())),
+    ),
     "a spec file linking outside": lambda ws, cu: (cu.parent / f"{cu.stem}_spec.py").symlink_to(
-        ws.outside / "secret.txt"),
+        ws.outside / "secret.txt"
+    ),
     "a spec file that is a FIFO": lambda ws, cu: os.mkfifo(cu.parent / f"{cu.stem}_spec.py"),
     "a compiled spec in __pycache__": lambda ws, cu: _pycache_spec(ws, cu),
     "a sitecustomize beside it": lambda ws, cu: (cu.parent / "sitecustomize.py").write_text(module(ws.canary_path())),
@@ -95,7 +98,7 @@ INLINE_CALLS = {
     "a lambda called": "load_inline(name='m', cpp_sources='', cuda_sources=(lambda: ({P}, cuda_source)[1])())",
     "a walrus": "load_inline(name='m', cpp_sources='', cuda_sources=[(x := {P}) or cuda_source])",
     "a decorator on the module's function": "@(lambda f: ({P}, f)[1])\ndef build():\n"
-                                             "    return load_inline(name='m', cpp_sources='', cuda_sources=cuda_source)",
+    "    return load_inline(name='m', cpp_sources='', cuda_sources=cuda_source)",
     "keyword arguments unpacked": "load_inline(name='m', cpp_sources='', **{{'cuda_sources': ({P}, cuda_source)[1]}})",
     "a string that is not valid Python": "load_inline(name='m', cpp_sources='', cuda_sources=cuda_source\n",
 }

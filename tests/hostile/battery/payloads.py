@@ -83,8 +83,9 @@ CONTENT = {
     "NUL bytes": lambda old: old[:40] + b"\x00" * 64 + old[40:],
     "deep nesting": lambda old: deep().encode(),
     "a JSON list": lambda old: b"[1, 2, 3]",
-    "duplicate keys": lambda old: b'{"format": 1, "format": {"x": [1]}' + old.lstrip()[1:] if old.lstrip()[:1] == b"{"
-    else old + old,
+    "duplicate keys": lambda old: (
+        b'{"format": 1, "format": {"x": [1]}' + old.lstrip()[1:] if old.lstrip()[:1] == b"{" else old + old
+    ),
 }
 
 
@@ -96,4 +97,4 @@ ALWAYS = ("a path up and out", "shell $(...)", "terminal controls")
 def kinds_for(field_number: int, names: list[str], every: int = 4) -> list[str]:
     """The value kinds the ``field_number``-th field of a file is tried with."""
     rotating = [n for n in names if n not in ALWAYS]
-    return [n for n in names if n in ALWAYS] + rotating[field_number % every::every]
+    return [n for n in names if n in ALWAYS] + rotating[field_number % every :: every]

@@ -32,8 +32,9 @@ def _shadow_case(name: str, argv: tuple[str, ...]) -> Case:
         args = [a.replace("{out}", str(ws.allow(ws.work / "out"))) for a in argv]
         return process(*args, cwd=ws.work, env={"IRSCOPE_CACHE_DIR": str(cache)})
 
-    return Case(f"working directory@{argv[0]}", f"a {name} module in the working directory", prepare,
-                frozenset({0}), slow=True)
+    return Case(
+        f"working directory@{argv[0]}", f"a {name} module in the working directory", prepare, frozenset({0}), slow=True
+    )
 
 
 def shadow_cases() -> list[Case]:
@@ -69,7 +70,7 @@ def descendants(root: int) -> dict[int, str]:
                 stat = Path(f"/proc/{entry}/stat").read_text()
             except OSError:
                 continue
-            name, rest = stat[stat.index("(") + 1: stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
+            name, rest = stat[stat.index("(") + 1 : stat.rindex(")")], stat[stat.rindex(")") + 2 :].split()
             if rest[0] != "Z":
                 parents[int(entry)], names[int(entry)] = int(rest[1]), name
     found, frontier = {}, [root]
@@ -104,12 +105,31 @@ def _signal_case(signame: str) -> Case:
 
         def run() -> Outcome:
             env = {**os.environ, "IRSCOPE_CACHE_DIR": str(cache)}
-            proc = subprocess.Popen([sys.executable, str(launcher), "sweep", f"{cu}:slow_kernel", "-j", "1",
-                                     "-o", str(ws.work / "out"), "--compile-timeout", "600"], cwd=ws.work, env=env,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    str(launcher),
+                    "sweep",
+                    f"{cu}:slow_kernel",
+                    "-j",
+                    "1",
+                    "-o",
+                    str(ws.work / "out"),
+                    "--compile-timeout",
+                    "600",
+                ],
+                cwd=ws.work,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
             started, deadline = {}, time.monotonic() + 120
-            while not any(n in ("cicc", "ptxas", "nvcc") for n in started.values()) and time.monotonic() < deadline \
-                    and proc.poll() is None:
+            while (
+                not any(n in ("cicc", "ptxas", "nvcc") for n in started.values())
+                and time.monotonic() < deadline
+                and proc.poll() is None
+            ):
                 time.sleep(0.2)
                 started.update(descendants(proc.pid))
             os.kill(proc.pid, getattr(signal, signame))
@@ -130,8 +150,13 @@ def _signal_case(signame: str) -> Case:
 
         return run
 
-    return Case("signals@sweep", f"SIG{signame[3:]} to irscope mid-compile leaves no process behind", prepare,
-                frozenset({0}), slow=True)
+    return Case(
+        "signals@sweep",
+        f"SIG{signame[3:]} to irscope mid-compile leaves no process behind",
+        prepare,
+        frozenset({0}),
+        slow=True,
+    )
 
 
 # ---------------------------------------------------------------- a kernel file that calls irscope at import
@@ -151,8 +176,15 @@ def _recursion_case() -> Case:
 
         def run() -> Outcome:
             env = {**os.environ, "IRSCOPE_CACHE_DIR": str(cache)}
-            proc = subprocess.Popen([sys.executable, str(script)], cwd=ws.work, env=env, start_new_session=True,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            proc = subprocess.Popen(
+                [sys.executable, str(script)],
+                cwd=ws.work,
+                env=env,
+                start_new_session=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
             most, deadline = 0, time.monotonic() + 90
             while proc.poll() is None and time.monotonic() < deadline and most <= MOST_PROCESSES:
                 most = max(most, len([n for n in descendants(proc.pid).values() if n.startswith("python")]))
@@ -168,8 +200,9 @@ def _recursion_case() -> Case:
 
         return run
 
-    return Case("kernel file run as a script", "it calls irscope's capture at import", prepare,
-                frozenset({0}), slow=True)
+    return Case(
+        "kernel file run as a script", "it calls irscope's capture at import", prepare, frozenset({0}), slow=True
+    )
 
 
 def process_cases() -> list[Case]:

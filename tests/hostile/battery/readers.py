@@ -37,8 +37,11 @@ READERS: dict[str, tuple[Callable[[Workspace, Path, Recorded], Callable[[], Outc
     "annotate": (lambda ws, s, r: cli("annotate", s, "-c", r.a), READ, None),
     "passes": (lambda ws, s, r: cli("passes", s, "-c", r.a), READ, None),
     "ncu": (lambda ws, s, r: cli("ncu", s, "-c", r.a), READ, None),
-    "report": (lambda ws, s, r: cli("report", s, "-o", ws.allow(ws.work / "report.html")), READ,
-               lambda ws: html_is_inert(ws.work / "report.html")),
+    "report": (
+        lambda ws, s, r: cli("report", s, "-o", ws.allow(ws.work / "report.html")),
+        READ,
+        lambda ws: html_is_inert(ws.work / "report.html"),
+    ),
     "export": (lambda ws, s, r: cli("export", s, "-c", r.a, "-o", ws.allow(ws.work / "trace.ndjson")), READ, None),
     "bench": (lambda ws, s, r: cli("bench", s), frozenset({2, 4, 5}), None),
     "tui": (lambda ws, s, r: _tui(s), READ, None),

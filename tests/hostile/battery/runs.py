@@ -17,10 +17,26 @@ from .readers import READ
 from .workspace import SECRET, Workspace, api, cli
 
 NCU_SESSION = SAMPLES / "ncu" / "square_h100"
-COUNTER_FIELDS = ["name", "metrics", "metrics.gpu_time_us", "metrics.occupancy_pct", "per_offset",
-                  "per_offset.0x0010", "per_offset.0x0010.inst_executed"]
-COUNTER_VALUES = ["a list", "null", "a huge integer", "NaN", "Infinity", "negative", "terminal controls",
-                  "HTML that opens a comment", "a path up and out"]
+COUNTER_FIELDS = [
+    "name",
+    "metrics",
+    "metrics.gpu_time_us",
+    "metrics.occupancy_pct",
+    "per_offset",
+    "per_offset.0x0010",
+    "per_offset.0x0010.inst_executed",
+]
+COUNTER_VALUES = [
+    "a list",
+    "null",
+    "a huge integer",
+    "NaN",
+    "Infinity",
+    "negative",
+    "terminal controls",
+    "HTML that opens a comment",
+    "a path up and out",
+]
 
 
 def _counters(session: Path) -> Path:
@@ -65,12 +81,18 @@ def _report_case(what: str) -> Case:
 
 
 def ncu_cases() -> list[Case]:
-    cases = [_ncu_case(f"{field} = {value}", _counter_value(field, value))
-             for number, field in enumerate(COUNTER_FIELDS) for value in payloads.kinds_for(number, COUNTER_VALUES, 3)]
+    cases = [
+        _ncu_case(f"{field} = {value}", _counter_value(field, value))
+        for number, field in enumerate(COUNTER_FIELDS)
+        for value in payloads.kinds_for(number, COUNTER_VALUES, 3)
+    ]
     cases += [_ncu_case(f"the file {name}", rewrite(_counters, change)) for name, change in payloads.CONTENT.items()]
-    cases += [_ncu_case("the file is a FIFO", replace_with(_counters, lambda ws, p: os.mkfifo(p))),
-              _ncu_case("the file links to a secret", replace_with(_counters, 
-                  lambda ws, p: p.symlink_to(ws.outside / "secret.txt")))]
+    cases += [
+        _ncu_case("the file is a FIFO", replace_with(_counters, lambda ws, p: os.mkfifo(p))),
+        _ncu_case(
+            "the file links to a secret", replace_with(_counters, lambda ws, p: p.symlink_to(ws.outside / "secret.txt"))
+        ),
+    ]
     cases += [_report_case(what) for what in REPORT_PATHS]
     return cases
 
@@ -78,16 +100,31 @@ def ncu_cases() -> list[Case]:
 # ---------------------------------------------------------------- a run folder: run.json and raw/
 
 RUN_FIELDS = ["format", "kernels", "kernels.0", "kernels.0.session", "command", "device", "mode"]
-RUN_VALUES = ["a list", "null", "a path up and out", "an absolute path", "terminal controls", "a NUL byte",
-              "a 1 MB string"]
+RUN_VALUES = [
+    "a list",
+    "null",
+    "a path up and out",
+    "an absolute path",
+    "terminal controls",
+    "a NUL byte",
+    "a 1 MB string",
+]
 
 
 def _run_folder(ws: Workspace, originals) -> Path:
     run = ws.work / "run"
     shutil.copytree(originals.session("builtin").path, run / "kernels" / "square", symlinks=True)
-    (run / "run.json").write_text(json.dumps({
-        "format": "irscope.interop.run/1", "command": ["python", "prog.py"], "exit_code": 0, "mode": "aot",
-        "kernels": [{"name": "square_kernel", "session": "kernels/square", "launches": 1}]}))
+    (run / "run.json").write_text(
+        json.dumps(
+            {
+                "format": "irscope.interop.run/1",
+                "command": ["python", "prog.py"],
+                "exit_code": 0,
+                "mode": "aot",
+                "kernels": [{"name": "square_kernel", "session": "kernels/square", "launches": 1}],
+            }
+        )
+    )
     return run
 
 
@@ -110,9 +147,22 @@ def _index_case(dotted: str, value_name: str) -> Case:
     return Case("run.json@tui", f"{dotted} = {value_name}", prepare, READ)
 
 
-RECORD = {"format": "irscope.triton-compile/1", "kernel": "k", "file": "/x/k.py", "source": "sources/k.py",
-          "params": ["x"], "constexprs": [], "signature": {"x": "*fp32"}, "constants": {}, "divisible": [],
-          "options": {"num_warps": 4}, "hash": "h", "name": "k", "arch": 90, "stages": {"ptx": "k.ptx"}}
+RECORD = {
+    "format": "irscope.triton-compile/1",
+    "kernel": "k",
+    "file": "/x/k.py",
+    "source": "sources/k.py",
+    "params": ["x"],
+    "constexprs": [],
+    "signature": {"x": "*fp32"},
+    "constants": {},
+    "divisible": [],
+    "options": {"num_warps": 4},
+    "hash": "h",
+    "name": "k",
+    "arch": 90,
+    "stages": {"ptx": "k.ptx"},
+}
 KERNEL_SOURCE = "import triton\n\n\n@triton.jit\ndef k(x):\n    pass\n"
 
 
@@ -142,19 +192,29 @@ RAW_DAMAGE = {
     "sources/ linking outside": lambda ws, raw: _link_out(raw, ws, "sources"),
     "a stage file linking to a secret": lambda ws, raw: (
         (raw / "compiles" / "00000" / "k.ptx").unlink(),
-        (raw / "compiles" / "00000" / "k.ptx").symlink_to(ws.outside / "secret.txt")),
+        (raw / "compiles" / "00000" / "k.ptx").symlink_to(ws.outside / "secret.txt"),
+    ),
     "a stage file that is a FIFO": lambda ws, raw: (
-        (raw / "compiles" / "00000" / "k.ptx").unlink(), os.mkfifo(raw / "compiles" / "00000" / "k.ptx")),
+        (raw / "compiles" / "00000" / "k.ptx").unlink(),
+        os.mkfifo(raw / "compiles" / "00000" / "k.ptx"),
+    ),
     "compile.json nested 100k deep": lambda ws, raw: (raw / "compiles" / "00000" / "compile.json").write_text(
-        payloads.deep()),
+        payloads.deep()
+    ),
     "compile.json invalid UTF-8": lambda ws, raw: (raw / "compiles" / "00000" / "compile.json").write_bytes(
-        b"\xff\xfe{}"),
+        b"\xff\xfe{}"
+    ),
 }
-RECORD_FIELDS = {"source": ["a path up and out", "an absolute path", "a list"],
-                 "stages": ["a list", "terminal controls"], "stages.ptx": ["a path up and out", "an absolute path"],
-                 "kernel": ["terminal controls", "python expression", "a NUL byte"],
-                 "signature": ["a list", "python expression"], "options": ["a huge integer", "NaN"],
-                 "arch": ["a huge integer", "negative"], "format": ["null"]}
+RECORD_FIELDS = {
+    "source": ["a path up and out", "an absolute path", "a list"],
+    "stages": ["a list", "terminal controls"],
+    "stages.ptx": ["a path up and out", "an absolute path"],
+    "kernel": ["terminal controls", "python expression", "a NUL byte"],
+    "signature": ["a list", "python expression"],
+    "options": ["a huge integer", "NaN"],
+    "arch": ["a huge integer", "negative"],
+    "format": ["null"],
+}
 
 
 def _raw_case(what: str, damage) -> Case:
@@ -172,8 +232,11 @@ def _raw_case(what: str, damage) -> Case:
 
     def after(ws: Workspace) -> list[str]:
         run = ws.work / "run"
-        kept = [p for p in run.rglob("*") if not p.is_symlink() and p.is_file() and "raw" not in p.parts
-                and SECRET in p.read_text(errors="ignore")]
+        kept = [
+            p
+            for p in run.rglob("*")
+            if not p.is_symlink() and p.is_file() and "raw" not in p.parts and SECRET in p.read_text(errors="ignore")
+        ]
         return [f"a file from outside copied into the run: {kept}"] if kept else []
 
     return Case("run raw/ records@collect", what, prepare, frozenset({0, 5}), after)
@@ -188,9 +251,15 @@ def _record_value(dotted: str, value_name: str):
 
 
 def run_cases() -> list[Case]:
-    cases = [_index_case(field, value) for number, field in enumerate(RUN_FIELDS)
-             for value in payloads.kinds_for(number, RUN_VALUES, 2)]
+    cases = [
+        _index_case(field, value)
+        for number, field in enumerate(RUN_FIELDS)
+        for value in payloads.kinds_for(number, RUN_VALUES, 2)
+    ]
     cases += [_raw_case(what, damage) for what, damage in RAW_DAMAGE.items()]
-    cases += [_raw_case(f"compile.json {field} = {value}", _record_value(field, value))
-              for field, values in RECORD_FIELDS.items() for value in values]
+    cases += [
+        _raw_case(f"compile.json {field} = {value}", _record_value(field, value))
+        for field, values in RECORD_FIELDS.items()
+        for value in values
+    ]
     return cases

@@ -52,8 +52,19 @@ INDEX_FIELDS = {
     "request.arch": ["sweep"],
 }
 
-VARIANT_FIELDS = ["format", "kernel", "config", "arch", "status", "error", "stage_errors", "resources",
-                  "compile_info", "stages", "sha256"]
+VARIANT_FIELDS = [
+    "format",
+    "kernel",
+    "config",
+    "arch",
+    "status",
+    "error",
+    "stage_errors",
+    "resources",
+    "compile_info",
+    "stages",
+    "sha256",
+]
 
 
 def _reader_case(surface: str, what: str, command: str, kind: str, damage) -> Case:
@@ -99,33 +110,55 @@ def _ptx(session: Path) -> Path:
 def index_cases() -> list[Case]:
     def make(turn: int, dotted: str, value_name: str) -> Case:
         commands = INDEX_FIELDS[dotted]
-        return _reader_case("session.json", f"{dotted} = {value_name}", commands[turn % len(commands)],
-                            KINDS[turn % len(KINDS)], _index_value(dotted, value_name))
+        return _reader_case(
+            "session.json",
+            f"{dotted} = {value_name}",
+            commands[turn % len(commands)],
+            KINDS[turn % len(KINDS)],
+            _index_value(dotted, value_name),
+        )
 
     cases = field_by_kind(INDEX_FIELDS, list(payloads.values(Path("c"), Path("o"), UP)), 4, make)
     for i, (name, change) in enumerate(payloads.CONTENT.items()):
         for j, command in enumerate(READERS):
             if (i + j) % 2:  # every command meets half of the kinds of whole-file damage, every kind half the commands
                 continue
-            cases.append(_reader_case("session.json", f"the file {name}", command, KINDS[(i + j) % 4],
-                                      rewrite(_index, change)))
+            cases.append(
+                _reader_case("session.json", f"the file {name}", command, KINDS[(i + j) % 4], rewrite(_index, change))
+            )
     return cases
 
 
 def variant_cases() -> list[Case]:
-    names = ["a list", "null", "a huge integer", "NaN", "a path up and out", "an absolute path", "terminal controls",
-             "HTML that opens a comment", "a NUL byte", "shell $(...)"]
+    names = [
+        "a list",
+        "null",
+        "a huge integer",
+        "NaN",
+        "a path up and out",
+        "an absolute path",
+        "terminal controls",
+        "HTML that opens a comment",
+        "a NUL byte",
+        "shell $(...)",
+    ]
     readers = ["dump", "diff", "annotate", "report", "tui", "export"]
 
     def make(turn: int, key: str, value_name: str) -> Case:
-        return _reader_case("variant.json", f"{key} = {value_name}", readers[turn % len(readers)],
-                            KINDS[turn % len(KINDS)], _variant_value(key, value_name))
+        return _reader_case(
+            "variant.json",
+            f"{key} = {value_name}",
+            readers[turn % len(readers)],
+            KINDS[turn % len(KINDS)],
+            _variant_value(key, value_name),
+        )
 
     cases = field_by_kind(VARIANT_FIELDS, names, 3, make)
     for i, (name, change) in enumerate(payloads.CONTENT.items()):
         command = readers[i % len(readers)]
-        cases.append(_reader_case("variant.json", f"the file {name}", command, KINDS[i % 4],
-                                  rewrite(_variant_json, change)))
+        cases.append(
+            _reader_case("variant.json", f"the file {name}", command, KINDS[i % 4], rewrite(_variant_json, change))
+        )
     return cases
 
 
@@ -209,8 +242,10 @@ STRUCTURE = {
     "variants/ links outside": _folder_outside("variants"),
     "source/ links outside": _folder_outside("source"),
     "the stored source links outside": _source_outside,
-    "session.json links outside": lambda ws, s: ((s / "session.json").unlink(),
-                                                (s / "session.json").symlink_to(ws.outside / "secret.txt")),
+    "session.json links outside": lambda ws, s: (
+        (s / "session.json").unlink(),
+        (s / "session.json").symlink_to(ws.outside / "secret.txt"),
+    ),
     "session.json is a FIFO": lambda ws, s: ((s / "session.json").unlink(), os.mkfifo(s / "session.json")),
     "session.json is 65 MB (sparse)": lambda ws, s: os.truncate(s / "session.json", 65 << 20),
     "variants/ is a file": lambda ws, s: (shutil.rmtree(s / "variants"), (s / "variants").write_text("x")),

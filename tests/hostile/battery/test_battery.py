@@ -22,16 +22,42 @@ from . import payloads
 from .catalogue import CASES, per_surface
 from .workspace import make_workspace, run_bounded, verdict
 
-SURFACES = {"session.json", "variant.json", "stage file", "session folder", "session writer", "session frontend",
-            "cli -c", "cli -s", "cli -S", "cli --arch", "cli --stage", "cli -o", "cli --compile-timeout", ".cu file",
-            "load_inline file", "tritonparse trace (plain)", "tritonparse trace (gzip)", "tritonparse trace (zstd)",
-            "tritonparse trace gzip bomb", "inductor log", "TORCH_TRACE folder", "ncu counters", "ncu report",
-            "run.json", "run raw/ records", "working directory", "signals", "kernel file run as a script"}
+SURFACES = {
+    "session.json",
+    "variant.json",
+    "stage file",
+    "session folder",
+    "session writer",
+    "session frontend",
+    "cli -c",
+    "cli -s",
+    "cli -S",
+    "cli --arch",
+    "cli --stage",
+    "cli -o",
+    "cli --compile-timeout",
+    ".cu file",
+    "load_inline file",
+    "tritonparse trace (plain)",
+    "tritonparse trace (gzip)",
+    "tritonparse trace (zstd)",
+    "tritonparse trace gzip bomb",
+    "inductor log",
+    "TORCH_TRACE folder",
+    "ncu counters",
+    "ncu report",
+    "run.json",
+    "run raw/ records",
+    "working directory",
+    "signals",
+    "kernel file run as a script",
+}
 
 
 @pytest.mark.parametrize("case", [pytest.param(c, id=c.id) for c in CASES])
-def test_a_crafted_input_runs_nothing_touches_nothing_and_is_refused_in_one_line(case, originals, tmp_path,
-                                                                                   monkeypatch):
+def test_a_crafted_input_runs_nothing_touches_nothing_and_is_refused_in_one_line(
+    case, originals, tmp_path, monkeypatch
+):
     ws = make_workspace(tmp_path)
     monkeypatch.chdir(ws.work)  # anything written relative to the working directory is seen
     action = case.prepare(ws, originals)
@@ -92,7 +118,12 @@ def test_a_load_inline_payload_runs_when_the_file_runs(tmp_path):
     canary = tmp_path / "ran"
     file = tmp_path / "inline.py"
     call = INLINE_CALLS["a call inside the list"].format(P=payloads.python(canary))
-    file.write_text(INLINE.replace("from torch.utils.cpp_extension import load_inline",
-                                   "def load_inline(**kwargs):\n    return kwargs") + call + "\n")
+    file.write_text(
+        INLINE.replace(
+            "from torch.utils.cpp_extension import load_inline", "def load_inline(**kwargs):\n    return kwargs"
+        )
+        + call
+        + "\n"
+    )
     runpy.run_path(str(file))
     assert canary.exists()

@@ -36,8 +36,20 @@ EVENT_FIELDS = {
     "stack": "stack",
 }
 LAUNCH_FIELDS = ["grid", "compilation_metadata", "extracted_args", "name"]
-TRACE_VALUES = ["a list", "an object", "null", "a huge integer", "NaN", "negative", "a path up and out",
-                "an absolute path", "terminal controls", "HTML that opens a comment", "a NUL byte", "python expression"]
+TRACE_VALUES = [
+    "a list",
+    "an object",
+    "null",
+    "a huge integer",
+    "NaN",
+    "negative",
+    "a path up and out",
+    "an absolute path",
+    "terminal controls",
+    "HTML that opens a comment",
+    "a NUL byte",
+    "python expression",
+]
 
 
 def _events() -> list[dict]:
@@ -77,8 +89,18 @@ def _read_trace(ws: Workspace, trace: Path, command: str):
         return cli("annotate", f"{trace}:fused_op_kernel", "-c", "ACTIVATION=relu")
     if command == "export":
         return cli("export", f"{trace}:fused_op_kernel", "-o", ws.allow(ws.work / "again.ndjson"))
-    return cli("sweep", f"{trace}:fused_op_kernel", "-s", "BLOCK_SIZE=16", "-c", "ACTIVATION=relu",
-               "-o", ws.allow(ws.work / "out"), "-j", "1")
+    return cli(
+        "sweep",
+        f"{trace}:fused_op_kernel",
+        "-s",
+        "BLOCK_SIZE=16",
+        "-c",
+        "ACTIVATION=relu",
+        "-o",
+        ws.allow(ws.work / "out"),
+        "-j",
+        "1",
+    )
 
 
 def _event_value(kind: str, dotted: str, value_name: str):
@@ -113,13 +135,25 @@ def tritonparse_cases() -> list[Case]:
     turn = 0
     for number, dotted in enumerate(EVENT_FIELDS):
         for value_name in payloads.kinds_for(number, TRACE_VALUES, every=3):
-            cases.append(_trace_case(f"compilation {dotted} = {value_name}", _event_value("compilation", dotted,
-                                     value_name), containers[turn % 2], commands[turn % len(commands)]))
+            cases.append(
+                _trace_case(
+                    f"compilation {dotted} = {value_name}",
+                    _event_value("compilation", dotted, value_name),
+                    containers[turn % 2],
+                    commands[turn % len(commands)],
+                )
+            )
             turn += 1
     for field in LAUNCH_FIELDS:
         for value_name in ("an object", "a huge integer", "NaN", "terminal controls"):
-            cases.append(_trace_case(f"launch {field} = {value_name}", _event_value("launch", field, value_name),
-                                     containers[turn % 2], commands[turn % len(commands)]))
+            cases.append(
+                _trace_case(
+                    f"launch {field} = {value_name}",
+                    _event_value("launch", field, value_name),
+                    containers[turn % 2],
+                    commands[turn % len(commands)],
+                )
+            )
             turn += 1
     cases.append(_trace_case("stage file names that climb out", _stage_keys, "plain", "dump"))
     cases.append(_trace_case("stage file names that climb out", _stage_keys, "plain", "export"))
@@ -144,8 +178,9 @@ TRACE_FILES = {
     "invalid UTF-8": lambda ws, p: p.write_bytes(_raw_text()[:100] + b"\xff\xfe" + _raw_text()[100:]),
     "NUL bytes": lambda ws, p: p.write_bytes(b"\x00" * 100 + _raw_text()),
     "a line nested 100k deep": lambda ws, p: p.write_bytes(payloads.deep().encode() + b"\n" + _raw_text()),
-    "duplicate keys in each event": lambda ws, p: p.write_bytes(_raw_text().replace(
-        b'{"event_type": ', b'{"event_type": "launch", "event_type": ')),
+    "duplicate keys in each event": lambda ws, p: p.write_bytes(
+        _raw_text().replace(b'{"event_type": ', b'{"event_type": "launch", "event_type": ')
+    ),
     "a gzip cut short": lambda ws, p: p.write_bytes(TRACE.read_bytes()[: len(TRACE.read_bytes()) // 2]),
     "a gzip of garbage": lambda ws, p: p.write_bytes(b"\x1f\x8b\x08\x00" + os.urandom(200)),
     "a zstd frame of garbage": lambda ws, p: p.write_bytes(b"\x28\xb5\x2f\xfd" + os.urandom(200)),
@@ -199,8 +234,9 @@ LOG_DAMAGE = {
     "truncated": lambda t: t[: len(t) // 2],
     "NUL bytes": lambda t: t.replace(b"def triton_", b"def \x00triton_", 1),
     "invalid UTF-8": lambda t: t.replace(b"import triton", b"import \xff\xfetriton", 1),
-    "terminal controls in the kernel's name": lambda t: t.replace(b"triton_poi_fused_pow_0",
-                                                                 b"triton_poi\x1b]0;pwned\x07_0"),
+    "terminal controls in the kernel's name": lambda t: t.replace(
+        b"triton_poi_fused_pow_0", b"triton_poi\x1b]0;pwned\x07_0"
+    ),
     "HTML in the kernel's source": lambda t: t.replace(b"xnumel = 16777216", b"xnumel = 16777216  # <!--<script>"),
     "a 5 MB line": lambda t: b"V" + b"x" * (5 << 20) + b"\n" + t,
     "empty": lambda t: b"",
@@ -243,10 +279,13 @@ TORCH_TRACE_DAMAGE = {
     "a log with NUL bytes": lambda ws, log: log.write_bytes(log.read_bytes().replace(b"{", b"{\x00", 5)),
     "a log with invalid UTF-8": lambda ws, log: log.write_bytes(b"\xff\xfe" + log.read_bytes()),
     "a log with terminal controls": lambda ws, log: log.write_bytes(
-        log.read_bytes().replace(b'"name": "', b'"name": "\x1b]0;pwned\x07', 3)),
+        log.read_bytes().replace(b'"name": "', b'"name": "\x1b]0;pwned\x07', 3)
+    ),
     "a log with code in the output code (payload edited, MD5 stale)": lambda ws, log: log.write_bytes(
-        log.read_bytes().replace(b"import triton\n", f"import triton\n{payloads.python(ws.canary_path())}\n".encode(),
-                                 1)),
+        log.read_bytes().replace(
+            b"import triton\n", f"import triton\n{payloads.python(ws.canary_path())}\n".encode(), 1
+        )
+    ),
     "a log that is a FIFO": _replaced(lambda ws, p: os.mkfifo(p)),
     "a log that links to a secret": _replaced(lambda ws, p: p.symlink_to(ws.outside / "secret.txt")),
     "a log that is a directory": _replaced(lambda ws, p: p.mkdir()),

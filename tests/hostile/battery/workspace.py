@@ -120,7 +120,7 @@ def api(call: Callable[[], object]) -> Callable[[], Outcome]:
             call()
         except IrscopeError as exc:
             return Outcome(int(exc.exit_code), "", f"irscope: error: {exc}\n")
-        except Exception as exc:  # noqa: BLE001 - what the CLI would call an internal error
+        except Exception as exc:
             return Outcome(int(ExitCode.INTERNAL), "", f"irscope: internal error: {type(exc).__name__}: {exc}\n")
         return Outcome(0, "", "")
 
@@ -135,8 +135,9 @@ def console_script(cwd: Path) -> Path:
     return launcher
 
 
-def process(*argv: str, cwd: Path, timeout: float = 240, env: dict[str, str] | None = None,
-            limit_memory: bool = False) -> Callable[[], Outcome]:
+def process(
+    *argv: str, cwd: Path, timeout: float = 240, env: dict[str, str] | None = None, limit_memory: bool = False
+) -> Callable[[], Outcome]:
     """irscope as its console script starts it, in ``cwd``: a script of its own (beside ``cwd``, not in it) is
     first on ``sys.path``, so only a process irscope starts itself can import from ``cwd``.
 
@@ -145,9 +146,16 @@ def process(*argv: str, cwd: Path, timeout: float = 240, env: dict[str, str] | N
     launcher = console_script(cwd)
 
     def run() -> Outcome:
-        proc = subprocess.run([sys.executable, str(launcher), *map(str, argv)], check=False, cwd=cwd,
-                              capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})},
-                              preexec_fn=_memory_cap if limit_memory else None)
+        proc = subprocess.run(
+            [sys.executable, str(launcher), *map(str, argv)],
+            check=False,
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env={**os.environ, **(env or {})},
+            preexec_fn=_memory_cap if limit_memory else None,
+        )
         return Outcome(proc.returncode, proc.stdout, proc.stderr)
 
     return run

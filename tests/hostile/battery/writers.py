@@ -39,11 +39,14 @@ PLANTS = {
     ".lock links to a secret": lambda ws, s: (s / ".lock").symlink_to(ws.outside / "secret.txt"),
     ".lock is a FIFO": lambda ws, s: os.mkfifo(s / ".lock"),
     "a leftover-shaped link to a folder outside": lambda ws, s: (
-        s / "variants" / f".{first_variant(s).name}.old-1").symlink_to(ws.outside / "projects"),
-    "a leftover-shaped temporary file linking outside": lambda ws, s: (
-        s / ".session.json.x1y2.tmp").symlink_to(ws.outside / "secret.txt"),
-    "a leftover-shaped folder linking to dot files": lambda ws, s: (
-        s / "variants" / ".abc.tmp").symlink_to(ws.outside / ".emacs.d"),
+        s / "variants" / f".{first_variant(s).name}.old-1"
+    ).symlink_to(ws.outside / "projects"),
+    "a leftover-shaped temporary file linking outside": lambda ws, s: (s / ".session.json.x1y2.tmp").symlink_to(
+        ws.outside / "secret.txt"
+    ),
+    "a leftover-shaped folder linking to dot files": lambda ws, s: (s / "variants" / ".abc.tmp").symlink_to(
+        ws.outside / ".emacs.d"
+    ),
     "the session's own dot files beside its variants": lambda ws, s: None,
 }
 

@@ -24,9 +24,11 @@ def _chain() -> None:
 def _start() -> None:
     try:
         from irscope.interop.run.hook import start
-    except Exception as exc:  # noqa: BLE001 - another Python than irscope's: run the program anyway
-        sys.stderr.write(f"irscope run: this Python cannot import irscope ({type(exc).__name__}: {exc}); "
-                         "its kernels are not recorded\n")
+    except Exception as exc:
+        sys.stderr.write(
+            f"irscope run: this Python cannot import irscope ({type(exc).__name__}: {exc}); "
+            "its kernels are not recorded\n"
+        )
         return
     start()
 
