@@ -14,7 +14,14 @@ from typing import Any
 
 from .errors import ParameterError
 from .frontends import Kernel
-from .spec import LAUNCH_OPTION_VALUES, LAUNCH_OPTIONS, OPTION_CHECKS, parse_value
+from .spec import (
+    LAUNCH_OPTION_VALUES,
+    LAUNCH_OPTIONS,
+    OPTION_CHECKS,
+    TRITON_OPTION,
+    check_triton_version,
+    parse_value,
+)
 from .types import Config
 
 # ------------------------------------------------------------------ configs
@@ -47,7 +54,7 @@ def config_from_table(table: Mapping[str, Mapping[str, Any]], overrides: Mapping
     the sizes are not the defaults the mark was worked out for); it goes with the sizes,
     as it names the variant but is never passed to the kernel.
     """
-    unknown = [n for n in overrides if n not in table and n not in LAUNCH_OPTIONS]
+    unknown = [n for n in overrides if n not in table and n not in (*LAUNCH_OPTIONS, TRITON_OPTION)]
     if unknown:
         raise ParameterError(f"unknown parameter {unknown[0]!r} for {kernel}; parameters: {', '.join(table)}")
     for name in overrides:
@@ -73,6 +80,7 @@ def config_from_table(table: Mapping[str, Mapping[str, Any]], overrides: Mapping
         raise ParameterError(f"constexpr {missing[0]!r} of {kernel} has no value; set it with -c {missing[0]}=VALUE")
     # Triton's launch options, and any a frontend's table names (a CUDA kernel's block shape).
     option_names = [*LAUNCH_OPTIONS, *(n for n, k in kinds.items() if k == "option" and n not in LAUNCH_OPTIONS)]
+    option_names.append(TRITON_OPTION)  # which Triton compiles it: set only when asked for
     options = {n: values[n] for n in option_names if values.get(n) is not None}
     _check_options(options)
     for name in size_names:
@@ -170,7 +178,7 @@ def sweep_configs(
     names = list(sweep)
     values = []
     for name in names:
-        if name not in table and name not in LAUNCH_OPTIONS:
+        if name not in table and name not in (*LAUNCH_OPTIONS, TRITON_OPTION):
             raise ParameterError(f"unknown parameter {name!r} for {kernel}; parameters: {', '.join(table)}")
         default = table.get(name, {}).get("default")
         values.append([parse_value(name, v, default) if isinstance(v, str) else v for v in sweep[name]])
@@ -186,6 +194,9 @@ def sweep_configs(
 def _check_options(options: Mapping[str, Any]) -> None:
     """Refuse what Triton would assert on, miscompile quietly or take minutes over."""
     for name, value in options.items():
+        if name == TRITON_OPTION:
+            check_triton_version(value if isinstance(value, str) else repr(value))
+            continue
         if name not in LAUNCH_OPTION_VALUES:
             if name in OPTION_CHECKS:  # a frontend's own option (a CUDA kernel's block shape)
                 OPTION_CHECKS[name](value)

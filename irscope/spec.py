@@ -46,6 +46,34 @@ LAUNCH_OPTION_VALUES: dict[str, tuple[Sequence[int], str]] = {
     "maxnreg": (range(1, 256), "an integer from 1 to 255 (registers a thread)"),
 }
 LAUNCH_OPTIONS = tuple(LAUNCH_OPTION_VALUES)
+# Which Triton compiles a variant (``-c triton=3.8.0``, ``-s triton=3.6.0,3.9.0``): a version, kept
+# as text. Not an option Triton sees: a version other than the running one compiles in a private
+# folder of it (frontends/triton/environments.py). Only a Triton kernel takes it.
+TRITON_OPTION = "triton"
+# The Tritons irscope works with: those PyTorch 2.10 to 2.15 ship (from, before).
+TRITON_RANGE = ((3, 5), (3, 10))
+
+
+def triton_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options Triton itself takes: ``options`` less the one naming which Triton compiles."""
+    return {k: v for k, v in options.items() if k != TRITON_OPTION}
+
+
+def check_triton_version(text: str) -> str:
+    """``text`` if it names a Triton release irscope works with (``3.8.0``), else one line saying which do."""
+    import re
+
+    match = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)", text)
+    if match is None:
+        raise ParameterError(f"triton must be a release such as 3.8.0, got {text!r}")
+    (lo, hi), found = TRITON_RANGE, (int(match[1]), int(match[2]))
+    if not lo <= found < hi:
+        raise ParameterError(
+            f"triton {text} is outside the range irscope works with: {lo[0]}.{lo[1]} to {hi[0]}.{hi[1] - 1}"
+        )
+    return text
+
+
 TRITON_DEFAULT_OPTIONS = {"num_warps": 4, "num_stages": 3}
 
 DTYPE_BYTES = {
@@ -77,7 +105,9 @@ DEFAULT_TOLERANCE = {
 def parse_value(name: str, text: str, like: Any = None) -> Any:
     """Parse a -c value; follow the type of ``like`` (the default) when there is one."""
     text = text.strip()
-    if isinstance(like, str):  # a text setting (a CUDA kernel's block shape "16x16"): its kernel checks it
+    if (
+        isinstance(like, str) or name == TRITON_OPTION
+    ):  # a text setting (a CUDA kernel's block shape "16x16"): its kernel checks it
         return text
     if isinstance(like, bool) or (like is None and text.lower() in ("true", "false")):
         if text.lower() in ("true", "1", "false", "0"):

@@ -18,6 +18,7 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from .. import own_python
 from ..arch import DEFAULT_CAPABILITY, CaptureMode, Target, parse_arch
 from ..config import resolve_config
 from ..device import gpu_capability
@@ -25,6 +26,7 @@ from ..errors import UsageError
 from ..frontends import Compiled, Kernel, resolve_kernel
 from ..nvidia.ptxas import parse_ptxas_log, static_shared
 from ..nvidia.sass import disassemble
+from ..spec import TRITON_OPTION
 from ..types import CompileInfo, Config, KernelId, Resources, Stage, Status, Variant
 from ..workers import WorkerPool
 from .cache import CaptureCache
@@ -126,6 +128,15 @@ def capture_many(
             pending.append(i)
     if not pending:
         return
+    # Which Triton compiles each (-c triton=3.8.0): another than this process's compiles in
+    # workers that import it first, ahead of time (this process's JIT is the running Triton).
+    first: dict[int, str | None] = {}
+    folders: dict[str | None, str | None] = {}
+    for i in pending:
+        version = configs[i].options.get(TRITON_OPTION)
+        if version not in folders:
+            folders[version] = kernel.import_first(configs[i])
+        first[i] = folders[version]
 
     def finish(done: list[tuple[int, Variant]]) -> Iterator[Captured]:
         for i, variant in done:
@@ -133,13 +144,38 @@ def capture_many(
                 cache.put(keys[i], variant)  # a full disk or a killed compiler is not a fact about the kernel
             yield Captured(i, variant, False)
 
+    for folder in dict.fromkeys(first.values()):
+        group = [i for i in pending if first[i] == folder]
+        group_target = target if folder is None else Target(target.capability, CaptureMode.AOT)
+        yield from _compile(
+            kernel,
+            configs,
+            group,
+            group_target,
+            jobs,
+            kernel_id,
+            source,
+            finish,
+            cancel,
+            compile_timeout,
+            passes,
+            folder,
+        )
+        if cancel is not None and cancel.is_set():
+            return
+
+
+def _compile(
+    kernel, configs, pending, target, jobs, kernel_id, source, finish, cancel, compile_timeout, passes, folder
+) -> Iterator[Captured]:
+    """Compile ``pending`` in this process or in workers (``folder``: one they import first, always in workers)."""
     workers = _worker_count(jobs, len(pending), target)
     if workers > 1 and target.mode is CaptureMode.JIT:
         # Many variants on a GPU machine: compile them ahead of time for the GPU's own arch, in
         # parallel. The IR is the JIT's (tests/gpu/test_jit_equals_aot.py), and the GPU still runs
         # each through the JIT when it is measured, from the same Triton cache.
         target = Target(target.capability, CaptureMode.AOT)
-    if compile_timeout is None and workers <= 1:
+    if compile_timeout is None and workers <= 1 and folder is None:
         batch: list[tuple[int, Variant]] = []
         for n, i in enumerate(pending):
             if cancel is not None and cancel.is_set():
@@ -151,7 +187,7 @@ def capture_many(
                 batch = []
         return
     yield from _parallel(
-        kernel, configs, pending, target, workers, kernel_id, source, finish, cancel, compile_timeout, passes
+        kernel, configs, pending, target, workers, kernel_id, source, finish, cancel, compile_timeout, passes, folder
     )
 
 
@@ -164,9 +200,11 @@ def _worker_count(jobs: int | None, n: int, target: Target) -> int:
 
 
 def _parallel(
-    kernel, configs, pending, target, workers, kernel_id, source, finish, cancel, timeout, passes
+    kernel, configs, pending, target, workers, kernel_id, source, finish, cancel, timeout, passes, folder=None
 ) -> Iterator[Captured]:
-    pool = WorkerPool(workers, "irscope.capture.worker:serve", failure, timeout=timeout)
+    # A private Triton's folder goes before everything else the workers import (own_python.import_path).
+    env = None if folder is None else {"PYTHONPATH": os.pathsep.join([folder, *own_python.import_path()])}
+    pool = WorkerPool(workers, "irscope.capture.worker:serve", failure, timeout=timeout, env=env)
     # nvdisasm runs on a thread (it is a subprocess: no GIL held) while the
     # workers keep compiling; its batches are yielded in the order they finish.
     sass = futures.ThreadPoolExecutor(max_workers=1)

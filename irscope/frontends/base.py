@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from ..arch import Target
-from ..errors import KernelNotFound, UsageError
+from ..errors import KernelNotFound, ParameterError, UsageError
 from ..records import AutotunerRun
+from ..spec import TRITON_OPTION
 from ..stages import Stage
 from ..types import CaptureError, Config, KernelId, PassLog
 
@@ -137,6 +138,18 @@ class Kernel(abc.ABC):
 
     def check_config(self, config: Config) -> None:  # noqa: B027 (a hook: most kernels take any config)
         """Refuse (ParameterError) a config whose values the compiler could not be handed as they are."""
+
+    def import_first(self, config: Config) -> str | None:
+        """A folder a worker must import from before anything else to compile ``config`` (None: none).
+
+        Only Triton kernels name which compiler builds them (``-c triton=3.8.0``: its private folder).
+        """
+        if config.options.get(TRITON_OPTION) is not None:
+            raise ParameterError(
+                f"triton={config.options[TRITON_OPTION]} names the Triton that compiles a Triton kernel; "
+                f"{self.name} is a {self.frontend} kernel"
+            )
+        return None
 
     @property
     def records_passes(self) -> bool:

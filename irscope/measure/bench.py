@@ -21,6 +21,7 @@ from ..errors import NoGpu
 from ..frontends import Kernel
 from ..records import Measurement
 from ..session import Session, run_sweep
+from ..spec import TRITON_OPTION
 from ..types import Config, Status, Variant
 
 DEFAULT_TIMEOUT = 300.0  # seconds per variant, compile included
@@ -94,10 +95,11 @@ def bench(
         ):
             variants[result.index] = result.variant
             entries[result.index] = result.entry
-            if result.variant.ok:
+            unlaunchable = _other_triton(result.variant.config)
+            if result.variant.ok and unlaunchable is None:
                 pool.submit(result.index, (kernel.handle(), result.variant.config, options))
             else:
-                m = Measurement(Status.FAILED, error=str(result.variant.error))
+                m = Measurement(Status.FAILED, error=unlaunchable or str(result.variant.error))
                 done.append(BenchResult(result.index, result.variant, m))
                 yield done[-1]
             yield from _collect(pool, variants, entries, session, done, wait=0.0)
@@ -119,6 +121,25 @@ def bench(
         pool.close()
     if ncu and not (cancel is not None and cancel.is_set()):
         yield from _add_ncu(kernel, done, entries, session, on_note)
+
+
+def _other_triton(config: Config) -> str | None:
+    """Why a variant another Triton compiled is not timed here; None for the running Triton's.
+
+    The worker launches through the running Triton's JIT, which would time its own compile, not the
+    variant's: timing another version's cubin needs irscope's own launch of it (not built yet).
+    """
+    version = config.options.get(TRITON_OPTION)
+    if version is None:
+        return None
+    import triton
+
+    if version == triton.__version__:
+        return None
+    return (
+        f"not timed: compiled by triton {version}, and this GPU worker launches through "
+        f"triton {triton.__version__}'s JIT (timing another Triton's cubin is not built yet)"
+    )
 
 
 def _collect(pool, variants, entries, session, done, wait: float) -> Iterator[BenchResult]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from ...spec import triton_options
 from ...types import Config
 from ..examples import make_tensor
 
@@ -37,5 +38,5 @@ def launch_arguments(kernel: TritonKernel, config: Config, ns: SimpleNamespace) 
     """``(args, kwargs)`` as a user would write ``kernel[grid](*args, **kwargs)``."""
     assert kernel.spec is not None
     args = tuple(kernel.spec.args(ns))
-    kwargs = {**config.constexprs, **config.options}
+    kwargs = {**config.constexprs, **triton_options(config.options)}
     return args, kwargs

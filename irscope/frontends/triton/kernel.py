@@ -15,12 +15,13 @@ from typing import Any
 from ...arch import CaptureMode, Target
 from ...errors import ParameterError
 from ...records import AutotunerRun
-from ...spec import TRITON_DEFAULT_OPTIONS, KernelSpec
+from ...spec import TRITON_DEFAULT_OPTIONS, TRITON_OPTION, KernelSpec
 from ...stages import Stage
 from ...types import Config, KernelId
 from ..base import Compiled, Kernel, KernelHandle, Launch
 from .autotune import unwrap
 from .compile import compile_aot, compile_jit, triton_cache_for
+from .environments import site_for
 from .inputs import example_namespace, launch_arguments
 from .replay import launch_key, replay
 from .signature import SignatureArg
@@ -162,6 +163,10 @@ class TritonKernel(Kernel):
         if target.mode is CaptureMode.JIT and self.spec is not None:
             return compile_jit(self, config)
         return compile_aot(self, config, target.capability)
+
+    def import_first(self, config: Config) -> str | None:
+        version = config.options.get(TRITON_OPTION)
+        return None if version is None else site_for(version)
 
     @property
     def records_passes(self) -> bool:

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import ParameterError
+from ...spec import triton_options
 from ...types import Config
 from ..base import Launch
 from .compile import triton_cache_for
@@ -98,7 +99,7 @@ def replay(
             values[name] = value
     constexprs = set(kernel.constexpr_names())
     args = [values[p.name] for p in kernel.fn.params if not p.is_constexpr]
-    kwargs = {**{k: v for k, v in config.constexprs.items() if k in constexprs}, **config.options}
+    kwargs = {**{k: v for k, v in config.constexprs.items() if k in constexprs}, **triton_options(config.options)}
     grid = tuple(recorded["grid"])
     fn = kernel.fn
 

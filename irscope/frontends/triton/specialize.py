@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...errors import ParameterError
-from ...spec import DTYPE_BYTES
+from ...spec import DTYPE_BYTES, triton_options
 from ...types import Config
 
 # triton is imported inside the functions that use it: about a second, which commands that never compile
@@ -153,7 +153,7 @@ def specialize(kernel: TritonKernel, config: Config, capability: int, tensors: d
     from triton.compiler import ASTSource, make_backend
 
     backend = make_backend(GPUTarget("cuda", capability, 32))
-    kwargs: dict[str, Any] = {**config.constexprs, **config.options}
+    kwargs: dict[str, Any] = {**config.constexprs, **triton_options(config.options)}
     tuning = getattr(kernel, "tuning", None)
     if tuning is not None and tuning.heuristics():  # @triton.heuristics: their values for this config's arguments
         kwargs = tuning.resolve_for(kernel, config, kwargs, tensors)

@@ -1,0 +1,160 @@
+"""The Triton version as a config axis: ``-s triton=3.6.0,3.9.0`` compiles each variant with that Triton.
+
+A version other than the running one compiles in workers that import a private folder of it
+first (frontends/triton/environments.py). CI prepares those folders once (``.ci/run``, with
+``$IRSCOPE_TRITONS``); the tests that need one skip without it, the rest run everywhere.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import triton
+from expect import one_line_error
+
+from irscope.errors import ExitCode
+from irscope.frontends.triton.environments import site_for, tritons_dir
+
+RUNNING = triton.__version__
+OTHERS = [v for v in ("3.5.1", "3.6.0", "3.7.1", "3.8.0", "3.9.0") if v != RUNNING]
+PREPARED = [v for v in OTHERS if (tritons_dir() / v / "triton" / "__init__.py").is_file()]
+
+needs_another = pytest.mark.skipif(
+    not PREPARED, reason="no other Triton prepared in $IRSCOPE_TRITONS (.ci/run makes them)"
+)
+
+REDUCE = """
+import triton
+import triton.language as tl
+
+@triton.jit
+def row_max(x_ptr, out_ptr, n_cols, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + row * n_cols + offs, mask=offs < n_cols, other=float("-inf"))
+    tl.store(out_ptr + row, tl.max(x, axis=0))
+"""
+
+
+@needs_another
+def test_a_sweep_over_triton_versions_compiles_each_with_its_own_triton(cli, tmp_path):
+    path = tmp_path / "reduce.py"
+    path.write_text(REDUCE)
+    other = PREPARED[-1]
+    out = tmp_path / "s"
+    result = cli(
+        "sweep",
+        f"{path}:row_max",
+        "-S",
+        "*fp32, *fp32, i32, -",
+        "-c",
+        "BLOCK=256",
+        "-s",
+        f"triton={RUNNING},{other}",
+        "--arch",
+        "sm_90",
+        "-o",
+        str(out),
+        "--json",
+    )
+    assert result.exit_code == 0, result.stderr
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["triton"], r["status"]) for r in rows] == [(RUNNING, "ok"), (other, "ok")], rows
+    from irscope.session import Session
+
+    session = Session.open(out)
+    compilers = {e.config.options["triton"]: session.variant(e).compile_info.compiler for e in session.entries}
+    assert compilers == {RUNNING: f"triton {RUNNING}", other: f"triton {other}"}
+
+
+@needs_another
+def test_a_diff_across_versions_shows_changes_but_no_version_noise(cli, tmp_path):
+    path = tmp_path / "reduce.py"
+    path.write_text(REDUCE)
+    other = PREPARED[-1]
+    result = cli(
+        "diff",
+        f"{path}:row_max",
+        "-S",
+        "*fp32, *fp32, i32, -",
+        "-c",
+        "BLOCK=256",
+        "--arch",
+        "sm_90",
+        "-a",
+        f"triton={RUNNING}",
+        "-b",
+        f"triton={other}",
+        "--stage",
+        "ttgir",
+        "--json",
+    )
+    assert result.exit_code == 0, result.stderr
+    diff = json.loads(result.stdout)
+    changed = [line for hunk in diff.get("hunks", []) for line in hunk.get("lines", [])]
+    text = json.dumps(changed)
+    assert str(tmp_path) not in text  # a path is never a change
+    assert RUNNING not in text and other not in text  # nor the version's own name
+
+
+def test_a_version_outside_the_range_or_not_a_version_is_one_line_before_any_compile(cli, tmp_path):
+    for value, says in (
+        ("3.4.0", "outside the range"),
+        ("3.10.0", "outside the range"),
+        ("latest", "a release such as"),
+        ("3.8.0;rm -rf ~", "a release such as"),
+        ("../../etc", "a release such as"),
+    ):
+        one_line_error(cli("dump", "square_kernel", "--arch", "sm_90", "-c", f"triton={value}"), ExitCode.USAGE, says)
+    assert not (tmp_path / "etc").exists()
+
+
+def test_only_a_triton_kernel_takes_a_triton_version(cli):
+    one_line_error(
+        cli("dump", "square_matrix_kernel", "--arch", "sm_90", "-c", f"triton={RUNNING}"),
+        ExitCode.USAGE,
+        "names the Triton that compiles a Triton kernel",
+    )
+
+
+def test_the_running_triton_needs_no_private_folder(tmp_path, monkeypatch):
+    monkeypatch.setenv("IRSCOPE_TRITONS", str(tmp_path / "none"))
+    assert site_for(RUNNING) is None
+    assert not (tmp_path / "none").exists()
+
+
+def test_a_half_made_folder_is_not_taken_for_a_triton(tmp_path, monkeypatch):
+    """A folder is complete (the package and pip's dist-info) or it is made again, never used half made."""
+    from irscope.frontends.triton.environments import _complete
+
+    folder = tmp_path / OTHERS[0]
+    (folder / "triton").mkdir(parents=True)
+    (folder / "triton" / "__init__.py").write_text("")
+    assert not _complete(folder, OTHERS[0])
+    (folder / f"triton-{OTHERS[0]}.dist-info").mkdir()
+    assert _complete(folder, OTHERS[0])
+
+
+@needs_another
+def test_a_session_resumed_with_a_version_compiles_only_what_is_missing(cli, tmp_path):
+    out = tmp_path / "s"
+    other = PREPARED[0]
+    first = cli(
+        "sweep", "square_kernel", "-c", "BLOCK_SIZE=1024", "-s", f"triton={other}", "--arch", "sm_90", "-o", str(out)
+    )
+    assert first.exit_code == 0, first.stderr
+    again = cli(
+        "sweep",
+        "square_kernel",
+        "-c",
+        "BLOCK_SIZE=1024",
+        "-s",
+        f"triton={other},{RUNNING}",
+        "--arch",
+        "sm_90",
+        "-o",
+        str(out),
+    )
+    assert again.exit_code == 0, again.stderr
+    assert "1 reused" in again.stderr + again.stdout
