@@ -181,6 +181,10 @@ class Kernel(abc.ABC):
         """The kernel ready to run with example inputs (only where ``can_launch``)."""
         raise NotImplementedError(f"{self.name} declares no example inputs to launch with")
 
+    def launch_binary(self, config: Config, binary: dict[str, Any], device: str = "cuda", seed: int = 0) -> Launch:
+        """A compile made elsewhere (``binary``: another Triton's cubin) ready to run with example inputs."""
+        raise UsageError(f"{self.name} is a {self.frontend} kernel: only another Triton's variants launch as binaries")
+
     @property
     def autotuned(self) -> bool:
         """Does the kernel carry an autotuner of its own (Triton's ``@triton.autotune``)?"""

@@ -22,7 +22,7 @@ from ..frontends import Kernel
 from ..records import Measurement
 from ..session import Session, run_sweep
 from ..spec import TRITON_OPTION
-from ..types import Config, Status, Variant
+from ..types import Config, Stage, Status, Variant
 
 DEFAULT_TIMEOUT = 300.0  # seconds per variant, compile included
 WARM_UP = "warm-up"  # the tag of a worker's start-up job (worker.warm_up), not a variant
@@ -95,9 +95,9 @@ def bench(
         ):
             variants[result.index] = result.variant
             entries[result.index] = result.entry
-            unlaunchable = _other_triton(result.variant.config)
+            binary, unlaunchable = _other_triton(result.variant)
             if result.variant.ok and unlaunchable is None:
-                pool.submit(result.index, (kernel.handle(), result.variant.config, options))
+                pool.submit(result.index, (kernel.handle(), result.variant.config, {**options, "binary": binary}))
             else:
                 m = Measurement(Status.FAILED, error=unlaunchable or str(result.variant.error))
                 done.append(BenchResult(result.index, result.variant, m))
@@ -123,23 +123,32 @@ def bench(
         yield from _add_ncu(kernel, done, entries, session, on_note)
 
 
-def _other_triton(config: Config) -> str | None:
-    """Why a variant another Triton compiled is not timed here; None for the running Triton's.
+def _other_triton(variant: Variant) -> tuple[dict[str, Any] | None, str | None]:
+    """``(binary, None)`` for a variant another Triton compiled, ``(None, why)`` if it cannot launch; else both None.
 
-    The worker launches through the running Triton's JIT, which would time its own compile, not the
-    variant's: timing another version's cubin needs irscope's own launch of it (not built yet).
+    The worker's JIT is the running Triton's and would time its own compile: another version's
+    variant is launched from its own cubin (``Kernel.launch_binary``), in the same worker, on the
+    same inputs.
     """
-    version = config.options.get(TRITON_OPTION)
-    if version is None:
-        return None
+    version = variant.config.options.get(TRITON_OPTION)
+    if version is None or not variant.ok:
+        return None, None
     import triton
 
     if version == triton.__version__:
-        return None
-    return (
-        f"not timed: compiled by triton {version}, and this GPU worker launches through "
-        f"triton {triton.__version__}'s JIT (timing another Triton's cubin is not built yet)"
-    )
+        return None, None
+    if variant.cubin is None or Stage.PTX not in variant.listings:
+        return None, f"not timed: the triton {version} variant kept no cubin to launch"
+    info = variant.compile_info
+    binary = {
+        "cubin": variant.cubin,
+        "ptx": variant.listings[Stage.PTX],
+        "signature": dict(info.signature),
+        "shared": variant.resources.shared if variant.resources else 0,
+        "num_warps": info.options.get("num_warps", 4),
+        "num_ctas": info.options.get("num_ctas", 1),
+    }
+    return binary, None
 
 
 def _collect(pool, variants, entries, session, done, wait: float) -> Iterator[BenchResult]:

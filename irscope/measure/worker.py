@@ -59,6 +59,8 @@ def measure(state: _State, handle, config: Config, options: dict[str, Any]) -> M
         from .reference import reference_launch
 
         launch = reference_launch(frontends.load(handle), config, options["reference"], seed=options["seed"])
+    elif options.get("binary"):  # another Triton's variant: its own cubin, through irscope's launch
+        launch = frontends.load(handle).launch_binary(config, options["binary"], device="cuda", seed=options["seed"])
     else:
         launch = frontends.load(handle).launch(config, device="cuda", seed=options["seed"])
     for out in launch.outputs.values():  # poison: an element the kernel never writes cannot pass as correct

@@ -118,11 +118,15 @@ class CubinFunction:
         self.n_regs = self._attribute(4)  # CU_FUNC_ATTRIBUTE_NUM_REGS
         self.n_spills = None  # the driver does not say; ptxas's report does
 
+    def allow_shared(self, dynamic_shared: int) -> None:
+        """Opt in to more than 48 KB of dynamic shared memory, as a launch of that much needs."""
+        if dynamic_shared > 48 * 1024:  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+            self._check(self._cuda.cuFuncSetAttribute(self._function, 8, dynamic_shared), "cuFuncSetAttribute")
+
     def max_active_blocks(self, threads: int, dynamic_shared: int = 0) -> int:
         """Blocks of ``threads`` threads with ``dynamic_shared`` bytes of dynamic shared memory that the driver
         fits on one SM (cuOccupancyMaxActiveBlocksPerMultiprocessor), after opting in to more than 48 KB."""
-        if dynamic_shared > 48 * 1024:  # CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
-            self._check(self._cuda.cuFuncSetAttribute(self._function, 8, dynamic_shared), "cuFuncSetAttribute")
+        self.allow_shared(dynamic_shared)
         blocks = ctypes.c_int()
         self._check(
             self._cuda.cuOccupancyMaxActiveBlocksPerMultiprocessor(

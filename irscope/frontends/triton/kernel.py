@@ -230,6 +230,11 @@ class TritonKernel(Kernel):
             flops=spec.flops_for(values),
         )
 
+    def launch_binary(self, config: Config, binary: dict[str, Any], device: str = "cuda", seed: int = 0) -> Launch:
+        from .binary import launch_binary
+
+        return launch_binary(self, config, binary, device, seed)
+
     @property
     def autotuned(self) -> bool:
         return self.tuning is not None and self.tuning.autotuner is not None
