@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import triton
 
 from irscope.capture import capture
 from irscope.frontends import builtin_kernels, resolve_kernel
@@ -29,7 +30,7 @@ def test_builtin_kernel_compiles_with_every_stage_non_empty(name, arch):
         assert v.listings[stage].strip(), f"{stage} is empty"
     assert v.cubin and v.cubin[:4] == b"\x7fELF"
     assert v.compile_info.mode is CaptureMode.AOT and v.arch == arch
-    assert v.compile_info.compiler == "triton 3.6.0"
+    assert v.compile_info.compiler == f"triton {triton.__version__}"
     assert v.resources.registers and v.resources.registers > 0
     assert v.resources.spill_stores == 0 and v.resources.stack_frame == 0
     assert f".target sm_{arch[3:]}" in v.listings[Stage.PTX]

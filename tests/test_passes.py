@@ -7,7 +7,17 @@ import pytest
 
 from irscope.capture import capture
 from irscope.diff.passes import first_divergence, masked
-from irscope.ir.passes import apply_delta, encode_delta, find_pass, ir_after, ir_after_each, split_dumps
+from irscope.frontends.triton.versions import release
+from irscope.ir.passes import (
+    DUMP_HEADER,
+    apply_delta,
+    encode_delta,
+    find_pass,
+    header_pass,
+    ir_after,
+    ir_after_each,
+    split_dumps,
+)
 from irscope.session import Session
 from irscope.store import read_variant, write_variant
 from irscope.types import PassStep, Stage
@@ -15,10 +25,11 @@ from irscope.types import PassStep, Stage
 # n_cols=1024: 16-byte aligned rows, so that the coalesce pass may give a thread 4 elements.
 ALIGNED = {"n_cols": 1024}
 
-# The passes of make_ttir in Triton 3.6 (third_party/nvidia/backend/compiler.py), in the order it adds them.
+# The passes of make_ttir (third_party/nvidia/backend/compiler.py), in the order it adds them; Triton 3.8
+# dropped add_rewrite_tensor_pointer.
 TTIR_PASSES = [
     "inline",
-    "triton-rewrite-tensor-pointer",
+    *(["triton-rewrite-tensor-pointer"] if release() < (3, 8) else []),
     "canonicalize",
     "triton-combine",
     "triton-reorder-broadcast",
@@ -26,12 +37,12 @@ TTIR_PASSES = [
     "symbol-dce",
     "triton-loop-unroll",
 ]
-# The first passes of make_ttgir, and the last of make_llir.
+# The first passes of make_ttgir (3.9 assigns CGA layouts where 3.5 to 3.8 plan CTAs), and the last of make_llir.
 TTGIR_FIRST = [
     "convert-triton-to-tritongpu",
     "tritongpu-coalesce",
     "tritongpu-F32DotTC",
-    "triton-nvidia-gpu-plan-cta",
+    "triton-nvidia-gpu-plan-cta" if release() < (3, 9) else "triton-nvidia-gpu-assign-cga-layouts",
     "tritongpu-remove-layout-conversions",
 ]
 LLIR_LAST = ["symbol-dce", "convert-nvvm-to-llvm", "enable-line-info"]
@@ -105,7 +116,9 @@ def test_block_size_128_and_1024_first_part_at_the_coalesce_pass_that_picks_size
     assert "tensor<128x" in ir_after(square[128].passes, found.index - 1)
 
 
-def test_the_cli_names_the_first_divergence_and_shows_the_layout_change(cli):
+def test_the_cli_names_the_first_divergence_and_shows_the_layout_change(cli, square):
+    coalesce = find_pass(square[1024].passes, "tritongpu-coalesce").index
+    assert coalesce == len(TTIR_PASSES) + 3  # after make_ttir's, the nested canonicalize, convert-triton-to-tritongpu
     result = cli(
         "passes",
         "square_kernel",
@@ -118,21 +131,22 @@ def test_the_cli_names_the_first_divergence_and_shows_the_layout_change(cli):
         "n_cols=1024",
     )
     assert result.exit_code == 0, result.output
-    assert "first divergence: pass 11 TritonGPUCoalesce (tritongpu-coalesce), stage ttgir" in result.output
+    assert f"first divergence: pass {coalesce} TritonGPUCoalesce (tritongpu-coalesce), stage ttgir" in result.output
     assert "+#blocked1 = #ttg.blocked<{sizePerThread = [4]" in result.output
     assert "what tritongpu-coalesce did in A" in result.output and "what tritongpu-coalesce did in B" in result.output
 
 
-def test_the_cli_prints_the_pipeline_the_ir_after_a_pass_and_a_passs_diff(cli):
+def test_the_cli_prints_the_pipeline_the_ir_after_a_pass_and_a_passs_diff(cli, square):
+    coalesce = find_pass(square[1024].passes, "tritongpu-coalesce").index
     table = cli("passes", "square_kernel", "-c", "BLOCK_SIZE=1024", "-c", "n_cols=1024")
     assert table.exit_code == 0
     rows = table.output.splitlines()
     assert any(r.split()[:2] == ["#", "pass"] for r in rows) and any("── ttgir" in r for r in rows)
     assert any("TritonGPUCoalesce (tritongpu-coalesce)" in r and "+ttg.convert_layout x7" in r for r in rows)
-    after = cli("passes", "square_kernel", "-c", "BLOCK_SIZE=1024", "-c", "n_cols=1024", "--after", "11")
+    after = cli("passes", "square_kernel", "-c", "BLOCK_SIZE=1024", "-c", "n_cols=1024", "--after", str(coalesce))
     assert "#ttg.blocked<{sizePerThread = [4]" in after.output
     diff = cli("passes", "square_kernel", "-c", "BLOCK_SIZE=1024", "-c", "n_cols=1024", "--diff", "tritongpu-coalesce")
-    assert "--- before 11 tritongpu-coalesce" in diff.output and "\n+" in diff.output
+    assert f"--- before {coalesce} tritongpu-coalesce" in diff.output and "\n+" in diff.output
 
 
 def test_a_session_swept_with_passes_keeps_them(cli, tmp_path, square):
@@ -203,6 +217,38 @@ def test_dumps_split_at_their_headers_with_scope_and_the_pipeliners_own_dumps_le
     ]
     assert dumps[0].before.startswith("module {") and dumps[0].before.endswith("} loc(#loc)\n")
     assert dumps[2].before == "module {\n}\n"
+
+
+# The same passes' headers as MLIR prints them until Triton 3.7 and from 3.8 on (square_kernel, 3.6 and 3.9).
+HEADERS_37 = """\
+// -----// IR Dump Before Inliner (inline) ('builtin.module' operation) //----- //
+// -----// IR Dump Before Canonicalizer (canonicalize) ('tt.func' operation: @square_kernel) //----- //
+// -----// IR Dump Before TritonGPUCoalesce (tritongpu-coalesce) ('builtin.module' operation) //----- //
+// -----// IR Dump Before TritonGPUF32DotTC (tritongpu-F32DotTC) ('builtin.module' operation) //----- //
+// -----// IR Dump Before ConvertTritonGPUToLLVM (convert-triton-gpu-to-llvm) ('builtin.module' operation) //----- //
+// -----// IR Dump Before SymbolDCE (symbol-dce) ('builtin.module' operation) //----- //
+"""
+HEADERS_38 = """\
+// -----// IR Dump Before InlinerPass: inline{default-pipeline=canonicalize inlining-threshold=4294967295 max-iterations=4 } ('builtin.module' operation) //----- //
+// -----// IR Dump Before CanonicalizerPass: canonicalize{cse-between-iterations=false    max-iterations=10 max-num-rewrites=-1 region-simplify=normal test-convergence=false top-down=true} ('tt.func' operation: @square_kernel) //----- //
+// -----// IR Dump Before TritonGPUCoalesce: tritongpu-coalesce ('builtin.module' operation) //----- //
+// -----// IR Dump Before TritonGPUF32DotTC: tritongpu-F32DotTC{emu-tf32=true} ('builtin.module' operation) //----- //
+// -----// IR Dump Before ConvertTritonGPUToLLVM: convert-triton-gpu-to-llvm{compute-capability=90 ptx-version=94} ('builtin.module' operation) //----- //
+// -----// IR Dump Before SymbolDCEPass: symbol-dce ('builtin.module' operation) //----- //
+"""
+
+
+def test_both_header_forms_give_each_passs_argument_and_scope_alike():
+    args = ["inline", "canonicalize", "tritongpu-coalesce", "tritongpu-F32DotTC", "convert-triton-gpu-to-llvm"]
+    args.append("symbol-dce")
+    scopes = ["", "tt.func @square_kernel", "", "", "", ""]
+    old, new = split_dumps(HEADERS_37), split_dumps(HEADERS_38)
+    assert [(d.arg, d.scope) for d in old] == [(d.arg, d.scope) for d in new] == list(zip(args, scopes))
+    assert [d.name for d in old][:3] == ["Inliner", "Canonicalizer", "TritonGPUCoalesce"]
+    assert [d.name for d in new][:3] == ["InlinerPass", "CanonicalizerPass", "TritonGPUCoalesce"]
+    for text in (HEADERS_37, HEADERS_38):
+        headers = text.splitlines()
+        assert [header_pass(DUMP_HEADER.match(h))[1] for h in headers] == args
 
 
 def test_the_configs_own_constants_are_masked_and_layouts_are_not():

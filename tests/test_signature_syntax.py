@@ -143,6 +143,7 @@ def test_the_specialization_from_bare_constants_is_the_jit_binders(matmul_file):
     jit = resolve_kernel(target)  # the KernelSpec's stand-in tensors agree too
     jit_src, _, spec_sig, _ = specialize(jit, resolve_config(jit, {}), 90)
     assert (spec_sig, jit_src.constants, jit_src.attrs) == (jit_sig, jit_constants, jit_attrs)
+    assert src.hash() == jit_src.hash()  # so -S and the JIT share Triton's cache entry (3.7 on: constexpr attrs too)
 
 
 def test_any_bare_number_is_a_constant_as_in_tritons_aot_compiler(matmul_file):

@@ -276,6 +276,10 @@ def autotuner_lines(run, rows) -> list[str]:
     if pick is None:
         return ["Triton's autotuner picked no config irscope could name"]
     if not run.benchmarked:
+        if any(c.pruned for c in run.configs):  # Triton 3.8 on: a prune that keeps one times nothing
+            return [
+                f"prune_configs_by kept one config, {pick.label()}, which Triton's autotuner takes without timing it"
+            ]
         return [f"Triton's autotuner has one config, {pick.label()}, which it takes without timing it"]
     took = f", in {run.seconds:.1f} s" if run.seconds is not None else ""
     lines = [

@@ -31,13 +31,30 @@ from dataclasses import dataclass
 
 from ..types import PassLog, PassStep, Stage
 
+# A dump's header names the pass (its class) and its argument (the name a pipeline gives it), in one of
+# two forms. MLIR before Triton 3.8:
 # // -----// IR Dump Before TritonGPUCoalesce (tritongpu-coalesce) ('builtin.module' operation) //----- //
 # // -----// IR Dump Before Canonicalizer (canonicalize) ('tt.func' operation: @square_kernel) //----- //
+# and from Triton 3.8 on, the argument followed by the pass's options, if it has any:
+# // -----// IR Dump Before TritonGPUCoalesce: tritongpu-coalesce ('builtin.module' operation) //----- //
+# // -----// IR Dump Before InlinerPass: inline{default-pipeline=canonicalize max-iterations=4 } ('builtin.module' ...
+# The argument is the part before the options in either: ``header_pass`` reads the two forms alike.
 DUMP_HEADER = re.compile(
-    r"^// -----// IR Dump (?:Before|After) (?P<name>\S+) \((?P<arg>[^)]*)\) "
-    r"\('(?P<op>[^']+)' operation(?:: (?P<symbol>@[^)]+))?\) //----- //$",
+    r"^// -----// IR Dump (?:Before|After) "
+    r"(?:(?P<name>\S+) \((?P<arg>[^)]*)\)"  # Name (arg)
+    r"|(?P<name_38>[^\s:]+): (?P<arg_38>[^\s{]+)(?:\{.*?\})?)"  # Name: arg{options}
+    r" \('(?P<op>[^']+)' operation(?:: (?P<symbol>@[^)]+))?\) //----- //$",
     re.M,
 )
+
+
+def header_pass(m: re.Match) -> tuple[str, str]:
+    """``(name, arg)`` of a DUMP_HEADER match, whichever form it has: ``("InlinerPass", "inline")``."""
+    if m["name"] is not None:
+        return m["name"], m["arg"]
+    return m["name_38"], m["arg_38"]
+
+
 # // -----// SoftwarePipeliner internal IR Dump After: LowerLoops
 OTHER_OUTPUT = re.compile(r"^// -----//", re.M)
 # !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
@@ -72,7 +89,7 @@ def split_dumps(text: str) -> list[PassDump]:
         # Anything else printed during the pass (the pipeliner's own "// -----// ... internal IR
         # Dump" sections) follows its dump: the IR before the pass ends there.
         cut = OTHER_OUTPUT.search(body)
-        out.append(PassDump(m["name"], m["arg"], scope, tidy(body[: cut.start()] if cut else body)))
+        out.append(PassDump(*header_pass(m), scope, tidy(body[: cut.start()] if cut else body)))
     return out
 
 

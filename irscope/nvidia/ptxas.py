@@ -58,16 +58,20 @@ def parse_ptxas_log(log: str) -> dict[str, int]:
     return out
 
 
-def run_ptxas_report(ptx: str, capability: int) -> str:
-    """ptxas -v on ``ptx`` (for variants whose compile we did not watch, e.g. cache hits)."""
-    from triton.backends.nvidia.compiler import get_ptxas, sm_arch_from_capability
+def run_ptxas_report(ptx: str, capability: int, ptxas: str) -> str:
+    """``ptxas -v`` on ``ptx`` (for variants whose compile we did not watch, e.g. cache hits).
+
+    ``ptxas``: the tool's path, the one the frontend's compiler runs for ``capability`` (Triton's
+    bundled one: ``frontends/triton/versions.ptxas_path``).
+    """
+    from triton.backends.nvidia.compiler import sm_arch_from_capability
 
     with tempfile.TemporaryDirectory() as tmp:
         src = Path(tmp) / "k.ptx"
         src.write_text(ptx)
         proc = subprocess.run(
             [
-                get_ptxas(capability).path,
+                ptxas,
                 "-v",
                 f"--gpu-name={sm_arch_from_capability(capability)}",
                 str(src),

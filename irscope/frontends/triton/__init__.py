@@ -28,11 +28,15 @@ from .kernel import TritonKernel
 from .kernel_files import builtin_kernels, kernel_in_file, kernel_names, kernel_with_signature
 from .rebuild import UnsafeKernelSource, rebuild_functions, rebuilt_kernel
 from .signature import SignatureArg, signature_from_json
+from .versions import check_supported
 
 
 class TritonFrontend(Frontend):
     name = "triton"
     suffixes = (".py",)
+
+    def __init__(self) -> None:
+        check_supported()  # a Triton irscope does not support: every command says so, in one line (exit 2)
 
     def kernel_names(self, path: Path) -> list[str]:
         return kernel_names(path)

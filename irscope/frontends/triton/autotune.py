@@ -29,6 +29,7 @@ from ...spec import LAUNCH_OPTIONS
 from ...types import Config
 from .inputs import example_namespace
 from .specialize import example_tensors
+from .versions import top_k_count
 
 if TYPE_CHECKING:
     from .kernel import TritonKernel
@@ -298,13 +299,9 @@ class Tuning:
             if tuner.early_config_prune:
                 kept = tuner.early_config_prune(configs, nargs, **kwargs)
                 if not kept:
-                    raise ValueError("early_config_prune kept no config (Triton raises AutotunerError)")
+                    raise ValueError("early_config_prune kept no config (Triton's autotuner fails on that)")
             if tuner.perf_model:
-                top_k = tuner.configs_top_k
-                if isinstance(top_k, float) and top_k <= 1.0:
-                    top_k = int(len(configs) * top_k)
-                elif not isinstance(top_k, int):
-                    raise TypeError("top_k must be either a float <= 1.0 or an int")
+                top_k = top_k_count(tuner.configs_top_k, len(configs), len(kept))
                 if len(kept) > top_k:
                     est = {c: tuner.perf_model(**nargs, **kwargs, **c.all_kwargs()) for c in kept}
                     kept = sorted(est, key=est.get)[:top_k]

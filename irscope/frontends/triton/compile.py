@@ -28,6 +28,7 @@ from ..base import Compiled
 from .inputs import example_namespace, launch_arguments
 from .passes import PassRecorder
 from .specialize import specialize
+from .versions import install_stage_hook, ptxas_path
 
 # triton is imported inside the functions that use it: about a second, which commands that never compile
 # should not pay.
@@ -51,7 +52,7 @@ class _Result(Compiled):
         meta = self.metadata
         log = self.ptxas_log
         if meta and not log and "ptx" in self.asm:  # a Triton cache hit skips ptxas: ask it again
-            log = run_ptxas_report(self.asm["ptx"], capability)
+            log = run_ptxas_report(self.asm["ptx"], capability, ptxas_path(capability))
         options = {k: int(meta[k]) for k in ("num_warps", "num_stages", "num_ctas") if meta.get(k) is not None}
         return Compiled(
             stages={STAGES[k]: v for k, v in self.asm.items() if k in STAGES},
@@ -78,7 +79,8 @@ def _triton_version() -> str:
 
 
 class _StageTracker:
-    """Installed as Triton's stage hook: notes the running stage, keeps ptxas's log."""
+    """Installed as Triton's stage hook (``versions.install_stage_hook``): notes the running stage, keeps
+    ptxas's log."""
 
     def __init__(self, passes: PassRecorder | None = None) -> None:
         self.stage: str | None = None
@@ -129,8 +131,7 @@ def compile_aot(kernel: TritonKernel, config: Config, capability: int, passes: b
     target = GPUTarget("cuda", capability, 32)
     recorder = tracker.passes = PassRecorder(kernel.name) if passes else None
     try:
-        with triton_cache_for(kernel.file), knobs.runtime.scope(), knobs.compilation.scope():
-            knobs.runtime.add_stages_inspection_hook = tracker
+        with triton_cache_for(kernel.file), install_stage_hook(tracker), knobs.compilation.scope():
             knobs.compilation.always_compile = knobs.compilation.always_compile or passes
             compiled = triton.compile(src, target=target, options=options)
         result.asm = {k: compiled.asm[k] for k in ("ttir", "ttgir", "llir", "ptx", "cubin") if k in compiled.asm}
@@ -158,8 +159,6 @@ def compile_aot(kernel: TritonKernel, config: Config, capability: int, passes: b
 
 def compile_jit(kernel: TritonKernel, config: Config) -> Compiled:
     """Compile through Triton's JIT on the current GPU, for real CUDA tensors."""
-    from triton import knobs
-
     result = _Result()
     tracker = _StageTracker()
     start = time.perf_counter()
@@ -171,8 +170,7 @@ def compile_jit(kernel: TritonKernel, config: Config) -> Compiled:
     tensors = {name: getattr(ns, name) for name in kernel.spec.tensors}
     src, options, result.signature, result.divisible_by_16 = specialize(kernel, config, capability, tensors)
     try:
-        with triton_cache_for(kernel.file), knobs.runtime.scope():
-            knobs.runtime.add_stages_inspection_hook = tracker
+        with triton_cache_for(kernel.file), install_stage_hook(tracker):
             compiled = kernel.fn.run(*args, grid=kernel.spec.grid(ns), warmup=True, **kwargs)
         result.asm = {k: compiled.asm[k] for k in ("ttir", "ttgir", "llir", "ptx", "cubin") if k in compiled.asm}
         result.metadata = compiled.metadata._asdict()

@@ -4,8 +4,10 @@ Triton's JIT compiles a different kernel depending on its arguments: a pointer
 whose address is a multiple of 16 gets ``tt.divisibility = 16``, so does an int
 that is a multiple of 16; an int equal to 1 becomes a constant; an int beyond 32
 bits becomes i64. An ahead-of-time compile must apply the same rules or its PTX
-differs (no ``ld.global.v4``). The rules below mirror Triton 3.6's native
-``specialize_impl``; a GPU test checks the resulting PTX against the JIT's.
+differs (no ``ld.global.v4``). The rules below mirror Triton's own (3.6's native
+``specialize_impl``, 3.5's Python one: the same results); a GPU test checks the
+resulting PTX against the JIT's. What differs between Triton releases goes through
+``versions.py``.
 
 Tensors are stood in for by ``ExampleTensor``: only dtype, address alignment,
 shape and strides matter here, and importing torch would cost a second.
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ...errors import ParameterError
 from ...spec import DTYPE_BYTES, triton_options
 from ...types import Config
+from .versions import constexpr_attr, jit_run_kwargs, ptr_type
 
 # triton is imported inside the functions that use it: about a second, which commands that never compile
 # should not pay.
@@ -80,8 +83,7 @@ def example_tensors(kernel: TritonKernel, config: Config) -> dict[str, ExampleTe
 
 
 def specialize_arg(arg: Any, is_const: bool, specialize: bool, align: bool) -> tuple[Any, Any]:
-    """``(type, key)`` for one argument, as triton 3.6's ``native_specialize_impl``."""
-    from triton._utils import canonicalize_ptr_dtype
+    """``(type, key)`` for one argument, as Triton's ``native_specialize_impl`` (3.5: ``create_specialize_impl``)."""
     from triton.language import constexpr
     from triton.runtime.jit import JITCallable
 
@@ -111,7 +113,7 @@ def specialize_arg(arg: Any, is_const: bool, specialize: bool, align: bool) -> t
         pairs = [specialize_arg(item, False, True, True) for item in arg]
         return tuple(p[0] for p in pairs), tuple(p[1] for p in pairs)
     if hasattr(arg, "data_ptr"):
-        kind = canonicalize_ptr_dtype(arg.dtype, is_const)
+        kind = ptr_type(arg.dtype, is_const)
         if not specialize:
             return kind, None
         return kind, "D" if align and arg.data_ptr() % 16 == 0 else ""
@@ -158,7 +160,7 @@ def specialize(kernel: TritonKernel, config: Config, capability: int, tensors: d
     if tuning is not None and tuning.heuristics():  # @triton.heuristics: their values for this config's arguments
         kwargs = tuning.resolve_for(kernel, config, kwargs, tensors)
     kwargs["debug"] = kwargs.get("debug", kernel.fn.debug) or knobs.runtime.debug
-    kwargs["instrumentation_mode"] = knobs.compilation.instrumentation_mode
+    kwargs.update(jit_run_kwargs())
     if kernel.spec is not None:
         ns = kernel.spec.namespace(config.values(), tensors or example_tensors(kernel, config))
         args = tuple(kernel.spec.args(ns))
@@ -178,9 +180,16 @@ def specialize(kernel: TritonKernel, config: Config, capability: int, tensors: d
 
 
 def _from_signature(kernel: TritonKernel, values: dict[str, Any]):
-    """Signature, constexprs and attrs from -S; ``values`` holds the constexprs (a heuristic's too)."""
+    """Signature, constexprs and attrs from -S; ``values`` holds the constexprs (a heuristic's too).
+
+    ``attrs`` as ``JITFunction._pack_args`` builds them, in parameter order: a constexpr gets what the
+    running Triton gives one (``versions.constexpr_attr``), so that the source hashes as the JIT's.
+    """
     signature, constexprs, attrs = {}, {}, {}
+    for_constexpr = constexpr_attr()
     for param, arg in zip(kernel.fn.params, kernel.signature or ()):
+        if for_constexpr is not None and (param.is_constexpr or arg.hint == 1 or arg.type is None):
+            attrs[(param.num,)] = list(for_constexpr)
         if param.is_constexpr:
             if param.name not in values:
                 raise ParameterError(

@@ -21,6 +21,7 @@ from ...records import AutotunerRun, TunedConfig
 from ...types import Config
 from .compile import triton_cache_for
 from .inputs import launch_arguments
+from .versions import lone_pruned_config_is_timed
 
 if TYPE_CHECKING:
     from .kernel import TritonKernel
@@ -70,16 +71,27 @@ def run_autotuner(kernel: TritonKernel, config: Config, device: str = "cuda", se
 
 
 def read_run(tuner: Any, given: dict[str, Any], seconds: float | None = None) -> AutotunerRun:
-    """What ``Autotuner.run`` left behind: ``configs_timings`` (the configs it timed) and ``best_config``."""
-    benchmarked = len(tuner.configs) > 1  # Autotuner.run takes a lone config without timing it
+    """What ``Autotuner.run`` left behind: ``configs_timings`` (the configs it timed) and ``best_config``.
+
+    It times nothing where it has one config; from Triton 3.8 on, nor where ``prune_configs_by`` kept
+    one (``versions.lone_pruned_config_is_timed``): that one is its pick, the others are pruned.
+    """
     timings = getattr(tuner, "configs_timings", None)
+    best = getattr(tuner, "best_config", None)
+    several = len(tuner.configs) > 1
+    kept_one = several and not isinstance(timings, dict) and best is not None and not lone_pruned_config_is_timed()
+    benchmarked = several and not kept_one
     if benchmarked and not isinstance(timings, dict):
         raise RuntimeError("Triton's autotuner chose a config without timing any (a cached result?)")
     listed = list(tuner.configs)
     if benchmarked:  # a prune function may return configs of its own: they were timed, so they are shown
         listed += [c for c in timings if not any(c == x for x in tuner.configs)]
-    configs = [_tuned(c, timings.get(c) if benchmarked else None, benchmarked) for c in listed]
-    best = getattr(tuner, "best_config", None)
+    if kept_one:
+        if not any(c == best for c in listed):  # the prune's own config
+            listed.append(best)
+        configs = [TunedConfig(_values(c), pruned=not (c is best or c == best)) for c in listed]
+    else:
+        configs = [_tuned(c, timings.get(c) if benchmarked else None, benchmarked) for c in listed]
     picked = next((i for i, c in enumerate(listed) if c is best), None)
     if picked is None and best is not None:
         picked = next((i for i, c in enumerate(listed) if c == best), None)
@@ -95,12 +107,17 @@ def read_run(tuner: Any, given: dict[str, Any], seconds: float | None = None) ->
     )
 
 
-def _tuned(c: Any, timing: Any, benchmarked: bool) -> TunedConfig:
+def _values(c: Any) -> dict[str, Any]:
     values = {**c.kwargs, "num_warps": c.num_warps, "num_stages": c.num_stages}
     if c.num_ctas not in (None, 1):
         values["num_ctas"] = c.num_ctas
     if c.maxnreg is not None:
         values["maxnreg"] = c.maxnreg
+    return values
+
+
+def _tuned(c: Any, timing: Any, benchmarked: bool) -> TunedConfig:
+    values = _values(c)
     if timing is None:
         return TunedConfig(values, pruned=benchmarked)
     figures = tuple(float(t) for t in timing) if isinstance(timing, (list, tuple)) else (float(timing),)
