@@ -39,6 +39,7 @@ from typing import Any
 from ..errors import SessionError
 from ..ir.stats import stage_stats
 from ..records import Facts, Measurement
+from ..spec import TRITON_OPTION
 from ..store import (
     LEFTOVER,
     OLD_MARK,
@@ -295,7 +296,10 @@ class Session:
         """Store ``variant`` (replacing one with the same config and arch) and update the index."""
         entry = Entry.of(variant)
         with _writing(self.path), _locked(self.path):
-            write_variant(self.path / "variants" / entry.id, variant, with_source=False, with_cubin=False)
+            # The cubin is kept only where nothing else can make it again on the GPU: a variant another
+            # Triton compiled is launched from it there (frontends/triton/binary.py).
+            keep_cubin = variant.config.options.get(TRITON_OPTION) is not None
+            write_variant(self.path / "variants" / entry.id, variant, with_source=False, with_cubin=keep_cubin)
             self._reload()
             old = self.entry(entry.id)
             if old is not None and old.status is not Status.FAILED:
