@@ -158,3 +158,21 @@ def test_a_session_resumed_with_a_version_compiles_only_what_is_missing(cli, tmp
     )
     assert again.exit_code == 0, again.stderr
     assert "1 reused" in again.stderr + again.stdout
+
+
+def test_a_triton_cubins_parameters_are_read_from_its_ptx_scratch_pointers_included():
+    """Triton's PTX declares pointers as `.param .u64 .ptr .global .align 1 NAME`: each is a parameter of the
+    launch (the runtime arguments the compile kept, then the scratch pointers it appends)."""
+    import re
+
+    from irscope.capture import capture
+    from irscope.nvidia.launch import entry_params
+    from irscope.types import Stage
+
+    variant = capture("softmax_kernel", {}, arch="sm_90")
+    ptx = variant.listings[Stage.PTX]
+    declared = re.search(r"\.entry\s+softmax_kernel\s*\((.*?)\)", ptx, re.S)[1].count(".param")
+    types = entry_params(ptx, "softmax_kernel")
+    kept = [n for n, t in variant.compile_info.signature.items() if t != "constexpr"]
+    assert len(types) == declared == len(kept) + 2
+    assert types[: len(kept)] == ["u64", "u64", "u32", "u32", "u32"] and types[len(kept) :] == ["u64", "u64"]

@@ -38,7 +38,11 @@ SCALARS = {
     "f32": ctypes.c_float,
     "f64": ctypes.c_double,
 }
-PARAM = re.compile(r"\.param\s+(?:\.align\s+\d+\s+)?\.(\w+)\s+(\w+)(\[\d+\])?")
+# ".param .u64 name", ".param .align 8 .b8 name[16]" (nvcc), ".param .u64 .ptr .global .align 1 name" (Triton)
+PARAM = re.compile(
+    r"\.param\s+(?:\.align\s+\d+\s+)?\.(\w+)(?:\s+\.ptr(?:\s+\.(?:global|shared|const|local))?(?:\s+\.align\s+\d+)?)?"
+    r"\s+(\w+)(\[\d+\])?"
+)
 
 
 class LaunchError(UsageError):
