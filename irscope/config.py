@@ -3,7 +3,7 @@
 Frontend-neutral: a kernel's ``parameter_table()`` (or the copy a session keeps, so a
 session's variants can be named without importing its kernel) says what each name is;
 here the user's values are parsed, checked and combined. Which kernel a name means is
-``frontends.resolve_kernel``'s; what the user typed as a whole is ``target.py``'s.
+``frontends.resolve_kernel``'s; what the user typed as a whole is ``named.py``'s.
 """
 
 from __future__ import annotations

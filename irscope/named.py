@@ -1,7 +1,8 @@
 """The front door: what the user named as KERNEL -> the kernel, its configs and the session(s) it has.
 
-The CLI, the TUI, the report and the Python API all take KERNEL the same way, and all
-resolve it here. It is one of:
+The CLI, the TUI and the report (``irscope report``) take KERNEL the same way and resolve it
+here (the Python API's ``capture("name")`` names a kernel only, through ``frontends.resolve_kernel``).
+It is one of:
 
 - a built-in kernel (``square_kernel``) or a kernel file, ``FILE.py[:NAME]``, ``FILE.cu[:NAME]``
   (``frontends.resolve_kernel``: the frontend that claims the file finds the kernel);
@@ -189,7 +190,7 @@ def _inductor(directory: Path) -> tuple[list[Session], str, str]:
     index = read_index(directory)
     sessions = [Session.open(directory / k["session"]) for k in index["kernels"] if k.get("session")]
     origin = _printable(index["origin"].get("function") or index["origin"].get("log"))
-    return sessions, f"Inductor: {origin}", f"{len(sessions)} Inductor kernels"
+    return sessions, f"Inductor: {origin}", f"{len(sessions)} Inductor kernel{'s' if len(sessions) != 1 else ''}"
 
 
 def _run(directory: Path) -> tuple[list[Session], str, str]:
@@ -201,7 +202,8 @@ def _run(directory: Path) -> tuple[list[Session], str, str]:
         raise UsageError(f"{directory}: the run recorded no kernel irscope could keep (see its run.json)")
     program = _printable(" ".join(str(c) for c in index.get("command") or [])[:80])
     where = f"on {_printable(index['device'])}" if index.get("device") else _printable(index.get("mode") or "")
-    return sessions, f"run: {program}", f"{len(sessions)} kernels of `{program}` {where}, ranked by GPU time"
+    kernels = f"{len(sessions)} kernel{'s' if len(sessions) != 1 else ''}"
+    return sessions, f"run: {program}", f"{kernels} of `{program}` {where}, ranked by GPU time"
 
 
 def _printable(text: object) -> str:
@@ -221,12 +223,12 @@ def session_kernel(session: Session, signature: str | None = None, shown_as: str
     """
     from . import frontends
 
-    k = session.kernel
+    recorded = session.kernel
     # A trace's session lives in the cache: messages name the trace, and new variants go to a directory of one's own.
     where, into = (shown_as, "DIR") if shown_as else (session.path, session.path)
     if signature is None:
         for builtin in frontends.builtin_kernels():
-            if builtin.name == k.name and builtin.identity().source_hash == k.source_hash:
+            if builtin.name == recorded.name and builtin.identity().source_hash == recorded.source_hash:
                 return builtin
         if session.frontend not in frontends.FRONTENDS:
             raise SessionError(
@@ -236,8 +238,8 @@ def session_kernel(session: Session, signature: str | None = None, shown_as: str
         if session.signature is not None:
             handle = KernelHandle(
                 session.frontend,
-                k.file,
-                k.name,
+                recorded.file,
+                recorded.name,
                 {
                     "signature": session.signature,
                     "source_text": session.source(),
@@ -246,18 +248,18 @@ def session_kernel(session: Session, signature: str | None = None, shown_as: str
                 },
             )
             try:
-                # Only a frontend that rebuilds from the stored text alone: any other would open k.file.
+                # Only a frontend that rebuilds from the stored text alone: any other would open recorded.file.
                 rebuilt = frontends.frontend(session.frontend).rebuild(handle)
             except UsageError as exc:  # the stored source does not parse, or holds code irscope refuses
                 raise SessionError(
                     f"{where}: {exc}; to compile it from the file instead, name it: "
-                    f"irscope sweep {_quoted(f'{k.file}:{k.name}')} -S ... -o {_quoted(into)}"
+                    f"irscope sweep {_quoted(f'{recorded.file}:{recorded.name}')} -S ... -o {_quoted(into)}"
                 ) from None
             if rebuilt is not None:
                 return rebuilt
     raise UsageError(
-        f"{where} was recorded from {k.file}:{k.name}; irscope does not import a kernel file a session "
-        f"names. To add variants, name the file yourself: irscope sweep {_quoted(f'{k.file}:{k.name}')} "
+        f"{where} was recorded from {recorded.file}:{recorded.name}; irscope does not import a kernel file a session "
+        f"names. To add variants, name the file yourself: irscope sweep {_quoted(f'{recorded.file}:{recorded.name}')} "
         f"{'-S ... ' if signature else ''}-o {_quoted(into)}"
     )
 

@@ -157,7 +157,10 @@ def contained(root: Path, relative: str | Path) -> Path:
     if rel.is_absolute() or ".." in rel.parts:
         raise SessionError(f"{root}: refusing the path {str(relative)!r}: it leads outside {root}")
     path = root / rel
-    real_root, real = root.resolve(), path.resolve()
+    try:
+        real_root, real = root.resolve(), path.resolve()
+    except (RuntimeError, OSError) as exc:  # a symlink loop (RuntimeError before Python 3.13), a name too long
+        raise SessionError(f"{path}: cannot be followed ({exc})") from None
     if real != real_root and real_root not in real.parents:
         raise SessionError(f"{path} leads outside {root} (to {real}); refusing to read it")
     return path

@@ -80,3 +80,28 @@ def test_the_tui_and_the_report_import_nothing_from_the_cli():
                     module = node.module or ""
                     assert not (node.level >= 2 and module.startswith("cli")), f"{path}: imports the CLI"
                     assert not module.startswith("irscope.cli"), f"{path}: imports the CLI"
+
+
+def test_a_symlink_loop_where_a_capture_names_a_session_is_damage_in_one_line(cli, tmp_path):
+    """Found by an outside review: resolving a loop raised RuntimeError, an internal error (exit 70)."""
+    import json
+
+    capture = tmp_path / "ind"
+    capture.mkdir()
+    (capture / "inductor.json").write_text(
+        json.dumps(
+            {"format": "irscope.inductor/1", "origin": {"log": "x.log"}, "kernels": [{"name": "k", "session": "lnk"}]}
+        )
+    )
+    (capture / "lnk").symlink_to("lnk")
+    with pytest.raises(SessionError, match="cannot be followed"):
+        open_named(str(capture), several=True)
+    one_line_error(cli("tui", str(capture)), ExitCode.SESSION_ERROR, "cannot be followed")
+
+
+def test_the_index_formats_are_data_and_never_follow_a_module_rename():
+    """inductor.json and run.json say what they are in a format tag: a module's move must not change it."""
+    from irscope.interop.inductor.capture import INDEX_FORMAT as INDUCTOR
+    from irscope.interop.run import INDEX_FORMAT as RUN
+
+    assert (INDUCTOR, RUN) == ("irscope.inductor/1", "irscope.run/1")

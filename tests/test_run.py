@@ -313,9 +313,7 @@ def test_a_run_index_never_names_a_folder_outside_its_kernels(tmp_path, session)
     from irscope.errors import SessionError
     from irscope.interop.run.collect import read_index
 
-    (tmp_path / "run.json").write_text(
-        json.dumps({"format": "irscope.interop.run/1", "kernels": [{"session": session}]})
-    )
+    (tmp_path / "run.json").write_text(json.dumps({"format": "irscope.run/1", "kernels": [{"session": session}]}))
     with pytest.raises(SessionError):
         read_index(tmp_path)
 

@@ -15,10 +15,10 @@ def list_kernels(as_json: bool) -> None:
     """List built-in kernels with their parameters, defaults and sweep ranges."""
     from ..frontends import builtin_kernels
 
-    refs = builtin_kernels()
+    kernels = builtin_kernels()
     if as_json:
         out = []
-        for kernel in refs:
+        for kernel in kernels:
             out.append(
                 {
                     "name": kernel.name,
@@ -40,7 +40,7 @@ def list_kernels(as_json: bool) -> None:
     table = Table(box=None, pad_edge=False, show_edge=False)
     for column in ("kernel", "parameter", "default", "sweep", "description"):
         table.add_column(column, overflow="fold")
-    for kernel in refs:
+    for kernel in kernels:
         first = True
         for name, p in kernel.parameter_table().items():
             sweep = ",".join(str(v) for v in p["sweep"]) if len(p["sweep"]) > 1 else ""

@@ -94,6 +94,11 @@ DAMAGE = {
         shutil.rmtree(_variant_dir(s, 128)),
         _variant_dir(s, 128).symlink_to(o / "variant"),
     ),
+    "variant folder is a symlink loop": lambda s, o: (
+        shutil.rmtree(_variant_dir(s, 128)),
+        _variant_dir(s, 128).symlink_to(_variant_dir(s, 128).name),
+    ),
+    "stage file is a symlink loop": lambda s, o: (_ptx(s).unlink(), _ptx(s).symlink_to(_ptx(s).name)),
     "variant id escapes": lambda s, o: _edit_index(s, lambda d: d["variants"][0].update(id="../../outside")),
     "variant id absolute": lambda s, o: _edit_index(s, lambda d: d["variants"][0].update(id=str(o))),
     "session.json truncated": lambda s, o: (s / "session.json").write_bytes((s / "session.json").read_bytes()[:300]),
@@ -217,7 +222,7 @@ def test_an_inductor_index_naming_a_session_outside_its_folder_is_refused(sessio
     (capture_dir / "inductor.json").write_text(
         json.dumps(
             {
-                "format": "irscope.interop.inductor/1",
+                "format": "irscope.inductor/1",
                 "origin": {"log": "x.log"},
                 "kernels": [{"name": "k", "session": name}],
             }

@@ -36,7 +36,7 @@ from .kernels import (
 from .parse import InductorKernel, OutputCode
 
 INDEX = "inductor.json"
-INDEX_FORMAT = "irscope.interop.inductor/1"
+INDEX_FORMAT = "irscope.inductor/1"
 
 
 @dataclass

@@ -1,13 +1,6 @@
 """``irscope run``: every GPU kernel a running program compiles and launches, without changing the program.
 
-``launch.py`` starts the program with ``bootstrap/`` first on its ``PYTHONPATH``: its
-``sitecustomize`` starts ``hook.py`` inside the program before the program's own
-code, which records Triton's compiles and launches (frontends/triton/listen.py,
-through Triton's own hooks) and profiles the run with torch.profiler. When the
-program has exited, ``collect.py`` turns what was recorded into one session per
-kernel and ``run.json``, the run's index, ranked by GPU time.
-
-A running program (``run/``): ``launch.py`` starts the program with ``run/bootstrap/`` first on its
+``launch.py`` starts the program with ``bootstrap/`` first on its
 ``PYTHONPATH``, whose ``sitecustomize`` starts ``hook.py`` inside it before its own code: Triton's
 listener (``frontends/triton/listen.py``), Inductor's output code and loaded kernels
 (``inductor/listen.py``), each ``load_inline`` call's CUDA sources (``inline_listen.py``) and
@@ -20,7 +13,7 @@ time. Like ``inductor/``, ``run/`` is Triton-specific and may import ``irscope.f
 from __future__ import annotations
 
 INDEX = "run.json"
-INDEX_FORMAT = "irscope.interop.run/1"
+INDEX_FORMAT = "irscope.run/1"
 RAW = "raw"  # what the program's process wrote
 
 __all__ = ["INDEX", "INDEX_FORMAT", "RAW"]

@@ -117,7 +117,7 @@ def _run_folder(ws: Workspace, originals) -> Path:
     (run / "run.json").write_text(
         json.dumps(
             {
-                "format": "irscope.interop.run/1",
+                "format": "irscope.run/1",
                 "command": ["python", "prog.py"],
                 "exit_code": 0,
                 "mode": "aot",
