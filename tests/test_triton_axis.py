@@ -176,3 +176,32 @@ def test_a_triton_cubins_parameters_are_read_from_its_ptx_scratch_pointers_inclu
     kept = [n for n, t in variant.compile_info.signature.items() if t != "constexpr"]
     assert len(types) == declared == len(kept) + 2
     assert types[: len(kept)] == ["u64", "u64", "u32", "u32", "u32"] and types[len(kept) :] == ["u64", "u64"]
+
+
+@needs_another
+async def test_the_tui_shows_the_triton_version_like_any_other_parameter(cli, tmp_path):
+    from irscope.tui.factory import make_app
+
+    out = tmp_path / "s"
+    other = PREPARED[-1]
+    swept = cli(
+        "sweep",
+        "square_kernel",
+        "-c",
+        "BLOCK_SIZE=1024",
+        "-s",
+        f"triton={RUNNING},{other}",
+        "--arch",
+        "sm_90",
+        "-o",
+        str(out),
+    )
+    assert swept.exit_code == 0, swept.stderr
+    app = make_app(str(out))
+    async with app.run_test(size=(200, 40)) as pilot:
+        await pilot.pause(0.5)
+        table = app.query_one("#variants")
+        labels = [str(column.label) for column in table.columns.values()]
+        assert "triton" in labels, labels
+        cells = [str(table.get_row_at(i)[labels.index("triton")]) for i in range(table.row_count)]
+        assert sorted(cells) == sorted([RUNNING, other])
