@@ -117,3 +117,34 @@ def test_diff_across_archs_shows_mma_becoming_wgmma():
     assert any(op.startswith("wgmma.mma_async") for op in cb)
     kinds_b = {x.kind for x in d.stats[Stage.TTGIR][1].layouts}
     assert "nvidia_mma" in kinds_b
+
+
+def test_a_jit_helpers_symbol_loses_its_specialisation_so_a_block_size_change_is_not_a_renamed_call(cli, tmp_path):
+    """tl.sum/tl.max over a BLOCK-long tensor calls a helper whose symbol spells BLOCK (and, by Triton
+    version, spells it differently): before inlining, a block size change renamed every call, and
+    passes --first-divergence answered "before the first pass"."""
+    path = tmp_path / "norm.py"
+    path.write_text(
+        "import triton\nimport triton.language as tl\n\n"
+        "@triton.jit\ndef row_norm(x_ptr, out_ptr, n, BLOCK: tl.constexpr):\n"
+        "    offs = tl.arange(0, BLOCK)\n"
+        "    x = tl.load(x_ptr + tl.program_id(0) * n + offs, mask=offs < n, other=0.0)\n"
+        "    tl.store(out_ptr + tl.program_id(0), tl.sum(x * x, axis=0) / tl.max(tl.abs(x), axis=0))\n"
+    )
+    result = cli(
+        "passes",
+        f"{path}:row_norm",
+        "-S",
+        "*fp32, *fp32, i32, -",
+        "--arch",
+        "sm_90",
+        "--first-divergence",
+        "-a",
+        "BLOCK=256",
+        "-b",
+        "BLOCK=1024",
+    )
+    assert result.exit_code == 0, result.stderr
+    first = next(line for line in result.stdout.splitlines() if line.startswith("first divergence"))
+    assert "before the first pass" not in first, first
+    assert "pass " in first, first

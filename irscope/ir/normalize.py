@@ -105,6 +105,17 @@ def normalize_ptx(text: str) -> list[NormalizedLine]:
 MLIR_VALUE = re.compile(r"%(?P<name>[A-Za-z_$.][\w$.]*|\d+)(?P<sub>#\d+)?")
 MLIR_BLOCK = re.compile(r"\^bb\d+")
 NAME_SUFFIX = re.compile(r"^(?P<base>.*?)(?:_\d+)?$")
+# A JIT helper's symbol carries its specialisation: @"triton.language.standard.max__fp32S1024S__(1,)cconstexpr_0__"
+# (Triton 3.6), @triton.language.standard.max__fp32S1024S_c0_cFalse (3.9). The shape in it follows the
+# config, and the spelling follows the Triton version: neither is a change in the code.
+MLIR_SYMBOL = re.compile(r'@(?:"(?P<quoted>[^"]*)"|(?P<bare>[\w.$]+))')
+MANGLED = re.compile(r"^(?P<base>.+?)__")
+
+
+def _symbol(m: re.Match) -> str:
+    name = m["quoted"] if m["quoted"] is not None else m["bare"]
+    mangled = MANGLED.match(name)
+    return "@" + (mangled["base"] if mangled else name)
 
 
 def _strip_locs(line: str) -> str:
@@ -150,6 +161,7 @@ def normalize_mlir(text: str) -> list[NormalizedLine]:
             continue
         code = _strip_locs(line).rstrip()
         code = MLIR_VALUE.sub(value, code)
+        code = MLIR_SYMBOL.sub(_symbol, code)
         code = MLIR_BLOCK.sub(lambda m: rename("block", m[0], lambda n: f"^bb{n}"), code)
         code = WHITESPACE.sub(" ", code).strip()
         if code:
