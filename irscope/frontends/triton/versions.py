@@ -29,14 +29,15 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ...errors import UsageError
+from ...spec import TRITON_RANGE
 
 # triton is imported inside the functions that use it, as everywhere in the frontend.
 
-# The Triton releases irscope supports: the first one, and the first one it does not. pyproject's
-# dependency says the same (tests/test_triton_versions.py checks that the two agree).
-LOWEST = (3, 5)
-FIRST_UNSUPPORTED = (3, 10)
-REQUIREMENT = "triton>=3.5,<3.10"
+# The Triton releases irscope supports: the first one, and the first one it does not (spec.py holds
+# them, as -c triton=X is checked against them too). pyproject's dependency says the same
+# (tests/test_triton_versions.py checks that the two agree).
+LOWEST, FIRST_UNSUPPORTED = TRITON_RANGE
+REQUIREMENT = f"triton>={LOWEST[0]}.{LOWEST[1]},<{FIRST_UNSUPPORTED[0]}.{FIRST_UNSUPPORTED[1]}"
 
 
 def triton_version() -> str:
