@@ -188,7 +188,7 @@ def _inductor(directory: Path) -> tuple[list[Session], str, str]:
     from .interop.inductor.capture import read_index
 
     index = read_index(directory)
-    sessions = [Session.open(directory / k["session"]) for k in index["kernels"] if k.get("session")]
+    sessions = _sessions(directory, index)
     origin = _printable(index["origin"].get("function") or index["origin"].get("log"))
     return sessions, f"Inductor: {origin}", f"{len(sessions)} Inductor kernel{'s' if len(sessions) != 1 else ''}"
 
@@ -197,13 +197,18 @@ def _run(directory: Path) -> tuple[list[Session], str, str]:
     from .interop.run.collect import read_index
 
     index = read_index(directory)
-    sessions = [Session.open(directory / k["session"]) for k in index["kernels"] if k.get("session")]
+    sessions = _sessions(directory, index)
     if not sessions:
         raise UsageError(f"{directory}: the run recorded no kernel irscope could keep (see its run.json)")
     program = _printable(" ".join(str(c) for c in index.get("command") or [])[:80])
     where = f"on {_printable(index['device'])}" if index.get("device") else _printable(index.get("mode") or "")
     kernels = f"{len(sessions)} kernel{'s' if len(sessions) != 1 else ''}"
     return sessions, f"run: {program}", f"{kernels} of `{program}` {where}, ranked by GPU time"
+
+
+def _sessions(directory: Path, index: dict[str, Any]) -> list[Session]:
+    """The sessions an index (inductor.json, run.json, already checked by its reader) names, in its order."""
+    return [Session.open(directory / k["session"]) for k in index["kernels"] if k.get("session")]
 
 
 def _printable(text: object) -> str:

@@ -95,6 +95,22 @@ class Launch:
     bytes_moved: float
     flops: float | None = None
 
+    @classmethod
+    def from_spec(
+        cls, spec: Any, config: Config, ns: Any, expected: Any, first: Callable[[], Any], run: Callable[[], Any]
+    ) -> Launch:
+        """A launch of example inputs ``ns`` a KernelSpec or CudaSpec built: its outputs, tolerances and traffic."""
+        values = config.values()
+        return cls(
+            first=first,
+            run=run,
+            outputs={n: getattr(ns, n) for n in spec.outputs()},
+            expected=expected,
+            tolerance=lambda name: spec.tolerance_for(spec.tensors[name].dtype),
+            bytes_moved=spec.bytes_for(values),
+            flops=spec.flops_for(values),
+        )
+
 
 class Kernel(abc.ABC):
     """One kernel, resolved by its frontend: what capture, measure and the CLI need of it."""

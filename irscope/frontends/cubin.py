@@ -117,13 +117,4 @@ def cubin_launch(kernel: Any, spec: CudaSpec, config: Config, device: str = "cud
         run()
         return function
 
-    values = config.values()
-    return Launch(
-        first=first,
-        run=run,
-        outputs={n: getattr(ns, n) for n in spec.outputs()},
-        expected=expected,
-        tolerance=lambda name: spec.tolerance_for(spec.tensors[name].dtype),
-        bytes_moved=spec.bytes_for(values),
-        flops=spec.flops_for(values),
-    )
+    return Launch.from_spec(spec, config, ns, expected, first, run)

@@ -55,14 +55,4 @@ def launch_binary(kernel: Any, config: Any, binary: dict[str, Any], device: str 
         run()
         return function
 
-    values_all = config.values()
-    spec = kernel.spec
-    return Launch(
-        first=first,
-        run=run,
-        outputs={n: getattr(ns, n) for n in spec.outputs()},
-        expected=expected,
-        tolerance=lambda name: spec.tolerance_for(spec.tensors[name].dtype),
-        bytes_moved=spec.bytes_for(values_all),
-        flops=spec.flops_for(values_all),
-    )
+    return Launch.from_spec(kernel.spec, config, ns, expected, first, run)

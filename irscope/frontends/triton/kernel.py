@@ -219,16 +219,7 @@ class TritonKernel(Kernel):
         def run() -> Any:
             return fn[grid](*args, **kwargs)
 
-        values = config.values()
-        return Launch(
-            first=first,
-            run=run,
-            outputs={n: getattr(ns, n) for n in spec.outputs()},
-            expected=expected,
-            tolerance=lambda name: spec.tolerance_for(spec.tensors[name].dtype),
-            bytes_moved=spec.bytes_for(values),
-            flops=spec.flops_for(values),
-        )
+        return Launch.from_spec(spec, config, ns, expected, first, run)
 
     def launch_binary(self, config: Config, binary: dict[str, Any], device: str = "cuda", seed: int = 0) -> Launch:
         from .binary import launch_binary
