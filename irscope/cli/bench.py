@@ -48,9 +48,28 @@ from .output import echo
 @click.option(
     "--timeout", type=seconds(), default=300.0, show_default=True, help="Seconds per variant before it counts as hung."
 )
+@click.option(
+    "--launch-stored-cubins",
+    is_flag=True,
+    help="Time the variants another Triton compiled from the cubins a session stores (a cubin is GPU code: "
+    "only for a session you made). Without it, only the ones compiled in this run are timed.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per variant.")
 def bench(
-    kernel, assignments, arch, signature, sweeps, out, with_ncu, method, graph, gpus, min_time_ms, timeout, as_json
+    kernel,
+    assignments,
+    arch,
+    signature,
+    sweeps,
+    out,
+    with_ncu,
+    method,
+    graph,
+    gpus,
+    min_time_ms,
+    timeout,
+    launch_stored_cubins,
+    as_json,
 ) -> None:
     """Check KERNEL's variants against the torch reference, then time them on this GPU.
 
@@ -112,6 +131,7 @@ def bench(
             on_note=notes.append,
             on_autotuner=tuned.append,
             gpus=_gpus(gpus),
+            launch_stored_cubins=launch_stored_cubins,
         ):
             latest[result.index] = result
             if not as_json:

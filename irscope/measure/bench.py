@@ -60,6 +60,7 @@ def bench(
     on_autotuner=None,
     gpus: Sequence[str] | None = None,
     compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT,
+    launch_stored_cubins: bool = False,
 ) -> Iterator[BenchResult]:
     """Capture, check and time every config of ``kernel`` on this machine's GPUs, in completion order.
 
@@ -68,7 +69,8 @@ def bench(
     its own, it is run once after the measurements, in a worker, and its ``AutotunerRun`` (what
     it timed and picked, or its error) is handed to this callable and kept in the session as
     ``"autotuner"``; without it, or for any other kernel, nothing more runs. ``compile_timeout``: as
-    ``capture_many``'s.
+    ``capture_many``'s. ``launch_stored_cubins``: another Triton's variant read back (from the session or
+    the cache) is launched from its stored cubin; else only one compiled in this run is.
     """
     from ..workers import WorkerPool
     from .autotuner import autotuner_job
@@ -96,6 +98,15 @@ def bench(
             variants[result.index] = result.variant
             entries[result.index] = result.entry
             binary, unlaunchable = _other_triton(result.variant)
+            if binary is not None and result.reused and not launch_stored_cubins:
+                # A cubin read back from a session or the cache is GPU code from a file: run only on the user's say-so.
+                binary, unlaunchable = (
+                    None,
+                    (
+                        f"not timed: compiled by triton {result.variant.config.options[TRITON_OPTION]} and read back "
+                        "with its cubin; bench --launch-stored-cubins runs a stored cubin (a session you made)"
+                    ),
+                )
             if result.variant.ok and unlaunchable is None:
                 pool.submit(result.index, (kernel.handle(), result.variant.config, {**options, "binary": binary}))
             else:
