@@ -205,3 +205,17 @@ async def test_the_tui_shows_the_triton_version_like_any_other_parameter(cli, tm
         assert "triton" in labels, labels
         cells = [str(table.get_row_at(i)[labels.index("triton")]) for i in range(table.row_count)]
         assert sorted(cells) == sorted([RUNNING, other])
+
+
+def test_a_half_made_folder_is_refused_and_left_as_it_is(tmp_path, monkeypatch):
+    """irscope's installs are renamed into place whole: a folder without pip's record is someone else's."""
+    from irscope.errors import UsageError
+
+    monkeypatch.setenv("IRSCOPE_TRITONS", str(tmp_path))
+    folder = tmp_path / OTHERS[0]
+    (folder / "triton").mkdir(parents=True)
+    (folder / "triton" / "__init__.py").write_text("# a user's own copy\n")
+    with pytest.raises(UsageError, match="no complete triton"):
+        site_for(OTHERS[0])
+    assert (folder / "triton" / "__init__.py").read_text() == "# a user's own copy\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([OTHERS[0], f".{OTHERS[0]}.lock"])

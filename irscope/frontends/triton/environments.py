@@ -10,7 +10,8 @@ The folders are ``$IRSCOPE_TRITONS/<version>`` if that is set (prepared by hand,
 machine without a package index), else ``<cache>/tritons/<version>``, made on first use
 with pip from the user's own configured index (a progress line says so: a wheel is
 170-290 MB). A folder is complete or absent: pip writes into a temporary folder that is
-renamed into place, under a lock, so two irscopes never install into one folder.
+renamed into place, under a lock, so two irscopes never install into one folder; a folder
+irscope did not complete is someone else's, and is refused, never removed.
 """
 
 from __future__ import annotations
@@ -59,6 +60,13 @@ def site_for(version: str, note: Callable[[str], None] | None = None) -> str | N
         fcntl.flock(lock, fcntl.LOCK_EX)  # another irscope may be installing the same version
         if _complete(folder, version):
             return str(folder)
+        if os.path.lexists(folder):
+            # irscope's own installs are renamed into place whole, so this one is someone else's: never removed.
+            raise UsageError(
+                f"{folder} is there but holds no complete triton {version} (its package and "
+                f"triton-{version}.dist-info); remove it, or finish it with "
+                f"pip install --no-deps --target {folder} triton=={version}"
+            )
         (note or _stderr)(f"triton {version}: installing a private copy into {folder} (once; 170-290 MB)")
         temporary = folder.parent / f".{version}.irscope-tmp-{os.getpid()}"
         shutil.rmtree(temporary, ignore_errors=True)
@@ -85,7 +93,6 @@ def site_for(version: str, note: Callable[[str], None] | None = None) -> str | N
                 f"triton {version} could not be installed ({last}); install it by hand with "
                 f"pip install --no-deps --target {folder} triton=={version}"
             )
-        shutil.rmtree(folder, ignore_errors=True)  # a half-made folder of an older irscope
         os.replace(temporary, folder)
     return str(folder)
 
