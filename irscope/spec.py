@@ -63,7 +63,9 @@ def check_triton_version(text: str) -> str:
     """``text`` if it names a Triton release irscope works with (``3.8.0``), else one line saying which do."""
     import re
 
-    match = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)", text)
+    # ASCII digits, no leading zeros, a few of them: the text names a folder and pip's requirement, and
+    # both must read it as the one release it is (pip takes "3.08.0" and "３.８.０" for 3.8.0).
+    match = re.fullmatch(r"(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})", text)
     if match is None:
         raise ParameterError(f"triton must be a release such as 3.8.0, got {text!r}")
     (lo, hi), found = TRITON_RANGE, (int(match[1]), int(match[2]))

@@ -105,6 +105,10 @@ def test_a_version_outside_the_range_or_not_a_version_is_one_line_before_any_com
         ("latest", "a release such as"),
         ("3.8.0;rm -rf ~", "a release such as"),
         ("../../etc", "a release such as"),
+        ("３.８.０", "a release such as"),
+        ("3.08.0", "a release such as"),
+        ("03.8.0", "a release such as"),
+        ("3.8." + "0" * 300, "a release such as"),
     ):
         one_line_error(cli("dump", "square_kernel", "--arch", "sm_90", "-c", f"triton={value}"), ExitCode.USAGE, says)
     assert not (tmp_path / "etc").exists()
