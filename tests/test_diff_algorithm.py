@@ -1,4 +1,4 @@
-"""The patience diff: its opcodes always rebuild B from A, and it finds what difflib finds on small inputs."""
+"""The patience diff: its opcodes always rebuild B from A; regions without anchors are aligned by the fewest edits."""
 
 from __future__ import annotations
 
@@ -167,10 +167,25 @@ def test_a_long_listing_keeps_its_unedited_stretches_aligned():
         assert sum(i2 - i1 for tag, i1, i2, _, _ in ops if tag == "equal") > 0.9 * len(a)
 
 
-def test_a_region_too_large_for_difflib_and_without_anchors_is_one_replace():
+def test_a_region_with_no_line_in_common_is_one_replace():
     a = [k % 7 for k in range(300)]
     b = [7 + k % 5 for k in range(300)]  # no line in common, 90,000 cells
     assert algorithm.opcodes(a, b, 8) == [("replace", 0, 300, 0, 300)]
+
+
+def test_a_long_region_without_anchors_is_aligned_by_the_fewest_edits():
+    """Every line repeats (no anchor), 4,000 lines a side, far past what difflib was trusted with: the
+    alignment is a minimal edit script (edits counted as the diff counts changed lines: per stretch
+    between kept lines, the larger side), where difflib's region limit once gave it all up as one replace."""
+    from irscope.diff.exact import edit_distance
+
+    rng = random.Random(9)
+    a = [rng.randrange(6) for _ in range(4000)]
+    b = _edited(rng, a, 6)
+    ops = algorithm.opcodes(a, b)
+    _check_cover(ops, a, b)
+    cost = sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in ops if tag != "equal")
+    assert cost == edit_distance(a, b) < len(a) // 10
 
 
 def test_real_listings_align_by_their_shapes(tmp_path):

@@ -3,21 +3,25 @@
 ``difflib.SequenceMatcher`` is quadratic on long listings with many changed lines
 (0.3 s for two 9,000-line PTX listings that share half their lines). Patience diff
 anchors on lines that occur exactly once on each side, keeps the longest run of
-anchors in order, and recurses between them; only small regions without anchors
-fall back to difflib. It is what ``git diff --patience`` does, and it tends to
-align code the way a reader would.
+anchors in order, and recurses between them. It is what ``git diff --patience`` does,
+and it tends to align code the way a reader would.
+
+A region without anchors is aligned exactly: the fewest lines inserted, deleted or
+replaced (exact.py, bit-parallel), the unit a diff's size is counted in. Giving such a
+region up as one replace, as this did past 20,000 cells, made a long unrolled
+listing (a softmax row of 512 elements per thread, its address offsets repeating in
+every shape) all changed.
 """
 
 from __future__ import annotations
 
 import bisect
-import difflib
 from collections import Counter
 from collections.abc import Hashable, Sequence
 
-Opcode = tuple[str, int, int, int, int]
+from .exact import edit_pairs
 
-SMALL_REGION = 20_000  # len(a) * len(b) below which difflib aligns a region without anchors
+Opcode = tuple[str, int, int, int, int]
 
 
 def opcodes(a: Sequence[Hashable], b: Sequence[Hashable], repeats: int = 1) -> list[Opcode]:
@@ -42,10 +46,8 @@ def realign(
     stretch with none of them keeps its earlier alignment instead of being aligned again."""
     out: list[Opcode] = []
     gap_a = gap_b = 0  # where the stretch still to align starts
-    pending: list[Opcode] = []  # the earlier opcodes inside that stretch that aligned nothing
     changed_a, changed_b = changed if changed is not None else (None, None)
-
-    def close(i: int, j: int) -> None:
+    for i, j, n, pending in _still_equal(a, b, previous):
         if i > gap_a or j > gap_b:
             if (
                 changed_a is not None
@@ -57,8 +59,38 @@ def realign(
                 out.extend(pending)
             else:
                 _diff(a, b, gap_a, i, gap_b, j, out, repeats)
-        pending.clear()
+        if n:
+            out.append(("equal", i, i + n, j, j + n))
+        gap_a, gap_b = i + n, j + n
+    return _merge(out)
 
+
+def settle(a: Sequence, b: Sequence, previous: list[Opcode], keep: int = 1) -> list[Opcode]:
+    """The alignment of ``a`` and ``b`` by the fewest lines inserted, deleted or replaced, where
+    ``previous`` aligned earlier versions of them: each run of at least ``keep`` lines that it paired
+    and that still match stays paired, and everything between is aligned exactly (exact.py).
+
+    With ``keep=1`` no line that ``previous`` paired and still matches is unpaired, and no stretch
+    between changes more lines than it did: an alignment of coarser versions of the same lines
+    (a class of names or numbers dropped) changes no more lines, and no more instructions."""
+    out: list[Opcode] = []
+    gap_a = gap_b = 0
+    for i, j, n, _ in _still_equal(a, b, previous):
+        if n and n < keep:
+            continue
+        if i > gap_a or j > gap_b:
+            _fewest_edits(a, b, gap_a, i, gap_b, j, out)
+        if n:
+            out.append(("equal", i, i + n, j, j + n))
+        gap_a, gap_b = i + n, j + n
+    return _merge(out)
+
+
+def _still_equal(a: Sequence, b: Sequence, previous: list[Opcode]):
+    """The runs of lines that ``previous`` paired and that still match, in order, as ``(i, j, n, pending)``:
+    ``n`` lines from ``a[i]`` and ``b[j]``, and the earlier opcodes since the last run (those that pair
+    no line now). The last is ``(len(a), len(b), 0, pending)``."""
+    pending: list[Opcode] = []
     for op in previous:
         tag, i1, i2, j1, j2 = op
         if tag != "equal":
@@ -74,11 +106,9 @@ def realign(
             start = k
             while k < n and a[i1 + k] == b[j1 + k]:
                 k += 1
-            close(i1 + start, j1 + start)
-            out.append(("equal", i1 + start, i1 + k, j1 + start, j1 + k))
-            gap_a, gap_b = i1 + k, j1 + k
-    close(len(a), len(b))
-    return _merge(out)
+            yield i1 + start, j1 + start, k - start, list(pending)
+            pending.clear()
+    yield len(a), len(b), 0, pending
 
 
 def _untouched(changed: set[int], start: int, end: int) -> bool:
@@ -121,14 +151,42 @@ def _diff(a, b, a0: int, a1: int, b0: int, b1: int, out: list[Opcode], repeats: 
                     out.append(("equal", ai, ai + 1, bj, bj + 1))
                 i, j = ai + 1, bj + 1
             _diff(a, b, i, a1, j, b1, out, repeats)
-        elif (a1 - a0) * (b1 - b0) <= SMALL_REGION:
-            matcher = difflib.SequenceMatcher(None, a[a0:a1], b[b0:b1], autojunk=False)
-            for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-                out.append((tag, a0 + i1, a0 + i2, b0 + j1, b0 + j2))
         else:
-            out.append(("replace", a0, a1, b0, b1))
+            _exact(a, b, a0, a1, b0, b1, out)
     if suffix:
         out.append(suffix)
+
+
+def _fewest_edits(a, b, a0: int, a1: int, b0: int, b1: int, out: list[Opcode]) -> None:
+    """``a[a0:a1]`` and ``b[b0:b1]`` aligned by the fewest lines inserted, deleted or replaced: their
+    common ends kept (always part of such an alignment), what is between aligned exactly."""
+    while a0 < a1 and b0 < b1 and a[a0] == b[b0]:
+        out.append(("equal", a0, a0 + 1, b0, b0 + 1))
+        a0 += 1
+        b0 += 1
+    end: list[Opcode] = []
+    while a1 > a0 and b1 > b0 and a[a1 - 1] == b[b1 - 1]:
+        a1 -= 1
+        b1 -= 1
+        end.append(("equal", a1, a1 + 1, b1, b1 + 1))
+    if a0 < a1 or b0 < b1:
+        _exact(a, b, a0, a1, b0, b1, out)
+    out.extend(reversed(end))
+
+
+def _exact(a, b, a0: int, a1: int, b0: int, b1: int, out: list[Opcode]) -> None:
+    """A region without anchors, aligned by a minimal edit script: the fewest lines inserted, deleted or
+    replaced, however long the region (bit-parallel, exact.py)."""
+    i, j = a0, b0
+    for x, y in edit_pairs(a[a0:a1], b[b0:b1]):
+        x += a0
+        y += b0
+        if x > i or y > j:
+            out.append(("replace", i, x, j, y))  # tags are set right by _merge
+        out.append(("equal", x, x + 1, y, y + 1))
+        i, j = x + 1, y + 1
+    if i < a1 or j < b1:
+        out.append(("replace", i, a1, j, b1))
 
 
 def _one_line(a, b, a0: int, a1: int, b0: int, b1: int, out: list[Opcode]) -> None:
