@@ -4,6 +4,11 @@ TILE_MM is a tiled fp16 tl.dot matmul whose B column stride is an argument: decl
 constant the JIT makes of an int equal to 1) it compiles as a contiguous B; declared a plain i32
 (``MM_STRIDED_B``) B's loads cannot widen. SCALED_ADD is a small elementwise kernel that the tritonparse tests
 trace on this machine and tests/gpu/record_tritonparse_trace.py traces with real launches on a GPU.
+
+ROW_SOFTMAX (a max and a sum per row; at BLOCK 16384 on one warp, 512 elements per thread unrolled),
+ROW_LAYERNORM (two sums per row, weights and bias) and TILE_TRANSPOSE (a 2-D tile stored transposed) are
+the diff's long and short listings (tests/test_diff_floor.py, tests/perf/bench_diff.py) and, with
+TILE_MM and SCALED_ADD, the passes' first divergence checked against raw MLIR dumps (tests/test_passes_raw.py).
 """
 
 from __future__ import annotations
@@ -50,3 +55,52 @@ def scaled_add(x_ptr, y_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr):
     y = tl.load(y_ptr + offsets, mask=mask)
     tl.store(out_ptr + offsets, alpha * x + y, mask=mask)
 """
+ROW_SOFTMAX = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_softmax(x_ptr, y_ptr, n_cols, stride, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=-float("inf"))
+    shifted = x - tl.max(x, axis=0)
+    e = tl.exp2(shifted * 1.4426950408889634)
+    tl.store(y_ptr + row * stride + cols, e / tl.sum(e, axis=0), mask=mask)
+"""
+ROW_SOFTMAX_SIGNATURE = "*fp32:16, *fp32:16, i32, i32:16"
+ROW_LAYERNORM = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def row_layernorm(x_ptr, y_ptr, w_ptr, b_ptr, n_cols, stride, eps, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    cols = tl.arange(0, BLOCK)
+    mask = cols < n_cols
+    x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0)
+    mean = tl.sum(x, axis=0) / n_cols
+    centred = tl.where(mask, x - mean, 0.0)
+    rstd = 1.0 / tl.sqrt(tl.sum(centred * centred, axis=0) / n_cols + eps)
+    w = tl.load(w_ptr + cols, mask=mask)
+    b = tl.load(b_ptr + cols, mask=mask)
+    tl.store(y_ptr + row * stride + cols, centred * rstd * w + b, mask=mask)
+"""
+ROW_LAYERNORM_SIGNATURE = "*fp32:16, *fp32:16, *fp32:16, *fp32:16, i32, i32:16, fp32"
+TILE_TRANSPOSE = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def tile_transpose(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN: tl.constexpr):
+    rm = tl.program_id(0) * BM + tl.arange(0, BM)
+    rn = tl.program_id(1) * BN + tl.arange(0, BN)
+    mask = (rm[:, None] < M) & (rn[None, :] < N)
+    tile = tl.load(x_ptr + rm[:, None] * stride_x + rn[None, :], mask=mask)
+    tl.store(y_ptr + rn[None, :] * stride_y + rm[:, None], tile, mask=mask)
+"""
+TILE_TRANSPOSE_SIGNATURE = "*fp16:16, *fp16:16, i32, i32, i32:16, i32:16"

@@ -5,21 +5,29 @@ once a prologue grows by one register, every later name shifts, and an unchanged
 loop body diffs as removed and added again. Here the two sides are renamed
 together:
 
-1. Each line's *shape* is its text with every name (register, SSA value, label,
-   layout alias) replaced by its class: ``add.s32 %r, %r, 1``. Shapes are aligned
-   (patience diff, repeated shapes paired in order where both sides have as many).
+1. Each line's *skeleton* is its text with its numbers read as ``#``; its *shape*,
+   the skeleton with every name (register, SSA value, label, layout alias)
+   replaced by its class: ``add.s32 %r, %r, #``. Lines equal as skeletons are
+   aligned first, the stretches between by shape (patience diff, repeated shapes
+   paired in order where both sides have as many). Numbers play no part in the
+   pairing: a changed immediate changes its own instruction, never a name.
 2. Aligned lines vote: the k-th name of a line in A and the k-th name of its
-   partner in B are the same value. Names are paired greedily by votes, one to
-   one, within a class; a name defined and used by aligned instructions gets all
-   its votes from them.
+   partner in B are the same value (more so where the two lines are written alike
+   but for their names, and most for two definitions). Names are paired greedily
+   by votes, one to one; rounds of re-pairing align the lines again by the names
+   they read in the pairing so far.
 3. Both sides are written with one vocabulary: a paired name takes B's name on
-   both sides, a name only A has becomes ``%r12~a``. The line diff of those texts
-   changes an inserted instruction and the lines that touch its new names, and
+   both sides, a name only A has becomes ``%r12~a``. The final alignment keeps the
+   pairing's where it holds over runs of equal lines, and elsewhere is made again
+   by the fewest lines inserted, deleted or replaced (exact.py): an inserted
+   instruction changes itself and the lines that touch its new names, and
    nothing else.
 
 ``ignore`` drops a noise class the user chooses: ``registers`` (names compare by
-class only), ``immediates`` (numbers compare as ``#``), ``order`` (the lines of a
-basic block compare as a sorted block: scheduling order within it is ignored).
+class only), ``immediates`` (numbers compare as ``#``), ``order`` (a line that only
+moved within its basic block is a move, not a change: core.reorders_as_moves).
+Each coarsens the texts of the diff without the class and keeps its alignment
+where lines still match, so ignoring a class never shows more changed lines.
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ from typing import NamedTuple
 
 from ..ir.normalize import NormalizedLine, normalized_lines
 from ..types import Stage
-from .algorithm import opcodes, realign
+from .algorithm import opcodes, realign, settle
 
 IGNORABLE = ("registers", "immediates", "order")
 
@@ -50,13 +58,12 @@ NAMES = {
     Stage.TTGIR: re.compile(_MLIR),
     Stage.LLIR: re.compile(r"(%[\w.$-]+|^\d+(?=:))"),
 }
-IMMEDIATE = re.compile(
-    r"(?<![\w%$#.])(?:0[xX][0-9a-fA-F]+|0[dDfF][0-9a-fA-F]{8,16}|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\b"
-)
+_NUMBER = r"(?:0[xX][0-9a-fA-F]+|0[dDfF][0-9a-fA-F]{8,16}|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\b"
+IMMEDIATE = re.compile(r"(?<![\w%$#.])" + _NUMBER)
+# A number in a frame (the text between names, a name's place a NUL): as IMMEDIATE finds it in the line,
+# the NUL standing for the last character of a name (a word character).
+FRAME_IMMEDIATE = re.compile(r"(?<![\w%$#.\0])" + _NUMBER)
 TRAILING_DIGITS = re.compile(r"\d+$")
-# A basic block starts at a label (PTX $L__BB0_3:, SASS .L_x_3:, MLIR ^bb1, LLVM 12:) and ends at a branch.
-BLOCK_START = re.compile(r"^(?:\$L__BB\d+_\d+:|\.L_x_\d+:|\^bb\d+|\d+:)")
-BLOCK_END = re.compile(r"\b(?:bra|BRA|BRX|ret|RET|EXIT|br|scf\.yield|cf\.br|cf\.cond_br)\b")
 # SASS opcodes that write no register: for every other instruction its first register operand is written.
 SASS_NO_DEST = re.compile(
     r"^(?:ST|RED|BAR|BRA|BRX|EXIT|RET|CALL|NOP|MEMBAR|DEPBAR|WARPSYNC|BSYNC|YIELD|ERRBAR|"
@@ -237,7 +244,9 @@ PTX_NO_DEST = re.compile(
     r"mbarrier\.(?:init|arrive|expect)|wgmma\.(?:fence|commit|wait)|exit|trap|call)"
 )
 _KEYS, _READS, _FRAME, _NAMES = attrgetter("keys"), attrgetter("reads"), attrgetter("frame"), attrgetter("names")
+_SHAPE = attrgetter("shape")
 DEF_WEIGHT = 4  # a value is what defines it: a pairing of two definitions outweighs a few uses
+SAME_FRAME = 4  # a vote from two lines written alike but for their names, against one from lines that are not
 
 
 def _dest(stage: Stage, frame: str, names: list[str]) -> int:
@@ -297,15 +306,25 @@ def _count_votes(
 
 
 def _votes(a: list[Line], b: list[Line], aligned: list[int], width: int, weight: int) -> list[tuple[str, str]]:
-    """Each name of a line in A with the name of its partner in B at the same place; the pair of their
-    definitions ``weight`` times where both define at the same place."""
+    """Each name of a line in A with the name of its partner in B at the same place: ``SAME_FRAME``
+    votes where the two lines are written alike but for their names (their numbers too), one where
+    they are not; the pair of their definitions ``weight`` times more where both define at the same
+    place of lines written alike.
+
+    Lines aligned by their skeletons may differ in a number: pairing their names cannot make them
+    equal, while pairing the names of lines written alike can. Where the two disagree (an unrolled
+    element's address defined with another offset, loaded by the same instruction) the load decides,
+    and the address line alone shows as changed."""
     widths = repeat(width)
     xs = list(map(a.__getitem__, map(floordiv, aligned, widths)))
     ys = list(map(b.__getitem__, map(mod, aligned, widths)))
     out = list(chain.from_iterable(map(zip, map(_KEYS, xs), map(_KEYS, ys))))
+    alike = list(map(eq, map(_FRAME, xs), map(_FRAME, ys)))
+    xs, ys = list(compress(xs, alike)), list(compress(ys, alike))
+    out += list(chain.from_iterable(map(zip, map(_KEYS, xs), map(_KEYS, ys)))) * (SAME_FRAME - 1)
     for x, y in zip(xs, ys):
         if x.dest >= 0 and x.dest == y.dest:
-            out += [(x.keys[x.dest], y.keys[y.dest])] * (weight - 1)
+            out += [(x.keys[x.dest], y.keys[y.dest])] * (weight - 1) * SAME_FRAME
     return out
 
 
@@ -328,6 +347,13 @@ def pair_names(a: list[Line], b: list[Line], ops) -> dict[str, str]:
 
 
 REFINE = 3  # rounds of re-pairing by operands (see _Signatures)
+# The lines the pairing aligned stay aligned in the diff where at least this many in a row are equal as
+# written; between such runs the lines are aligned again by the fewest edits. A shorter run is often a
+# common line (a `bar.sync`, a `ULDC` of the same constant) paired far from its place, and keeping it
+# splits one replaced block into two. SASS, changed instructions keeping every run against runs of 8:
+# the built-in matmul, num_stages 2 -> 3, 442 -> 391; the built-in softmax, 16384 on one warp -> 32768
+# on two, 18677 -> 14022 (its opcode+immediates floor: 9739). Longer runs gain nothing more there.
+KEPT_RUN = 8
 
 
 class _Signatures:
@@ -340,12 +366,12 @@ class _Signatures:
     A signature is a small int: that tuple, numbered by one table for both sides (equal ints, equal
     lines). Ints hash and compare at once where the alignment counts and compares each line many times."""
 
-    def __init__(self, ta: list[Line], tb: list[Line]) -> None:
+    def __init__(self, ta: list[Line], tb: list[Line], frames_a: list[str], frames_b: list[str]) -> None:
         self.ta, self.tb = ta, tb
         self.reads_a, self.reads_b = list(map(_READS, ta)), list(map(_READS, tb))
         # the text around the names: a line is its frame and its names (the shape would be too fine:
         # TTIR's %c128_i32 names its value, and is the same value as B's %c1024_i32 when paired)
-        self.frames_a, self.frames_b = list(map(_FRAME, ta)), list(map(_FRAME, tb))
+        self.frames_a, self.frames_b = frames_a, frames_b
         self.mapping: dict[str, str] = {}
         self.paired: dict[str, str] = {}
         self.table: dict = {}
@@ -413,50 +439,93 @@ def canonical_pair(
 
 
 def canonical_diff(stage: Stage, a: Sequence[NormalizedLine], b: Sequence[NormalizedLine], ignore: Iterable[str] = ()):
-    """``canonical_pair``'s two listings and the alignment that paired their names (difflib-style
-    opcodes over them; None where the lines were reordered, ``ignore=order``, and must be diffed again)."""
-    ignore = set(ignore)
-    return _canonical(stage, tokenize(stage, a, ignore), tokenize(stage, b, ignore), ignore)
+    """``canonical_pair``'s two listings and their alignment (difflib-style opcodes over them)."""
+    return _canonical(stage, tokenize(stage, a), tokenize(stage, b), set(ignore))
 
 
 def canonical_diff_texts(stage: Stage, a: str, b: str, ignore: Iterable[str] = ()):
     """``canonical_diff`` of two listings' texts, each tokenized once for every diff it takes part in."""
-    ignore = set(ignore)
-    drop = "immediates" in ignore
-    return _canonical(stage, listing_tokens(stage, a, drop)[1], listing_tokens(stage, b, drop)[1], ignore)
+    return _canonical(stage, listing_tokens(stage, a)[1], listing_tokens(stage, b)[1], set(ignore))
 
 
 def _canonical(stage: Stage, ta: list[Line], tb: list[Line], ignore: set[str]):
-    ops = None
-    if "registers" in ignore or NAMES.get(stage) is None:
-        out_a = [NormalizedLine(x.index, x.shape) for x in ta]
-        out_b = [NormalizedLine(x.index, x.shape) for x in tb]
+    """Names paired (on the lines' skeletons: the pairing is the same whatever is ignored), both sides
+    written in one vocabulary and aligned; then each ignored class dropped from those texts and the
+    alignment settled again from the last one (``settle(keep=1)``). Dropping a class only makes lines
+    equal that were not, and the alignment keeps every pair it had: ignoring a class never shows more
+    changed lines or instructions. (``order`` is left to the hunks: core.reorders_as_moves.)"""
+    if NAMES.get(stage) is None:  # no names to pair (the Python source)
+        texts_a, texts_b = list(map(_TEXT, ta)), list(map(_TEXT, tb))
+        ops = opcodes(texts_a, texts_b)
     else:
-        ops = opcodes([x.shape for x in ta], [x.shape for x in tb], repeats=8)
-        votes = _Votes(ta, tb)
-        mapping = votes.pair(ops)
-        signatures = _Signatures(ta, tb)
-        for round in range(REFINE):
-            changed = signatures.update(mapping)
-            # the first round aligns afresh (shapes pair lines that operands tell apart); later rounds
-            # keep what the last one aligned, and align again only the stretches where a line changed
-            ops = (
-                realign(signatures.a, signatures.b, ops, 8, changed)
-                if round
-                else opcodes(signatures.a, signatures.b, 8)
-            )
-            before, mapping = mapping, votes.pair(ops)
-            if mapping == before:
-                break
-        out_a, out_b = _rewritten(ta, tb, mapping)
-    if "order" in ignore:
-        out_a, out_b, ops = _sorted_blocks(out_a), _sorted_blocks(out_b), None
-    return out_a, out_b, ops
+        mapping, ops = _paired(ta, tb)
+        vocabulary = _vocabulary(ta, tb, mapping)
+        texts_a, texts_b = _rewritten(ta, tb, vocabulary)
+        ops = settle(texts_a, texts_b, ops, KEPT_RUN)
+        if "registers" in ignore:
+            texts_a, texts_b = _by_class(stage, ta, tb, vocabulary)
+    if "immediates" in ignore:
+        texts_a, texts_b = _without_immediates(texts_a), _without_immediates(texts_b)
+    if ignore & {"registers", "immediates"}:
+        ops = settle(texts_a, texts_b, ops)
+    return _as_lines(ta, texts_a), _as_lines(tb, texts_b), ops
 
 
-def _rewritten(ta: list[Line], tb: list[Line], mapping: dict[str, str]):
-    """Both sides in one vocabulary: a paired name takes B's name, a name only one side has gets
-    ``~a`` or ``~b``. A line whose names all stay as they are keeps its text."""
+def _paired(ta: list[Line], tb: list[Line]) -> tuple[dict[str, str], list]:
+    """A's name -> B's name, and the alignment of the lines that paired them.
+
+    Paired on skeletons: each line with its numbers read as ``#``. A number is what an instruction
+    computes with, not which value it defines: a config that moves every element's offset (512 -> 1024
+    bytes a step) changes those instructions, and pairing by the numbers instead re-paired every
+    offset's register with another element's, and so changed every line that used one (issue 30:
+    softmax 16384 on one warp against 32768 on two changed 7,285 PTX lines)."""
+    shapes_a, frames_a, texts_a = _skeletons(ta)
+    shapes_b, frames_b, texts_b = _skeletons(tb)
+    # Lines written alike, names as they are, align first: two compiles of one kernel number their
+    # registers alike wherever their code runs alike, and that breaks the ties among the hundreds of
+    # alike shapes of an unrolled row (which load goes with which address) the way the code does.
+    # The stretches between are aligned by shape.
+    ops = realign(shapes_a, shapes_b, opcodes(texts_a, texts_b, repeats=8), 8)
+    votes = _Votes(ta, tb)
+    mapping = votes.pair(ops)
+    signatures = _Signatures(ta, tb, frames_a, frames_b)
+    for round in range(REFINE):
+        changed = signatures.update(mapping)
+        # the first round aligns afresh (shapes pair lines that operands tell apart); later rounds
+        # keep what the last one aligned, and align again only the stretches where a line changed
+        ops = realign(signatures.a, signatures.b, ops, 8, changed) if round else opcodes(signatures.a, signatures.b, 8)
+        before, mapping = mapping, votes.pair(ops)
+        if mapping == before:
+            break
+    return mapping, ops
+
+
+def _skeletons(lines: list[Line]) -> tuple[list[str], list[str], list[str]]:
+    """Each line's shape, frame and text with its numbers read as ``#`` (over the whole listing at once)."""
+    shapes = IMMEDIATE.sub("#", "\n".join(map(_SHAPE, lines))).split("\n")
+    frames = FRAME_IMMEDIATE.sub("#", "\n".join(map(_FRAME, lines))).split("\n")
+    return shapes, frames, _without_immediates(list(map(_TEXT, lines)))
+
+
+def _without_immediates(texts: list[str]) -> list[str]:
+    return IMMEDIATE.sub("#", "\n".join(texts)).split("\n")
+
+
+def _as_lines(lines: list[Line], texts: Iterable[str]) -> list[NormalizedLine]:
+    return normalized_lines(map(_INDEX, lines), texts)
+
+
+class _Vocabulary(NamedTuple):
+    """Each key of A and of B -> its name in the one vocabulary of both sides; the keys shown as written."""
+
+    a: dict[str, str]
+    b: dict[str, str]
+    same_a: set[str]
+    same_b: set[str]
+
+
+def _vocabulary(ta: list[Line], tb: list[Line], mapping: dict[str, str]) -> _Vocabulary:
+    """A paired name takes B's name, a name only one side has gets ``~a`` or ``~b``."""
     # each key's name as written (SASS keys are R4.3: the name and its version), and its name in the
     # shared vocabulary, worked out once per key rather than once per use
     shown_a = dict(zip(chain.from_iterable(map(_KEYS, ta)), chain.from_iterable(map(_NAMES, ta))))
@@ -469,30 +538,22 @@ def _rewritten(ta: list[Line], tb: list[Line], mapping: dict[str, str]):
     paired_b = set(mapping.values())
     names_b = dict(zip(shown_b.keys(), map(add, shown_b.values(), repeat("~b"))))
     names_b.update(zip(paired_b, map(shown_b.__getitem__, paired_b)))
-    texts_a, texts_b = _written(ta, names_a, same_a), _written(tb, names_b, paired_b)
-    return normalized_lines(map(_INDEX, ta), texts_a), normalized_lines(map(_INDEX, tb), texts_b)
+    return _Vocabulary(names_a, names_b, same_a, paired_b)
 
 
-def _sorted_blocks(lines: list[NormalizedLine]) -> list[NormalizedLine]:
-    """Within each basic block (label to branch), the instructions in sorted order: schedules compare equal."""
-    out: list[NormalizedLine] = []
-    block: list[NormalizedLine] = []
+def _rewritten(ta: list[Line], tb: list[Line], vocabulary: _Vocabulary) -> tuple[list[str], list[str]]:
+    """Both sides' lines in one vocabulary. A line whose names all stay as they are keeps its text."""
+    return _written(ta, vocabulary.a, vocabulary.same_a), _written(tb, vocabulary.b, vocabulary.same_b)
 
-    def flush() -> None:
-        out.extend(sorted(block, key=lambda x: x.text))
-        block.clear()
 
-    for line in lines:
-        if BLOCK_START.match(line.text):
-            flush()
-            out.append(line)
-        elif BLOCK_END.search(line.text):
-            block.append(line)
-            flush()
-        else:
-            block.append(line)
-    flush()
-    return out
+def _by_class(stage: Stage, ta: list[Line], tb: list[Line], vocabulary: _Vocabulary) -> tuple[list[str], list[str]]:
+    """Both sides' lines with each name as its class (``ignore=registers``), the class of its name in the
+    vocabulary: two lines equal in the vocabulary are equal here too, whatever classes were paired."""
+    if stage in (Stage.PTX, Stage.SASS):
+        classes = [{k: v.partition("~")[0].rstrip("0123456789") for k, v in names.items()} for names in vocabulary[:2]]
+    else:
+        classes = [{k: _class(v.partition("~")[0]) for k, v in names.items()} for names in vocabulary[:2]]
+    return _written(ta, classes[0], set()), _written(tb, classes[1], set())
 
 
 def is_instruction(stage: Stage, text: str) -> bool:
@@ -515,28 +576,6 @@ def changed_instructions(stage: Stage, hunks) -> int:
     return total
 
 
-def opcode_floor(stage: Stage, a: Sequence[NormalizedLine], b: Sequence[NormalizedLine]) -> int:
-    """Instructions changed by a diff of opcodes alone (operands dropped, difflib's alignment): the floor
-    no renaming can get under, counted as ``changed_instructions`` counts."""
-    import difflib
-
-    oa = [_opcode(stage, x.text) for x in a if is_instruction(stage, x.text)]
-    ob = [_opcode(stage, x.text) for x in b if is_instruction(stage, x.text)]
-    matcher = difflib.SequenceMatcher(None, oa, ob, autojunk=False)
-    return sum(max(i2 - i1, j2 - j1) for tag, i1, i2, j1, j2 in matcher.get_opcodes() if tag != "equal")
-
-
-def _opcode(stage: Stage, text: str) -> str:
-    words = text.split()
-    if not words:
-        return ""
-    if stage in (Stage.PTX, Stage.SASS) and words[0].startswith("@") and len(words) > 1:
-        return words[1]  # a guarded instruction: its opcode, not its guard
-    if stage in (Stage.TTIR, Stage.TTGIR, Stage.LLIR) and len(words) > 2 and words[1] == "=":
-        return words[2]
-    return words[0]
-
-
 __all__ = [
     "IGNORABLE",
     "canonical_diff",
@@ -545,6 +584,5 @@ __all__ = [
     "changed_instructions",
     "is_instruction",
     "listing_lines",
-    "opcode_floor",
     "tokenize",
 ]

@@ -9,6 +9,7 @@ shifted by its prologue, say) is tagged ``moved`` on both sides, not removed and
 from __future__ import annotations
 
 import gc
+import re
 from collections import Counter
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -149,6 +150,67 @@ def mark_moves(hunks: list[Hunk]) -> list[Hunk]:
     return merged
 
 
+# A basic block starts at a label (PTX $L__BB0_3:, SASS .L_x_3:, MLIR ^bb1, LLVM 12:) and ends at a
+# branch. Labels as the canonical diff writes them: a name of one side only ($L__BB0_3~a:), a class
+# under ignore=registers ($L__BB0_:).
+BLOCK_START = re.compile(r"^(?:\$L__BB[\w~]*:|\.L_x_[\w~]*:|\^bb[\w~]*|\d+(?:~[ab])?:)")
+BLOCK_END = re.compile(r"\b(?:bra|BRA|BRX|ret|RET|EXIT|br|scf\.yield|cf\.br|cf\.cond_br)\b")
+
+
+def reorders_as_moves(a: list[NormalizedLine], b: list[NormalizedLine], hunks: list[Hunk]) -> list[Hunk]:
+    """``hunks`` with scheduling order ignored (``--ignore order``): a line removed from A and a line
+    with the same text added in B, in the same basic block, are a move (``moved`` on both sides), not
+    a change. Only changes become moves, so this never shows more changed lines or instructions: what
+    stays of each changed hunk stays one hunk."""
+    block_a, block_b = _blocks(a), _blocks(b)
+    removed: dict[tuple, list[NormalizedLine]] = {}
+    for h in hunks:
+        if h.tag not in ("equal", "moved"):
+            for x in h.a:
+                removed.setdefault((block_a[x.index], x.text), []).append(x)
+    moved_a: set[int] = set()
+    moved_b: set[int] = set()
+    for h in hunks:
+        if h.tag not in ("equal", "moved"):
+            for y in h.b:
+                partners = removed.get((block_b[y.index], y.text))
+                if partners:
+                    moved_a.add(partners.pop().index)
+                    moved_b.add(y.index)
+    if not moved_b:
+        return hunks
+    out: list[Hunk] = []
+    for h in hunks:
+        if h.tag in ("equal", "moved"):
+            out.append(h)
+            continue
+        kept_a = [x for x in h.a if x.index not in moved_a]
+        kept_b = [y for y in h.b if y.index not in moved_b]
+        if kept_a or kept_b:
+            out.append(Hunk("replace" if kept_a and kept_b else "delete" if kept_a else "insert", kept_a, kept_b))
+        if len(kept_a) < len(h.a):
+            out.append(Hunk("moved", [x for x in h.a if x.index in moved_a], []))
+        if len(kept_b) < len(h.b):
+            out.append(Hunk("moved", [], [y for y in h.b if y.index in moved_b]))
+    return out
+
+
+def _blocks(lines: list[NormalizedLine]) -> dict[int, tuple[str, int, int]]:
+    """Each line's basic block (by its index in the listing): the label that starts it, which
+    occurrence of that label text it is, and how many branches since."""
+    seen: Counter = Counter()
+    block = ("", 0, 0)
+    out = {}
+    for x in lines:
+        if BLOCK_START.match(x.text):
+            seen[x.text] += 1
+            block = (x.text, seen[x.text], 0)
+        out[x.index] = block
+        if BLOCK_END.search(x.text):
+            block = (block[0], block[1], block[2] + 1)
+    return out
+
+
 def diff_variants(
     a: Variant,
     b: Variant,
@@ -197,7 +259,9 @@ def _diff_variants(
         hunks = diff_lines(raw_lines(text_a), raw_lines(text_b))
     else:
         lines_a, lines_b, ops = canonical_diff_texts(stage, text_a, text_b, ignore)
-        hunks = diff_lines(lines_a, lines_b) if ops is None else hunks_from(lines_a, lines_b, ops)
+        hunks = hunks_from(lines_a, lines_b, ops)
+        if "order" in ignore:
+            hunks = reorders_as_moves(lines_a, lines_b, hunks)
     stats: dict[Stage, tuple[StageStats | None, StageStats | None]] = {}
     for s in summary_stages if summary_stages is not None else Stage.compiled():
         positions = s is stage  # only the diffed stage needs line positions (for the by-line counts)

@@ -50,7 +50,7 @@ def _hunks(step: PassStep | None, a: str, b: str) -> tuple[Hunk, ...]:
 
 def ir_hunks(step: PassStep, a: str, b: str) -> list[Hunk]:
     lines_a, lines_b, ops = canonical_diff_texts(step.listing_stage, a, b)
-    return diff_lines(lines_a, lines_b) if ops is None else hunks_from(lines_a, lines_b, ops)
+    return hunks_from(lines_a, lines_b, ops)
 
 
 def masked(step: PassStep, text: str) -> list[NormalizedLine]:
