@@ -1,10 +1,13 @@
 """Diff: what really changed between two variants, in lines and in numbers.
 
-Diffing (``diff/``): ``canonical.py`` writes two listings in one vocabulary (lines aligned by shape,
-names paired by their roles, SASS registers versioned at each write, ``--ignore`` classes);
-``algorithm.py`` is the patience alignment it and the line diff use (``realign`` for the re-pairing
-rounds); ``core.py`` builds the hunks (moves marked) and the per-Python-line counts, access widths
-and masks; ``render.py`` the summary, unified and side-by-side text with the changed tokens of
+Diffing (``diff/``): ``canonical.py`` writes two listings in one vocabulary (lines aligned as
+written, then by shape; names paired by their roles, SASS registers versioned at each write,
+``--ignore`` classes as coarser texts); ``algorithm.py`` is the patience alignment it and the line
+diff use (``realign`` for the re-pairing rounds, ``settle`` for the final alignment), with regions
+without anchors aligned by the fewest edits in ``exact.py`` (bit-parallel edit distance and LCS);
+``floor.py`` the floors a diff's size is measured against; ``core.py`` builds the hunks (moves
+marked, reorders within a block as moves under ``--ignore order``) and the per-Python-line counts,
+access widths and masks; ``render.py`` the summary, unified and side-by-side text with the changed tokens of
 aligned lines; ``compare.py`` the N-implementation table of ``irscope compare``. What a diff derives
 from one listing (tokens, ``ir/stats.stage_stats``, source lines) is kept in small LRU caches keyed
 by the listing's text, shared and never changed by callers, so diffing a variant against each

@@ -5,12 +5,12 @@ once a prologue grows by one register, every later name shifts, and an unchanged
 loop body diffs as removed and added again. Here the two sides are renamed
 together:
 
-1. Each line's *skeleton* is its text with its numbers read as ``#``; its *shape*,
-   the skeleton with every name (register, SSA value, label, layout alias)
-   replaced by its class: ``add.s32 %r, %r, #``. Lines equal as skeletons are
-   aligned first, the stretches between by shape (patience diff, repeated shapes
-   paired in order where both sides have as many). Numbers play no part in the
-   pairing: a changed immediate changes its own instruction, never a name.
+1. Each line's *shape* is its text with every name (register, SSA value, label,
+   layout alias) replaced by its class and its numbers read as ``#``:
+   ``add.s32 %r, %r, #``. Lines equal as written are aligned first, the stretches
+   between by shape (patience diff, repeated shapes paired in order where both
+   sides have as many). A line whose numbers changed is aligned by its shape
+   like any other: a changed immediate changes its own instruction, not a name.
 2. Aligned lines vote: the k-th name of a line in A and the k-th name of its
    partner in B are the same value (more so where the two lines are written alike
    but for their names, and most for two definitions). Names are paired greedily
@@ -59,10 +59,11 @@ NAMES = {
     Stage.LLIR: re.compile(r"(%[\w.$-]+|^\d+(?=:))"),
 }
 _NUMBER = r"(?:0[xX][0-9a-fA-F]+|0[dDfF][0-9a-fA-F]{8,16}|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\b"
-IMMEDIATE = re.compile(r"(?<![\w%$#.])" + _NUMBER)
+# (the lookahead first: most places of a listing fail it at once, before the lookbehind is tried)
+IMMEDIATE = re.compile(r"(?=[-\d])(?<![\w%$#.])" + _NUMBER)
 # A number in a frame (the text between names, a name's place a NUL): as IMMEDIATE finds it in the line,
 # the NUL standing for the last character of a name (a word character).
-FRAME_IMMEDIATE = re.compile(r"(?<![\w%$#.\0])" + _NUMBER)
+FRAME_IMMEDIATE = re.compile(r"(?=[-\d])(?<![\w%$#.\0])" + _NUMBER)
 TRAILING_DIGITS = re.compile(r"\d+$")
 # SASS opcodes that write no register: for every other instruction its first register operand is written.
 SASS_NO_DEST = re.compile(
@@ -311,7 +312,7 @@ def _votes(a: list[Line], b: list[Line], aligned: list[int], width: int, weight:
     they are not; the pair of their definitions ``weight`` times more where both define at the same
     place of lines written alike.
 
-    Lines aligned by their skeletons may differ in a number: pairing their names cannot make them
+    Lines aligned by their shapes may differ in a number: pairing their names cannot make them
     equal, while pairing the names of lines written alike can. Where the two disagree (an unrolled
     element's address defined with another offset, loaded by the same instruction) the load decides,
     and the address line alone shows as changed."""
@@ -449,7 +450,7 @@ def canonical_diff_texts(stage: Stage, a: str, b: str, ignore: Iterable[str] = (
 
 
 def _canonical(stage: Stage, ta: list[Line], tb: list[Line], ignore: set[str]):
-    """Names paired (on the lines' skeletons: the pairing is the same whatever is ignored), both sides
+    """Names paired (the same pairing whatever is ignored), both sides
     written in one vocabulary and aligned; then each ignored class dropped from those texts and the
     alignment settled again from the last one (``settle(keep=1)``). Dropping a class only makes lines
     equal that were not, and the alignment keeps every pair it had: ignoring a class never shows more
@@ -474,17 +475,18 @@ def _canonical(stage: Stage, ta: list[Line], tb: list[Line], ignore: set[str]):
 def _paired(ta: list[Line], tb: list[Line]) -> tuple[dict[str, str], list]:
     """A's name -> B's name, and the alignment of the lines that paired them.
 
-    Paired on skeletons: each line with its numbers read as ``#``. A number is what an instruction
-    computes with, not which value it defines: a config that moves every element's offset (512 -> 1024
-    bytes a step) changes those instructions, and pairing by the numbers instead re-paired every
-    offset's register with another element's, and so changed every line that used one (issue 30:
+    Lines are aligned by their shapes and frames with their numbers read as ``#``. A number is what an
+    instruction computes with, not which value it defines: a config that moves every element's offset
+    (512 -> 1024 bytes a step) changes those instructions, and aligning by the numbers instead re-paired
+    every offset's register with another element's, and so changed every line that used one (issue 30:
     softmax 16384 on one warp against 32768 on two changed 7,285 PTX lines)."""
-    shapes_a, frames_a, texts_a = _skeletons(ta)
-    shapes_b, frames_b, texts_b = _skeletons(tb)
-    # Lines written alike, names as they are, align first: two compiles of one kernel number their
-    # registers alike wherever their code runs alike, and that breaks the ties among the hundreds of
-    # alike shapes of an unrolled row (which load goes with which address) the way the code does.
-    # The stretches between are aligned by shape.
+    shapes_a, frames_a = _skeletons(ta)
+    shapes_b, frames_b = _skeletons(tb)
+    texts_a, texts_b = list(map(_TEXT, ta)), list(map(_TEXT, tb))
+    # Lines equal as written align first: two compiles of one kernel number their registers alike
+    # wherever their code runs alike, and that breaks the ties among the hundreds of alike shapes of an
+    # unrolled row (which load goes with which address) the way the code does. The stretches between
+    # are aligned by shape.
     ops = realign(shapes_a, shapes_b, opcodes(texts_a, texts_b, repeats=8), 8)
     votes = _Votes(ta, tb)
     mapping = votes.pair(ops)
@@ -500,11 +502,11 @@ def _paired(ta: list[Line], tb: list[Line]) -> tuple[dict[str, str], list]:
     return mapping, ops
 
 
-def _skeletons(lines: list[Line]) -> tuple[list[str], list[str], list[str]]:
-    """Each line's shape, frame and text with its numbers read as ``#`` (over the whole listing at once)."""
+def _skeletons(lines: list[Line]) -> tuple[list[str], list[str]]:
+    """Each line's shape and frame with its numbers read as ``#`` (over the whole listing at once)."""
     shapes = IMMEDIATE.sub("#", "\n".join(map(_SHAPE, lines))).split("\n")
     frames = FRAME_IMMEDIATE.sub("#", "\n".join(map(_FRAME, lines))).split("\n")
-    return shapes, frames, _without_immediates(list(map(_TEXT, lines)))
+    return shapes, frames
 
 
 def _without_immediates(texts: list[str]) -> list[str]:

@@ -152,8 +152,8 @@ def mark_moves(hunks: list[Hunk]) -> list[Hunk]:
 
 # A basic block starts at a label (PTX $L__BB0_3:, SASS .L_x_3:, MLIR ^bb1, LLVM 12:) and ends at a
 # branch. Labels as the canonical diff writes them: a name of one side only ($L__BB0_3~a:), a class
-# under ignore=registers ($L__BB0_:).
-BLOCK_START = re.compile(r"^(?:\$L__BB[\w~]*:|\.L_x_[\w~]*:|\^bb[\w~]*|\d+(?:~[ab])?:)")
+# under ignore=registers ($L__BB0_:), LLVM's number under ignore=immediates (#:).
+BLOCK_START = re.compile(r"^(?:\$L__BB[\w~]*:|\.L_x_[\w~]*:|\^bb[\w~]*|(?:\d+|#)(?:~[ab])?:)")
 BLOCK_END = re.compile(r"\b(?:bra|BRA|BRX|ret|RET|EXIT|br|scf\.yield|cf\.br|cf\.cond_br)\b")
 
 
