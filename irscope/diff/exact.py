@@ -20,30 +20,29 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from math import isqrt
-from typing import NamedTuple
 
 WHOLE_TABLE = 1 << 22  # cells of a table kept whole by edit_pairs (2 MB), not worked out twice
 
 
 def _masks(a: Sequence[Hashable]) -> dict[Hashable, int]:
     """Each value of ``a`` -> the integer with bit ``i`` set where ``a[i]`` is that value."""
-    where: dict[Hashable, list[int]] = {}
+    masks: dict[Hashable, int] = {}
+    get = masks.get
     for i, x in enumerate(a):
-        where.setdefault(x, []).append(i)
-    return {x: sum(1 << i for i in positions) for x, positions in where.items()}
+        masks[x] = get(x, 0) | (1 << i)
+    return masks
 
 
-class _Column(NamedTuple):
-    plus: int
-    minus: int
-    right_plus: int
-    right_minus: int
+# A column as a plain tuple (made in C, where the trace back makes thousands for small regions):
+# (plus, minus, right_plus, right_minus)
+PLUS, MINUS, RIGHT_PLUS = 0, 1, 2
+_Column = tuple[int, int, int, int]
 
 
 def _columns(n: int, masks: dict[Hashable, int], b: Sequence[Hashable], start: _Column, first: int, stop: int):
     """The edit table's columns ``first + 1`` ... ``stop``, from column ``first`` (``start``)."""
     full = (1 << n) - 1
-    plus, minus = start.plus, start.minus
+    plus, minus = start[PLUS], start[MINUS]
     get = masks.get
     out = []
     for y in b[first:stop]:
@@ -59,7 +58,7 @@ def _columns(n: int, masks: dict[Hashable, int], b: Sequence[Hashable], start: _
         shifted_minus = (right_minus << 1) & full
         plus = shifted_minus | (full ^ (xv | shifted_plus))
         minus = shifted_plus & xv
-        out.append(_Column(plus, minus, right_plus, right_minus))
+        out.append((plus, minus, right_plus, right_minus))
     return out
 
 
@@ -69,8 +68,8 @@ def edit_distance(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     n, m = len(a), len(b)
     if not n or not m:
         return max(n, m)
-    last = _columns(n, _masks(a), b, _Column((1 << n) - 1, 0, 0, 0), 0, m)[-1]
-    return m + last.plus.bit_count() - last.minus.bit_count()
+    last = _columns(n, _masks(a), b, ((1 << n) - 1, 0, 0, 0), 0, m)[-1]
+    return m + last[PLUS].bit_count() - last[MINUS].bit_count()
 
 
 def edit_pairs(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[tuple[int, int]]:
@@ -87,7 +86,7 @@ def edit_pairs(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[tuple[int, 
     masks = _masks(a)
     # the whole table where it is small (4 bits a cell), else every step-th column
     step = m if n * m <= WHOLE_TABLE else max(1, isqrt(m))
-    kept = {0: _Column((1 << n) - 1, 0, 0, 0)}
+    kept: dict[int, _Column] = {0: ((1 << n) - 1, 0, 0, 0)}
     whole = None
     for j in range(0, m, step):
         stop = min(j + step, m)
@@ -113,9 +112,9 @@ def edit_pairs(a: Sequence[Hashable], b: Sequence[Hashable]) -> list[tuple[int, 
             # both replaced), and an instruction added at one end of a run of alike ones is not read as
             # every one of them moved up by one.
             column = columns[j - base - 1]
-            if (column.plus >> (i - 1)) & 1:  # D(i, j) = D(i - 1, j) + 1: a[i - 1] deleted
+            if (column[PLUS] >> (i - 1)) & 1:  # D(i, j) = D(i - 1, j) + 1: a[i - 1] deleted
                 i -= 1
-            elif (column.right_plus >> (i - 1)) & 1:  # D(i, j) = D(i, j - 1) + 1: b[j - 1] inserted
+            elif (column[RIGHT_PLUS] >> (i - 1)) & 1:  # D(i, j) = D(i, j - 1) + 1: b[j - 1] inserted
                 j -= 1
             else:  # then D(i, j) = D(i - 1, j - 1) + 1: a[i - 1] replaced by b[j - 1]
                 i -= 1
