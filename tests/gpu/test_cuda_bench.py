@@ -244,3 +244,20 @@ def test_compare_times_triton_cuda_numba_and_torch_side_by_side():
         assert m["status"] == "ok" and m["median_us"] > 0 and m["method"] == "cupti", (name, m)
     assert any("triton" in k for k in rows["torch.compile"]["measurement"]["gpu_kernels"])
     assert rows["CUDA C++ gelu_tanh_kernel"]["structure"]["global_loads"] == {"4": 1}
+
+
+@pytest.mark.parametrize("name", ["gelu_kernel", "gelu_tanh_kernel", "gelu_numba_kernel"])
+def test_every_frontends_kernel_gets_ncu_figures_that_agree_with_its_timing(name):
+    """ncu is asked for the kernel by its mangled name in the cubin: C++ and Numba names are mangled."""
+    from irscope.measure.ncu import ncu_path
+
+    if ncu_path() is None:
+        pytest.skip("ncu not installed")
+    if name == "gelu_numba_kernel":
+        pytest.importorskip("numba.cuda", reason="needs numba-cuda")
+    (m,) = _bench(resolve_kernel(name), [{}], ncu=True)
+    assert m.status is Status.OK, m.error
+    assert m.ncu and m.ncu["gpu_time_us"] > 0, m.ncu
+    gap = abs(m.median_us - m.ncu["gpu_time_us"]) / m.ncu["gpu_time_us"]
+    print(f"{name}: irscope {m.median_us:.2f} us, ncu {m.ncu['gpu_time_us']:.2f} us ({100 * gap:+.1f}%)")
+    assert gap < 0.1
