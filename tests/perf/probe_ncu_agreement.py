@@ -46,13 +46,25 @@ def _ncu(kernel, config, function, cache_control):
     with tempfile.TemporaryDirectory() as tmp:
         job = Path(tmp) / "job.json"
         job.write_text(json.dumps({"kernel": asdict(kernel.handle()), "configs": [config.to_json()], "repeats": 5}))
-        cmd = [ncu_path(), "--csv", "--clock-control", "none", "--cache-control", cache_control, *kernel_filter([function])]
+        cmd = [
+            ncu_path(),
+            "--csv",
+            "--clock-control",
+            "none",
+            "--cache-control",
+            cache_control,
+            *kernel_filter([function]),
+        ]
         cmd += ["--metrics", ",".join(EXTRA), *own_python.command(TARGET, str(job))]
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=own_python.environment())
     rows = parse_csv(proc.stdout)[1:]
     if not rows:
         return {"error": (proc.stderr or proc.stdout).strip().splitlines()[-1:]}
-    return {k: statistics.median(r[k] for r in rows if isinstance(r.get(k), (int, float))) for k in rows[0] if isinstance(rows[0][k], (int, float))}
+    return {
+        k: statistics.median(r[k] for r in rows if isinstance(r.get(k), (int, float)))
+        for k in rows[0]
+        if isinstance(rows[0][k], (int, float))
+    }
 
 
 def main() -> None:
@@ -78,7 +90,7 @@ def main() -> None:
             samples = []
             stop = threading.Event()
 
-            def sample():
+            def sample(samples=samples, stop=stop):
                 while clock and not stop.is_set():
                     samples.append(clock())
                     time.sleep(0.002)
