@@ -81,7 +81,7 @@ def main() -> None:
     for name in KERNELS:
         kernel = resolve_kernel(name)
         config = resolve_config(kernel, {})
-        variant = capture(kernel, config, "sm_90")
+        variant = capture(kernel, arch="sm_90", config=config)
         function = function_name(variant)
         launch = kernel.launch(config, device="cuda")
         launch.first()
