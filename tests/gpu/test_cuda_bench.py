@@ -260,4 +260,6 @@ def test_every_frontends_kernel_gets_ncu_figures_that_agree_with_its_timing(name
     assert m.ncu and m.ncu["gpu_time_us"] > 0, m.ncu
     gap = abs(m.median_us - m.ncu["gpu_time_us"]) / m.ncu["gpu_time_us"]
     print(f"{name}: irscope {m.median_us:.2f} us, ncu {m.ncu['gpu_time_us']:.2f} us ({100 * gap:+.1f}%)")
-    assert gap < 0.1
+    # Triton's agree within ncu's own launch processing; CUDA C++ and Numba read 8-9% above on an H200
+    # (docs/timing.md: measured, not yet explained). A wrong kernel name would give no figure at all.
+    assert gap < (0.06 if name == "gelu_kernel" else 0.12)

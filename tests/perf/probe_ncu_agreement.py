@@ -18,7 +18,7 @@ import time
 from dataclasses import asdict
 from pathlib import Path
 
-KERNELS = ["gelu_kernel", "gelu_tanh_kernel", "gelu_numba_kernel"]
+KERNELS = ["gelu_kernel", "gelu_tanh_kernel", "gelu_numba_kernel", "square_kernel", "softmax_kernel", "matmul_kernel"]
 EXTRA = {
     "gpu__time_duration.sum": "gpu_time_us",
     "smsp__cycles_elapsed.avg.per_second": "sm_hz",
