@@ -27,6 +27,7 @@ DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)\s+(.+?)\s*$")
 
 # namespace v1 {     namespace a::b {     inline namespace detail {     namespace {     and every brace
 SCOPE = re.compile(r"\bnamespace\s+((?:[A-Za-z_]\w*\s*::\s*(?:inline\s+)?)*[A-Za-z_]\w*)?\s*\{|[{}]")
+MOST_NESTED = 64  # namespaces open at once that are read
 
 
 @dataclass(frozen=True)
@@ -96,21 +97,27 @@ class Scopes:
     """The namespaces open at each point of a (comment-blanked) text."""
 
     def __init__(self, clean: str) -> None:
-        self.marks: list[int] = [0]  # where the namespaces open change: each brace and `namespace X {`
+        self.marks: list[int] = [0]  # where the namespaces open change: `namespace X {` and the brace closing it
         self.open: list[tuple[str, ...]] = [()]
-        stack: list[str | None] = []  # a namespace's name ("" when anonymous), None for any other brace
+        stack: list[bool] = []  # for each brace open: does it open a namespace
+        names: list[str] = []  # the namespaces open, outermost first (`a::b` as two)
         for m in SCOPE.finditer(clean):
             token = m.group(0)
+            if token == "{":
+                stack.append(False)
+                continue
             if token == "}":
-                if stack:
-                    stack.pop()
-            elif token == "{":
-                stack.append(None)
+                if not stack or not stack.pop():
+                    continue
+                names.pop()
             else:
                 parts = [re.sub(r"^inline\s+", "", part.strip()) for part in (m.group(1) or "").split("::")]
-                stack.append("::".join(parts))
-            self.marks.append(m.end())
-            self.open.append(tuple(part for name in stack if name for part in name.split("::")))
+                stack.append(True)
+                # an anonymous namespace is no part of a name (nvcc's entries spell it `(anonymous namespace)`)
+                names.append("::".join(part for part in parts if part))
+            if len(names) <= MOST_NESTED:  # deeper is no real file's: its names are not spelled out
+                self.marks.append(m.end())
+                self.open.append(tuple(part for name in names if name for part in name.split("::")))
 
     def at(self, position: int) -> tuple[str, ...]:
         """The namespaces open at ``position``, outermost first (``a::b`` counted as two)."""
