@@ -49,6 +49,17 @@ class SourceLoc:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
 
+    def as_caller(self) -> tuple[SourceLoc, ...]:
+        """The ``callers`` of code inlined at this location: it, then its own callers. Real chains are a few
+        frames deep; one read from damaged data is cut to MAX_INLINE_DEPTH, keeping both ends (the innermost
+        call and the kernel's own line), so a chain of N lines never costs N squared."""
+        chain = (self, *self.callers)
+        half = MAX_INLINE_DEPTH // 2
+        return chain if len(chain) <= MAX_INLINE_DEPTH else chain[:half] + chain[-half:]
+
+
+MAX_INLINE_DEPTH = 64
+
 
 @dataclass(frozen=True)
 class KernelId:
