@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ..ir import ptx as ptx_ir
 from ..ir import sass as sass_ir
 from ..types import Stage
+from .reductions import Shuffle, shuffles
 
 Instruction = ptx_ir.PtxInstruction | sass_ir.SassInstruction
 Access = ptx_ir.Access | sass_ir.Access
@@ -45,6 +46,11 @@ class StageFacts:
         """Lines of shared-memory loads or stores (ldmatrix/LDSM counted as loads)."""
         own = [i.index for i, a in self.accesses if a.space == "shared" and a.kind == kind]
         return sorted(own + ([] if kind != "load" else sorted(set(self.shared) - {i.index for i, _ in self.accesses})))
+
+    @property
+    def shuffles(self) -> list[Shuffle]:
+        """Every warp shuffle, with its mode and lane offset (reductions.py reads them)."""
+        return shuffles(self.stage, self.instructions)
 
     def global_accesses(self, kind: str | None = None) -> list[tuple[Instruction, Access]]:
         """Global accesses, and generic ones (no state space: ``ld``/``LD.E``, as Numba emits): the hardware
