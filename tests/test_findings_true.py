@@ -163,8 +163,9 @@ def test_cuda_block_reduction_same_count_in_ptx_and_sass_and_crosses_warps():
     assert _claimed(p) == _claimed(s) == Counter({(32, 5): 2})
     assert _reductions_by_regex(variant.listings[Stage.SASS], Stage.SASS)[(32, 5)] == 2
     assert "across warps" in p.title and "across warps" in s.title
-    # a CUDA kernel's predication is not Triton's mask=
+    # a CUDA kernel's predication is not Triton's mask=, and its lines are C++
     for stage in (Stage.PTX, Stage.SASS):
+        assert "per C++ line" in _one(variant, stage, "hot-lines").title
         masking = _one(variant, stage, "masking")
         assert masking is None or "tl.load" not in masking.detail
 

@@ -433,6 +433,11 @@ def _from_triton(variant: Variant) -> bool:
     return bool(variant.compile_info and variant.compile_info.compiler.startswith("triton"))
 
 
+def _language(variant: Variant) -> str:
+    """What the kernel's source lines are written in: C++ for nvcc's kernels, Python for Triton's and Numba's."""
+    return "C++" if variant.compile_info and variant.compile_info.compiler.startswith("nvcc") else "Python"
+
+
 def _tiles_without_gathers(variant: Variant) -> bool:
     """Whether a tensor descriptor could describe the kernel's loads: Triton's (the advice is Triton's),
     tiles of rank 2 or more, none whose addresses depend on data read from memory."""
@@ -542,7 +547,7 @@ def _hot_lines(variant: Variant, facts: StageFacts, smap: SourceMap, top: int = 
         Finding(
             "hot-lines",
             "info",
-            f"instruction mix per Python line: line {hottest} costs the most",
+            f"instruction mix per {_language(variant)} line: line {hottest} costs the most",
             f"{total} {facts.stage.value.upper()} instructions with a source line. " + "; ".join(rows),
             facts.stage,
             lines,
