@@ -112,7 +112,7 @@ def _print(capture) -> None:
     from ..records import Facts
     from ..session.store import variant_facts
     from ..session.table import text
-    from .output import Console
+    from .output import table_console
 
     table = Table(box=None, pad_edge=False, header_style="bold")
     for column in (
@@ -133,7 +133,7 @@ def _print(capture) -> None:
         table.add_column(
             column,
             justify="right" if numeric else "left",
-            no_wrap=column in ("kernel", "launch config"),
+            no_wrap=column not in ("fuses (ATen)", "chosen by"),
             overflow="fold",
         )
     for ck in capture.kernels:
@@ -154,7 +154,7 @@ def _print(capture) -> None:
             text(ck.calls),
             style=None if v is None or v.ok else "red",
         )
-    console = Console(width=max(200, Console().width))
+    console = table_console(table)
     console.print(table)
     for output in capture.outputs:
         for call in output.extern_calls:

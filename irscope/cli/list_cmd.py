@@ -35,11 +35,11 @@ def list_kernels(as_json: bool) -> None:
         return
     from rich.table import Table
 
-    from .output import Console
+    from .output import table_console
 
     table = Table(box=None, pad_edge=False, show_edge=False)
     for column in ("kernel", "parameter", "default", "sweep", "description"):
-        table.add_column(column, overflow="fold")
+        table.add_column(column, no_wrap=column in ("kernel", "parameter"), overflow="fold")
     for kernel in kernels:
         first = True
         for name, p in kernel.parameter_table().items():
@@ -49,4 +49,4 @@ def list_kernels(as_json: bool) -> None:
             )
             first = False
         table.add_row("", "", "", "", "")
-    Console(width=max(100, Console().width)).print(table)
+    table_console(table).print(table)

@@ -194,17 +194,17 @@ def _print_table(results, as_json: bool) -> None:
         return
     from rich.table import Table
 
-    from .output import Console
+    from .output import table_console
 
     table = Table(box=None, pad_edge=False, header_style="bold")
     for name in names:
-        table.add_column(name, justify="right")
+        table.add_column(name, justify="right", no_wrap=True)
     for column in columns:
-        table.add_column(column.title, justify="right" if column.numeric else "left")
-    table.add_column("note", no_wrap=True, overflow="ellipsis")
+        table.add_column(column.title, justify="right" if column.numeric else "left", no_wrap=True)
+    table.add_column("note", overflow="fold")  # the one column that gives way on a narrow terminal
     for e in entries:
         style = None if e.status.value == "ok" else "red"
         table.add_row(
             *[text(cell(e, n)) for n in names], *[text(cell(e, c.key)) for c in columns], note(e), style=style
         )
-    Console(width=max(160, Console().width)).print(table)
+    table_console(table).print(table)

@@ -48,6 +48,7 @@ def run_dir(tmp_path_factory):
     result = _irscope("run", "-o", "out", "--", sys.executable, PROGRAM, cwd=folder, env=env)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "run_program done" in result.stdout
+    (folder / "table.txt").write_text(result.stdout)  # the table as a log keeps it (stdout is a pipe here)
     # The same program again, profiling itself (irscope's profiler and its own cannot run at once).
     mine = subprocess.run(
         [sys.executable, PROGRAM],
@@ -83,6 +84,17 @@ def test_every_kernel_is_captured_with_its_launches(run_dir):
     assert variant["gpu_calls"] == 50 and plain["session"]
     assert all(k["gpu_total_us"] > 0 for k in (plain, kernels["relu_sq_kernel"], inductor[0]))
     assert index["kernels"][0]["gpu_total_us"] >= index["kernels"][-1]["gpu_total_us"]  # ranked
+
+
+def test_the_table_in_a_log_keeps_each_kernel_and_its_pick_on_one_line(run_dir):
+    index = _index(run_dir)
+    lines = (run_dir / "table.txt").read_text().splitlines()
+    for k in index["kernels"]:
+        (row,) = [line for line in lines if line.startswith(k["name"])]
+        picked = [v["label"] for v in k["variants"] if v["picked_by_autotuner"]]
+        assert all(label in row for label in picked) and (k["session"] or "(none") in row, row
+    for o in index["other_gpu_work"][:8]:
+        assert any(line.startswith(o["name"][:47]) and "(not Triton)" in line for line in lines), o["name"]
 
 
 def test_the_captured_ir_is_what_the_jit_compiled(run_dir):
