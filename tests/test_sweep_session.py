@@ -270,3 +270,15 @@ def test_on_a_narrow_terminal_the_note_gives_way_and_the_figures_stay_whole(tmp_
     ]  # fmt: skip
     assert sum(" ok " in line for line in lines) == 4
 
+
+def test_a_variant_refused_by_a_static_assert_keeps_the_failing_line_in_its_session(tmp_path):
+    from written_kernels import ASSERTED_COPY
+
+    swept = _sweep_table(tmp_path, "-s", "BLOCK_SIZE=32,128", "-c", "FLOOR=64", "-o", str(tmp_path / "s"))
+    assert swept.returncode == 1, swept.stderr
+    line = ASSERTED_COPY.splitlines().index("    tl.static_assert(BLOCK_SIZE % 64 == 0)") + 1
+    errors = {e.config.constexprs["BLOCK_SIZE"]: e.error for e in Session.open(tmp_path / "s").entries}
+    assert errors[128] is None
+    assert errors[32].endswith(
+        f"asserted.py:{line}:4: static assertion failed in `tl.static_assert(BLOCK_SIZE % 64 == 0)`"
+    )
