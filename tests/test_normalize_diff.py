@@ -177,3 +177,27 @@ def test_the_diff_header_shows_where_two_sessions_signatures_differ(cli, tmp_pat
     ttir = [cli("dump", str(tmp_path / s), *config, "--stage", "ttir").stdout for s in ("unit", "strided")]
     heads = [next(line for line in t.splitlines() if "tt.func public @tile_mm" in line) for t in ttir]
     assert "%stride_bn" not in heads[0] and "%stride_bn: i32" in heads[1]
+
+
+@pytest.mark.parametrize("form", ["comma", "repeated"])
+def test_diff_and_passes_take_a_config_in_the_same_forms(cli, tmp_path, form):
+    a = ["-a", "BLOCK_SIZE=128,num_warps=4"] if form == "comma" else ["-a", "BLOCK_SIZE=128", "-a", "num_warps=4"]
+    b = ["-b", "BLOCK_SIZE=1024,num_warps=8"] if form == "comma" else ["-b", "BLOCK_SIZE=1024", "-b", "num_warps=8"]
+    shown = cli("diff", "square_kernel", *a, *b, "-c", "n_cols=1024")
+    assert shown.exit_code == 0, shown.stderr
+    titles = shown.stdout.splitlines()[:2]
+    assert titles == [
+        "A  square_kernel BLOCK_SIZE=128 num_warps=4 num_stages=3 · sm_90",
+        "B  square_kernel BLOCK_SIZE=1024 num_warps=8 num_stages=3 · sm_90",
+    ]
+    divergence = cli("passes", "square_kernel", "--first-divergence", *a, *b, "-c", "n_cols=1024")
+    assert divergence.exit_code == 0, divergence.stderr
+    assert "BLOCK_SIZE=128" in divergence.stdout and "num_warps=8" in divergence.stdout
+
+
+def test_a_comma_in_a_session_folders_name_stays_in_it(cli, tmp_path):
+    folder = tmp_path / "runs,square"
+    assert cli("sweep", "square_kernel", "-s", "BLOCK_SIZE=128,1024", "-o", str(folder)).exit_code == 0
+    shown = cli("diff", "square_kernel", "-a", f"session={folder},BLOCK_SIZE=128", "-b", "BLOCK_SIZE=1024")
+    assert shown.exit_code == 0, shown.stderr
+    assert shown.stdout.startswith("A  square_kernel BLOCK_SIZE=128 ")
