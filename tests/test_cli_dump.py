@@ -9,10 +9,27 @@ import pytest
 from expect import one_line_error
 
 
-def test_list_shows_each_builtin_kernel_with_defaults_and_sweeps(cli):
+def _listed(cli) -> dict:
     result = cli("list", "--json")
     assert result.exit_code == 0
-    kernels = {k["name"]: k for k in json.loads(result.stdout)}
+    return {k["name"]: k for k in map(json.loads, result.stdout.splitlines())}
+
+
+def test_list_json_is_what_its_help_says_one_object_per_kernel_a_line(cli):
+    help_text = " ".join(cli("list", "--help").stdout.split())
+    assert "one JSON object per kernel, one a line: name, file, frontend, description and parameters" in help_text
+    lines = cli("list", "--json").stdout.splitlines()
+    kernels = [json.loads(line) for line in lines]
+    assert len(kernels) == len(lines) > 1
+    for kernel in kernels:
+        assert list(kernel) == ["name", "file", "frontend", "description", "parameters"]
+        assert all(isinstance(kernel[k], str) for k in ("name", "file", "frontend", "description"))
+        assert kernel["parameters"] and all(list(p) == ["default", "sweep"] for p in kernel["parameters"].values())
+        assert all(isinstance(p["sweep"], list) for p in kernel["parameters"].values())
+
+
+def test_list_shows_each_builtin_kernel_with_defaults_and_sweeps(cli):
+    kernels = _listed(cli)
     square = kernels["square_kernel"]["parameters"]
     assert square["BLOCK_SIZE"] == {"default": 1024, "sweep": [128, 256, 512, 1024, 2048, 4096, 8192]}
     assert square["num_warps"]["sweep"] == [1, 4, 8]
