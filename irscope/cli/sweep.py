@@ -43,7 +43,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
 
     KERNEL may also be a session directory: the sweep that made it is resumed
     (or, with -s/-c, a new one is added to it); so does -o naming an existing
-    session without -s/-c. A tritonparse trace (trace.ndjson[.gz][:kernel]) is
+    session without -s/-c. A tritonparse trace (trace.ndjson[.gz|.zst][:kernel]) is
     swept from its recorded source, into -o only. Variants that failed for a reason outside the kernel
     (a full disk, a timeout) are compiled again. Exits 1 when a variant failed
     (after the table), so a script can tell.
