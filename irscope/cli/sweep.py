@@ -57,6 +57,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
     from ..errors import ExitCode, SessionError, UsageError
     from ..session import Session, run_sweep
     from .options import open_named, overrides
+    from .progress import Phases
 
     named = open_named(kernel, signature, need_kernel=True)
     session = named.session if named.trace is None else None  # a trace's session is the trace's, read only
@@ -91,10 +92,10 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
         from .bench import exit_if_any_failed, print_bench_table
 
         latest = {}
-        for result in _with_progress(
+        for result in Phases(quiet=as_json).counted(
             run_bench(named.kernel, configs, session, compile_timeout=named.compile_timeout, ncu=with_ncu, jobs=jobs),
             len(configs),
-            as_json,
+            "capturing",
         ):
             latest[result.index] = result
         rows = [latest[i] for i in sorted(latest)]
@@ -103,7 +104,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
         return
     results = []
     try:
-        for result in _with_progress(
+        for result in Phases(quiet=as_json).counted(
             run_sweep(
                 named.kernel,
                 configs,
@@ -114,7 +115,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
                 compile_timeout=named.compile_timeout,
             ),
             len(configs),
-            as_json,
+            "capturing",
         ):
             results.append(result)
     except KeyboardInterrupt:
@@ -146,24 +147,6 @@ def _well_formed(request) -> bool:
         and all(isinstance(vs, list) and all(map(value, vs)) for vs in request["sweep"].values())
         and all(map(value, request["fixed"].values()))
     )
-
-
-def _with_progress(results, total, quiet):
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from .output import Console
-
-    console = Console(stderr=True)
-    if quiet or not console.is_terminal:
-        yield from results
-        return
-    with Progress(
-        TextColumn("capturing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True
-    ) as progress:
-        task = progress.add_task("sweep", total=total)
-        for result in results:
-            progress.advance(task)
-            yield result
 
 
 def _print_table(results, as_json: bool) -> None:
