@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -59,6 +60,8 @@ def inductor(target, inputs, log, trace, mode, arch, out, as_json) -> None:
 
     if sum(x is not None for x in (target, log, trace)) != 1:
         raise UsageError("give one of TARGET (path/to/file.py:function, live on a GPU), --log FILE or --trace DIR")
+    if importlib.util.find_spec("torch") is None:  # needed for the launch configs: said before any work is
+        raise ModuleNotFoundError("No module named 'torch'", name="torch")
     chosen, timing, per_kernel = {}, {}, {}
     phases = Phases()  # a cold start spends seconds importing Inductor and minutes compiling: say where it is
     if trace is not None:
