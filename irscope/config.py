@@ -27,8 +27,22 @@ from .types import Config
 # ------------------------------------------------------------------ configs
 
 
-def parse_assignments(pairs: Iterable[str]) -> dict[str, str]:
-    """``["BLOCK_SIZE=1024", ...]`` -> ``{"BLOCK_SIZE": "1024"}``."""
+def parse_assignments(words: Iterable[str]) -> dict[str, str]:
+    """``["BLOCK_SIZE=1024", "num_warps=4,num_stages=2"]`` -> ``{"BLOCK_SIZE": "1024", ...}``.
+
+    Every command reads its ``-c``, ``-a`` and ``-b`` words here, so each takes one
+    NAME=VALUE or several joined by commas. A piece after a comma that holds no ``=``
+    goes on the value before it: ``session=runs/a,b`` names one folder.
+    """
+    pairs: list[str] = []
+    for word in words:
+        for piece in word.split(","):
+            if not piece.strip():
+                continue
+            if "=" in piece or not pairs:
+                pairs.append(piece)
+            else:
+                pairs[-1] += "," + piece
     out = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")

@@ -7,7 +7,7 @@ It is one of:
 - a built-in kernel (``square_kernel``) or a kernel file, ``FILE.py[:NAME]``, ``FILE.cu[:NAME]``
   (``frontends.resolve_kernel``: the frontend that claims the file finds the kernel);
 - a session directory (``irscope sweep -o DIR``);
-- a tritonparse trace, ``trace.ndjson[.gz][:NAME]``, read into a session in the cache;
+- a tritonparse trace, ``trace.ndjson[.gz|.zst][:NAME]``, read into a session in the cache;
 - several kernels' sessions: an Inductor capture (``irscope inductor -o DIR``) or a run
   (``irscope run -o DIR``), where the caller can show several (``several=True``: the TUI).
 

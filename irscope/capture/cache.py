@@ -16,9 +16,10 @@ from pathlib import Path
 
 from ..errors import SessionError
 from ..frontends import Kernel
-from ..paths import cache_dir
+from ..paths import CAPTURES, cache_dir
 from ..store import read_variant, write_variant
 from ..types import Config, Variant
+from .housekeeping import mark_used
 
 CACHE_VERSION = 9  # bump when what a capture stores changes (6: checksums; environment faults never cached;
 #                    7: static __shared__ bytes in resources.shared; SASS inlined-at chains in
@@ -47,16 +48,18 @@ class CaptureCache:
         return hashlib.sha256(json.dumps(material, sort_keys=True, default=str).encode()).hexdigest()
 
     def _dir(self, key: str) -> Path:
-        return self.root / "variants" / key[:2] / key
+        return self.root / CAPTURES / key[:2] / key
 
     def get(self, key: str) -> Variant | None:
         path = self._dir(key)
         if not (path / "variant.json").exists():
             return None
         try:
-            return read_variant(path)
+            variant = read_variant(path)
         except (SessionError, OSError):
             return None  # a damaged entry is a miss; the next capture rewrites it
+        mark_used(path)  # irscope cache --trim removes the least recently used first
+        return variant
 
     def put(self, key: str, variant: Variant) -> None:
         try:

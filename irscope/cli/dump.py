@@ -37,7 +37,7 @@ CXX_PUNCTUATION = re.compile(r"[<>,\s*&()\[\]]+")
 def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_dir, no_cache) -> None:
     """Compile KERNEL for one configuration and print a stage of it.
 
-    KERNEL may also be a session directory or a tritonparse trace (trace.ndjson[.gz][:kernel]):
+    KERNEL may also be a session directory or a tritonparse trace (trace.ndjson[.gz|.zst][:kernel]):
     the variant is then read from it.
 
     \b

@@ -48,6 +48,7 @@ def run_dir(tmp_path_factory):
     result = _irscope("run", "-o", "out", "--", sys.executable, PROGRAM, cwd=folder, env=env)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "run_program done" in result.stdout
+    (folder / "table.txt").write_text(result.stdout)  # the table as a log keeps it (stdout is a pipe here)
     # The same program again, profiling itself (irscope's profiler and its own cannot run at once).
     mine = subprocess.run(
         [sys.executable, PROGRAM],
@@ -103,6 +104,17 @@ def test_the_runs_chrome_trace_sits_beside_run_json_with_each_kernel_linked_to_i
     )
     # torch's own kernels stay on the timeline, unlinked
     assert any("irscope session" not in e["args"] for e in kernels)
+
+
+def test_the_table_in_a_log_keeps_each_kernel_and_its_pick_on_one_line(run_dir):
+    index = _index(run_dir)
+    lines = (run_dir / "table.txt").read_text().splitlines()
+    for k in index["kernels"]:
+        (row,) = [line for line in lines if line.startswith(k["name"])]
+        picked = [v["label"] for v in k["variants"] if v["picked_by_autotuner"]]
+        assert all(label in row for label in picked) and (k["session"] or "(none") in row, row
+    for o in index["other_gpu_work"][:8]:
+        assert any(line.startswith(o["name"][:47]) and "(not Triton)" in line for line in lines), o["name"]
 
 
 def test_the_captured_ir_is_what_the_jit_compiled(run_dir):

@@ -231,16 +231,42 @@ def _failure(kernel: TritonKernel, stage: str | None, exc: Exception) -> Capture
 
 
 def _frontend_message(kernel: TritonKernel, exc: Any) -> str:
-    """``file:line:col: message`` for Triton's frontend errors (its own lines start at the def)."""
-    inner = exc
-    while getattr(inner, "__cause__", None) is not None and type(inner.__cause__).__name__.endswith("Error"):
-        inner = inner.__cause__
-    message = getattr(exc, "error_message", None) or getattr(inner, "error_message", None) or str(inner)
+    """``file:line:col: what failed in `the source line` `` for Triton's frontend errors.
+
+    Triton's own text starts "at 2:4:" (lines counted from the def) and quotes up to 12
+    source lines; for a message-less ``tl.static_assert`` that is all it has, so the line
+    that failed is what says why. An error in a @jit function the kernel calls arrives
+    wrapped in one at the call: the location is the call's (a line of the kernel's file),
+    and the code shown runs from that call to the line that failed in the callee.
+    """
+    from triton.compiler.errors import CompilationError, CompileTimeAssertionFailure
+
+    chain = [exc]
+    while isinstance(chain[-1].__cause__, CompilationError):
+        chain.append(chain[-1].__cause__)
+    failed = chain[-1]
+    message = failed.error_message
+    if isinstance(failed, CompileTimeAssertionFailure):
+        message = "static assertion failed" + (f": {message}" if message else "")
+    elif not message:
+        cause = failed.__cause__  # an error in a builtin Triton wraps without a message of its own
+        message = _one_line(cause) if cause is not None else "does not compile"
+    code = " -> ".join(filter(None, (_source_line(e) for e in chain)))
+    text = _one_line(message) + (f" in `{code}`" if code else "")
     node = getattr(exc, "node", None)
     if node is not None and hasattr(node, "lineno"):
         line = kernel.def_line() + node.lineno - 1
-        return f"{kernel.file}:{line}:{node.col_offset}: {_one_line(message)}"
-    return _one_line(message)
+        return f"{kernel.file}:{line}:{node.col_offset}: {text}"
+    return text
+
+
+def _source_line(exc: Any) -> str | None:
+    """The line of its function's source that a Triton CompilationError points at."""
+    src, lineno = getattr(exc, "src", None), getattr(getattr(exc, "node", None), "lineno", None)
+    if not isinstance(src, str) or not isinstance(lineno, int):
+        return None
+    lines = src.splitlines()
+    return lines[lineno - 1].strip() if 0 < lineno <= len(lines) else None
 
 
 def _one_line(value: Any) -> str:
