@@ -80,7 +80,17 @@ def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_
 
 
 def _summary(variant) -> str:
-    parts = [variant.kernel.name, variant.config.label(), variant.arch]
+    """One line: the kernel, its config (what its heuristics set, its example sizes), the arch, what it asks of the GPU."""
+    info = variant.compile_info
+    derived = " ".join(f"{k}={v}" for k, v in (info.heuristics if info else {}).items())
+    sizes = " ".join(f"{k}={v}" for k, v in variant.config.sizes.items() if v is not None)
+    parts = [
+        variant.kernel.name,
+        variant.config.label(),
+        derived and f"heuristics: {derived}",
+        sizes and f"with {sizes}",
+        variant.arch,
+    ]
     if variant.compile_info:
         parts[-1] += f" ({variant.compile_info.mode.value})"
     r = variant.resources
