@@ -280,7 +280,7 @@ class Tuning:
         first = configs[0]
         defaults = {
             kind: {n: p["default"] for n, p in table.items() if p["kind"] == kind}
-            for kind in ("constexpr", "option", "size")
+            for kind in ("constexpr", "option", "size", "argument")
         }
         user = {**defaults["constexpr"], **first.kwargs}
         options = {
@@ -289,7 +289,8 @@ class Tuning:
             if v is not None
         }
         try:
-            args, unknown = example_arguments(kernel, Config(user, options, defaults["size"]))
+            given = {n: v for n, v in defaults["argument"].items() if v is not None}  # a recorded launch's
+            args, unknown = example_arguments(kernel, Config(user, options, {**defaults["size"], **given}))
             # The kwargs the autotuner is called with: the caller's and those of heuristics outside it.
             outer = Tuning(self.jit, self.layers[: self.layers.index(tuner)] + (tuner,))
             kwargs = {

@@ -71,7 +71,8 @@ class ReferenceGpu:
 
     Only what a file computes from these (a persistent grid from the SM count, say) depends on
     them, never the compile: the limits that do (shared memory, registers) are the arch's own,
-    from ``annotate.occupancy``.
+    from ``annotate.occupancy``. The SM counts and clocks are the products' published figures,
+    as their drivers report them (kHz, bits), to the precision a stand-in needs.
     """
 
     name: str
@@ -219,9 +220,10 @@ def _torch_cuda_answers(capability: int) -> Iterator[None]:
         max_threads_per_multi_processor=props["max_threads_per_sm"],
         warp_size=32,
     )
+    # is_available() and device_count() keep torch's own answer: no tensor can be made on "cuda" here, and a
+    # file that picks its device by them ("cuda" if available else "cpu") then launches on CPU tensors,
+    # which the stand-in records as well.
     answers = {
-        "is_available": lambda: True,
-        "device_count": lambda: 1,
         "current_device": lambda: 0,
         "get_device_capability": lambda device=None: (major, minor),
         "get_device_name": lambda device=None: gpu.name,
