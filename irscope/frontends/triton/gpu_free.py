@@ -241,8 +241,12 @@ def _torch_cuda_answers(capability: int) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def gpu_free_import(capability: int) -> Iterator[list[ExampleLaunch]]:
-    """Within: Triton's driver is a stand-in and launches are recorded (into the list yielded), not run."""
+def gpu_free_import(capability: int, torch_queries: bool = True) -> Iterator[list[ExampleLaunch]]:
+    """Within: Triton's driver is a stand-in and launches are recorded (into the list yielded), not run.
+
+    ``torch_queries``: torch.cuda's device queries answer for the stand-in too, which imports torch
+    (a second): for a file that uses torch, not for one that does not.
+    """
     from triton import knobs
     from triton.runtime.driver import driver
     from triton.runtime.jit import JITFunction
@@ -286,7 +290,8 @@ def gpu_free_import(capability: int) -> Iterator[list[ExampleLaunch]]:
     driver.set_active(stand_in_driver(capability))
     JITFunction.run = run
     try:
-        with knobs.runtime.scope(), _torch_cuda_answers(capability):
+        answers = _torch_cuda_answers(capability) if torch_queries else contextlib.nullcontext()
+        with knobs.runtime.scope(), answers:
             knobs.runtime.jit_cache_hook = record
             yield launches
     finally:

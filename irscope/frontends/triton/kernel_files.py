@@ -7,6 +7,7 @@ read from a launch the file made while it was imported.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import sys
 import traceback
@@ -172,7 +173,9 @@ def _exec_module(loader: Any, module: Any) -> None:
             loader.exec_module(module)
             return
         # A warmup compiles at import: into the file's own Triton cache, where captures of it look too.
-        with gpu_free_import(DEFAULT_CAPABILITY) as launches, triton_cache_for(str(module.__file__)):
+        # torch.cuda's queries are answered only for a file that imports torch itself: it costs a second.
+        torch_queries = _imports_torch(Path(module.__file__))
+        with gpu_free_import(DEFAULT_CAPABILITY, torch_queries) as launches, triton_cache_for(str(module.__file__)):
             try:
                 loader.exec_module(module)
             except Exception as exc:
@@ -189,3 +192,22 @@ def _exec_module(loader: Any, module: Any) -> None:
                 )
             finally:
                 setattr(module, LAUNCHES, launches)
+
+
+def _imports_torch(path: Path) -> bool:
+    """Does the file import torch when it runs: a module-level import (in an ``if`` or ``try`` too), not one in a def."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return False  # the import itself will say what is wrong
+    pending = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "torch" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torch" and not node.level:
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            pending.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+            pending.extend(h for h in getattr(node, "handlers", ()) if isinstance(h, ast.ExceptHandler))
+    return False
