@@ -145,6 +145,12 @@ def test_the_heuristics_values_show_in_the_dump_header_the_sweep_and_the_session
     again = cli("dump", str(out), "-c", "BLOCK=256", "-c", "n_elements=1024", "--stage", "ttir")
     assert again.exit_code == 0, again.stderr
     assert "heuristics: EVEN_N=True" in again.stderr
+    from irscope.session import Session
+    from irscope.tui.model import Model
+
+    model = Model.from_session(Session.open(out))  # the TUI's variants table
+    assert model.varying() == ["EVEN_N", "n_elements"]
+    assert [(r.value("n_elements"), r.value("EVEN_N")) for r in model.rows] == [(1000, False), (1024, True)]
 
 
 def test_autotuned_configs_each_get_the_heuristic_for_the_value(cli, kernels):

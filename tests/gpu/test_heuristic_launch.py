@@ -1,8 +1,8 @@
 """On a GPU: a heuristics kernel launched with n_elements=1000 compiles to the PTX irscope gives for -c n_elements=1000.
 
-The kernel is written here. Its real launch (CUDA tensors, the JIT, @triton.heuristics' own run)
-is the reference: irscope's ahead-of-time compile of the -S signature with the example value must
-be the same PTX byte for byte, with the same 4-byte loads (8-byte ones for 1024, where the value
+The kernel is written for the tests (test_heuristic_arguments.KERNELS). Its real launch (CUDA
+tensors, the JIT, @triton.heuristics' own run) is the reference: irscope's ahead-of-time compile of
+the -S signature with the example value must be the same PTX byte for byte, with the same 4-byte loads (8-byte ones for 1024, where the value
 is a multiple of 16 and EVEN_N holds).
 """
 
@@ -12,22 +12,7 @@ import re
 import textwrap
 
 import pytest
-
-KERNEL = """
-import triton
-import triton.language as tl
-
-
-@triton.heuristics({"EVEN_N": lambda args: args["n_elements"] % args["BLOCK"] == 0})
-@triton.jit
-def copy_kernel(x_ptr, y_ptr, n_elements, BLOCK: tl.constexpr, EVEN_N: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    if EVEN_N:
-        tl.store(y_ptr + offs, tl.load(x_ptr + offs))
-    else:
-        mask = offs < n_elements
-        tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask), mask=mask)
-"""
+from test_heuristic_arguments import KERNELS  # copy_kernel, written for these tests
 
 
 @pytest.mark.parametrize("n, widths, even", [(1000, {"b32"}, False), (1024, {"v2.b32"}, True)])
@@ -44,7 +29,7 @@ def test_the_launch_compiles_what_irscope_gives_for_the_example_value(tmp_path, 
 
     monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")
     path = tmp_path / "heuristic_copy.py"
-    path.write_text(textwrap.dedent(KERNEL))
+    path.write_text(textwrap.dedent(KERNELS))
     kernel = resolve_kernel(f"{path}:copy_kernel", "*fp32:16, *fp32:16, i32")
     config = resolve_config(kernel, {"BLOCK": "256", "n_elements": str(n)})
     ours = capture(kernel, config=config, arch=f"sm_{gpu_capability()}", use_cache=False)
