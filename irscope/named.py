@@ -56,7 +56,11 @@ class Named:
 
     def configs(self, sweeps: Mapping[str, Sequence[Any]], fixed: Mapping[str, Any]) -> list[Config]:
         """Every config of a sweep (``-s``: name -> values; none: the kernel's own ranges), ``fixed`` set (``-c``)."""
-        return sweep_configs(self.table, self.name, sweeps, fixed)
+        configs = sweep_configs(self.table, self.name, sweeps, fixed)
+        if self.kernel is not None:  # one line now rather than the same failure in every variant
+            for config in configs:
+                self.kernel.check_config(config)
+        return configs
 
     def variant(
         self, overrides: Mapping[str, Any], arch: str | None = None, use_cache: bool = True, passes: bool = False

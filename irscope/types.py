@@ -142,6 +142,16 @@ def typed_fields(cls: type, data: Any) -> dict[str, Any]:
     return out
 
 
+def scalar_values(data: Any, what: str) -> dict[str, Any]:
+    """``{name: value}`` read from data: names are strings, values JSON scalars; else a TypeError."""
+    if not isinstance(data, Mapping):
+        raise TypeError(f"{what} must be an object, not {type(data).__name__}")
+    for name, value in data.items():
+        if not isinstance(name, str) or not (value is None or isinstance(value, (str, int, float, bool))):
+            raise TypeError(f"{what}[{name!r}] must be a string, number, bool or null")
+    return dict(data)
+
+
 @dataclass(frozen=True)
 class Resources:
     """What the compiled kernel asks of the GPU.
@@ -180,6 +190,8 @@ class CompileInfo:
     threads_per_block: int | None = None
     signature: Mapping[str, str] = field(default_factory=dict)  # arg -> specialised type, e.g. "*fp32"
     divisible_by_16: tuple[str, ...] = ()  # args the compiler may assume are multiples of 16
+    # constexprs the kernel's own code set for this compile (Triton's @triton.heuristics): EVEN_N -> True
+    heuristics: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> CompileInfo:
@@ -196,6 +208,7 @@ class CompileInfo:
                 "options": dict(data.get("options") or {}),
                 "signature": dict(data.get("signature") or {}),
                 "divisible_by_16": tuple(data.get("divisible_by_16", ())),
+                "heuristics": scalar_values(data.get("heuristics") or {}, "CompileInfo.heuristics"),
             }
         )
 
@@ -206,6 +219,7 @@ class CompileInfo:
             "options": dict(self.options),
             "signature": dict(self.signature),
             "divisible_by_16": list(self.divisible_by_16),
+            "heuristics": dict(self.heuristics),
         }
 
 

@@ -59,3 +59,14 @@ def run_irscope():
         )
 
     return run
+
+
+@pytest.fixture
+def no_gpu(monkeypatch):
+    """As on a machine without a GPU, whatever this one has: a kernel file is imported with the stand-in driver."""
+    from irscope.device import gpu_capability
+
+    monkeypatch.setenv("IRSCOPE_NO_GPU", "1")
+    gpu_capability.cache_clear()
+    yield
+    gpu_capability.cache_clear()

@@ -259,6 +259,7 @@ def build_variant(
             threads_per_block=compiled.threads_per_block,
             signature=compiled.signature,
             divisible_by_16=compiled.divisible_by_16,
+            heuristics=dict(compiled.heuristics),
         )
     return Variant(
         kernel=kernel_id,

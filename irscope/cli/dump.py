@@ -84,10 +84,19 @@ def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_
 
 
 def _summary(variant) -> str:
-    # a template named bare: the instantiation nvcc made of it (frontends/cuda/names.py)
-    function = variant.compile_info.options.get("function") if variant.compile_info else None
-    parts = [f"{variant.kernel.name} ({function})" if function else variant.kernel.name]
-    parts += [variant.config.label(), variant.arch]
+    """One line: the kernel (a template named bare: the instantiation nvcc made of it), its config (what its
+    heuristics set, its example sizes), the arch, what it asks of the GPU."""
+    info = variant.compile_info
+    function = info.options.get("function") if info else None
+    derived = " ".join(f"{k}={v}" for k, v in (info.heuristics if info else {}).items())
+    sizes = " ".join(f"{k}={v}" for k, v in variant.config.sizes.items() if v is not None)
+    parts = [
+        f"{variant.kernel.name} ({function})" if function else variant.kernel.name,
+        variant.config.label(),
+        derived and f"heuristics: {derived}",
+        sizes and f"with {sizes}",
+        variant.arch,
+    ]
     if variant.compile_info:
         parts[-1] += f" ({variant.compile_info.mode.value})"
     r = variant.resources

@@ -53,7 +53,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
       irscope sweep square_kernel -o runs/square
       irscope sweep square_kernel -s BLOCK_SIZE=256,1024 -s num_warps=4,8 -c n_cols=1024
     """
-    from ..config import parse_sweep, sweep_configs
+    from ..config import parse_sweep
     from ..errors import ExitCode, SessionError, UsageError
     from ..session import Session, run_sweep
     from .options import open_named, overrides
@@ -69,7 +69,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
         if not _well_formed(request):
             raise SessionError(f"{resumed.path}/session.json: the stored sweep request is malformed")
         arch = arch or request.get("arch")
-    configs = sweep_configs(named.table, named.name, request["sweep"], request["fixed"])
+    configs = named.configs(request["sweep"], request["fixed"])
     if with_bench and with_passes:
         raise UsageError("--passes goes with a sweep that compiles; run it before --bench")
     if with_bench and arch is not None:  # refused before a session is written

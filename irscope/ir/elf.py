@@ -128,6 +128,36 @@ def _emit(rows: list[LineRow], sequence: list[LineRow], row: LineRow, inlined_at
     rows.append(row)
 
 
+# .nv.info attributes (cuobjdump -elf names them): EIATTR_REGCOUNT and EIATTR_FRAME_SIZE, each
+# "symbol index, value" (format EIFMT_SVAL: a u8 format, a u8 attribute, a u16 size, then the data).
+_EIFMT_SVAL = 4
+_EIATTR_REGCOUNT = 0x2F
+_EIATTR_FRAME_SIZE = 0x11
+
+
+def function_resources(cubin: Cubin) -> dict[int, dict[str, int]]:
+    """``{symbol index: {"registers": n, "frame": bytes}}`` from .nv.info, what ``cuobjdump -res-usage`` reads.
+
+    The figures the driver reports when it loads the module (``CU_FUNC_ATTRIBUTE_NUM_REGS``,
+    ``LOCAL_SIZE_BYTES``): a machine without a GPU reads them here.
+    """
+    info = cubin.section(".nv.info")
+    out: dict[int, dict[str, int]] = {}
+    if info is None:
+        return out
+    body, pos = cubin.body(info), 0
+    while pos + 4 <= len(body):
+        fmt, attr, size = body[pos], body[pos + 1], struct.unpack_from("<H", body, pos + 2)[0]
+        pos += 4
+        if fmt != _EIFMT_SVAL:
+            continue  # the u16 was the value itself
+        if attr in (_EIATTR_REGCOUNT, _EIATTR_FRAME_SIZE) and size == 8 and pos + 8 <= len(body):
+            symbol, value = struct.unpack_from("<II", body, pos)
+            out.setdefault(symbol, {})["registers" if attr == _EIATTR_REGCOUNT else "frame"] = value
+        pos += size
+    return out
+
+
 def _uleb(data: bytes, pos: int) -> tuple[int, int]:
     result = shift = 0
     while True:

@@ -66,6 +66,7 @@ class _Result(Compiled):
             error=self.error,
             signature=self.signature,
             divisible_by_16=self.divisible_by_16,
+            heuristics=self.heuristics,
             gpu_registers=self.gpu_registers,
             gpu_spills=self.gpu_spills,
             passes=self.passes,
@@ -125,6 +126,7 @@ def compile_aot(kernel: TritonKernel, config: Config, capability: int, passes: b
     start = time.perf_counter()
     try:
         src, options, result.signature, result.divisible_by_16 = specialize(kernel, config, capability)
+        result.heuristics = heuristic_values(kernel, src)
     except Exception as exc:  # a spec whose args do not fit the kernel, say
         result.error = CaptureError.from_environment(exc, "specializing") or CaptureError("specialize", _one_line(exc))
         return result.compiled(capability)
@@ -169,6 +171,7 @@ def compile_jit(kernel: TritonKernel, config: Config) -> Compiled:
     capability = driver.active.get_current_target().arch
     tensors = {name: getattr(ns, name) for name in kernel.spec.tensors}
     src, options, result.signature, result.divisible_by_16 = specialize(kernel, config, capability, tensors)
+    result.heuristics = heuristic_values(kernel, src)
     try:
         with triton_cache_for(kernel.file), install_stage_hook(tracker):
             compiled = kernel.fn.run(*args, grid=kernel.spec.grid(ns), warmup=True, **kwargs)
@@ -185,6 +188,20 @@ def compile_jit(kernel: TritonKernel, config: Config) -> Compiled:
     result.seconds = time.perf_counter() - start
     result.ptxas_log = tracker.ptxas_log
     return result.compiled(capability)
+
+
+def heuristic_values(kernel: TritonKernel, src: Any) -> dict[str, Any]:
+    """What each ``@triton.heuristics`` value came to in this compile: the constexpr it was compiled with."""
+    if kernel.tuning is None:
+        return {}
+    names = kernel.fn.arg_names
+    out = {}
+    for name, _, _ in kernel.tuning.heuristics():
+        key = (names.index(name),)
+        if key in src.constants:
+            value = src.constants[key]
+            out[name] = value if value is None or isinstance(value, (bool, int, float, str)) else str(value)
+    return out
 
 
 @contextlib.contextmanager
