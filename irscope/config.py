@@ -27,8 +27,22 @@ from .types import Config
 # ------------------------------------------------------------------ configs
 
 
-def parse_assignments(pairs: Iterable[str]) -> dict[str, str]:
-    """``["BLOCK_SIZE=1024", ...]`` -> ``{"BLOCK_SIZE": "1024"}``."""
+def parse_assignments(words: Iterable[str]) -> dict[str, str]:
+    """``["BLOCK_SIZE=1024", "num_warps=4,num_stages=2"]`` -> ``{"BLOCK_SIZE": "1024", ...}``.
+
+    Every command reads its ``-c``, ``-a`` and ``-b`` words here, so each takes one
+    NAME=VALUE or several joined by commas. A piece after a comma that holds no ``=``
+    goes on the value before it: ``session=runs/a,b`` names one folder.
+    """
+    pairs: list[str] = []
+    for word in words:
+        for piece in word.split(","):
+            if not piece.strip():
+                continue
+            if "=" in piece or not pairs:
+                pairs.append(piece)
+            else:
+                pairs[-1] += "," + piece
     out = {}
     for pair in pairs:
         name, sep, value = pair.partition("=")
@@ -78,8 +92,10 @@ def config_from_table(table: Mapping[str, Mapping[str, Any]], overrides: Mapping
     missing = [n for n in constexpr_names if values.get(n) is None]
     if missing:
         raise ParameterError(f"constexpr {missing[0]!r} of {kernel} has no value; set it with -c {missing[0]}=VALUE")
-    # Triton's launch options, and any a frontend's table names (a CUDA kernel's block shape).
+    # Triton's launch options, and any a frontend's table names (a CUDA kernel's block shape); a kernel
+    # parameter of the same name (a num_stages constexpr) is the table's own kind, and takes the value.
     option_names = [*LAUNCH_OPTIONS, *(n for n, k in kinds.items() if k == "option" and n not in LAUNCH_OPTIONS)]
+    option_names = [n for n in option_names if kinds.get(n, "option") == "option"]
     option_names.append(TRITON_OPTION)  # which Triton compiles it: set only when asked for
     options = {n: values[n] for n in option_names if values.get(n) is not None}
     _check_options(options)
@@ -87,8 +103,26 @@ def config_from_table(table: Mapping[str, Mapping[str, Any]], overrides: Mapping
         if not isinstance(values[name], int) or values[name] < 0:
             raise ParameterError(f"size {name} must be a non-negative integer, got {values[name]!r}")
     sizes = {n: values[n] for n in size_names}
+    sizes.update(_arguments(kinds, values))
     sizes.update(_marks(table, values, size_names))
     return Config({n: values[n] for n in constexpr_names}, options, sizes)
+
+
+def _arguments(kinds: Mapping[str, str], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The example values given to runtime arguments (kind ``argument``): a number or a bool, as a launch passes.
+
+    They go with the sizes: like a spec's sizes, they are what the example arguments are made of
+    (the heuristics' inputs, the JIT's specialization) and never a constexpr of the compile.
+    """
+    out = {}
+    for name, kind in kinds.items():
+        value = values.get(name)
+        if kind != "argument" or value is None:
+            continue
+        if not isinstance(value, (bool, int, float)):
+            raise ParameterError(f"argument {name} takes a number or true/false (a launch's value), got {value!r}")
+        out[name] = value
+    return out
 
 
 def _marks(table: Mapping[str, Mapping[str, Any]], values: Mapping[str, Any], size_names: list[str]) -> dict[str, Any]:

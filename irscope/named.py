@@ -7,7 +7,7 @@ It is one of:
 - a built-in kernel (``square_kernel``) or a kernel file, ``FILE.py[:NAME]``, ``FILE.cu[:NAME]``
   (``frontends.resolve_kernel``: the frontend that claims the file finds the kernel);
 - a session directory (``irscope sweep -o DIR``);
-- a tritonparse trace, ``trace.ndjson[.gz][:NAME]``, read into a session in the cache;
+- a tritonparse trace, ``trace.ndjson[.gz|.zst][:NAME]``, read into a session in the cache;
 - several kernels' sessions: an Inductor capture (``irscope inductor -o DIR``) or a run
   (``irscope run -o DIR``), where the caller can show several (``several=True``: the TUI).
 
@@ -56,7 +56,11 @@ class Named:
 
     def configs(self, sweeps: Mapping[str, Sequence[Any]], fixed: Mapping[str, Any]) -> list[Config]:
         """Every config of a sweep (``-s``: name -> values; none: the kernel's own ranges), ``fixed`` set (``-c``)."""
-        return sweep_configs(self.table, self.name, sweeps, fixed)
+        configs = sweep_configs(self.table, self.name, sweeps, fixed)
+        if self.kernel is not None:  # one line now rather than the same failure in every variant
+            for config in configs:
+                self.kernel.check_config(config)
+        return configs
 
     def variant(
         self, overrides: Mapping[str, Any], arch: str | None = None, use_cache: bool = True, passes: bool = False

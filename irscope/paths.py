@@ -24,6 +24,14 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "irscope"
 
 
+# The cache's sections, each a folder of cache_dir() (``irscope cache`` shows them, and trims the first three):
+CAPTURES = "variants"  # captured variants, variants/<2 hex>/<key>/ (capture/cache.py)
+TRACES = "tritonparse"  # tritonparse traces read into sessions, tritonparse/<digest>-v<N>/ (interop/tritonparse)
+INDUCTOR_FILES = "inductor"  # Inductor's kernels as files, inductor/<digest>/ (interop/inductor)
+TRITONS = "tritons"  # private Tritons for -c triton=X, tritons/<version>/ (frontends/triton/environments.py)
+DEVICES = "devices"  # measured copy bandwidth per GPU (measure/hardware.py)
+
+
 def _package_dir(package: str) -> Path:
     # A real directory, not just a Traversable: Triton compiles a kernel from its file
     # on disk and a session is read as a directory tree. An install into site-packages

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
-from .types import Config, Status, typed_fields
+from .types import Config, Status, scalar_values, typed_fields
 
 
 @dataclass(frozen=True)
@@ -31,6 +31,7 @@ class Facts:
     store_bytes: int | None = None  # widest global store
     compile_s: float | None = None
     mode: str | None = None  # the CaptureMode's value
+    heuristics: dict | None = None  # constexprs the kernel's decorators set (CompileInfo.heuristics)
 
     @property
     def spills(self) -> int | None:
@@ -51,7 +52,10 @@ class Facts:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Facts:
-        return cls(**typed_fields(cls, data))
+        values = typed_fields(cls, data)
+        if values.get("heuristics") is not None:
+            values["heuristics"] = scalar_values(values["heuristics"], "Facts.heuristics")
+        return cls(**values)
 
 
 @dataclass(frozen=True)

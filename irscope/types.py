@@ -49,6 +49,17 @@ class SourceLoc:
     def __str__(self) -> str:
         return f"{self.file}:{self.line}:{self.column}"
 
+    def as_caller(self) -> tuple[SourceLoc, ...]:
+        """The ``callers`` of code inlined at this location: it, then its own callers. Real chains are a few
+        frames deep; one read from damaged data is cut to MAX_INLINE_DEPTH, keeping both ends (the innermost
+        call and the kernel's own line), so a chain of N lines never costs N squared."""
+        chain = (self, *self.callers)
+        half = MAX_INLINE_DEPTH // 2
+        return chain if len(chain) <= MAX_INLINE_DEPTH else chain[:half] + chain[-half:]
+
+
+MAX_INLINE_DEPTH = 64
+
 
 @dataclass(frozen=True)
 class KernelId:
@@ -131,6 +142,16 @@ def typed_fields(cls: type, data: Any) -> dict[str, Any]:
     return out
 
 
+def scalar_values(data: Any, what: str) -> dict[str, Any]:
+    """``{name: value}`` read from data: names are strings, values JSON scalars; else a TypeError."""
+    if not isinstance(data, Mapping):
+        raise TypeError(f"{what} must be an object, not {type(data).__name__}")
+    for name, value in data.items():
+        if not isinstance(name, str) or not (value is None or isinstance(value, (str, int, float, bool))):
+            raise TypeError(f"{what}[{name!r}] must be a string, number, bool or null")
+    return dict(data)
+
+
 @dataclass(frozen=True)
 class Resources:
     """What the compiled kernel asks of the GPU.
@@ -169,6 +190,8 @@ class CompileInfo:
     threads_per_block: int | None = None
     signature: Mapping[str, str] = field(default_factory=dict)  # arg -> specialised type, e.g. "*fp32"
     divisible_by_16: tuple[str, ...] = ()  # args the compiler may assume are multiples of 16
+    # constexprs the kernel's own code set for this compile (Triton's @triton.heuristics): EVEN_N -> True
+    heuristics: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> CompileInfo:
@@ -185,6 +208,7 @@ class CompileInfo:
                 "options": dict(data.get("options") or {}),
                 "signature": dict(data.get("signature") or {}),
                 "divisible_by_16": tuple(data.get("divisible_by_16", ())),
+                "heuristics": scalar_values(data.get("heuristics") or {}, "CompileInfo.heuristics"),
             }
         )
 
@@ -195,6 +219,7 @@ class CompileInfo:
             "options": dict(self.options),
             "signature": dict(self.signature),
             "divisible_by_16": list(self.divisible_by_16),
+            "heuristics": dict(self.heuristics),
         }
 
 

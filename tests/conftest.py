@@ -46,9 +46,27 @@ def cli():
 def run_irscope():
     """Run the real console entry point in a subprocess: ``run_irscope("dump", ...)``."""
 
-    def run(*args: str, cwd: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
+    def run(
+        *args: str, cwd: Path | None = None, timeout: float = 300, env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess:
         return subprocess.run(
-            [sys.executable, "-m", "irscope", *args], capture_output=True, text=True, cwd=cwd or REPO, timeout=timeout
+            [sys.executable, "-m", "irscope", *args],
+            capture_output=True,
+            text=True,
+            cwd=cwd or REPO,
+            timeout=timeout,
+            env={**os.environ, **(env or {})},
         )
 
     return run
+
+
+@pytest.fixture
+def no_gpu(monkeypatch):
+    """As on a machine without a GPU, whatever this one has: a kernel file is imported with the stand-in driver."""
+    from irscope.device import gpu_capability
+
+    monkeypatch.setenv("IRSCOPE_NO_GPU", "1")
+    gpu_capability.cache_clear()
+    yield
+    gpu_capability.cache_clear()

@@ -9,10 +9,27 @@ import pytest
 from expect import one_line_error
 
 
-def test_list_shows_each_builtin_kernel_with_defaults_and_sweeps(cli):
+def _listed(cli) -> dict:
     result = cli("list", "--json")
     assert result.exit_code == 0
-    kernels = {k["name"]: k for k in json.loads(result.stdout)}
+    return {k["name"]: k for k in map(json.loads, result.stdout.splitlines())}
+
+
+def test_list_json_is_what_its_help_says_one_object_per_kernel_a_line(cli):
+    help_text = " ".join(cli("list", "--help").stdout.split())
+    assert "one JSON object per kernel, one a line: name, file, frontend, description and parameters" in help_text
+    lines = cli("list", "--json").stdout.splitlines()
+    kernels = [json.loads(line) for line in lines]
+    assert len(kernels) == len(lines) > 1
+    for kernel in kernels:
+        assert list(kernel) == ["name", "file", "frontend", "description", "parameters"]
+        assert all(isinstance(kernel[k], str) for k in ("name", "file", "frontend", "description"))
+        assert kernel["parameters"] and all(list(p) == ["default", "sweep"] for p in kernel["parameters"].values())
+        assert all(isinstance(p["sweep"], list) for p in kernel["parameters"].values())
+
+
+def test_list_shows_each_builtin_kernel_with_defaults_and_sweeps(cli):
+    kernels = _listed(cli)
     square = kernels["square_kernel"]["parameters"]
     assert square["BLOCK_SIZE"] == {"default": 1024, "sweep": [128, 256, 512, 1024, 2048, 4096, 8192]}
     assert square["num_warps"]["sweep"] == [1, 4, 8]
@@ -136,6 +153,64 @@ def test_block_size_not_a_power_of_two_names_the_stage_and_tritons_message(cli):
         "arange's range must be a power of 2",
         "square.py:",
     )
+
+
+def _asserted_copy(tmp_path):
+    from written_kernels import ASSERTED_COPY, ASSERTED_COPY_SIGNATURE
+
+    path = tmp_path / "asserted.py"
+    path.write_text(ASSERTED_COPY)
+    lines = ASSERTED_COPY.splitlines()
+    return path, ASSERTED_COPY_SIGNATURE, lambda text: lines.index(next(ln for ln in lines if text in ln)) + 1
+
+
+def test_a_static_assert_without_a_message_shows_the_line_that_failed(cli, tmp_path):
+    path, signature, line_of = _asserted_copy(tmp_path)
+    line = line_of("tl.static_assert(BLOCK_SIZE % 64 == 0)")
+    one_line_error(
+        cli("dump", f"{path}:asserted_copy", "-S", signature, "-c", "BLOCK_SIZE=32", "-c", "FLOOR=32"),
+        3,
+        f"asserted.py:{line}:4: static assertion failed in `tl.static_assert(BLOCK_SIZE % 64 == 0)`",
+    )
+
+
+def test_a_static_assert_in_a_called_function_shows_its_message_and_the_call(cli, tmp_path):
+    path, signature, line_of = _asserted_copy(tmp_path)
+    result = cli("dump", f"{path}:asserted_copy", "-S", signature, "-c", "BLOCK_SIZE=64", "-c", "FLOOR=128")
+    one_line_error(
+        result,
+        3,
+        f"asserted.py:{line_of('at_least(BLOCK_SIZE, FLOOR)')}:4: "
+        "static assertion failed: the block is too small for one warp's loads in "
+        '`at_least(BLOCK_SIZE, FLOOR) -> tl.static_assert(B >= LOWEST, "the block is too small',
+    )
+
+
+def test_the_static_assert_named_is_the_one_triton_raises(tmp_path):
+    """Triton's own exception, from triton.compile on the same source, points at the same line."""
+    import importlib.util
+
+    import triton
+    from triton.compiler.errors import CompileTimeAssertionFailure
+
+    path, signature, line_of = _asserted_copy(tmp_path)
+    spec = importlib.util.spec_from_file_location("asserted", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    kernel = module.asserted_copy
+    types = [t.strip().split(":")[0] for t in signature.split(",")]
+    src = triton.compiler.ASTSource(
+        kernel,
+        signature={**dict(zip(["x_ptr", "out_ptr", "n"], types)), "BLOCK_SIZE": "constexpr", "FLOOR": "constexpr"},
+        constexprs={"BLOCK_SIZE": 32, "FLOOR": 32},
+    )
+    with pytest.raises(CompileTimeAssertionFailure) as raised:
+        triton.compile(src, target=triton.backends.compiler.GPUTarget("cuda", 90, 32))
+    failed = raised.value
+    assert failed.error_message == ""  # nothing but the line says why
+    # Triton counts lines from the def: the line irscope names in the file, and the code it quotes.
+    assert line_of("def asserted_copy") + failed.node.lineno - 1 == line_of("tl.static_assert(BLOCK_SIZE % 64")
+    assert failed.src.splitlines()[failed.node.lineno - 1].strip() == "tl.static_assert(BLOCK_SIZE % 64 == 0)"
 
 
 def test_out_of_shared_memory_is_a_compile_failure(cli):

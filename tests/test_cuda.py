@@ -137,7 +137,7 @@ def test_list_shows_the_cuda_builtins(cli):
     result = cli("list", "--json")
     import json
 
-    kernels = {k["name"]: k for k in json.loads(result.stdout)}
+    kernels = {k["name"]: k for k in map(json.loads, result.stdout.splitlines())}
     assert kernels["square_matrix_kernel"]["frontend"] == "cuda"
     assert kernels["gelu_tanh_kernel"]["parameters"]["fast_math"]["sweep"] == [False, True]
 

@@ -51,16 +51,6 @@ VECTOR_ADD = textwrap.dedent("""
 
 
 @pytest.fixture
-def no_gpu(monkeypatch):
-    from irscope.device import gpu_capability
-
-    monkeypatch.setenv("IRSCOPE_NO_GPU", "1")
-    gpu_capability.cache_clear()
-    yield
-    gpu_capability.cache_clear()
-
-
-@pytest.fixture
 def vector_add(tmp_path) -> Path:
     path = tmp_path / "01-vector-add.py"
     path.write_text(VECTOR_ADD)

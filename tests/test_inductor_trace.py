@@ -7,7 +7,12 @@ both ways.
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -46,6 +51,36 @@ def test_inductor_trace_compiles_every_kernel_as_the_log_does(cli, tmp_path):
     t, lg = json.loads(from_trace.stdout), json.loads(from_log.stdout)
     assert t["origin"]["trace"] == str(TRACE) and lg["origin"]["log"]
     assert [k["name"] for k in t["kernels"]] == [k["name"] for k in lg["kernels"]]
+
+
+def _inductor(*args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "irscope", "inductor", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=600,
+    )
+
+
+def test_each_phase_of_a_trace_capture_is_one_line_in_a_log():
+    """Reading the folder, Inductor's heuristics (a cold import of torch._inductor) and the compiles."""
+    logged = _inductor("--trace", str(TRACE), "--json")
+    assert logged.returncode == 0, logged.stderr[-2000:]
+    names = [k["name"] for k in json.loads(logged.stdout)["kernels"]]
+    seconds = r"\((\d+\.\d) s\)"
+    assert [re.sub(seconds, "(N s)", line) for line in logged.stderr.splitlines()] == [
+        f"irscope: read 1 trace file in {TRACE}: 1 graph, {len(names)} Triton kernels (N s)",
+        f"irscope: worked out {len(names)} launch configs with Inductor's heuristics (N s)",
+        f"irscope: compiled {len(names)} kernels (N s)",
+    ]
+
+
+def test_on_a_terminal_the_phases_show_while_they_run_and_leave_no_lines():
+    shown = _inductor("--trace", str(TRACE), FORCE_COLOR="1")
+    assert shown.returncode == 0, shown.stderr[-2000:]
+    assert "working out each kernel's launch config" in shown.stderr  # drawn while it ran...
+    assert not any(line.startswith("irscope: ") for line in shown.stderr.splitlines())  # ...and gone
 
 
 def test_a_payload_cut_off_or_changed_is_skipped_and_said(cli, tmp_path):

@@ -9,8 +9,11 @@ Nsight Compute's Python module is installed.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -99,7 +102,7 @@ def _has_ncu_report() -> bool:
     return True
 
 
-@pytest.mark.skipif(_has_ncu_report(), reason="Nsight Compute's ncu_report is installed here")
+@pytest.mark.skipif(_has_ncu_report(), reason="NVIDIA's ncu_report is installed here")
 def test_reading_a_report_without_ncu_report_says_so_in_one_line(cli):
     with pytest.raises(NcuReportUnavailable):
         read_report(SESSION / "ncu" / f"{ID.format(1024)}.ncu-rep")
@@ -116,7 +119,46 @@ def test_reading_a_report_without_ncu_report_says_so_in_one_line(cli):
     one_line_error(result, 2, "ncu_report is not available")
 
 
-@pytest.mark.skipif(not _has_ncu_report(), reason="needs Nsight Compute's ncu_report module")
+def _module_file(**env: str) -> subprocess.CompletedProcess:
+    code = "from irscope.measure.ncu_report import ncu_report_module as m; print(m().__file__)"
+    path = os.pathsep.join(filter(None, [env.pop("PYTHONPATH", None), os.environ.get("PYTHONPATH")]))
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env, "PYTHONPATH": path, "PATH": "/usr/bin:/bin"},  # no ncu install to fall back on
+        cwd="/",
+    )
+
+
+def _wheel_layout(root: Path, body: str = "from . import _ncu_report\nload_report = _ncu_report.load_report\n"):
+    """A folder laid out as the ncu-report wheel installs into site-packages: a package, its compiled part beside.
+
+    A stand-in for where the module is found, not for what it reads (the test below reads with NVIDIA's own).
+    """
+    package = root / "ncu_report"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(body)
+    (package / "_ncu_report.py").write_text("def load_report(path):\n    raise OSError(path)\n")
+    return package / "__init__.py"
+
+
+def test_the_ncu_report_wheels_package_is_found_where_it_is_installed(tmp_path):
+    init = _wheel_layout(tmp_path / "site-packages")
+    installed = _module_file(PYTHONPATH=str(tmp_path / "site-packages"))
+    assert installed.returncode == 0 and installed.stdout.strip() == str(init), installed.stderr
+    named = _module_file(IRSCOPE_NCU_REPORT_PATH=str(tmp_path / "site-packages"))
+    assert named.returncode == 0 and named.stdout.strip() == str(init), named.stderr
+
+
+def test_a_broken_ncu_report_install_is_said_in_one_line(tmp_path, run_irscope):
+    _wheel_layout(tmp_path / "site-packages", body="from . import _missing_compiled_part\n")
+    broken = _module_file(PYTHONPATH=str(tmp_path / "site-packages"))
+    assert broken.returncode == 1 and "NcuReportUnavailable" in broken.stderr
+    assert "pip install ncu-report" in broken.stderr
+
+
+@pytest.mark.skipif(not _has_ncu_report(), reason="needs NVIDIA's ncu_report module (pip install ncu-report)")
 def test_the_committed_report_reads_as_its_committed_counters():
     kernels = read_report(SESSION / "ncu" / f"{ID.format(1024)}.ncu-rep")
     saved = json.loads((SESSION / "ncu" / f"{ID.format(1024)}.counters.json").read_text())

@@ -148,3 +148,56 @@ def test_a_jit_helpers_symbol_loses_its_specialisation_so_a_block_size_change_is
     first = next(line for line in result.stdout.splitlines() if line.startswith("first divergence"))
     assert "before the first pass" not in first, first
     assert "pass " in first, first
+
+
+def test_the_diff_header_shows_where_two_sessions_signatures_differ(cli, tmp_path):
+    """One config of one kernel, captured with stride_bn declared the constant 1 and declared an i32."""
+    import json
+
+    from written_kernels import MM_STRIDED_B, MM_UNIT_B, TILE_MM
+
+    path = tmp_path / "tile_mm.py"
+    path.write_text(TILE_MM)
+    config = ["-c", "BM=64", "-c", "BN=64", "-c", "BK=32"]
+    for name, signature in (("unit", MM_UNIT_B), ("strided", MM_STRIDED_B)):
+        swept = cli("sweep", f"{path}:tile_mm", "-S", signature, *config, "-o", str(tmp_path / name))
+        assert swept.exit_code == 0, swept.stderr
+    sides = [str(tmp_path / "unit"), *config, "-b", f"session={tmp_path / 'strided'}"]
+    sides += ["-b", "BM=64", "-b", "BN=64", "-b", "BK=32"]
+    shown = cli("diff", *sides)
+    assert shown.exit_code == 0, shown.stderr
+    header = shown.stdout.split("\n\n")[0].splitlines()
+    assert header[0][3:] == header[1][3:]  # the same kernel and config: the titles alone tell nothing apart
+    assert re.split(r"\s+", header[2]) == ["signature", "differs", "A", "B"]
+    assert header[3].split() == ["stride_bn", "constexpr", "i32"] and len(header) == 4
+    as_json = json.loads(cli("diff", *sides, "--json").stdout)
+    assert as_json["a"]["signature"]["stride_bn"] == "constexpr" and as_json["b"]["signature"]["stride_bn"] == "i32"
+    assert as_json["a"]["signature"]["a_ptr"] == as_json["b"]["signature"]["a_ptr"] == "*fp16:16"
+    # Triton's own TTIR agrees: the constant is no argument of A's function, an argument of B's.
+    ttir = [cli("dump", str(tmp_path / s), *config, "--stage", "ttir").stdout for s in ("unit", "strided")]
+    heads = [next(line for line in t.splitlines() if "tt.func public @tile_mm" in line) for t in ttir]
+    assert "%stride_bn" not in heads[0] and "%stride_bn: i32" in heads[1]
+
+
+@pytest.mark.parametrize("form", ["comma", "repeated"])
+def test_diff_and_passes_take_a_config_in_the_same_forms(cli, tmp_path, form):
+    a = ["-a", "BLOCK_SIZE=128,num_warps=4"] if form == "comma" else ["-a", "BLOCK_SIZE=128", "-a", "num_warps=4"]
+    b = ["-b", "BLOCK_SIZE=1024,num_warps=8"] if form == "comma" else ["-b", "BLOCK_SIZE=1024", "-b", "num_warps=8"]
+    shown = cli("diff", "square_kernel", *a, *b, "-c", "n_cols=1024")
+    assert shown.exit_code == 0, shown.stderr
+    titles = shown.stdout.splitlines()[:2]
+    assert titles == [
+        "A  square_kernel BLOCK_SIZE=128 num_warps=4 num_stages=3 · sm_90",
+        "B  square_kernel BLOCK_SIZE=1024 num_warps=8 num_stages=3 · sm_90",
+    ]
+    divergence = cli("passes", "square_kernel", "--first-divergence", *a, *b, "-c", "n_cols=1024")
+    assert divergence.exit_code == 0, divergence.stderr
+    assert "BLOCK_SIZE=128" in divergence.stdout and "num_warps=8" in divergence.stdout
+
+
+def test_a_comma_in_a_session_folders_name_stays_in_it(cli, tmp_path):
+    folder = tmp_path / "runs,square"
+    assert cli("sweep", "square_kernel", "-s", "BLOCK_SIZE=128,1024", "-o", str(folder)).exit_code == 0
+    shown = cli("diff", "square_kernel", "-a", f"session={folder},BLOCK_SIZE=128", "-b", "BLOCK_SIZE=1024")
+    assert shown.exit_code == 0, shown.stderr
+    assert shown.stdout.startswith("A  square_kernel BLOCK_SIZE=128 ")

@@ -151,6 +151,34 @@ def test_a_recorded_kernel_sweeps_on_a_machine_without_a_gpu(recorded):
     assert sorted(r["BLOCK"] for r in rows) == [64, 1024] and all(r["status"] == "ok" for r in rows)
 
 
+def test_the_table_in_a_log_keeps_each_kernel_and_its_pick_on_one_line(recorded, capsys, monkeypatch):
+    """What a GPU run adds to the recorded index: GPU time, the autotuner's pick, Inductor's and torch's kernels.
+
+    The names are real ones: an Inductor kernel from samples/inductor/softmax.log and the CUDA kernel
+    torch launches for ``torch.zeros`` (what ``irscope run`` shows, cut at 48 characters).
+    """
+    from irscope.cli.run import _print
+
+    folder, _ = recorded
+    index = json.loads((folder / "out" / "run.json").read_text())
+    clamp = next(k for k in index["kernels"] if k["name"] == "clamp_kernel")
+    clamp["variants"][-1]["picked_by_autotuner"] = True
+    inductor = "triton_per_fused__softmax_exp_prepare_softmax_online_sub_0"
+    index["kernels"].append({**clamp, "name": inductor, "inductor": True, "session": f"kernels/{inductor}"})
+    torch_kernel = "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, ...>"
+    index["other_gpu_work"] = [{"name": torch_kernel, "calls": 3, "total_us": 7.5, "gpu_share_pct": 1.0}]
+    monkeypatch.setenv("COLUMNS", "200")
+    _print(index, folder / "out")
+    lines = capsys.readouterr().out.splitlines()
+    pick = clamp["variants"][-1]["label"]
+    for name, session in [("clamp_kernel", "kernels/clamp_kernel"), (inductor, f"kernels/{inductor}")]:
+        (row,) = [line for line in lines if line.startswith(name)]
+        assert pick in row and row.rstrip().endswith(session), row
+    (row,) = [line for line in lines if line.startswith(torch_kernel[:47])]
+    assert row.rstrip().endswith("(not Triton)")
+    assert len(lines) == 1 + 3 + 1 + 1  # header, three kernels, torch's, the summary
+
+
 async def test_the_tui_opens_the_run(recorded):
     from irscope.tui.factory import make_app
 

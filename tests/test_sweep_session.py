@@ -223,3 +223,62 @@ def test_the_table_shows_a_name_only_a_later_config_sets():
         "b", Config({"BLOCK": 1024}, {"num_warps": 4, "num_stages": 3, "maxnreg": 128}, {}), "sm_90", Status.OK
     )
     assert varying([first, later]) == ["BLOCK", "maxnreg"]
+
+
+# ---------------------------------------------------------------- the table where it is read: a terminal, a log
+
+ASSERTED_SWEEP = ("-s", "BLOCK_SIZE=32,64,128", "-s", "num_warps=1,4", "-c", "FLOOR=64")
+
+
+def _sweep_table(tmp_path, *args: str, **env: str) -> subprocess.CompletedProcess:
+    from written_kernels import ASSERTED_COPY, ASSERTED_COPY_SIGNATURE
+
+    path = tmp_path / "asserted.py"
+    path.write_text(ASSERTED_COPY)
+    return subprocess.run(
+        [sys.executable, "-m", "irscope", "sweep", f"{path}:asserted_copy", "-S", ASSERTED_COPY_SIGNATURE, *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=600,
+    )
+
+
+def test_a_table_written_to_a_file_keeps_every_header_and_value_whole(tmp_path):
+    # BLOCK_SIZE=32 fails its static_assert: a note far longer than the other columns together.
+    rows = [json.loads(line) for line in _sweep_table(tmp_path, *ASSERTED_SWEEP, "--json").stdout.splitlines()]
+    piped = _sweep_table(tmp_path, *ASSERTED_SWEEP, COLUMNS="200")
+    assert piped.returncode == 1, piped.stderr  # two variants failed
+    header, *lines = piped.stdout.splitlines()
+    titles = ["BLOCK_SIZE", "num_warps", "status", "regs", "spill B", "shared B", "ld/st B", "ptx lines", "compile s"]
+    assert re.split(r"\s{2,}", header.strip()) == [*titles, "note"]
+    assert len(lines) == len(rows) == 6  # one line a variant, however long its note
+    keys = ["BLOCK_SIZE", "num_warps", "status", "registers", "spills", "shared", "ldst", "ptx_lines"]
+    for line, row in zip(lines, rows):
+        cells = re.split(r"\s{2,}", line.strip(), maxsplit=len(titles))
+        assert cells[:8] == ["—" if row[k] is None else str(row[k]) for k in keys], line
+        assert cells[-1] == (row["note"] or cells[-1]) and "…" not in line
+    assert sum(row["status"] == "failed" for row in rows) == 2
+
+
+def test_on_a_narrow_terminal_the_note_gives_way_and_the_figures_stay_whole(tmp_path):
+    shown = _sweep_table(tmp_path, *ASSERTED_SWEEP, FORCE_COLOR="1", COLUMNS="100")
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in shown.stdout.splitlines()]
+    assert lines and all(len(line) <= 100 for line in lines)
+    assert re.split(r"\s{2,}", lines[0].strip())[:9] == [
+        "BLOCK_SIZE", "num_warps", "status", "regs", "spill B", "shared B", "ld/st B", "ptx lines", "compile s"
+    ]  # fmt: skip
+    assert sum(" ok " in line for line in lines) == 4
+
+
+def test_a_variant_refused_by_a_static_assert_keeps_the_failing_line_in_its_session(tmp_path):
+    from written_kernels import ASSERTED_COPY
+
+    swept = _sweep_table(tmp_path, "-s", "BLOCK_SIZE=32,128", "-c", "FLOOR=64", "-o", str(tmp_path / "s"))
+    assert swept.returncode == 1, swept.stderr
+    line = ASSERTED_COPY.splitlines().index("    tl.static_assert(BLOCK_SIZE % 64 == 0)") + 1
+    errors = {e.config.constexprs["BLOCK_SIZE"]: e.error for e in Session.open(tmp_path / "s").entries}
+    assert errors[128] is None
+    assert errors[32].endswith(
+        f"asserted.py:{line}:4: static assertion failed in `tl.static_assert(BLOCK_SIZE % 64 == 0)`"
+    )

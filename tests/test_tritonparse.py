@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -105,6 +106,37 @@ def test_raw_and_parsed_traces_read_as_the_same_variants_with_every_stage(traced
     assert all("sass" in stages for stages in checks.values())  # SASS lines too, with nvdisasm's PTX-text lines
     assert parsed_session.data["tritonparse"]["notes"] == []
     assert raw_session.data["kernel"]["signature"][4]["type"] == "fp32"  # alpha, from the TTIR's tt.func
+
+
+def test_a_zstd_trace_as_tritonparse_writes_it_reads_as_the_plain_one(traced, tmp_path):
+    """TRITON_TRACE_COMPRESSION=zstd: one zstd frame per event, in a file named .bin.ndjson."""
+    from tritonparse.tools.compression import iter_lines
+
+    from irscope.interop.tritonparse.events import read_lines
+    from irscope.ir.normalize import normalize
+
+    root = tmp_path / "zstd"
+    root.mkdir()
+    (root / "scaled_add.py").write_text(SCALED_ADD)
+    env = {"TRITON_CACHE_DIR": str(root / "triton-cache"), "TRITON_TRACE_COMPRESSION": "zstd"}
+    _python(TRACE_AND_PARSE, str(root), env=env)
+    packed = _one(root / "logs", "*.bin.ndjson")
+    assert packed.read_bytes()[:4] == b"\x28\xb5\x2f\xfd"
+    assert read_lines(packed)[0] == list(iter_lines(packed))  # tritonparse's own reader: the same lines
+    plain_trace = _one(traced / "logs", "*.ndjson")
+    sources = [packed]
+    if shutil.which("zstd"):  # the plain trace packed whole by the zstd tool, as a finished trace may be
+        whole = tmp_path / "whole.ndjson.zst"
+        subprocess.run(["zstd", "-q", str(plain_trace), "-o", str(whole)], check=True)
+        assert read_lines(whole)[0] == plain_trace.read_text().splitlines()
+        sources.append(whole)
+    _, plain = _variants(plain_trace)
+    for source in sources:
+        _, unpacked = _variants(source)
+        assert sorted(unpacked) == sorted(plain) and len(plain) == 2, source
+        for key, variant in plain.items():  # compiled in another folder: the same code, other paths
+            for stage in (Stage.TTIR, Stage.TTGIR, Stage.LLIR, Stage.PTX, Stage.SASS):
+                assert normalize(stage, unpacked[key].listing(stage)) == normalize(stage, variant.listing(stage))
 
 
 def test_an_exported_trace_is_parsed_by_tritonparse_and_reads_back_to_the_same_stages(traced, tmp_path):

@@ -4,6 +4,9 @@ TILE_MM is a tiled fp16 tl.dot matmul whose B column stride is an argument: decl
 constant the JIT makes of an int equal to 1) it compiles as a contiguous B; declared a plain i32
 (``MM_STRIDED_B``) B's loads cannot widen. SCALED_ADD is a small elementwise kernel that the tritonparse tests
 trace on this machine and tests/gpu/record_tritonparse_trace.py traces with real launches on a GPU.
+ASSERTED_COPY refuses, at compile time, a BLOCK_SIZE that is not a multiple of 64: directly with a
+message-less ``tl.static_assert`` and through a helper with a message (``at_least``), the two ways a
+kernel states what its configs must be.
 
 ROW_SOFTMAX (a max and a sum per row; at BLOCK 16384 on one warp, 512 elements per thread unrolled),
 ROW_LAYERNORM (two sums per row, weights and bias) and TILE_TRANSPOSE (a 2-D tile stored transposed) are
@@ -55,6 +58,25 @@ def scaled_add(x_ptr, y_ptr, out_ptr, n, alpha, BLOCK: tl.constexpr):
     y = tl.load(y_ptr + offsets, mask=mask)
     tl.store(out_ptr + offsets, alpha * x + y, mask=mask)
 """
+ASSERTED_COPY = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def at_least(B: tl.constexpr, LOWEST: tl.constexpr):
+    tl.static_assert(B >= LOWEST, "the block is too small for one warp's loads")
+
+
+@triton.jit
+def asserted_copy(x_ptr, out_ptr, n, BLOCK_SIZE: tl.constexpr, FLOOR: tl.constexpr):
+    tl.static_assert(BLOCK_SIZE % 64 == 0)
+    at_least(BLOCK_SIZE, FLOOR)
+    offs = tl.program_id(0) * BLOCK_SIZE + tl.arange(0, BLOCK_SIZE)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask), mask=mask)
+"""
+ASSERTED_COPY_SIGNATURE = "*fp32:16, *fp32:16, i32"
 ROW_SOFTMAX = """\
 import triton
 import triton.language as tl

@@ -122,6 +122,9 @@ class PtxContext:
 
     register_types: dict[str, str] = field(default_factory=dict)  # "r" -> "b32"
     params: list[str] = field(default_factory=list)  # kernel argument names, in PTX parameter order
+    # Triton appends parameters of its own (scratch and profiling buffers) after the kernel's; other
+    # compilers add none, so a parameter past the named ones is only "added by" a compiler that adds them.
+    adds_params: str = ""
     files: dict[str, str] = field(default_factory=dict)  # .file number -> path
     # Which instruction writes each register. Filled line by line, unless the whole listing was
     # read first (scanned), so descriptors built after their first use still decode.
@@ -226,7 +229,8 @@ def _ptx_operand(
         if param:
             i = int(param.group("n"))
             name = ctx.params[i] if i < len(ctx.params) else None
-            return f"kernel parameter {i}" + (f" ({name})" if name else " (added by Triton)")
+            added = f" (added by {ctx.adds_params})" if ctx.adds_params else ""
+            return f"kernel parameter {i}" + (f" ({name})" if name else added)
         where = f"address held in {base}" if base.startswith("%") else f"address of {base}"
         return where + (f", plus {offset} bytes" if offset and offset not in ("0", "+0") else "")
     if PTX_SPECIAL.match(op):
@@ -289,7 +293,8 @@ def _ptx_directive(kb: Knowledge, code: str, ctx: PtxContext) -> Explanation:
                 if pointer and ".global" in code
                 else ("pointer" if pointer else _type_words(tokens[1].lstrip(".")))
             )
-            who = f" = {argname}" if argname else " (added by Triton: scratch or profiling buffer)"
+            added = f" (added by {ctx.adds_params}: scratch or profiling buffer)" if ctx.adds_params else ""
+            who = f" = {argname}" if argname else added
             return Explanation(
                 "directive",
                 f"kernel parameter {i}{who}: {what}",

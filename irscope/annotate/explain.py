@@ -27,7 +27,8 @@ def ptx_explainer(variant: Variant) -> LineExplainer:
     params = [
         n for n, ty in (variant.compile_info.signature.items() if variant.compile_info else ()) if ty != "constexpr"
     ]
-    ctx = PtxContext(params=params)
+    from_triton = bool(variant.compile_info and variant.compile_info.compiler.startswith("triton"))
+    ctx = PtxContext(params=params, adds_params="Triton" if from_triton else "")
     text = variant.listings.get(Stage.PTX, "")
     # .file comes after the body and .reg before it: read both tables before the first line.
     for line in text.splitlines():

@@ -1,6 +1,6 @@
 """One stage's own instructions sorted into what findings are about: memory accesses with their widths
 and masks, asynchronous copies and their commit/wait groups, bulk (TMA) copies, barriers, tensor-core
-instructions, warp shuffles, local memory. PTX and SASS name these differently; everything after this
+instructions, local memory (warp shuffles: reductions.py). PTX and SASS name these differently; everything after this
 module works on the same facts, so a SASS finding cites SASS lines and a PTX finding PTX lines."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from ..ir import ptx as ptx_ir
 from ..ir import sass as sass_ir
 from ..types import Stage
+from .reductions import Shuffle, shuffles
 
 Instruction = ptx_ir.PtxInstruction | sass_ir.SassInstruction
 Access = ptx_ir.Access | sass_ir.Access
@@ -24,9 +25,9 @@ class StageFacts:
     accesses: list[tuple[Instruction, Access]] = field(default_factory=list)
     copy_groups: list[int] = field(default_factory=list)  # commit / wait of asynchronous copies: not copies
     bulk: list[int] = field(default_factory=list)  # TMA: whole tiles moved by the Tensor Memory Accelerator
-    barriers: list[int] = field(default_factory=list)
+    barriers: list[int] = field(default_factory=list)  # block-wide: bar.sync / BAR, every warp of the block
+    mbarriers: list[int] = field(default_factory=list)  # mbarrier operations (SYNCS in SASS): not block barriers
     mma: list[tuple[int, str]] = field(default_factory=list)  # (line, shape and types)
-    shuffles: list[tuple[int, str]] = field(default_factory=list)  # (line, mode: bfly, down, up, idx)
     shared: list[int] = field(default_factory=list)  # shared-memory loads and stores (ldmatrix and LDSM too)
     local: list[int] = field(default_factory=list)  # local memory: spills and stack arrays
 
@@ -41,8 +42,22 @@ class StageFacts:
             self.local.append(ins.index)
         return True
 
+    def shared_lines(self, kind: str) -> list[int]:
+        """Lines of shared-memory loads or stores (ldmatrix/LDSM counted as loads)."""
+        own = [i.index for i, a in self.accesses if a.space == "shared" and a.kind == kind]
+        return sorted(own + ([] if kind != "load" else sorted(set(self.shared) - {i.index for i, _ in self.accesses})))
+
+    @property
+    def shuffles(self) -> list[Shuffle]:
+        """Every warp shuffle, with its mode and lane offset (reductions.py reads them)."""
+        return shuffles(self.stage, self.instructions)
+
     def global_accesses(self, kind: str | None = None) -> list[tuple[Instruction, Access]]:
-        return [(i, a) for i, a in self.accesses if a.space == "global" and (kind is None or a.kind == kind)]
+        """Global accesses, and generic ones (no state space: ``ld``/``LD.E``, as Numba emits): the hardware
+        resolves a generic address per access, and a kernel's arrays are global memory."""
+        return [
+            (i, a) for i, a in self.accesses if a.space in ("global", "generic") and (kind is None or a.kind == kind)
+        ]
 
     def async_copies(self) -> list[tuple[Instruction, Access]]:
         return [(i, a) for i, a in self.accesses if a.asynchronous]
@@ -65,7 +80,9 @@ def ptx_facts(text: str) -> StageFacts:
             facts.copy_groups.append(i.index)
         elif op.startswith(("cp.async.bulk", "cp.reduce.async.bulk")):
             facts.bulk.append(i.index)
-        elif base in ("bar", "barrier") or op.startswith("mbarrier"):
+        elif op.startswith("mbarrier"):
+            facts.mbarriers.append(i.index)
+        elif base in ("bar", "barrier") and not op.startswith(("bar.warp", "barrier.cluster")):
             facts.barriers.append(i.index)
         elif base in ("mma", "wgmma") and any(PTX_SHAPE.match(m) for m in i.modifiers):
             shape = next(m for m in i.modifiers if PTX_SHAPE.match(m))
@@ -73,8 +90,6 @@ def ptx_facts(text: str) -> StageFacts:
             facts.mma.append((i.index, f"{base} {shape} {types}".strip()))
         elif op.startswith("tcgen05.mma"):
             facts.mma.append((i.index, op))
-        elif base == "shfl":
-            facts.shuffles.append((i.index, next((m for m in i.modifiers if m in ("bfly", "down", "up", "idx")), "")))
     return facts
 
 
@@ -108,14 +123,12 @@ def sass_facts(text: str) -> StageFacts:
             facts.copy_groups.append(i.index)
         elif base in SASS_BULK:
             facts.bulk.append(i.index)
-        elif base in ("BAR", "ARRIVES") or base == "SYNCS":
+        elif base == "BAR":
             facts.barriers.append(i.index)
+        elif base in ("ARRIVES", "SYNCS"):
+            facts.mbarriers.append(i.index)
         elif base in SASS_MMA:
             facts.mma.append((i.index, i.opcode))
-        elif base == "SHFL":
-            facts.shuffles.append(
-                (i.index, next((m.lower() for m in i.modifiers if m in ("BFLY", "DOWN", "UP", "IDX")), ""))
-            )
     return facts
 
 

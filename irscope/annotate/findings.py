@@ -21,6 +21,7 @@ from ..ir.stats import byte_shares
 from ..types import Stage, Variant
 from .facts import StageFacts, stage_facts
 from .occupancy import Occupancy, occupancy
+from .reductions import Reductions, reductions
 
 
 @dataclass(frozen=True)
@@ -43,13 +44,13 @@ def findings(variant: Variant, stage: Stage = Stage.PTX, smap: SourceMap | None 
     smap = smap or SourceMap(variant)
     out: list[Finding] = []
     out += _vectorization(variant, facts, smap)
-    out += _masking(facts)
+    out += _masking(variant, facts)
     out += _spills(variant, facts)
     out += _occupancy(variant, stage)
     out += _shared_memory(variant, facts)
     out += _async_copies(variant, facts)
     out += _tensor_cores(facts)
-    out += _reductions(facts)
+    out += _reductions(variant, facts, smap)
     out += _hot_lines(variant, facts, smap)
     return out
 
@@ -69,13 +70,14 @@ def _vectorization(variant: Variant, facts: StageFacts, smap: SourceMap) -> list
             continue
         rows, shares = _width_rows(accesses)
         widths = sorted({a.bytes for _, a in accesses if a.bytes}, reverse=True)
-        mix = ", ".join(rows)
+        mix = ", ".join(rows) + _generic_words(accesses, facts.stage)
+        space = _space_of(accesses)
         if widths and widths[-1] >= 16:
             out.append(
                 Finding(
                     "vectorization",
                     "info",
-                    f"global {kind}s are vectorised: {widths[0]} bytes per thread",
+                    f"{space} {kind}s are vectorised: {widths[0]} bytes per thread",
                     f"{mix}. Each thread moves {widths[0]} contiguous bytes per instruction, the widest "
                     "global access there is.",
                     facts.stage,
@@ -98,7 +100,7 @@ def _vectorization(variant: Variant, facts: StageFacts, smap: SourceMap) -> list
                 Finding(
                     "vectorization",
                     "warn",
-                    f"global {kind}s mix widths: {share} of the bytes",
+                    f"{space} {kind}s mix widths: {share} of the bytes",
                     detail,
                     facts.stage,
                     tuple(i.index for i, _ in narrow),
@@ -114,7 +116,7 @@ def _vectorization(variant: Variant, facts: StageFacts, smap: SourceMap) -> list
             Finding(
                 "vectorization",
                 "warn",
-                f"global {kind}s are not vectorised ({widest} bytes per thread)",
+                f"{space} {kind}s are not vectorised ({widest} bytes per thread)",
                 detail,
                 facts.stage,
                 tuple(i.index for i, _ in accesses),
@@ -122,6 +124,22 @@ def _vectorization(variant: Variant, facts: StageFacts, smap: SourceMap) -> list
             )
         )
     return out
+
+
+def _space_of(accesses) -> str:
+    spaces = {a.space for _, a in accesses}
+    return "global" if spaces == {"global"} else "generic" if spaces == {"generic"} else "global and generic"
+
+
+def _generic_words(accesses, stage: Stage) -> str:
+    generic = sum(1 for _, a in accesses if a.space == "generic")
+    if not generic:
+        return ""
+    names = "ld/st without .global" if stage == Stage.PTX else "LD/ST"
+    return (
+        f" ({generic} generic: {names}, no state space named; the hardware resolves each address at run "
+        "time, and the compiler could not prove the pointer global)"
+    )
 
 
 def _reasons_for(variant: Variant, smap: SourceMap, stage: Stage, lines: list[int]) -> str:
@@ -159,7 +177,7 @@ def _elements_per_access(variant: Variant) -> list[int]:
     return [math.prod(int(d) for d in m.group("dims").split("x")) for m in TTGIR_MEMORY_SHAPE.finditer(ttgir)]
 
 
-def _masking(facts: StageFacts) -> list[Finding]:
+def _masking(variant: Variant, facts: StageFacts) -> list[Finding]:
     accesses = facts.global_accesses()
     masked = [(i, a) for i, a in accesses if a.masked]
     if not masked:
@@ -170,9 +188,13 @@ def _masking(facts: StageFacts) -> list[Finding]:
         if facts.stage == Stage.PTX
         else "LDGSTS's zero-fill predicate, its last operand"
     )
+    guard = "@%p" if facts.stage == Stage.PTX else "@P"
     detail = (
-        "Masked accesses come from mask= in tl.load/tl.store: threads whose mask is false skip the access "
-        f"(predicated, {'@%p' if facts.stage == Stage.PTX else '@P'})"
+        f"Masked accesses come from mask= in tl.load/tl.store: threads whose mask is false skip the access "
+        f"(predicated, {guard})"
+        if _from_triton(variant)
+        else f"Predicated accesses ({guard}) come from a condition around them (an if, a bounds check): threads "
+        "whose predicate is false skip the access"
     )
     if zero_fill:
         detail += f" or, for the {len(zero_fill)} asynchronous copies among them, write zeros instead ({how})"
@@ -324,24 +346,34 @@ def _to_fit_one_more(occ: Occupancy) -> str:
 
 def _shared_memory(variant: Variant, facts: StageFacts) -> list[Finding]:
     shared = variant.resources.shared if variant.resources else 0
-    if not shared and not facts.shared and not facts.barriers:
+    if not shared and not facts.shared and not facts.barriers and not facts.mbarriers:
         return []
     stage = facts.stage.value.upper()
+    barriers = f"{len(facts.barriers)} block barrier{'s' if len(facts.barriers) != 1 else ''}"
     detail = (
         f"{shared} bytes of shared memory per block; {len(facts.shared)} shared-memory loads/stores and "
-        f"{len(facts.barriers)} barrier instructions in the {stage}."
+        f"{barriers} in the {stage}."
     )
     if facts.barriers:
         detail += " A block-wide barrier makes every warp of the block wait for the others."
+    if facts.mbarriers:
+        name = "mbarrier" if facts.stage == Stage.PTX else "SYNCS/ARRIVES"
+        detail += (
+            f" {len(facts.mbarriers)} {name} operations track asynchronous copies and MMAs: the threads that wait "
+            "on one wait for its phase, not for every warp, so they are not counted as block barriers."
+        )
+    evidence = [f"{shared} B shared", f"{len(facts.shared)} shared accesses", barriers]
+    if facts.mbarriers:
+        evidence.append(f"{len(facts.mbarriers)} mbarrier operations")
     return [
         Finding(
             "shared-memory",
             "info",
-            f"uses {shared} B of shared memory and {len(facts.barriers)} barriers",
+            f"uses {shared} B of shared memory and {barriers}",
             detail,
             facts.stage,
             tuple(sorted(facts.shared + facts.barriers)),
-            (f"{shared} B shared", f"{len(facts.shared)} shared accesses", f"{len(facts.barriers)} barriers"),
+            tuple(evidence),
         )
     ]
 
@@ -366,7 +398,7 @@ def _async_copies(variant: Variant, facts: StageFacts) -> list[Finding]:
                 (f"{len(copies)} copies", f"{len(facts.copy_groups)} commit/wait"),
             )
         )
-        if (capability_of(variant.arch) or 0) >= 90 and not facts.bulk:
+        if (capability_of(variant.arch) or 0) >= 90 and not facts.bulk and _tiles_without_gathers(variant):
             out.append(
                 Finding(
                     "tma",
@@ -397,6 +429,27 @@ def _async_copies(variant: Variant, facts: StageFacts) -> list[Finding]:
     return out
 
 
+def _from_triton(variant: Variant) -> bool:
+    return bool(variant.compile_info and variant.compile_info.compiler.startswith("triton"))
+
+
+def _language(variant: Variant) -> str:
+    """What the kernel's source lines are written in: C++ for nvcc's kernels, Python for Triton's and Numba's."""
+    return "C++" if variant.compile_info and variant.compile_info.compiler.startswith("nvcc") else "Python"
+
+
+def _tiles_without_gathers(variant: Variant) -> bool:
+    """Whether a tensor descriptor could describe the kernel's loads: Triton's (the advice is Triton's),
+    tiles of rank 2 or more, none whose addresses depend on data read from memory."""
+    ttir = variant.listings.get(Stage.TTIR, "")
+    if not _from_triton(variant) or not ttir:
+        return False
+    from .reasons import tile_loads
+
+    tiles, gathers = tile_loads(ttir)
+    return tiles > 0 and gathers == 0
+
+
 def _tensor_cores(facts: StageFacts) -> list[Finding]:
     if not facts.mma:
         return []
@@ -422,44 +475,58 @@ def _tensor_cores(facts: StageFacts) -> list[Finding]:
     ]
 
 
-def _reductions(facts: StageFacts) -> list[Finding]:
-    """Warp reductions (runs of shuffles: a butterfly of 5 for 32 lanes) and whether partial results then
-    cross warps through shared memory (stores, a barrier, loads)."""
-    # butterfly (xor) and down/up shuffles combine lanes; idx shuffles broadcast one lane's value
-    shuffles = [(i, mode) for i, mode in facts.shuffles if mode in ("bfly", "down", "up")]
-    runs = [r for r in _runs([i for i, _ in shuffles]) if len(r) >= 2]
-    if not runs:
+def _reductions(variant: Variant, facts: StageFacts, smap: SourceMap) -> list[Finding]:
+    """Warp reductions shaped by their shuffles' lane offsets, per source line (reductions.py), and a
+    crossing of warps through shared memory only where the data flow shows one."""
+    found = _reductions_of(facts, smap)
+    if not found.shuffles:
         return []
-    in_runs = {i for r in runs for i in r}
-    modes = Counter(mode for i, mode in shuffles if i in in_runs)
-    steps = Counter(len(r) for r in runs)
-    shape = ", ".join(f"{n} x {k} steps" for k, n in sorted(steps.items(), reverse=True))
-    kinds = ", ".join(f"{mode} x{n}" for mode, n in modes.most_common())
-    detail = (
-        f"{len(in_runs)} warp shuffles ({kinds}) in {len(runs)} run{'s' if len(runs) > 1 else ''} ({shape}): "
-        "each run combines values across the lanes of a warp without shared memory (5 steps cover 32 lanes)."
+    shapes: Counter[tuple[int, int]] = Counter()
+    for c in found.chains:
+        shapes[(c.lanes, c.steps)] += c.count
+    shape = ", ".join(
+        f"{n} over {'32 lanes' if lanes == 32 else f'groups of {lanes} lanes'} ({steps} step{'s' if steps > 1 else ''})"
+        for (lanes, steps), n in sorted(shapes.items(), key=lambda kv: (-kv[0][0], -kv[1]))
     )
-    cross = bool(facts.shared) and bool(facts.barriers)
-    if cross:
+    per_line = "; ".join(f"line {c.line}: {c.words()}" for c in found.chains if c.line)
+    detail = f"{len(found.shuffles)} combining warp shuffles"
+    detail += f": {found.count} reduction{'s' if found.count != 1 else ''}, {shape}" if found.chains else ""
+    detail += f" ({per_line})" if per_line else ""
+    detail += ". A reduction over 2^k lanes takes k shuffles, lane offsets 2^(k-1) down to 1; each combines values "
+    detail += "across lanes without shared memory."
+    if found.irregular:
+        offsets = ", ".join(f"{o} x{n}" for o, n in sorted(Counter(s.offset for s in found.irregular).items()))
+        detail += f" {len(found.irregular)} more shuffles with offsets that form no chain ({offsets})."
+    if found.unknown:
+        detail += f" {len(found.unknown)} shuffles take their lane offset from a register the listing does not set "
+        detail += "to a constant: not counted as reductions."
+    if found.crossings:
+        first = found.crossings[0]
         detail += (
-            " Partial results then cross warps through shared memory: stores, a barrier, and loads "
-            f"({len(facts.shared)} shared accesses, {len(facts.barriers)} barriers)."
+            f" {len(found.crossings)} reduction result{'s' if len(found.crossings) > 1 else ''} then cross warps "
+            f"through shared memory: stored (line {first.store + 1}), a block barrier (line {first.barrier + 1}), "
+            f"loaded back (line {first.load + 1})."
         )
-    title = f"{len(runs)} warp reduction{'s' if len(runs) > 1 else ''} by shuffle" + (
-        ", combined across warps in shared memory" if cross else ""
+    if found.chains:
+        title = f"{found.count} warp reduction{'s' if found.count != 1 else ''} by shuffle: {shape}"
+    else:
+        title = f"{len(found.shuffles)} warp shuffles combine lanes"
+    if found.crossings:
+        title += ", combined across warps in shared memory"
+    lines = {s.index for s in found.shuffles} | {x for c in found.crossings for x in (c.store, c.barrier, c.load)}
+    evidence = (f"{len(found.shuffles)} combining shuffles", *(f"line {c.line}: {c.words()}" for c in found.chains))
+    return [Finding("reduction", "info", title, detail, facts.stage, tuple(sorted(lines)), evidence)]
+
+
+def _reductions_of(facts: StageFacts, smap: SourceMap) -> Reductions:
+    return reductions(
+        facts.stage,
+        facts.instructions,
+        smap.own_lines(facts.stage),
+        facts.shared_lines("store"),
+        facts.barriers,
+        facts.shared_lines("load"),
     )
-    return [Finding("reduction", "info", title, detail, facts.stage, tuple(sorted(in_runs)), (kinds, shape))]
-
-
-def _runs(lines: list[int], gap: int = 12) -> list[list[int]]:
-    """Shuffle lines grouped into runs: a reduction's steps sit within a few instructions of each other."""
-    runs: list[list[int]] = []
-    for line in lines:
-        if runs and line - runs[-1][-1] <= gap:
-            runs[-1].append(line)
-        else:
-            runs.append([line])
-    return runs
 
 
 def _hot_lines(variant: Variant, facts: StageFacts, smap: SourceMap, top: int = 5) -> list[Finding]:
@@ -480,7 +547,7 @@ def _hot_lines(variant: Variant, facts: StageFacts, smap: SourceMap, top: int = 
         Finding(
             "hot-lines",
             "info",
-            f"instruction mix per Python line: line {hottest} costs the most",
+            f"instruction mix per {_language(variant)} line: line {hottest} costs the most",
             f"{total} {facts.stage.value.upper()} instructions with a source line. " + "; ".join(rows),
             facts.stage,
             lines,

@@ -101,19 +101,7 @@ def access_reasons(ttir: str) -> list[AccessReasons]:
             for name, ty, attrs in ARG.findall(m["args"]):
                 args[name] = Argument(name[1:], ty.strip(), bool(attrs and "tt.divisibility = 16" in attrs))
             break
-    defs: dict[str, tuple[str, list[str]]] = {}
-    shapes: dict[str, tuple[int, int]] = {}  # name -> (rank, expand_dims axis or -1)
-    for line in lines:
-        m = DEF.match(line)
-        if m:
-            body = m[3].split(" : ", 1)[0]
-            defs[m[1]] = (m[2], NAME.findall(body))
-            tensors = TENSOR.findall(line)
-            axis = AXIS.search(line)
-            shapes[m[1]] = (len(tensors[-1].split("x")) - 1 if tensors else 0, int(axis[1]) if axis else -1)
-        found = ITER_ARGS.search(line) if "iter_args(" in line else None
-        for carried, initial in ITER_ARG.findall(found[1] if found else ""):
-            defs[carried] = ("tt.splat", [initial])  # a loop-carried value starts as its initial value
+    defs, shapes = _definitions(lines)
     out = []
     for index, line in enumerate(lines):
         m = MEMORY.match(line)
@@ -148,6 +136,53 @@ def access_reasons(ttir: str) -> list[AccessReasons]:
         )
         out.append(AccessReasons(m[2], index, base, strides, offsets))
     return out
+
+
+def _definitions(lines: list[str]) -> tuple[dict[str, tuple[str, list[str]]], dict[str, tuple[int, int]]]:
+    """Each SSA name's defining op and operands, and its (rank, expand_dims axis or -1)."""
+    defs: dict[str, tuple[str, list[str]]] = {}
+    shapes: dict[str, tuple[int, int]] = {}
+    for line in lines:
+        m = DEF.match(line)
+        if m:
+            body = m[3].split(" : ", 1)[0]
+            defs[m[1]] = (m[2], NAME.findall(body))
+            tensors = TENSOR.findall(line)
+            axis = AXIS.search(line)
+            shapes[m[1]] = (len(tensors[-1].split("x")) - 1 if tensors else 0, int(axis[1]) if axis else -1)
+        found = ITER_ARGS.search(line) if "iter_args(" in line else None
+        for carried, initial in ITER_ARG.findall(found[1] if found else ""):
+            defs[carried] = ("tt.splat", [initial])  # a loop-carried value starts as its initial value
+    return defs, shapes
+
+
+def tile_loads(ttir: str) -> tuple[int, int]:
+    """(tile loads, gathers) among the TTIR's tt.loads: a tile load reads a block of rank 2 or more whose
+    addresses come from arguments and ranges only; a gather's address depends on another load's result
+    (indices read from memory), which no tensor descriptor can describe."""
+    lines = ttir.splitlines()
+    defs, shapes = _definitions(lines)
+    tiles = gathers = 0
+    for line in lines:
+        m = MEMORY.match(line)
+        if not m or m[2] != "load":
+            continue
+        operands = NAME.findall(m[3].split(" : ", 1)[0])
+        if not operands:
+            continue
+        if _reaches_a_load(operands[0], defs, set()):
+            gathers += 1
+        elif m[1] and shapes.get(m[1], (0, -1))[0] >= 2:
+            tiles += 1
+    return tiles, gathers
+
+
+def _reaches_a_load(name: str, defs, seen: set[str]) -> bool:
+    if name in seen or name not in defs or len(seen) > 2000:
+        return False
+    seen.add(name)
+    op, operands = defs[name]
+    return op == "tt.load" or any(_reaches_a_load(x, defs, seen) for x in operands)
 
 
 def _varying(name: str, defs, shapes, depth: int = 0) -> frozenset[int]:

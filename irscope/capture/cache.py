@@ -16,16 +16,20 @@ from pathlib import Path
 
 from ..errors import SessionError
 from ..frontends import Kernel
-from ..paths import cache_dir
+from ..paths import CAPTURES, cache_dir
 from ..store import read_variant, write_variant
 from ..types import Config, Variant
+from .housekeeping import mark_used
 
-CACHE_VERSION = 8  # bump when what a capture stores changes (6: checksums; environment faults never cached;
+CACHE_VERSION = 10  # bump when what a capture stores changes (6: checksums; environment faults never cached;
 #                    7: static __shared__ bytes in resources.shared; SASS inlined-at chains in
 #                    cubins of several kernels; 8: Triton 3.5 to 3.9 supported (frontends/triton/versions.py):
 #                    failed variants are cached too, keyed on Triton's version but not irscope's, and before
 #                    the adapters every compile on 3.5, 3.7, 3.8 and 3.9 failed, so 7's entries for those
-#                    would keep showing the old failure; -S compiles on 3.7 on also hash as the JIT's now)
+#                    would keep showing the old failure; -S compiles on 3.7 on also hash as the JIT's now;
+#                    9: a CUDA kernel's PTX and SASS are its own, not its whole file's; inline chains in full;
+#                    10: compile_info.heuristics, the values @triton.heuristics set; compile errors name the
+#                    failing code)
 
 
 class CaptureCache:
@@ -46,16 +50,18 @@ class CaptureCache:
         return hashlib.sha256(json.dumps(material, sort_keys=True, default=str).encode()).hexdigest()
 
     def _dir(self, key: str) -> Path:
-        return self.root / "variants" / key[:2] / key
+        return self.root / CAPTURES / key[:2] / key
 
     def get(self, key: str) -> Variant | None:
         path = self._dir(key)
         if not (path / "variant.json").exists():
             return None
         try:
-            return read_variant(path)
+            variant = read_variant(path)
         except (SessionError, OSError):
             return None  # a damaged entry is a miss; the next capture rewrites it
+        mark_used(path)  # irscope cache --trim removes the least recently used first
+        return variant
 
     def put(self, key: str, variant: Variant) -> None:
         try:

@@ -24,6 +24,7 @@ from ..config import resolve_config
 from ..device import gpu_capability
 from ..errors import UsageError
 from ..frontends import Compiled, Kernel, resolve_kernel
+from ..ir.ptx_module import function_names
 from ..nvidia.ptxas import parse_ptxas_log, static_shared
 from ..nvidia.sass import disassemble
 from ..spec import TRITON_OPTION
@@ -258,6 +259,7 @@ def build_variant(
             threads_per_block=compiled.threads_per_block,
             signature=compiled.signature,
             divisible_by_16=compiled.divisible_by_16,
+            heuristics=dict(compiled.heuristics),
         )
     return Variant(
         kernel=kernel_id,
@@ -277,9 +279,10 @@ def build_variant(
 def with_sass(batch: list[tuple[int, Variant]]) -> list[tuple[int, Variant]]:
     """Add SASS to every variant that has a cubin, with one nvdisasm run per arch."""
     todo = [(n, v) for n, (_, v) in enumerate(batch) if v.cubin]
-    results = disassemble(
-        [v.cubin for _, v in todo], [v.listings.get(Stage.PTX) for _, v in todo], [parse_arch(v.arch) for _, v in todo]
-    )
+    ptx = [v.listings.get(Stage.PTX) for _, v in todo]
+    # The SASS of the functions the PTX listing shows: one kernel's own, where its cubin holds a whole file's.
+    functions = [function_names(text) if text else None for text in ptx]
+    results = disassemble([v.cubin for _, v in todo], ptx, [parse_arch(v.arch) for _, v in todo], functions)
     out = list(batch)
     for (n, v), result in zip(todo, results):
         if result.text is not None:

@@ -43,6 +43,7 @@ COMMANDS = {
     "ncu": ("irscope.cli.ncu", "ncu"),
     "report": ("irscope.cli.report", "report"),
     "export": ("irscope.cli.export", "export"),
+    "cache": ("irscope.cli.cache", "cache"),
 }
 
 # What irscope changed in its own environment (TMPDIR...) and the user's values, for the

@@ -199,7 +199,7 @@ def print_bench_table(rows, autotuner=None) -> None:
 
     from ..session.store import Entry, variant_facts
     from ..session.table import text, varying
-    from .output import Console
+    from .output import table_console
 
     entries = [
         Entry(
@@ -237,7 +237,7 @@ def print_bench_table(rows, autotuner=None) -> None:
         *(["gpu"] if len(gpus) > 1 else []),
         "note",
     ]:
-        table.add_column(column, justify="left" if column in ("status", "note") else "right", no_wrap=column in tuned)
+        table.add_column(column, justify="left" if column in ("status", "note") else "right", no_wrap=column != "note")
     for r, e in zip(rows, entries):
         m = r.measurement
         ncu = m.ncu or {}
@@ -262,8 +262,7 @@ def print_bench_table(rows, autotuner=None) -> None:
             (m.error or _kernels(m))[:80],
             style=style,
         )
-    # The autotuner's column gets room of its own rather than squeezing the others.
-    console = Console(width=max(140 + sum(len(c) + 2 for c in tuned), Console().width))
+    console = table_console(table)
     console.print(table)
     if autotuner is not None:
         for line in autotuner_lines(autotuner, rows):

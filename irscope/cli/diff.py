@@ -17,11 +17,12 @@ from .output import echo
     "-a",
     "a_values",
     multiple=True,
-    metavar="NAME=VALUE",
-    help="Variant A: parameters, and optionally arch=SM, session=DIR or kernel=NAME (another kernel). Repeatable.",
+    metavar="NAME=VALUE[,...]",
+    help="Variant A: parameters, and optionally arch=SM, session=DIR or kernel=NAME (another kernel). "
+    "Repeatable, or comma-separated as passes -a takes them.",
 )
-@click.option("-b", "b_values", multiple=True, metavar="NAME=VALUE", help="Variant B, likewise.")
-@click.option("-c", "common", multiple=True, metavar="NAME=VALUE", help="Set for both A and B.")
+@click.option("-b", "b_values", multiple=True, metavar="NAME=VALUE[,...]", help="Variant B, likewise.")
+@click.option("-c", "common", multiple=True, metavar="NAME=VALUE[,...]", help="Set for both A and B.")
 @click.option(
     "--arch", metavar="SM", callback=check_arch, help="Compile both for this arch (unless -a/-b arch= says otherwise)."
 )

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import click
 
 from .options import STAGE_CHOICES, kernel_options
 from .output import echo
+
+# What a CUDA kernel's name may hold beyond a file name's letters: scale<float, 4>, (anonymous namespace)
+CXX_PUNCTUATION = re.compile(r"[<>,\s*&()\[\]]+")
 
 
 @click.command()
@@ -33,7 +37,7 @@ from .output import echo
 def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_dir, no_cache) -> None:
     """Compile KERNEL for one configuration and print a stage of it.
 
-    KERNEL may also be a session directory or a tritonparse trace (trace.ndjson[.gz][:kernel]):
+    KERNEL may also be a session directory or a tritonparse trace (trace.ndjson[.gz|.zst][:kernel]):
     the variant is then read from it.
 
     \b
@@ -80,7 +84,19 @@ def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_
 
 
 def _summary(variant) -> str:
-    parts = [variant.kernel.name, variant.config.label(), variant.arch]
+    """One line: the kernel (a template named bare: the instantiation nvcc made of it), its config (what its
+    heuristics set, its example sizes), the arch, what it asks of the GPU."""
+    info = variant.compile_info
+    function = info.options.get("function") if info else None
+    derived = " ".join(f"{k}={v}" for k, v in (info.heuristics if info else {}).items())
+    sizes = " ".join(f"{k}={v}" for k, v in variant.config.sizes.items() if v is not None)
+    parts = [
+        f"{variant.kernel.name} ({function})" if function else variant.kernel.name,
+        variant.config.label(),
+        derived and f"heuristics: {derived}",
+        sizes and f"with {sizes}",
+        variant.arch,
+    ]
     if variant.compile_info:
         parts[-1] += f" ({variant.compile_info.mode.value})"
     r = variant.resources
@@ -112,7 +128,9 @@ def _write_dir(out_dir: Path, variant) -> None:
     from ..errors import UsageError
     from ..store import replaceable, safe_name, variant_to_json, write_output
 
-    name = safe_name(variant.kernel.name, "kernel name")  # from a session's data: a file name in out_dir, no more
+    # from a session's data: a file name in out_dir, no more; a C++ kernel's punctuation spelled out first
+    # (v1::norm -> v1__norm.ptx, scale<__half> -> scale___half_.ptx), anything else refused as it stands
+    name = safe_name(CXX_PUNCTUATION.sub("_", variant.kernel.name.replace("::", "__")), "kernel name")
     files: dict[Path, str | bytes] = {
         out_dir / f"{name}.{stage.spec.file_extension(variant.kernel.file)}": text
         for stage, text in variant.listings.items()

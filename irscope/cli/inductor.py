@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -55,16 +56,22 @@ def inductor(target, inputs, log, trace, mode, arch, out, as_json) -> None:
     """
     from ..errors import ExitCode, UsageError
     from ..interop.inductor.capture import InductorCapture, compile_all, plan, write_sessions
+    from .progress import Phases
 
     if sum(x is not None for x in (target, log, trace)) != 1:
         raise UsageError("give one of TARGET (path/to/file.py:function, live on a GPU), --log FILE or --trace DIR")
+    if importlib.util.find_spec("torch") is None:  # needed for the launch configs: said before any work is
+        raise ModuleNotFoundError("No module named 'torch'", name="torch")
     chosen, timing, per_kernel = {}, {}, {}
+    phases = Phases()  # a cold start spends seconds importing Inductor and minutes compiling: say where it is
     if trace is not None:
         from ..interop.inductor.trace import read_trace
 
         if not trace.is_dir():
             raise UsageError(f"no such TORCH_TRACE folder: {trace}")
-        read = read_trace(trace)
+        with phases.phase(f"reading the TORCH_TRACE folder {trace}") as said:
+            read = read_trace(trace)
+            said(f"read {_count(len(read.files), 'trace file')} in {trace}: {_found(read.outputs)}")
         for line in read.skipped:
             echo(f"irscope: skipped {line}", err=True)
         outputs = read.outputs
@@ -74,7 +81,9 @@ def inductor(target, inputs, log, trace, mode, arch, out, as_json) -> None:
 
         if not log.is_file():
             raise UsageError(f"no such log file: {log}")
-        outputs = parse_log(log.read_text(encoding="utf-8", errors="replace"))
+        with phases.phase(f"reading {log}") as said:
+            outputs = parse_log(log.read_text(encoding="utf-8", errors="replace"))
+            said(f"read {log}: {_found(outputs)}")
         origin = {"log": str(log)}
     else:
         from ..interop.inductor.live import capture_live, load_function, make_inputs, parse_input, require_gpu
@@ -85,12 +94,17 @@ def inductor(target, inputs, log, trace, mode, arch, out, as_json) -> None:
             parse_input(spec)
         fn = load_function(target)
         require_gpu()
-        outputs, chosen, timing, per_kernel = capture_live(fn, make_inputs(inputs), mode=mode)
+        with phases.phase(f"running {target} under torch.compile") as said:
+            outputs, chosen, timing, per_kernel = capture_live(fn, make_inputs(inputs), mode=mode)
+            said(f"ran {target} under torch.compile: {_found(outputs)}")
         origin = {"function": target, "inputs": list(inputs), "mode": mode}
         if not any(o.kernels for o in outputs):
             raise UsageError("torch.compile generated no Triton kernels for this function (only extern calls?)")
-    kernels = plan(outputs, out, chosen)
-    for ck in compile_all(kernels, arch):
+    with phases.phase("working out each kernel's launch config with Inductor's heuristics") as said:
+        kernels = plan(outputs, out, chosen)
+        said(f"worked out {_count(len(kernels), 'launch config')} with Inductor's heuristics")
+    compiled = compile_all(kernels, arch)
+    for ck in phases.counted(compiled, len(kernels), "compiling", lambda n: f"compiled {_count(n, 'kernel')}"):
         if ck.kernel.name in per_kernel:
             ck.runtime_us, ck.calls = per_kernel[ck.kernel.name]
     capture = InductorCapture(kernels, outputs, origin, timing)
@@ -106,13 +120,21 @@ def inductor(target, inputs, log, trace, mode, arch, out, as_json) -> None:
         raise SystemExit(int(ExitCode.FAILURE))  # a kernel did not compile: the table says which
 
 
+def _found(outputs) -> str:
+    return f"{_count(len(outputs), 'graph')}, {_count(sum(len(o.kernels) for o in outputs), 'Triton kernel')}"
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
+
+
 def _print(capture) -> None:
     from rich.table import Table
 
     from ..records import Facts
     from ..session.store import variant_facts
     from ..session.table import text
-    from .output import Console
+    from .output import table_console
 
     table = Table(box=None, pad_edge=False, header_style="bold")
     for column in (
@@ -133,7 +155,7 @@ def _print(capture) -> None:
         table.add_column(
             column,
             justify="right" if numeric else "left",
-            no_wrap=column in ("kernel", "launch config"),
+            no_wrap=column not in ("fuses (ATen)", "chosen by"),
             overflow="fold",
         )
     for ck in capture.kernels:
@@ -154,7 +176,7 @@ def _print(capture) -> None:
             text(ck.calls),
             style=None if v is None or v.ok else "red",
         )
-    console = Console(width=max(200, Console().width))
+    console = table_console(table)
     console.print(table)
     for output in capture.outputs:
         for call in output.extern_calls:

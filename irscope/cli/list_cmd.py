@@ -10,36 +10,42 @@ from .output import echo
 
 
 @click.command("list")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per kernel.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print one JSON object per kernel, one a line: name, file, frontend, description and "
+    "parameters (NAME: {default, sweep}).",
+)
 def list_kernels(as_json: bool) -> None:
     """List built-in kernels with their parameters, defaults and sweep ranges."""
     from ..frontends import builtin_kernels
 
     kernels = builtin_kernels()
-    if as_json:
-        out = []
+    if as_json:  # JSON lines, as sweep --json and bench --json print their rows
         for kernel in kernels:
-            out.append(
-                {
-                    "name": kernel.name,
-                    "file": kernel.file,
-                    "frontend": kernel.frontend,
-                    "description": kernel.description,
-                    "parameters": {
-                        n: {"default": p["default"], "sweep": list(p["sweep"])}
-                        for n, p in kernel.parameter_table().items()
-                    },
-                }
+            parameters = {
+                n: {"default": p["default"], "sweep": list(p["sweep"])} for n, p in kernel.parameter_table().items()
+            }
+            echo(
+                json.dumps(
+                    {
+                        "name": kernel.name,
+                        "file": kernel.file,
+                        "frontend": kernel.frontend,
+                        "description": kernel.description,
+                        "parameters": parameters,
+                    }
+                )
             )
-        echo(json.dumps(out, indent=1))
         return
     from rich.table import Table
 
-    from .output import Console
+    from .output import table_console
 
     table = Table(box=None, pad_edge=False, show_edge=False)
     for column in ("kernel", "parameter", "default", "sweep", "description"):
-        table.add_column(column, overflow="fold")
+        table.add_column(column, no_wrap=column in ("kernel", "parameter"), overflow="fold")
     for kernel in kernels:
         first = True
         for name, p in kernel.parameter_table().items():
@@ -49,4 +55,4 @@ def list_kernels(as_json: bool) -> None:
             )
             first = False
         table.add_row("", "", "", "", "")
-    Console(width=max(100, Console().width)).print(table)
+    table_console(table).print(table)

@@ -82,8 +82,9 @@ def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         "-c",
         "assignments",
         multiple=True,
-        metavar="NAME=VALUE",
-        help="Set a constexpr, a launch option (num_warps, num_stages, num_ctas, maxnreg) or an input size. Repeatable.",
+        metavar="NAME=VALUE[,...]",
+        help="Set a constexpr, a launch option (num_warps, num_stages, num_ctas, maxnreg) or an input size. "
+        "Repeatable, or comma-separated.",
     )(fn)
     return click.argument("kernel")(fn)
 

@@ -6,6 +6,9 @@ a cleared screen, a bell; bidi overrides reorder what is read), so every line th
 prints goes through ``echo`` or ``Console`` here, which show each control as its Python
 escape (``\\x1b``, ``\\u202e``) instead of deleting it, so what was in the data stays in
 sight. JSON output is escaped by ``json.dumps`` already.
+
+Tables are read in two places: a terminal, where they fit its width, and a log or a CI
+file, where nothing is gained by cutting them (``table_console``).
 """
 
 from __future__ import annotations
@@ -56,3 +59,24 @@ class Console(_RichConsole):
 
     def render_str(self, text: str, **kwargs):
         return super().render_str(visible(text), **kwargs)
+
+
+def table_console(table) -> Console:
+    """A Console for printing ``table`` on stdout, and the lines that follow it.
+
+    On a terminal: the terminal's width; columns made ``no_wrap`` (names, numbers) keep
+    their width and the wrapping ones (a note, a path) take what is left. Written to a
+    pipe or a file there is no width to fit, and a cut header ("BLOCK_SIZ…") or a kernel
+    name folded over three lines is what a log keeps: the table gets its own natural
+    width, each row one line, and the lines printed after it are never wrapped.
+    """
+    from rich.measure import Measurement
+
+    console = Console()
+    if console.is_terminal:
+        return console
+    natural = Measurement.get(console, console.options.update_width(_UNBOUNDED), table).maximum
+    return Console(width=max(natural, console.width), soft_wrap=True)
+
+
+_UNBOUNDED = 1 << 20  # wider than any table: the measure of its widest row

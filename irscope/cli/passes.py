@@ -79,9 +79,7 @@ def passes(
     if divergence:
         if not a_values or not b_values:
             raise UsageError("--first-divergence needs both -a CONFIG and -b CONFIG")
-        sides = [
-            named.variant({**shared, **overrides(_split(values))}, arch, passes=True) for values in (a_values, b_values)
-        ]
+        sides = [named.variant({**shared, **overrides(values)}, arch, passes=True) for values in (a_values, b_values)]
         _print_divergence(*sides, context, as_json)
         return
     variant = named.variant(shared, arch, passes=True)
@@ -163,11 +161,6 @@ def _row_json(s) -> dict:
         "ops_removed": dict(s.ops_removed),
         "ops_added": dict(s.ops_added),
     }
-
-
-def _split(values: tuple[str, ...]) -> tuple[str, ...]:
-    """``-a BLOCK_SIZE=128,num_warps=4 -a n_cols=1024`` -> each NAME=VALUE."""
-    return tuple(part for value in values for part in value.split(",") if part.strip())
 
 
 def _log_of(variant):

@@ -62,7 +62,7 @@ def report(session_dir, out, diffs, diff_stage, sample_gpu, absolute_paths) -> N
     for a, b in diffs:
         ids = []
         for side in (a, b):
-            given = overrides(tuple(x for x in side.split(",") if x))
+            given = overrides((side,))
             entry = named.find_entry(named.config(given), given, None)
             if entry is None:
                 raise UsageError(f"--diff {side}: no variant of {session_dir} matches")

@@ -117,15 +117,13 @@ def _print(index: dict, out: Path) -> None:
     from rich.table import Table
 
     from ..session.table import text
-    from .output import Console
+    from .output import table_console
 
     table = Table(box=None, pad_edge=False, header_style="bold")
+    numbers = ("variants", "calls", "GPU total ms", "mean us", "% GPU")
     for column in ("kernel", "variants", "calls", "GPU total ms", "mean us", "% GPU", "autotuner pick", "session"):
-        table.add_column(
-            column,
-            justify="right" if column in ("variants", "calls", "GPU total ms", "mean us", "% GPU") else "left",
-            overflow="fold",
-        )
+        numeric = column in numbers
+        table.add_column(column, justify="right" if numeric else "left", no_wrap=numeric, overflow="fold")
     for k in index["kernels"]:
         calls, total = k["gpu_calls"], k["gpu_total_us"]
         launched = sum(v["calls"] or 0 for v in k["variants"])
@@ -154,7 +152,7 @@ def _print(index: dict, out: Path) -> None:
             "(not Triton)",
             style="grey50",
         )
-    console = Console(width=max(160, Console().width))
+    console = table_console(table)
     console.print(table)
     where = f"on {index['device']}" if index.get("device") else index["mode"]
     console.print(

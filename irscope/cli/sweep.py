@@ -43,7 +43,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
 
     KERNEL may also be a session directory: the sweep that made it is resumed
     (or, with -s/-c, a new one is added to it); so does -o naming an existing
-    session without -s/-c. A tritonparse trace (trace.ndjson[.gz][:kernel]) is
+    session without -s/-c. A tritonparse trace (trace.ndjson[.gz|.zst][:kernel]) is
     swept from its recorded source, into -o only. Variants that failed for a reason outside the kernel
     (a full disk, a timeout) are compiled again. Exits 1 when a variant failed
     (after the table), so a script can tell.
@@ -53,10 +53,11 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
       irscope sweep square_kernel -o runs/square
       irscope sweep square_kernel -s BLOCK_SIZE=256,1024 -s num_warps=4,8 -c n_cols=1024
     """
-    from ..config import parse_sweep, sweep_configs
+    from ..config import parse_sweep
     from ..errors import ExitCode, SessionError, UsageError
     from ..session import Session, run_sweep
     from .options import open_named, overrides
+    from .progress import Phases
 
     named = open_named(kernel, signature, need_kernel=True)
     session = named.session if named.trace is None else None  # a trace's session is the trace's, read only
@@ -68,7 +69,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
         if not _well_formed(request):
             raise SessionError(f"{resumed.path}/session.json: the stored sweep request is malformed")
         arch = arch or request.get("arch")
-    configs = sweep_configs(named.table, named.name, request["sweep"], request["fixed"])
+    configs = named.configs(request["sweep"], request["fixed"])
     if with_bench and with_passes:
         raise UsageError("--passes goes with a sweep that compiles; run it before --bench")
     if with_bench and arch is not None:  # refused before a session is written
@@ -91,10 +92,10 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
         from .bench import exit_if_any_failed, print_bench_table
 
         latest = {}
-        for result in _with_progress(
+        for result in Phases(quiet=as_json).counted(
             run_bench(named.kernel, configs, session, compile_timeout=named.compile_timeout, ncu=with_ncu, jobs=jobs),
             len(configs),
-            as_json,
+            "capturing",
         ):
             latest[result.index] = result
         rows = [latest[i] for i in sorted(latest)]
@@ -103,7 +104,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
         return
     results = []
     try:
-        for result in _with_progress(
+        for result in Phases(quiet=as_json).counted(
             run_sweep(
                 named.kernel,
                 configs,
@@ -114,7 +115,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
                 compile_timeout=named.compile_timeout,
             ),
             len(configs),
-            as_json,
+            "capturing",
         ):
             results.append(result)
     except KeyboardInterrupt:
@@ -148,24 +149,6 @@ def _well_formed(request) -> bool:
     )
 
 
-def _with_progress(results, total, quiet):
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    from .output import Console
-
-    console = Console(stderr=True)
-    if quiet or not console.is_terminal:
-        yield from results
-        return
-    with Progress(
-        TextColumn("capturing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=True
-    ) as progress:
-        task = progress.add_task("sweep", total=total)
-        for result in results:
-            progress.advance(task)
-            yield result
-
-
 def _print_table(results, as_json: bool) -> None:
     from dataclasses import replace
 
@@ -194,17 +177,17 @@ def _print_table(results, as_json: bool) -> None:
         return
     from rich.table import Table
 
-    from .output import Console
+    from .output import table_console
 
     table = Table(box=None, pad_edge=False, header_style="bold")
     for name in names:
-        table.add_column(name, justify="right")
+        table.add_column(name, justify="right", no_wrap=True)
     for column in columns:
-        table.add_column(column.title, justify="right" if column.numeric else "left")
-    table.add_column("note", no_wrap=True, overflow="ellipsis")
+        table.add_column(column.title, justify="right" if column.numeric else "left", no_wrap=True)
+    table.add_column("note", overflow="fold")  # the one column that gives way on a narrow terminal
     for e in entries:
         style = None if e.status.value == "ok" else "red"
         table.add_row(
             *[text(cell(e, n)) for n in names], *[text(cell(e, c.key)) for c in columns], note(e), style=style
         )
-    Console(width=max(160, Console().width)).print(table)
+    table_console(table).print(table)

@@ -31,9 +31,30 @@ def _runtime(m: Any) -> str:
     return "—" if m is None else f"{m.median_us:.1f} us"
 
 
+def signature(v: Variant) -> dict[str, str]:
+    """Each argument's type as the compiler specialised it (``*fp16:16``: a pointer it may assume 16-byte aligned).
+
+    Two variants of one config compiled for different argument types (``-S``, or the launches
+    a program made) differ in code for a reason their configs do not show.
+    """
+    info = v.compile_info
+    if info is None:
+        return {}
+    return {arg: ty + (":16" if arg in info.divisible_by_16 else "") for arg, ty in info.signature.items()}
+
+
+def _signature_rows(a: Variant, b: Variant) -> list[str]:
+    sa, sb = signature(a), signature(b)
+    differ = [arg for arg in dict.fromkeys([*sa, *sb]) if sa.get(arg) != sb.get(arg)]
+    if not differ:
+        return []
+    rows = [f"signature differs  {'A':>12}  {'B':>12}"]
+    return rows + [f"  {arg:16} {sa.get(arg, '—'):>12}  {sb.get(arg, '—'):>12}" for arg in differ]
+
+
 def summary_lines(d: VariantDiff) -> list[str]:
     a, b = d.a, d.b
-    out = [f"A  {variant_title(a)}", f"B  {variant_title(b)}", ""]
+    out = [f"A  {variant_title(a)}", f"B  {variant_title(b)}", *_signature_rows(a, b), ""]
     rows: list[tuple[str, Any, Any]] = []
     if d.runtimes != (None, None):
         ra, rb = d.runtimes
@@ -267,6 +288,7 @@ def to_json(d: VariantDiff) -> dict[str, Any]:
             "kernel": v.kernel.name,
             "config": v.config.to_json(),
             "arch": v.arch,
+            "signature": signature(v),
             "resources": None if v.resources is None else dict(vars(v.resources)),
         }
 

@@ -82,10 +82,24 @@ def resolve_kernel(name: str, signature: str | None = None, spec_file: str | Non
     return kernel.with_spec_file(Path(spec_file).expanduser()) if spec_file else kernel
 
 
-def _find_kernel(name: str, signature: str | None) -> Kernel:
-    path_text, sep, kernel_name = name.rpartition(":")
+def split_kernel_argument(text: str) -> tuple[str, str]:
+    """``path/to/file[:kernel]`` -> (path, kernel or ""). The kernel part may hold colons of its own
+    (``file.cu:v1::norm``): the path ends at the last colon before which a file stands; where none
+    does, at the last colon (so the refusal names the file that is missing)."""
+    for i in reversed([i for i, ch in enumerate(text) if ch == ":"]):
+        try:
+            if Path(text[:i]).expanduser().is_file():
+                return text[:i], text[i + 1 :]
+        except (OSError, ValueError):  # a name too long for a path, a NUL: no file stands there
+            continue
+    path_text, sep, kernel_name = text.rpartition(":")
     if not sep or "/" in kernel_name or "." in kernel_name:
-        path_text, kernel_name = name, ""
+        return text, ""
+    return path_text, kernel_name
+
+
+def _find_kernel(name: str, signature: str | None) -> Kernel:
+    path_text, kernel_name = split_kernel_argument(name)
     path = Path(path_text).expanduser()
     if path.suffix or "/" in path_text:
         if not path.is_file():

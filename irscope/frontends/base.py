@@ -66,6 +66,7 @@ class Compiled:
     error: CaptureError | None = None
     signature: dict[str, str] = field(default_factory=dict)
     divisible_by_16: tuple[str, ...] = ()
+    heuristics: dict[str, Any] = field(default_factory=dict)  # constexprs the kernel's decorators set
     gpu_registers: int | None = None
     gpu_spills: int | None = None
     passes: PassLog | None = None  # every MLIR pass, where the compile was asked to record them

@@ -9,7 +9,9 @@ itself, from each cubin's DWARF line table (the same table ``nvdisasm -g`` reads
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from ..types import SourceLoc
 
 _SHT_SYMTAB = 2
 _SHT_RELA = 4
@@ -34,6 +36,14 @@ class LineRow:
     file: str
     line: int
     column: int
+    callers: tuple[SourceLoc, ...] = ()  # where the code was inlined, innermost call site first
+
+
+# ptxas's own extended opcode in a cubin's line program: the row this one's function was inlined at, as a
+# 1-based index among the rows of the same sequence (0: not inlined), then the inlined function's name as an
+# offset into .debug_str. It is how `.loc ..., inlined_at` reaches the cubin; `nvdisasm -gi` prints the
+# chains it gives (the tests hold irscope's reading to that), `-g` ignores it.
+DW_LNE_NVIDIA_INLINED_AT = 0x90
 
 
 class Cubin:
@@ -74,6 +84,12 @@ class Cubin:
     def text_sections(self) -> list[Section]:
         return [s for s in self.sections if s.name.startswith(".text.")]
 
+    def embedded_ptx_lines(self) -> int | None:
+        """How many lines the PTX this cubin was assembled from had, where it carries that PTX
+        (``.nv_debug_ptx_txt``: one NUL-ended line each, comments and ``.loc`` lines blanked); else None."""
+        section = self.section(".nv_debug_ptx_txt")
+        return None if section is None else self.body(section).rstrip(b"\0").count(b"\0") + 1
+
     def _section_of_symbols(self) -> list[int]:
         """For each symbol index, the index of the section it is defined in."""
         symtab = next((s for s in self.sections if s.type == _SHT_SYMTAB), None)
@@ -101,6 +117,45 @@ class Cubin:
                     targets[r_offset] = self.sections[sym_sections[sym]].name
         default = self.text_sections()[0].name if self.text_sections() else ""
         return parse_line_program(self.body(debug_line), targets, default)
+
+
+def _emit(rows: list[LineRow], sequence: list[LineRow], row: LineRow, inlined_at: int) -> None:
+    """Add ``row`` to the table, with the call chain of the row of its sequence it was inlined at."""
+    if 0 < inlined_at <= len(sequence):
+        at = sequence[inlined_at - 1]
+        row = replace(row, callers=SourceLoc(at.file, at.line, at.column, at.callers).as_caller())
+    sequence.append(row)
+    rows.append(row)
+
+
+# .nv.info attributes (cuobjdump -elf names them): EIATTR_REGCOUNT and EIATTR_FRAME_SIZE, each
+# "symbol index, value" (format EIFMT_SVAL: a u8 format, a u8 attribute, a u16 size, then the data).
+_EIFMT_SVAL = 4
+_EIATTR_REGCOUNT = 0x2F
+_EIATTR_FRAME_SIZE = 0x11
+
+
+def function_resources(cubin: Cubin) -> dict[int, dict[str, int]]:
+    """``{symbol index: {"registers": n, "frame": bytes}}`` from .nv.info, what ``cuobjdump -res-usage`` reads.
+
+    The figures the driver reports when it loads the module (``CU_FUNC_ATTRIBUTE_NUM_REGS``,
+    ``LOCAL_SIZE_BYTES``): a machine without a GPU reads them here.
+    """
+    info = cubin.section(".nv.info")
+    out: dict[int, dict[str, int]] = {}
+    if info is None:
+        return out
+    body, pos = cubin.body(info), 0
+    while pos + 4 <= len(body):
+        fmt, attr, size = body[pos], body[pos + 1], struct.unpack_from("<H", body, pos + 2)[0]
+        pos += 4
+        if fmt != _EIFMT_SVAL:
+            continue  # the u16 was the value itself
+        if attr in (_EIATTR_REGCOUNT, _EIATTR_FRAME_SIZE) and size == 8 and pos + 8 <= len(body):
+            symbol, value = struct.unpack_from("<II", body, pos)
+            out.setdefault(symbol, {})["registers" if attr == _EIATTR_REGCOUNT else "frame"] = value
+        pos += size
+    return out
 
 
 def _uleb(data: bytes, pos: int) -> tuple[int, int]:
@@ -158,11 +213,8 @@ def parse_line_program(data: bytes, targets: dict[int, str], default_section: st
             files.append(name if name.startswith("/") or not directory else f"{directory}/{name}")
         pos = unit + 10 + header_length
 
-        address, file, line, column, section = 0, 1, 1, 0, default_section
-
-        def emit() -> None:
-            # B023 is the point here: emit() reads the state machine's registers as they are when it is called
-            rows.append(LineRow(section, address, files[file] if file < len(files) else "", line, column))  # noqa: B023
+        address, file, line, column, section, inlined_at = 0, 1, 1, 0, default_section, 0
+        sequence: list[LineRow] = []  # this sequence's rows, which inlined_at counts
 
         while pos < end:
             op = data[pos]
@@ -171,18 +223,31 @@ def parse_line_program(data: bytes, targets: dict[int, str], default_section: st
                 adjusted = op - opcode_base
                 address += (adjusted // line_range) * min_inst
                 line += line_base + adjusted % line_range
-                emit()
+                _emit(
+                    rows,
+                    sequence,
+                    LineRow(section, address, files[file] if file < len(files) else "", line, column),
+                    inlined_at,
+                )
             elif op == 0:  # extended opcode
                 size, pos = _uleb(data, pos)
                 sub = data[pos]
                 if sub == 1:  # end_sequence
-                    address, file, line, column = 0, 1, 1, 0
+                    address, file, line, column, inlined_at = 0, 1, 1, 0, 0
+                    sequence.clear()
+                elif sub == DW_LNE_NVIDIA_INLINED_AT and size > 1:
+                    inlined_at, _ = _uleb(data[: pos + size], pos + 1)
                 elif sub == 2:  # set_address
                     section = targets.get(pos + 1, default_section)
                     address = int.from_bytes(data[pos + 1 : pos + size], "little")
                 pos += size
             elif op == 1:  # copy
-                emit()
+                _emit(
+                    rows,
+                    sequence,
+                    LineRow(section, address, files[file] if file < len(files) else "", line, column),
+                    inlined_at,
+                )
             elif op == 2:  # advance_pc
                 delta, pos = _uleb(data, pos)
                 address += delta * min_inst

@@ -240,15 +240,30 @@ def ptx_locations(text: str, file: str = "") -> LineLocs:
 
     out: LineLocs = []
     current: SourceLoc | None = None
-    seen: dict[str, SourceLoc | None] = {}  # the same .loc recurs many times in unrolled code
+    # The same .loc recurs many times in unrolled code: each is parsed once, and resolved once per caller.
+    parsed: dict[str, tuple[str | None, ...] | None] = {}
+    resolved: dict[tuple[str, int], tuple[SourceLoc, SourceLoc | None]] = {}
+    # A `.loc A, inlined_at B` names only B; B's own caller is on the .loc of B that came before it
+    # (PTX ISA: "source location specified as part of .inlined_at must lexically precede"), so nvcc
+    # writes a chain of inline levels as consecutive .loc lines, outermost first, and reuses them after.
+    frames: dict[tuple[str | None, ...], SourceLoc] = {}
     for line in lines:
         stripped = line.strip()
         if stripped.startswith(".loc"):
-            current = seen.get(stripped)
-            if current is None:
+            if stripped not in parsed:
                 m = PTX_LOC.match(line)
-                if m:
-                    current = seen[stripped] = _ptx_loc(m, files, by_basename)
+                parsed[stripped] = m.groups() if m else None
+            groups = parsed[stripped]
+            if groups is None:
+                current = None
+            else:
+                at = frames.get(groups[3:6]) if groups[3] else None
+                key = (stripped, id(at))  # `at` stays alive in `resolved`, so its id is never reused here
+                if key not in resolved:
+                    raw = _ptx_loc(groups, at, files, by_basename)
+                    resolved[key] = (raw, _known(raw))
+                raw, current = resolved[key]
+                frames[groups[0:3]] = raw
         elif line.startswith("}") or stripped.startswith(".section"):
             out.append(None)  # end of the function body: what follows is the debug tables
             current = None
@@ -257,16 +272,21 @@ def ptx_locations(text: str, file: str = "") -> LineLocs:
     return out
 
 
-def _ptx_loc(m: re.Match, files: dict[str, str], by_basename: dict[str, str]) -> SourceLoc | None:
-    file = files.get(m.group(1), m.group(1))
+def _ptx_loc(
+    groups: tuple[str | None, ...], at: SourceLoc | None, files: dict[str, str], by_basename: dict[str, str]
+) -> SourceLoc:
+    """One ``.loc``'s location and its callers, innermost first: through ``at`` (its ``inlined_at`` frame as
+    an earlier .loc gave it, callers included), else from the inlining comment Triton writes."""
+    index, line, column, at_index, at_line, at_column, comment = groups
     callers: list[SourceLoc] = []
-    if m.group(4):
-        callers.append(SourceLoc(files.get(m.group(4), m.group(4)), int(m.group(5)), int(m.group(6))))
-    elif m.group(7) and "@[" in m.group(7):
+    if at_index:
+        caller = at or SourceLoc(files.get(at_index, at_index), int(at_line or 0), int(at_column or 0))
+        callers = list(caller.as_caller())
+    elif comment and "@[" in comment:
         # The comment spells the whole inlining chain; its first frame is the .loc itself.
-        frames = PTX_COMMENT_FRAME.findall(m.group(7))[1:]
+        frames = PTX_COMMENT_FRAME.findall(comment)[1:]
         callers = [SourceLoc(by_basename.get(name, name), int(ln), int(col)) for name, ln, col in frames]
-    return _known(SourceLoc(file, int(m.group(2)), int(m.group(3)), tuple(callers)))
+    return SourceLoc(files.get(index or "", index or ""), int(line or 0), int(column or 0), tuple(callers))
 
 
 def _known(loc: SourceLoc) -> SourceLoc | None:

@@ -190,7 +190,7 @@ def _run_autotuner(pool, job: tuple, cancel: threading.Event | None):
 
 def _add_ncu(kernel: Kernel, done: list[BenchResult], entries, session, on_note) -> Iterator[BenchResult]:
     """Results again, now with ncu figures (a caller keeps the latest result per index)."""
-    from .ncu import ncu_path, profile
+    from .ncu import function_name, ncu_path, profile
 
     runnable = [r for r in done if r.measurement.status in (Status.OK, Status.WRONG)]
     if not runnable:
@@ -200,7 +200,9 @@ def _add_ncu(kernel: Kernel, done: list[BenchResult], entries, session, on_note)
             on_note("ncu (Nsight Compute) is not installed here: no ncu figures")
         return
     try:
-        figures = profile(kernel.handle(), [r.variant.config for r in runnable])
+        figures = profile(
+            kernel.handle(), [r.variant.config for r in runnable], [function_name(r.variant) for r in runnable]
+        )
     except Exception as exc:
         if on_note:
             on_note(f"ncu failed, no ncu figures: {exc}")
@@ -228,13 +230,13 @@ def _save_report(kernel: Kernel, variant: Variant, stem, on_note, said: set[str]
     import json
 
     from ..store import atomic_write, own_folder, replaceable
-    from .ncu import save_report
+    from .ncu import function_name, save_report
     from .ncu_report import NcuReportUnavailable, read_report
 
     try:
         own_folder(stem.parent)  # ncu -f writes through whatever is there: a link is refused first
         replaceable(stem.with_suffix(".ncu-rep"))
-        report = save_report(kernel.handle(), variant.config, stem.with_suffix(".ncu-rep"))
+        report = save_report(kernel.handle(), variant.config, function_name(variant), stem.with_suffix(".ncu-rep"))
     except Exception as exc:
         if on_note:
             on_note(f"{variant.config.label()}: no ncu report: {exc}")

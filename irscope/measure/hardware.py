@@ -56,9 +56,9 @@ def peaks(capability: int, device: int = 0) -> tuple[float | None, float | None]
 
 
 def _devices_dir() -> Path:
-    from ..paths import cache_dir
+    from ..paths import DEVICES, cache_dir
 
-    return cache_dir() / "devices"
+    return cache_dir() / DEVICES
 
 
 def copy_bandwidth(name: str, measure: bool = True) -> float | None:

@@ -22,7 +22,7 @@ from typing import Any
 
 from .. import own_python
 from ..frontends import KernelHandle
-from ..types import Config
+from ..types import Config, Variant
 
 METRICS = {
     "gpu__time_duration.sum": "gpu_time_us",
@@ -89,10 +89,25 @@ def _number(text: str) -> float | None:
         return None
 
 
+def kernel_filter(functions: Sequence[str]) -> list[str]:
+    """ncu's filter for the kernels named by their functions' names in the cubin: C++ and Numba names are
+    mangled (``_Z16gelu_tanh_kernelPKfPfi``, ``_ZN10gelu_numba...``), and the name ncu matches by default
+    drops namespaces and parameters, so the mangled names are matched exactly, escaped."""
+    import re
+
+    names = sorted(set(functions))
+    return ["--kernel-name-base", "mangled", "--kernel-name", "regex:^(?:" + "|".join(map(re.escape, names)) + ")$"]
+
+
 def profile(
-    handle: KernelHandle, configs: Sequence[Config], timeout: float = 600, repeats: int = 5
+    handle: KernelHandle,
+    configs: Sequence[Config],
+    functions: Sequence[str],
+    timeout: float = 600,
+    repeats: int = 5,
 ) -> list[dict[str, Any] | None]:
-    """ncu figures for each config, the median of ``repeats`` profiled launches (None where ncu has no row)."""
+    """ncu figures for each config, the median of ``repeats`` profiled launches (None where ncu has no row).
+    ``functions``: the kernels' names in the cubin (``function_name`` of each variant)."""
     tool = ncu_path()
     if tool is None:
         raise FileNotFoundError("ncu (Nsight Compute) not found on PATH")
@@ -106,8 +121,7 @@ def profile(
             "--csv",
             "--clock-control",
             "none",
-            "--kernel-name",
-            f"regex:^{handle.name}$",
+            *kernel_filter(functions),
             "--metrics",
             ",".join(METRICS),
             *own_python.command(TARGET, str(job)),
@@ -134,7 +148,7 @@ def profile(
 REPORT_SET = "full"
 
 
-def save_report(handle: KernelHandle, config: Config, path: Path, timeout: float = 600) -> Path:
+def save_report(handle: KernelHandle, config: Config, function: str, path: Path, timeout: float = 600) -> Path:
     """Profile ``config``'s second launch (the first compiles) into the Nsight Compute report ``path``
     (``.ncu-rep``), with the per-instruction counters, for ncu's own UI and for ncu_report.py."""
     tool = ncu_path()
@@ -152,8 +166,7 @@ def save_report(handle: KernelHandle, config: Config, path: Path, timeout: float
             REPORT_SET,
             "--import-source",
             "no",
-            "--kernel-name",
-            f"regex:^{handle.name}$",
+            *kernel_filter([function]),
             "--launch-skip",
             "1",
             "--launch-count",
@@ -169,6 +182,14 @@ def save_report(handle: KernelHandle, config: Config, path: Path, timeout: float
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or [f"exit {proc.returncode}"]
         raise RuntimeError(f"ncu wrote no report: {tail[0]}")
     return report
+
+
+def function_name(variant: Variant) -> str:
+    """The kernel's function as the cubin names it: the entry nvcc and Numba record (mangled), else the
+    kernel's own name (Triton's entry is the Python function's name)."""
+    info = variant.compile_info
+    entry = info.options.get("entry") if info else None
+    return entry if isinstance(entry, str) and entry else variant.kernel.name
 
 
 def _median_row(rows: list[dict[str, Any]]) -> dict[str, Any]:

@@ -5,8 +5,10 @@ SASS instruction: instructions executed, warp-state samples by stall reason, mem
 are keyed by the instruction's program counter; irscope's SASS listing is keyed by the offset from
 the kernel's first instruction (``/*0220*/``), so each PC becomes ``pc - launch__function_pcs``.
 
-``ncu_report`` ships with Nsight Compute (``extras/python`` of its install), not on the package
-index; where it is missing, reading a report says so in one line. What is read is kept as JSON
+``ncu_report`` ships with Nsight Compute (``extras/python`` of its install, a module file beside its
+compiled companion) and, since 2026.3, as NVIDIA's ``ncu-report`` wheel on PyPI (``pip install
+ncu-report``, or ``irscope[ncu]``), which installs a package of the same name. Where neither is
+found, reading a report says so in one line. What is read is kept as JSON
 (``KernelCounters.to_json``) beside the report, so the counters join the SASS and Python lines on
 any machine, with or without Nsight Compute.
 """
@@ -46,12 +48,12 @@ IDEAL_SECTORS = "memory_l2_theoretical_sectors_global_ideal"
 
 
 class NcuReportUnavailable(UsageError):
-    """NVIDIA's ncu_report module is not installed here (it comes with Nsight Compute)."""
+    """NVIDIA's ncu_report module is not installed here (the ncu-report wheel, or Nsight Compute's own)."""
 
 
 def _candidates() -> list[str]:
-    named = os.environ.get("IRSCOPE_NCU_REPORT_PATH")
-    found = [named] if named else []
+    """Nsight Compute's extras/python folders, newest first."""
+    found = []
     from .ncu import ncu_path
 
     tool = ncu_path()
@@ -61,31 +63,59 @@ def _candidates() -> list[str]:
         found += glob.glob(str(root / "extras" / "python"))
     found += sorted(glob.glob("/opt/nvidia/nsight-compute/*/extras/python"), reverse=True)
     found += sorted(glob.glob("/usr/local/cuda*/nsight-compute*/extras/python"), reverse=True)
-    return [c for c in found if Path(c, "ncu_report.py").exists()]
+    return found
 
 
 def ncu_report_module():
-    """NVIDIA's ncu_report module, imported from the Nsight Compute install (or $IRSCOPE_NCU_REPORT_PATH)."""
+    """NVIDIA's ncu_report module: from $IRSCOPE_NCU_REPORT_PATH, else as installed (the ncu-report
+    wheel), else from Nsight Compute's install."""
     if "ncu_report" in sys.modules:
         return sys.modules["ncu_report"]
+    named = os.environ.get("IRSCOPE_NCU_REPORT_PATH")
+    module = (_from_folder(named) if named else None) or _installed()
     for folder in _candidates():
-        spec = importlib.util.spec_from_file_location("ncu_report", Path(folder) / "ncu_report.py")
-        if spec is None or spec.loader is None:
-            continue
-        if folder not in sys.path:
-            sys.path.insert(0, folder)  # its compiled companion (_ncu_report.so) sits beside it
-        module = importlib.util.module_from_spec(spec)
-        try:
-            spec.loader.exec_module(module)
-        except Exception:
+        module = module or _from_folder(folder)
+    if module is None:
+        raise NcuReportUnavailable(
+            "NVIDIA's Python module ncu_report is not available here: pip install ncu-report, or set "
+            "IRSCOPE_NCU_REPORT_PATH to Nsight Compute's extras/python folder"
+        )
+    sys.modules["ncu_report"] = module
+    return module
+
+
+def _installed():
+    """The ncu_report package on the import path, as the ncu-report wheel installs it; None if absent or broken."""
+    try:
+        if importlib.util.find_spec("ncu_report") is None:
+            return None
+        return importlib.import_module("ncu_report")
+    except Exception:  # a broken install (its compiled part missing): Nsight Compute's own may still serve
+        sys.modules.pop("ncu_report", None)
+        return None
+
+
+def _from_folder(folder: str):
+    """``ncu_report`` from a folder holding ``ncu_report.py`` (Nsight Compute) or ``ncu_report/`` (the wheel's)."""
+    package = Path(folder, "ncu_report", "__init__.py")
+    file = package if package.exists() else Path(folder, "ncu_report.py")
+    if not file.exists():
+        return None
+    locations = [str(package.parent)] if file == package else None
+    spec = importlib.util.spec_from_file_location("ncu_report", file, submodule_search_locations=locations)
+    if spec is None or spec.loader is None:
+        return None
+    added = folder not in sys.path
+    if added:
+        sys.path.insert(0, folder)  # Nsight Compute's compiled companion (_ncu_report.so) sits beside the module
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception:
+        if added:
             sys.path.remove(folder)
-            continue
-        sys.modules["ncu_report"] = module
-        return module
-    raise NcuReportUnavailable(
-        "Nsight Compute's Python module ncu_report is not available here (it ships in "
-        "Nsight Compute's extras/python; set IRSCOPE_NCU_REPORT_PATH to that folder)"
-    )
+        return None
+    return module
 
 
 @dataclass

@@ -16,10 +16,10 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from ..ir.elf import Cubin, LineRow
+from ..ir.elf import Cubin, LineRow, Section
 from ..ir.locations import ptx_locations
 from ..types import SourceLoc
 
@@ -28,6 +28,8 @@ RAW_INSTRUCTION = re.compile(r"^\s*/\*([0-9a-f]+)\*/\s*(.*?)\s*$")
 # Opcodes whose last hex operand is a code address (relative to the image in raw mode).
 BRANCH_OPCODES = re.compile(r"^(?:@!?U?P\w+\s+)?(BRA|BRX|JMP|JMX|CALL|BSSY|SSY|PBK|PCNT|CAL|JCAL)\b")
 HEX_TARGET = re.compile(r"0x([0-9a-f]+)(?=\s*;\s*$)")
+# //--------------------- .text._Z8warp_sumPKfPf --------------------------
+SECTION_HEADER = re.compile(r"^//-+ (\.text\.\S+)\s+-+\s*$")
 
 
 @dataclass(frozen=True)
@@ -50,18 +52,24 @@ def nvdisasm_path() -> str | None:
 
 
 def disassemble(
-    cubins: Sequence[bytes], ptx: Sequence[str | None] | None = None, sms: Sequence[int | None] | None = None
+    cubins: Sequence[bytes],
+    ptx: Sequence[str | None] | None = None,
+    sms: Sequence[int | None] | None = None,
+    functions: Sequence[Collection[str] | None] | None = None,
 ) -> list[SassResult]:
     """SASS listings for ``cubins`` (in order), batching one nvdisasm run per arch.
 
     ``sms`` gives each cubin's SM (90 for sm_90) when the caller knows it; otherwise it is read
-    from the ELF header, whose layout differs between CUDA releases.
+    from the ELF header, whose layout differs between CUDA releases. ``functions``: for each cubin,
+    the functions whose code to show (a cubin of a whole ``.cu`` file holds every kernel of it;
+    one kernel's listing shows its own); None shows them all.
     """
     tool = nvdisasm_path()
     if tool is None:
         return [SassResult(None, "nvdisasm not found (neither Triton's bundled copy nor one on PATH)")] * len(cubins)
     ptx = list(ptx) if ptx is not None else [None] * len(cubins)
     sms = list(sms) if sms is not None else [None] * len(cubins)
+    shown = list(functions) if functions is not None else [None] * len(cubins)
     results: list[SassResult | None] = [None] * len(cubins)
     parsed: dict[int, Cubin] = {}
     by_sm: dict[int, list[int]] = {}
@@ -73,17 +81,27 @@ def disassemble(
             results[i] = SassResult(None, f"cubin could not be read: {exc}")
     for sm, indices in by_sm.items():
         try:
-            for i, text in zip(
-                indices, _disassemble_batch(tool, sm, [parsed[i] for i in indices], [ptx[i] for i in indices])
-            ):
+            batch = [parsed[i] for i in indices]
+            sections = [_shown_sections(parsed[i], shown[i]) for i in indices]
+            for i, text in zip(indices, _disassemble_batch(tool, sm, batch, [ptx[i] for i in indices], sections)):
                 results[i] = SassResult(text)
         except (OSError, subprocess.SubprocessError, ValueError) as exc:
             for i in indices:  # one at a time, the way nvdisasm reads a cubin itself
-                results[i] = _disassemble_elf(tool, cubins[i], f"batched nvdisasm failed for sm_{sm}: {exc}")
+                why = f"batched nvdisasm failed for sm_{sm}: {exc}"
+                results[i] = _disassemble_elf(tool, cubins[i], why, _shown_sections(parsed[i], shown[i]))
     return [r if r is not None else SassResult(None, "not disassembled") for r in results]
 
 
-def _disassemble_elf(tool: str, cubin: bytes, why_batch_failed: str) -> SassResult:
+def _shown_sections(cubin: Cubin, functions: Collection[str] | None) -> list[Section]:
+    """The code sections of ``functions`` (all of them where none is named, or none of those has one)."""
+    sections = cubin.text_sections()
+    if functions is None:
+        return sections
+    named = {f".text.{name}" for name in functions}
+    return [s for s in sections if s.name in named] or sections
+
+
+def _disassemble_elf(tool: str, cubin: bytes, why_batch_failed: str, sections: list[Section]) -> SassResult:
     with tempfile.NamedTemporaryFile(suffix=".cubin", delete=False) as f:
         f.write(cubin)
         path = f.name
@@ -95,15 +113,29 @@ def _disassemble_elf(tool: str, cubin: bytes, why_batch_failed: str) -> SassResu
         os.unlink(path)
     if proc.returncode != 0:
         return SassResult(None, f"{why_batch_failed}; alone: {proc.stderr.strip()[-200:]}")
-    return SassResult(proc.stdout)
+    return SassResult(_only_sections(proc.stdout, {s.name for s in sections}))
 
 
-def _disassemble_batch(tool: str, sm: int, cubins: list[Cubin], ptx: list[str | None]) -> list[str]:
+def _only_sections(listing: str, names: set[str]) -> str:
+    """nvdisasm's listing of a whole cubin with only the code sections ``names`` (and what precedes the first)."""
+    out, keep = [], True
+    for line in listing.splitlines():
+        m = SECTION_HEADER.match(line)
+        if m:
+            keep = m.group(1) in names
+        if keep:
+            out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def _disassemble_batch(
+    tool: str, sm: int, cubins: list[Cubin], ptx: list[str | None], shown: list[list[Section]]
+) -> list[str]:
     image = bytearray()
     spans: list[list[tuple[str, int, int]]] = []  # per cubin: (section, start, size)
-    for cubin in cubins:
+    for cubin, sections in zip(cubins, shown):
         spans.append([])
-        for section in cubin.text_sections():
+        for section in sections:
             spans[-1].append((section.name, len(image), section.size))
             image += cubin.body(section)
             image += b"\0" * (-len(image) % 128)
@@ -127,9 +159,13 @@ def _disassemble_batch(tool: str, sm: int, cubins: list[Cubin], ptx: list[str | 
 
 
 def _listing(cubin: Cubin, spans: list[tuple[str, int, int]], image: dict[int, str], ptx: str | None) -> str:
-    rows = _rows_by_section(cubin.line_table())
-    ptx_rows = _rows_by_section(_sass_to_ptx_rows(cubin))
-    ptx_locs = ptx_locations(ptx) if ptx else []
+    table = cubin.line_table()
+    rows = _rows_by_section(table)
+    # Inlined code's call chain: the cubin's own (ptxas writes it into the line table), else through the
+    # PTX it was assembled from; never through another PTX (a kernel's slice of its module: other lines).
+    from_ptx = ptx is not None and not any(row.callers for row in table) and _assembled_from(cubin, ptx)
+    ptx_rows = _rows_by_section(_sass_to_ptx_rows(cubin)) if from_ptx else {}
+    ptx_locs = ptx_locations(ptx) if from_ptx and ptx else []
     out: list[str] = []
     for name, start, size in spans:
         code = {addr - start: text for addr, text in image.items() if start <= addr < start + size}
@@ -203,12 +239,18 @@ def _row_at(rows: list[LineRow], addr: int) -> LineRow | None:
     return rows[i - 1] if i else None
 
 
+def _assembled_from(cubin: Cubin, ptx: str) -> bool:
+    """Is ``ptx`` the module the cubin was assembled from (as far as the cubin can tell: its line count)?"""
+    lines = cubin.embedded_ptx_lines()
+    return lines is None or abs(lines - len(ptx.splitlines())) <= 1
+
+
 def _line_info(addr: int, rows: list[LineRow], chain_rows: list[LineRow], ptx_locs: list) -> str | None:
     row = _row_at(rows, addr)
     if row is None:
         return None
-    callers: tuple[SourceLoc, ...] = ()
-    ptx_row = _row_at(chain_rows, addr)
+    callers: tuple[SourceLoc, ...] = row.callers
+    ptx_row = _row_at(chain_rows, addr) if not callers else None
     if ptx_row is not None and 0 < ptx_row.line <= len(ptx_locs):
         ptx_loc = ptx_locs[ptx_row.line - 1]
         if ptx_loc is not None and ptx_loc.line == row.line:

@@ -115,7 +115,13 @@ class Entry:
         )
 
     def value(self, name: str) -> Any:
-        return self.config.values().get(name)
+        """A setting of the variant: the config's, or one its compile derived (a @triton.heuristics value)."""
+        values = self.config.values()
+        return values[name] if name in values else (self.facts.heuristics or {}).get(name)
+
+    def settings(self) -> dict[str, Any]:
+        """Every setting by name: the config's constexprs, what the kernel's heuristics set, then the rest."""
+        return {**self.config.constexprs, **(self.facts.heuristics or {}), **self.config.values()}
 
 
 def variant_facts(v: Variant) -> Facts:
@@ -140,6 +146,8 @@ def variant_facts(v: Variant) -> Facts:
         )
     if v.compile_info is not None:
         facts.update(compile_s=v.compile_info.compile_seconds, mode=v.compile_info.mode.value)
+        if v.compile_info.heuristics:
+            facts["heuristics"] = dict(v.compile_info.heuristics)
     return Facts(**facts)
 
 

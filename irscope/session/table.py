@@ -36,14 +36,17 @@ RUNTIME_COLUMNS = [
 
 
 def varying(entries: Sequence[Entry]) -> list[str]:
-    """Config names whose value differs between entries (all of them if only one entry)."""
+    """Config names (a heuristic's too) whose value differs between entries (all of them if only one entry)."""
     if not entries:
         return []
     # Every entry's names, in first-seen order: a later config may set one the first does not
     # (an autotuner's maxnreg on one config only).
-    names = list(dict.fromkeys(n for e in entries for n in e.config.values()))
+    names = list(dict.fromkeys(n for e in entries for n in e.settings()))
     if len(entries) == 1:
-        return [n for n in names if n in entries[0].config.constexprs or n in ("num_warps", "num_stages")]
+        derived = entries[0].facts.heuristics or {}
+        return [
+            n for n in names if n in entries[0].config.constexprs or n in derived or n in ("num_warps", "num_stages")
+        ]
     out = [n for n in names if len({repr(e.value(n)) for e in entries}) > 1]
     if len({e.arch for e in entries}) > 1:
         out.append("arch")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..errors import SessionError
 from ..ir.sourcemap import SourceMap
@@ -51,6 +52,13 @@ class Row:
     @property
     def facts(self) -> Facts:
         return Facts() if self.entry is None else self.entry.facts
+
+    def settings(self) -> dict[str, Any]:
+        """The config's settings, with what the kernel's heuristics set once the variant is captured."""
+        return self.config.values() if self.entry is None else self.entry.settings()
+
+    def value(self, name: str) -> Any:
+        return self.settings().get(name)
 
     @property
     def kernel_id(self) -> KernelId | None:
@@ -207,10 +215,15 @@ class Model:
         """Config names that differ between rows (constexprs first)."""
         if not self.rows:
             return []
-        names = list(dict.fromkeys(n for r in self.rows for n in r.config.values()))
+        names = list(dict.fromkeys(n for r in self.rows for n in r.settings()))
         if len(self.rows) == 1 or self.multi_kernel:  # show each kernel's own launch config
-            return [n for n in names if any(n in r.config.constexprs for r in self.rows) or n == "num_warps"]
-        return [n for n in names if len({repr(r.config.values().get(n)) for r in self.rows}) > 1]
+            return [
+                n
+                for n in names
+                if any(n in r.config.constexprs or n in (r.facts.heuristics or {}) for r in self.rows)
+                or n == "num_warps"
+            ]
+        return [n for n in names if len({repr(r.value(n)) for r in self.rows}) > 1]
 
     def marked(self) -> list[Row]:
         return [self.rows[i] for i in self.mark_order]

@@ -138,6 +138,46 @@ INLINE_SPEC = textwrap.dedent("""
     )
 """)
 
+# Kernels of one .cu file (tests/cuda_fixtures/multi.cu), each launched from its own slice of the file's
+# module: a namespaced pair, a shuffle reduction and a template instantiation.
+MULTI_SPECS = textwrap.dedent("""
+    from irscope.spec import CudaSpec, Tensor, Tunable, cdiv
+
+
+    def _norm(name, width):  # v1::norm, v2::norm: each value over the sum of its block's width values
+        return CudaSpec(
+            name, source="multi.cu",
+            sizes=dict(n=width * 4096),
+            tensors=dict(x=Tensor("float32", "n", init="rand"), y=Tensor("float32", "n", output=True)),
+            args=lambda k: (k.x, k.y, k.n),
+            block=Tunable(str(width), (str(width),)),
+            grid=lambda k: (cdiv(k.n, width),),
+            reference=lambda k: (k.x.view(-1, width) / k.x.view(-1, width).sum(1, keepdim=True)).view(-1),
+        )
+
+
+    v1 = _norm("v1::norm", 256)  # a block's sum in shared memory
+    v2 = _norm("v2::norm", 32)  # a warp's sum by shuffles, in a header helper
+    shuffle = CudaSpec(
+        "shuffle_sum", source="multi.cu",
+        sizes=dict(n=32 * 4096, blocks=4096),
+        tensors=dict(x=Tensor("float32", "n"), out=Tensor("float32", "blocks", output=True)),
+        args=lambda k: (k.x, k.out),
+        block=Tunable("32", ("32",)),
+        grid=lambda k: (k.blocks,),
+        reference=lambda k: k.x.view(-1, 32).sum(1),
+    )
+    half = CudaSpec(
+        "scale<__half>", source="multi.cu",
+        sizes=dict(n=(1 << 20) + 7),
+        tensors=dict(x=Tensor("float16", "n"), y=Tensor("float16", "n", output=True)),
+        args=lambda k: (k.x, k.y, 2.5, k.n),
+        block=Tunable("256", ("256",)),
+        grid=lambda k: (cdiv(k.n, 256),),
+        reference=lambda k: (k.x.float() * 2.5).half(),
+    )
+""")
+
 
 def _bench(ref, overrides_list, **kwargs):
     configs = [resolve_config(ref, o) for o in overrides_list]
@@ -244,3 +284,33 @@ def test_compare_times_triton_cuda_numba_and_torch_side_by_side():
         assert m["status"] == "ok" and m["median_us"] > 0 and m["method"] == "cupti", (name, m)
     assert any("triton" in k for k in rows["torch.compile"]["measurement"]["gpu_kernels"])
     assert rows["CUDA C++ gelu_tanh_kernel"]["structure"]["global_loads"] == {"4": 1}
+
+
+@pytest.mark.parametrize("name", ["gelu_kernel", "gelu_tanh_kernel", "gelu_numba_kernel"])
+def test_every_frontends_kernel_gets_ncu_figures_that_agree_with_its_timing(name):
+    """ncu is asked for the kernel by its mangled name in the cubin: C++ and Numba names are mangled."""
+    from irscope.measure.ncu import ncu_path
+
+    if ncu_path() is None:
+        pytest.skip("ncu not installed")
+    if name == "gelu_numba_kernel":
+        pytest.importorskip("numba.cuda", reason="needs numba-cuda")
+    (m,) = _bench(resolve_kernel(name), [{}], ncu=True)
+    assert m.status is Status.OK, m.error
+    assert m.ncu and m.ncu["gpu_time_us"] > 0, m.ncu
+    gap = abs(m.median_us - m.ncu["gpu_time_us"]) / m.ncu["gpu_time_us"]
+    print(f"{name}: irscope {m.median_us:.2f} us, ncu {m.ncu['gpu_time_us']:.2f} us ({100 * gap:+.1f}%)")
+    # Triton's agree within ncu's own launch processing; CUDA C++ and Numba read 8-9% above on an H200
+    # (docs/timing.md: measured, not yet explained). A wrong kernel name would give no figure at all.
+    assert gap < (0.06 if name == "gelu_kernel" else 0.12)
+
+
+@pytest.mark.parametrize("name", ["v1::norm", "v2::norm", "shuffle_sum", "scale<__half>"])
+def test_each_kernel_of_a_multi_kernel_file_runs_from_its_own_ptx_and_computes_its_reference(tmp_path, name):
+    from pathlib import Path
+
+    (tmp_path / "multi_spec.py").write_text(MULTI_SPECS)
+    fixture = Path(__file__).resolve().parents[1] / "cuda_fixtures" / "multi.cu"
+    ref = resolve_kernel(f"{fixture}:{name}", spec_file=str(tmp_path / "multi_spec.py"))
+    (m,) = _bench(ref, [{}])
+    assert m.status is Status.OK, m.error

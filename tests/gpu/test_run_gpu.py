@@ -48,6 +48,7 @@ def run_dir(tmp_path_factory):
     result = _irscope("run", "-o", "out", "--", sys.executable, PROGRAM, cwd=folder, env=env)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "run_program done" in result.stdout
+    (folder / "table.txt").write_text(result.stdout)  # the table as a log keeps it (stdout is a pipe here)
     # The same program again, profiling itself (irscope's profiler and its own cannot run at once).
     mine = subprocess.run(
         [sys.executable, PROGRAM],
@@ -83,6 +84,37 @@ def test_every_kernel_is_captured_with_its_launches(run_dir):
     assert variant["gpu_calls"] == 50 and plain["session"]
     assert all(k["gpu_total_us"] > 0 for k in (plain, kernels["relu_sq_kernel"], inductor[0]))
     assert index["kernels"][0]["gpu_total_us"] >= index["kernels"][-1]["gpu_total_us"]  # ranked
+
+
+def test_the_runs_chrome_trace_sits_beside_run_json_with_each_kernel_linked_to_its_session(run_dir):
+    index = _index(run_dir)
+    assert index["trace"]["file"] == "trace.json" and index["trace"]["kernel_events_linked"] > 0
+    trace = json.loads((run_dir / "out" / "trace.json").read_text())
+    kernels = [e for e in trace["traceEvents"] if isinstance(e, dict) and e.get("cat") == "kernel"]
+    by_name = {k["name"]: k for k in index["kernels"]}
+    plain = [e for e in kernels if e["name"] == "scale_shift_kernel"]
+    assert len(plain) == 50, len(plain)  # every launch on the timeline, each with its session and variant
+    session = by_name["scale_shift_kernel"]["session"]
+    assert all(e["args"]["irscope session"] == session for e in plain)
+    assert all(e["args"]["irscope variant"] == by_name["scale_shift_kernel"]["variants"][0]["entry"] for e in plain)
+    assert (run_dir / "out" / session / "session.json").is_file()
+    inductor = next(k for k in index["kernels"] if k["inductor"])
+    assert any(
+        e["args"].get("irscope session") == inductor["session"] for e in kernels if e["name"] == inductor["name"]
+    )
+    # torch's own kernels stay on the timeline, unlinked
+    assert any("irscope session" not in e["args"] for e in kernels)
+
+
+def test_the_table_in_a_log_keeps_each_kernel_and_its_pick_on_one_line(run_dir):
+    index = _index(run_dir)
+    lines = (run_dir / "table.txt").read_text().splitlines()
+    for k in index["kernels"]:
+        (row,) = [line for line in lines if line.startswith(k["name"])]
+        picked = [v["label"] for v in k["variants"] if v["picked_by_autotuner"]]
+        assert all(label in row for label in picked) and (k["session"] or "(none") in row, row
+    for o in index["other_gpu_work"][:8]:
+        assert any(line.startswith(o["name"][:47]) and "(not Triton)" in line for line in lines), o["name"]
 
 
 def test_the_captured_ir_is_what_the_jit_compiled(run_dir):
@@ -233,5 +265,8 @@ def test_a_running_load_inline_call_is_captured_with_its_gpu_time(tmp_path):
     row = rows["square_matrix_kernel"]
     assert row["frontend"] == "cuda" and row["session"] and row["gpu_calls"] == 50, row
     assert "prog.py:" in row["from"] and "-O2" in row["from"]
+    trace = json.loads((tmp_path / "out" / "trace.json").read_text())
+    linked = [e for e in trace["traceEvents"] if isinstance(e, dict) and e.get("args", {}).get("irscope session")]
+    assert len(linked) == 50 and {e["args"]["irscope session"] for e in linked} == {row["session"]}
     dump = _irscope("dump", str(tmp_path / "out" / row["session"]), "--stage", "sass", cwd=tmp_path)
     assert dump.returncode == 0 and "FMUL" in dump.stdout, dump.stderr[-2000:]

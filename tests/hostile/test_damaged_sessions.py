@@ -67,6 +67,13 @@ def _edit_index(session: Path, change) -> None:
     (session / "session.json").write_text(json.dumps(index))
 
 
+def _edit_variant(session: Path, change) -> None:
+    path = _variant_dir(session, 128) / "variant.json"
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data))
+
+
 def _ptx(session):
     return _variant_dir(session, 128) / "ptx.ptx"
 
@@ -81,6 +88,10 @@ DAMAGE = {
         json.dumps({**json.loads((_variant_dir(s, 128) / "variant.json").read_text()), "stages": "ptx", "config": 5})
     ),
     "variant.json a list": lambda s, o: (_variant_dir(s, 128) / "variant.json").write_text("[1, 2]"),
+    "variant.json heuristics not scalars": lambda s, o: _edit_variant(
+        s, lambda d: d["compile_info"].update(heuristics={"EVEN": {"nested": [SECRET]}})
+    ),
+    "variant.json heuristics a list": lambda s, o: _edit_variant(s, lambda d: d["compile_info"].update(heuristics=[1])),
     "stage file missing": lambda s, o: _ptx(s).unlink(),
     "stage file truncated": lambda s, o: _ptx(s).write_text(_ptx(s).read_text()[:500]),
     "stage file edited": lambda s, o: _ptx(s).write_text(_ptx(s).read_text().replace("ld.global", "ld.globl")),
@@ -103,6 +114,12 @@ DAMAGE = {
     "variant id absolute": lambda s, o: _edit_index(s, lambda d: d["variants"][0].update(id=str(o))),
     "session.json truncated": lambda s, o: (s / "session.json").write_bytes((s / "session.json").read_bytes()[:300]),
     "session.json wrong types": lambda s, o: _edit_index(s, lambda d: d.update(variants={"a": 1})),
+    "session.json heuristics not scalars": lambda s, o: _edit_index(
+        s, lambda d: d["variants"][0]["facts"].update(heuristics={"EVEN": [SECRET]})
+    ),
+    "session.json heuristics a string": lambda s, o: _edit_index(
+        s, lambda d: d["variants"][0]["facts"].update(heuristics=SECRET)
+    ),
 }
 
 SOURCE_DAMAGE = {

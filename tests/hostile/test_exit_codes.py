@@ -231,6 +231,27 @@ def test_an_inductor_log_without_torch_says_what_to_install():
     )
 
 
+@pytest.mark.skipif(shutil.which("zstd") is None, reason="runs the zstd tool the message names")
+def test_a_zstd_trace_without_zstandard_names_a_command_that_unpacks_tritonparses_file(tmp_path):
+    import gzip
+    import shlex
+
+    zstandard = pytest.importorskip("zstandard")
+    text = gzip.open(REPO / "samples" / "tritonparse" / "fused_op_kernel_mapped.ndjson.gz", "rb").read()
+    packer = zstandard.ZstdCompressor()
+    trace = tmp_path / "dedicated_log_triton_trace_pid_7_host_h_.bin.ndjson"  # a name tritonparse gives
+    trace.write_bytes(b"".join(packer.compress(line) for line in text.splitlines(keepends=True)))
+    refused = without("zstandard", "dump", str(trace))
+    one_line(refused, ExitCode.USAGE, "zstandard module is not installed", "pip install irscope[zstd]")
+    command = refused.stderr.split("or unpack it with: ", 1)[1].strip()
+    unpacked = tmp_path / "dedicated_log_triton_trace_pid_7_host_h_.unpacked.ndjson"
+    assert command == f"zstd -dc {shlex.quote(str(trace))} > {shlex.quote(str(unpacked))}"
+    subprocess.run(command, shell=True, check=True, timeout=60)  # the command as a user would paste it
+    assert unpacked.read_bytes() == text
+    read = without("zstandard", "dump", str(unpacked))
+    assert read.returncode == 0 and "fused_op_kernel" in read.stderr, read.stderr
+
+
 @pytest.mark.parametrize("dtype", [[], {}, ["float32"]], ids=["a list", "an object", "a list of a dtype"])
 def test_a_trace_launch_whose_tensor_dtype_is_not_a_name_still_dumps(cli, tmp_path, dtype):
     import gzip

@@ -372,9 +372,24 @@ def gzip_bomb(path: Path, unpacked: int) -> Path:
     return path
 
 
+def zstd_bomb(path: Path, unpacked: int) -> Path:
+    """``unpacked`` bytes of newlines in zstd: one 16 MiB frame written again and again, as tritonparse appends."""
+    zstandard = pytest.importorskip("zstandard")
+    frame = zstandard.ZstdCompressor(level=19).compress(b"\n" * (16 << 20))
+    with path.open("wb") as out:
+        for _ in range(-(-unpacked // (16 << 20))):
+            out.write(frame)
+    return path
+
+
+BOMBS = {"gzip": (gzip_bomb, "bomb.ndjson.gz"), "zstd": (zstd_bomb, "bomb.bin.ndjson")}
+
+
+@pytest.mark.parametrize("packing", BOMBS)
 @pytest.mark.parametrize("command", ["dump", "sweep"])
-def test_a_gzip_trace_that_unpacks_to_gigabytes_is_refused_in_one_line_in_bounded_memory(tmp_path, command):
-    bomb = gzip_bomb(tmp_path / "bomb.ndjson.gz", 8 << 30)
+def test_a_packed_trace_that_unpacks_to_gigabytes_is_refused_in_one_line_in_bounded_memory(tmp_path, command, packing):
+    make, name = BOMBS[packing]
+    bomb = make(tmp_path / name, 8 << 30)
     assert bomb.stat().st_size < 16 << 20
     proc = subprocess.Popen(
         [sys.executable, "-m", "irscope", command, str(bomb)],

@@ -69,10 +69,31 @@ def test_a_kernel_the_trace_does_not_hold_is_bad_input_naming_those_it_does(cli,
     one_line_error(result, ExitCode.USAGE, "no compilation of a kernel named 'matmul_kernel'", "fused_op_kernel")
 
 
-def test_a_missing_trace_and_a_zstd_one_are_one_line(cli, tmp_path):
+def test_a_missing_trace_and_a_damaged_zstd_one_are_one_line(cli, tmp_path):
     one_line_error(cli("dump", str(tmp_path / "none.ndjson")), ExitCode.SESSION_ERROR, "missing")
     (tmp_path / "z.ndjson").write_bytes(b"\x28\xb5\x2f\xfd" + b"\0" * 16)
-    one_line_error(cli("dump", str(tmp_path / "z.ndjson")), ExitCode.SESSION_ERROR, "zstd")
+    one_line_error(cli("dump", str(tmp_path / "z.ndjson")), ExitCode.SESSION_ERROR, "damaged zstd file")
+
+
+def zstd_frames(text_lines: list[str]) -> bytes:
+    """One zstd frame per event, as tritonparse's writer appends them with TRITON_TRACE_COMPRESSION=zstd."""
+    zstandard = pytest.importorskip("zstandard")
+    packer = zstandard.ZstdCompressor()
+    return b"".join(packer.compress(line.encode()) for line in text_lines)
+
+
+def test_a_zstd_trace_reads_and_one_cut_short_or_with_a_stray_tail_is_one_line(cli, tmp_path):
+    packed = zstd_frames(lines())
+    (tmp_path / "t.bin.ndjson").write_bytes(packed)
+    assert cli("dump", str(tmp_path / "t.bin.ndjson"), "-c", "ACTIVATION=relu").exit_code == 0
+    last = zstd_frames(lines()[-1:])
+    for cut in (len(packed) - len(last) // 2, len(packed) - 1):  # within the last frame's block, its checksum-less end
+        (tmp_path / "cut.bin.ndjson").write_bytes(packed[:cut])
+        one_line_error(
+            cli("dump", str(tmp_path / "cut.bin.ndjson")), ExitCode.SESSION_ERROR, "damaged zstd", "truncated"
+        )
+    (tmp_path / "tail.ndjson.zst").write_bytes(packed + b"not a frame")
+    one_line_error(cli("dump", str(tmp_path / "tail.ndjson.zst")), ExitCode.SESSION_ERROR, "damaged zstd file")
 
 
 def test_an_event_with_fields_of_the_wrong_kind_is_passed_over_with_the_others_read(cli, tmp_path):

@@ -37,7 +37,7 @@ def _accuracy(ref, configs) -> list[dict]:
     from irscope.measure.timing import time_launches
 
     measured = {r.index: r.measurement for r in bench(ref, configs, min_time_ms=300)}
-    ncu = profile(ref.handle(), configs)
+    ncu = profile(ref.handle(), configs, [ref.name])
     rows = []
     for i, config in enumerate(configs):
         launch = ref.launch(config)

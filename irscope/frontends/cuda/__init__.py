@@ -45,7 +45,7 @@ class CudaFrontend(Frontend):
     suffixes = (".cu",)
 
     def kernel_names(self, path: Path) -> list[str]:
-        return [k.name for k in kernels(read_source(path))]
+        return [name for k in kernels(read_source(path)) for name in k.openable]
 
     def resolve(self, path: Path, name: str | None, signature: str | None = None) -> CudaKernel:
         if path.suffix == ".py":
@@ -68,7 +68,7 @@ class CudaFrontend(Frontend):
     def builtin(self, directory: Path) -> list[CudaKernel]:
         out = []
         for path in sorted(directory.glob("*.cu")):
-            out.extend(CudaKernel(str(path), k.name) for k in kernels(read_source(path)))
+            out.extend(CudaKernel(str(path), name) for k in kernels(read_source(path)) for name in k.openable)
         return out
 
 

@@ -25,9 +25,11 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import ParameterError
+from ...ir.ptx_module import entries, kernel_slice
+from ...nvidia.demangle import demangle
 from ...types import CaptureError
 from ..base import Compiled
-from .source import entry_name
+from .names import entry_for
 from .tokens import config_header, flag_values
 
 # Compiler flags a config may set (kind "constexpr" in the table: compile-time, like the macros).
@@ -117,7 +119,8 @@ def sources(file: str, values: Mapping[str, Any], macros: Mapping[str, Any], out
 def compile_cuda(
     file: str, kernel: str, values: Mapping[str, Any], macros: Mapping[str, Any], capability: int
 ) -> Compiled:
-    """Compile ``file`` for ``sm_<capability>``; the stages name every kernel of the file, the report ``kernel``'s."""
+    """Compile ``file`` for ``sm_<capability>``: ``kernel``'s own PTX (its part of the file's module) and ptxas's
+    report on it; the cubin holds every kernel of the file, as nvcc made it (a launch finds the entry in it)."""
     from ...stages import Stage
 
     start = time.perf_counter()
@@ -154,20 +157,16 @@ def compile_cuda(
             compiler=nvcc_version(),
             error=CaptureError("nvcc" if ptx is None else "cubin (ptxas)", _first_error(log, file)),
         )
-    entry = entry_name(ptx or "", kernel)
+    entry, function = kernel_entry(ptx or "", kernel)
     if entry is None:
-        return Compiled(
-            stages=stages,
-            seconds=seconds,
-            compiler=nvcc_version(),
-            error=CaptureError(
-                "nvcc", f"nvcc emitted no entry for {kernel} (a template kernel that is never instantiated has none)"
-            ),
-        )
+        return Compiled(stages=stages, seconds=seconds, compiler=nvcc_version(), error=CaptureError("nvcc", function))
     # The entry is what a launch looks the function up by (C++ names are mangled).
     options = {**{k: values[k] for k in FLAGS if k in values}, "entry": entry}
+    if function != kernel:  # a template named bare, settled by nvcc's entries: which instantiation it was
+        options["function"] = function
     return Compiled(
-        stages=stages,
+        # the kernel's own part of the file's module: every fact counted on it is this kernel's (ptx_module.py)
+        stages={Stage.PTX: kernel_slice(ptx or "", entry)},
         cubin=cubin,
         shared=0,
         options=options,
@@ -175,6 +174,15 @@ def compile_cuda(
         ptxas_log=_function_report(log, entry),
         seconds=round(seconds, 4),
     )
+
+
+def kernel_entry(ptx: str, kernel: str) -> tuple[str | None, str]:
+    """The PTX entry nvcc made for ``kernel`` (``v1::norm``, ``scale<float>``) and its C++ name, or None and
+    why not (names.py)."""
+    found = entries(ptx)
+    tool = nvcc_path()
+    readable = demangle(found, str(Path(tool).parent) if tool else None)
+    return entry_for({entry: readable.get(entry, entry) for entry in found}, kernel)
 
 
 def _first_error(log: str, file: str) -> str:

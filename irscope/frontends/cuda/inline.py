@@ -135,7 +135,7 @@ def _called(node: ast.Call) -> str:
 
 def inline_kernel_names(path: Path) -> list[str]:
     try:
-        return [k.name for source in inline_sources(path) for k in kernels(source.text)]
+        return [name for source in inline_sources(path) for k in kernels(source.text) for name in k.openable]
     except (OSError, UnicodeDecodeError, KernelFileError):
         return []
 

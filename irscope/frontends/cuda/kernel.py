@@ -11,9 +11,10 @@ from ...arch import Target
 from ...errors import KernelFileError, ParameterError
 from ...stages import Stage
 from ...types import Config, KernelId
-from ..base import Compiled, Kernel, KernelHandle, choose_kernel
+from ..base import Compiled, Kernel, KernelHandle
 from .compile import FLAGS, compile_cuda, nvcc_version
 from .inline import HOST_ONLY_INCLUDE, InlineSource, device_side
+from .names import choose
 from .source import kernels, tunable_macros
 from .tokens import config_header, flag_values
 
@@ -152,7 +153,7 @@ def read_source(path: Path) -> str:
 
 def kernel_in_file(path: Path, name: str | None) -> CudaKernel:
     text = read_source(path)
-    name = choose_kernel([k.name for k in kernels(text)], name, path, "__global__ kernel")
+    name = choose(kernels(text), name, path, "__global__ kernel")
     device_code = None
     if HOST_ONLY_INCLUDE.search(text):
         # A torch extension's source (what a load_inline call built): its host functions need torch's
@@ -166,6 +167,7 @@ def inline_kernel(path: Path, name: str | None) -> CudaKernel:
     from .inline import device_side, inline_sources
 
     text = read_source(path)
-    found = {k.name: source for source in inline_sources(path, text) for k in kernels(source.text)}
-    name = choose_kernel(list(found), name, path, "load_inline __global__ kernel")
-    return CudaKernel(str(path), name, text, device_side(found[name], str(path)))
+    found = {k: source for source in inline_sources(path, text) for k in kernels(source.text)}
+    name = choose(list(found), name, path, "load_inline __global__ kernel")
+    source = next(source for decl, source in found.items() if name.partition("<")[0] == decl.name)
+    return CudaKernel(str(path), name, text, device_side(source, str(path)))

@@ -13,8 +13,11 @@ so ``-c TILE=32`` becomes ``-DTILE=32``. Comments and string literals are blanke
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
+
+from .templates import is_template, with_instances
 
 # __global__ void square_matrix_kernel(   /   extern "C" __global__ void __launch_bounds__(256) k(
 GLOBAL = re.compile(r"__global__\s+(?:[\w:<>,\s*&]*?\s)?(?:__launch_bounds__\s*\([^)]*\)\s*)?(\w+)\s*\(")
@@ -22,10 +25,25 @@ IFNDEF = re.compile(r"^\s*#\s*ifndef\s+(\w+)\s*$")
 DEFINE = re.compile(r"^\s*#\s*define\s+(\w+)\s+(.+?)\s*$")
 
 
+# namespace v1 {     namespace a::b {     inline namespace detail {     namespace {     and every brace
+SCOPE = re.compile(r"\bnamespace\s+((?:[A-Za-z_]\w*\s*::\s*(?:inline\s+)?)*[A-Za-z_]\w*)?\s*\{|[{}]")
+MOST_NESTED = 64  # namespaces open at once that are read
+
+
 @dataclass(frozen=True)
 class CudaKernelDecl:
-    name: str
+    name: str  # as C++ qualifies it: v1::norm (no namespace: norm)
     line: int  # 1-based
+    template: bool = False
+    # A template's instantiations the file spells out (explicit instantiation, launch, address taken): "<float>"
+    instances: tuple[str, ...] = ()
+    # Some use's arguments name a template parameter or a macro: nvcc may make instantiations not listed here.
+    open_uses: bool = False
+
+    @property
+    def openable(self) -> list[str]:
+        """The names that open it: each instantiation of a template, or the kernel itself."""
+        return [self.name + args for args in self.instances] or [self.name]
 
 
 def blank_comments(text: str) -> str:
@@ -58,23 +76,52 @@ def blank_comments(text: str) -> str:
 
 
 def kernels(text: str) -> list[CudaKernelDecl]:
-    """Every ``__global__`` function, in file order (a name declared twice, once)."""
+    """Every ``__global__`` function, in file order (a name declared twice, once), named with its namespaces;
+    a template with the instantiations the file spells out (templates.py)."""
     clean = blank_comments(text)
-    out: dict[str, CudaKernelDecl] = {}
+    scopes = Scopes(clean)
+    newlines = [m.start() for m in re.finditer("\n", clean)]
+    found: dict[str, CudaKernelDecl] = {}
     for m in GLOBAL.finditer(clean):
         name = m.group(1)
-        if name not in out and name != "__launch_bounds__":
-            out[name] = CudaKernelDecl(name, clean.count("\n", 0, m.start(1)) + 1)
-    return list(out.values())
+        if name == "__launch_bounds__":
+            continue
+        qualified = "::".join([*scopes.at(m.start()), name])
+        if qualified not in found:
+            line = bisect.bisect_left(newlines, m.start(1)) + 1
+            found[qualified] = CudaKernelDecl(qualified, line, is_template(clean, m.start()))
+    return with_instances(clean, list(found.values()), scopes)
 
 
-def entry_name(ptx: str, kernel: str) -> str | None:
-    """The PTX entry of ``kernel``: its own name (``extern "C"``) or its C++ mangling (``_Z<len><name>...``)."""
-    entries = re.findall(r"\.entry\s+(\w+)\s*\(", ptx)
-    if kernel in entries:
-        return kernel
-    mangled = f"_Z{len(kernel)}{kernel}"
-    return next((e for e in entries if e.startswith(mangled)), None)
+class Scopes:
+    """The namespaces open at each point of a (comment-blanked) text."""
+
+    def __init__(self, clean: str) -> None:
+        self.marks: list[int] = [0]  # where the namespaces open change: `namespace X {` and the brace closing it
+        self.open: list[tuple[str, ...]] = [()]
+        stack: list[bool] = []  # for each brace open: does it open a namespace
+        names: list[str] = []  # the namespaces open, outermost first (`a::b` as two)
+        for m in SCOPE.finditer(clean):
+            token = m.group(0)
+            if token == "{":
+                stack.append(False)
+                continue
+            if token == "}":
+                if not stack or not stack.pop():
+                    continue
+                names.pop()
+            else:
+                parts = [re.sub(r"^inline\s+", "", part.strip()) for part in (m.group(1) or "").split("::")]
+                stack.append(True)
+                # an anonymous namespace is no part of a name (nvcc's entries spell it `(anonymous namespace)`)
+                names.append("::".join(part for part in parts if part))
+            if len(names) <= MOST_NESTED:  # deeper is no real file's: its names are not spelled out
+                self.marks.append(m.end())
+                self.open.append(tuple(part for name in names if name for part in name.split("::")))
+
+    def at(self, position: int) -> tuple[str, ...]:
+        """The namespaces open at ``position``, outermost first (``a::b`` counted as two)."""
+        return self.open[max(bisect.bisect_right(self.marks, position) - 1, 0)]
 
 
 def tunable_macros(text: str) -> dict[str, object]:

@@ -262,7 +262,8 @@ class Tuning:
         defaults = {"num_ctas": (None, 1), "maxnreg": (None,)}
         for name, column in options.items():
             if name not in defaults or any(v not in defaults[name] for v in column):
-                out[name] = ("option", column)
+                # a kernel parameter of the option's name gets the config's value too (Config.all_kwargs)
+                out[name] = ("constexpr" if name in constexprs else "option", column)
         return out
 
     def _pruned(self, kernel: TritonKernel, table: Mapping[str, dict[str, Any]]) -> tuple[list | None, str]:
@@ -279,7 +280,7 @@ class Tuning:
         first = configs[0]
         defaults = {
             kind: {n: p["default"] for n, p in table.items() if p["kind"] == kind}
-            for kind in ("constexpr", "option", "size")
+            for kind in ("constexpr", "option", "size", "argument")
         }
         user = {**defaults["constexpr"], **first.kwargs}
         options = {
@@ -288,7 +289,8 @@ class Tuning:
             if v is not None
         }
         try:
-            args, unknown = example_arguments(kernel, Config(user, options, defaults["size"]))
+            given = {n: v for n, v in defaults["argument"].items() if v is not None}  # a recorded launch's
+            args, unknown = example_arguments(kernel, Config(user, options, {**defaults["size"], **given}))
             # The kwargs the autotuner is called with: the caller's and those of heuristics outside it.
             outer = Tuning(self.jit, self.layers[: self.layers.index(tuner)] + (tuner,))
             kwargs = {
@@ -306,7 +308,9 @@ class Tuning:
                     est = {c: tuner.perf_model(**nargs, **kwargs, **c.all_kwargs()) for c in kept}
                     kept = sorted(est, key=est.get)[:top_k]
         except UnknownValue as exc:
-            return [None] * len(configs), f"prune_configs_by reads {exc.args[0]}, whose value -S does not give"
+            return [None] * len(configs), (
+                f"prune_configs_by reads {exc.args[0]}, whose value -S does not give (-c {exc.args[0]}=VALUE does)"
+            )
         except Exception as exc:
             return [None] * len(configs), f"prune_configs_by raised {_said(exc)}"
         return [not any(_same(c, k) for k in kept) for c in configs], ""
@@ -349,7 +353,8 @@ def example_arguments(
     With a KernelSpec: its arguments, on ``tensors`` (a launch's), else on CPU torch
     tensors (so a heuristic that reads ``.dtype`` sees a torch dtype), else on
     irscope's stand-ins when torch is not installed. With -S: what the signature
-    fixes (constants, ``:1``); every other argument is unknown.
+    fixes (constants, ``:1``) and the example values ``-c`` gives its other scalars; every
+    other argument is unknown.
     """
     names = kernel.fn.arg_names
     if kernel.spec is not None:
@@ -369,27 +374,33 @@ def example_arguments(
             known[param.name] = 1
         elif arg.type is None:
             known[param.name] = arg.value
+        elif config.sizes.get(param.name) is not None:  # -c NAME=VALUE: a launch's value
+            known[param.name] = config.sizes[param.name]
         else:
             unknown.add(param.name)
     return known, frozenset(unknown)
 
 
-def check_signature(kernel: TritonKernel) -> None:
-    """Refuse, in one line, a -S kernel whose heuristics read an argument -S gives only as a type."""
+def check_heuristics(kernel: TritonKernel, config: Config) -> None:
+    """Refuse, in one line, a -S config whose heuristics read an argument it gives no value for.
+
+    Every config the autotuner lists is tried with ``config``'s example argument values
+    (``-c NAME=VALUE``), as each may take another path through the heuristics.
+    """
     if not any(not _is_autotuner(layer) for layer in kernel.tuning.layers):
         return
     table = kernel.parameter_table()
-    defaults = {n: p["default"] for n, p in table.items() if p["kind"] in ("constexpr", "option")}
     columns = {n: p["configs"] for n, p in table.items() if p["kind"] in ("constexpr", "option") and "configs" in p}
     count = len(next(iter(columns.values()))) if columns else 1
-    args, unknown = example_arguments(kernel, Config())
+    args, unknown = example_arguments(kernel, config)
+    given = {**config.constexprs, **config.options}
     for i in range(count):
-        kwargs = {**defaults, **{n: c[i] for n, c in columns.items()}}
+        kwargs = {**given, **{n: c[i] for n, c in columns.items()}}
         try:
             kernel.tuning.resolve(kernel.name, args, {k: v for k, v in kwargs.items() if v is not None}, unknown)
         except UnknownArgument:
             raise
-        except ParameterError:  # a constexpr -c has yet to give, say: the compile says so if it still fails
+        except ParameterError:  # another fault of the heuristic: the compile says so if it still fails
             pass
 
 
@@ -399,7 +410,8 @@ def _evaluate(kernel: str, name: str, fn: Any, args: Arguments, hidden: set[str]
     except UnknownValue as exc:
         raise UnknownArgument(
             f"@triton.heuristics value {name} of {kernel} reads {exc.args[0]}, whose value -S "
-            "does not give (only its type); declare a KernelSpec with example arguments"
+            f"does not give (only its type); give a launch's value with -c {exc.args[0]}=VALUE "
+            "(it stays a runtime argument), or declare a KernelSpec with example arguments"
         ) from None
     except KeyError as exc:
         if exc.args and exc.args[0] in hidden:

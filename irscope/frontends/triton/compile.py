@@ -66,6 +66,7 @@ class _Result(Compiled):
             error=self.error,
             signature=self.signature,
             divisible_by_16=self.divisible_by_16,
+            heuristics=self.heuristics,
             gpu_registers=self.gpu_registers,
             gpu_spills=self.gpu_spills,
             passes=self.passes,
@@ -125,6 +126,7 @@ def compile_aot(kernel: TritonKernel, config: Config, capability: int, passes: b
     start = time.perf_counter()
     try:
         src, options, result.signature, result.divisible_by_16 = specialize(kernel, config, capability)
+        result.heuristics = heuristic_values(kernel, src)
     except Exception as exc:  # a spec whose args do not fit the kernel, say
         result.error = CaptureError.from_environment(exc, "specializing") or CaptureError("specialize", _one_line(exc))
         return result.compiled(capability)
@@ -169,6 +171,7 @@ def compile_jit(kernel: TritonKernel, config: Config) -> Compiled:
     capability = driver.active.get_current_target().arch
     tensors = {name: getattr(ns, name) for name in kernel.spec.tensors}
     src, options, result.signature, result.divisible_by_16 = specialize(kernel, config, capability, tensors)
+    result.heuristics = heuristic_values(kernel, src)
     try:
         with triton_cache_for(kernel.file), install_stage_hook(tracker):
             compiled = kernel.fn.run(*args, grid=kernel.spec.grid(ns), warmup=True, **kwargs)
@@ -185,6 +188,20 @@ def compile_jit(kernel: TritonKernel, config: Config) -> Compiled:
     result.seconds = time.perf_counter() - start
     result.ptxas_log = tracker.ptxas_log
     return result.compiled(capability)
+
+
+def heuristic_values(kernel: TritonKernel, src: Any) -> dict[str, Any]:
+    """What each ``@triton.heuristics`` value came to in this compile: the constexpr it was compiled with."""
+    if kernel.tuning is None:
+        return {}
+    names = kernel.fn.arg_names
+    out = {}
+    for name, _, _ in kernel.tuning.heuristics():
+        key = (names.index(name),)
+        if key in src.constants:
+            value = src.constants[key]
+            out[name] = value if value is None or isinstance(value, (bool, int, float, str)) else str(value)
+    return out
 
 
 @contextlib.contextmanager
@@ -231,16 +248,42 @@ def _failure(kernel: TritonKernel, stage: str | None, exc: Exception) -> Capture
 
 
 def _frontend_message(kernel: TritonKernel, exc: Any) -> str:
-    """``file:line:col: message`` for Triton's frontend errors (its own lines start at the def)."""
-    inner = exc
-    while getattr(inner, "__cause__", None) is not None and type(inner.__cause__).__name__.endswith("Error"):
-        inner = inner.__cause__
-    message = getattr(exc, "error_message", None) or getattr(inner, "error_message", None) or str(inner)
+    """``file:line:col: what failed in `the source line` `` for Triton's frontend errors.
+
+    Triton's own text starts "at 2:4:" (lines counted from the def) and quotes up to 12
+    source lines; for a message-less ``tl.static_assert`` that is all it has, so the line
+    that failed is what says why. An error in a @jit function the kernel calls arrives
+    wrapped in one at the call: the location is the call's (a line of the kernel's file),
+    and the code shown runs from that call to the line that failed in the callee.
+    """
+    from triton.compiler.errors import CompilationError, CompileTimeAssertionFailure
+
+    chain = [exc]
+    while isinstance(chain[-1].__cause__, CompilationError):
+        chain.append(chain[-1].__cause__)
+    failed = chain[-1]
+    message = failed.error_message
+    if isinstance(failed, CompileTimeAssertionFailure):
+        message = "static assertion failed" + (f": {message}" if message else "")
+    elif not message:
+        cause = failed.__cause__  # an error in a builtin Triton wraps without a message of its own
+        message = _one_line(cause) if cause is not None else "does not compile"
+    code = " -> ".join(filter(None, (_source_line(e) for e in chain)))
+    text = _one_line(message) + (f" in `{code}`" if code else "")
     node = getattr(exc, "node", None)
     if node is not None and hasattr(node, "lineno"):
         line = kernel.def_line() + node.lineno - 1
-        return f"{kernel.file}:{line}:{node.col_offset}: {_one_line(message)}"
-    return _one_line(message)
+        return f"{kernel.file}:{line}:{node.col_offset}: {text}"
+    return text
+
+
+def _source_line(exc: Any) -> str | None:
+    """The line of its function's source that a Triton CompilationError points at."""
+    src, lineno = getattr(exc, "src", None), getattr(getattr(exc, "node", None), "lineno", None)
+    if not isinstance(src, str) or not isinstance(lineno, int):
+        return None
+    lines = src.splitlines()
+    return lines[lineno - 1].strip() if 0 < lineno <= len(lines) else None
 
 
 def _one_line(value: Any) -> str:

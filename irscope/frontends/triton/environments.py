@@ -25,7 +25,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ...errors import UsageError
-from ...paths import cache_dir
+from ...paths import TRITONS, cache_dir
 from ...spec import check_triton_version
 
 FOLDERS_ENV = "IRSCOPE_TRITONS"
@@ -40,7 +40,7 @@ def running_version() -> str:
 def tritons_dir() -> Path:
     """Where the private Tritons live: ``$IRSCOPE_TRITONS``, else ``<cache>/tritons``."""
     root = os.environ.get(FOLDERS_ENV)
-    return Path(root) if root else cache_dir() / "tritons"
+    return Path(root) if root else cache_dir() / TRITONS
 
 
 def site_for(version: str, note: Callable[[str], None] | None = None) -> str | None:

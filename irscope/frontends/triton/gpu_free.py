@@ -8,6 +8,12 @@ device (tensors with a shape and a dtype and no memory), and every launch is rec
 through Triton's ``jit_cache_hook`` and skipped. The first recorded launch of a kernel
 is an example of how the file calls it: its specialization is the signature irscope
 compiles when the user gives none.
+
+What a file asks of the device at import is answered for that target too: the driver's
+device properties (shared memory, registers, SM count: ``REFERENCE_GPUS``), torch.cuda's
+capability and name queries, and a ``warmup`` compiles for real, so that the kernel it
+returns reports the registers and shared memory ptxas gave it (read from the cubin, as
+the driver would on loading it); launching that compiled kernel does nothing.
 """
 
 from __future__ import annotations
@@ -59,6 +65,85 @@ class ExampleLaunch:
     file: str | None = None  # where the kernel's def is
 
 
+@dataclass(frozen=True)
+class ReferenceGpu:
+    """The GPU a stand-in answers for: a common one of its compute capability, as its driver reports it.
+
+    Only what a file computes from these (a persistent grid from the SM count, say) depends on
+    them, never the compile: the limits that do (shared memory, registers) are the arch's own,
+    from ``annotate.occupancy``. The SM counts and clocks are the products' published figures,
+    as their drivers report them (kHz, bits), to the precision a stand-in needs.
+    """
+
+    name: str
+    multiprocessor_count: int
+    sm_clock_khz: int
+    mem_clock_khz: int
+    mem_bus_width: int
+
+
+REFERENCE_GPUS = {
+    75: ReferenceGpu("Tesla T4", 40, 1590000, 5001000, 256),
+    80: ReferenceGpu("NVIDIA A100-SXM4-80GB", 108, 1410000, 1593000, 5120),
+    86: ReferenceGpu("NVIDIA A10", 72, 1695000, 6251000, 384),
+    89: ReferenceGpu("NVIDIA L4", 58, 2040000, 6251000, 192),
+    90: ReferenceGpu("NVIDIA H100 80GB HBM3", 132, 1980000, 2619000, 5120),
+    100: ReferenceGpu("NVIDIA B200", 148, 1965000, 3996000, 8192),
+    120: ReferenceGpu("NVIDIA GeForce RTX 5090", 170, 2407000, 14001000, 512),
+}
+
+
+def reference_gpu(capability: int) -> ReferenceGpu:
+    """The stand-in GPU for ``capability``: its own, else the nearest older one listed."""
+    older = [c for c in sorted(REFERENCE_GPUS) if c <= capability]
+    return REFERENCE_GPUS[older[-1] if older else min(REFERENCE_GPUS)]
+
+
+def device_properties(capability: int) -> dict[str, Any]:
+    """What Triton's ``driver.active.utils.get_device_properties(device)`` returns, for the stand-in GPU."""
+    from ...annotate.occupancy import sm_limits
+
+    gpu, limits = reference_gpu(capability), sm_limits(capability)
+    return {
+        "max_shared_mem": limits.shared_per_block,
+        "max_num_regs": limits.registers,
+        "multiprocessor_count": gpu.multiprocessor_count,
+        "warpSize": 32,
+        "sm_clock_rate": gpu.sm_clock_khz,
+        "mem_clock_rate": gpu.mem_clock_khz,
+        "mem_bus_width": gpu.mem_bus_width,
+        "max_threads_per_sm": limits.max_threads,
+    }
+
+
+class _StandInUtils:
+    """``driver.active.utils`` without a GPU: the device's properties, and a module "loaded" from its cubin."""
+
+    def __init__(self, capability: int) -> None:
+        self.capability = capability
+
+    def get_device_properties(self, device: int = 0) -> dict[str, Any]:
+        return device_properties(self.capability)
+
+    def load_binary(self, name: str, kernel: bytes, shared: int, device: int) -> tuple[Any, Any, int, int, int]:
+        """``(module, function, n_regs, n_spills, n_max_threads)`` as the driver's load gives them, from the cubin."""
+        from ...annotate.occupancy import sm_limits
+        from ...ir.elf import Cubin, function_resources
+
+        found = list(function_resources(Cubin(kernel)).values())
+        registers = found[0].get("registers", 0) if len(found) == 1 else 0
+        frame = found[0].get("frame", 0) if len(found) == 1 else 0
+        limits = sm_limits(self.capability)
+        # Registers go to a warp in units of 256; a block may use the SM's whole file (cudaFuncGetAttributes).
+        per_warp = -(-max(registers, 1) * 32 // limits.register_unit) * limits.register_unit
+        max_threads = min(1024, limits.registers // per_warp * 32)
+        return 0, 0, registers, frame // 4, max_threads  # Triton's driver: n_spills = local bytes / 4
+
+
+def _no_launch(*args: Any, **kwargs: Any) -> None:
+    """A compiled kernel's launch without a GPU: nothing runs (the JIT's own launches are recorded instead)."""
+
+
 def stand_in_driver(capability: int) -> Any:
     """A Triton driver that answers for ``sm_<capability>`` without a GPU."""
     from triton.backends.compiler import GPUTarget
@@ -72,6 +157,8 @@ def stand_in_driver(capability: int) -> Any:
         def __init__(self) -> None:
             super().__init__()
             self.target = GPUTarget("cuda", capability, 32)
+            self.utils = _StandInUtils(capability)
+            self.launcher_cls = lambda src, metadata: _no_launch
 
         def map_python_to_cpp_type(self, ty: str) -> str:
             from triton.backends.nvidia.driver import ty_to_cpp
@@ -108,8 +195,58 @@ def stand_in_driver(capability: int) -> Any:
 
 
 @contextlib.contextmanager
-def gpu_free_import(capability: int) -> Iterator[list[ExampleLaunch]]:
-    """Within: Triton's driver is a stand-in and launches are recorded (into the list yielded), not run."""
+def _torch_cuda_answers(capability: int) -> Iterator[None]:
+    """Within: torch.cuda's device queries answer for the stand-in GPU (a CPU torch raises on each).
+
+    Files read the capability before their kernels exist (Triton's attention tutorial filters its
+    autotuner configs by it). Only queries are answered: a tensor on "cuda" still fails as before.
+    """
+    try:
+        import torch
+    except ImportError:  # no torch: nothing to answer for
+        yield
+        return
+    from types import SimpleNamespace
+
+    gpu, props = reference_gpu(capability), device_properties(capability)
+    major, minor = divmod(capability, 10)
+    properties = SimpleNamespace(
+        name=gpu.name,
+        major=major,
+        minor=minor,
+        multi_processor_count=gpu.multiprocessor_count,
+        shared_memory_per_block_optin=props["max_shared_mem"],
+        regs_per_multiprocessor=props["max_num_regs"],
+        max_threads_per_multi_processor=props["max_threads_per_sm"],
+        warp_size=32,
+    )
+    # is_available() and device_count() keep torch's own answer: no tensor can be made on "cuda" here, and a
+    # file that picks its device by them ("cuda" if available else "cpu") then launches on CPU tensors,
+    # which the stand-in records as well.
+    answers = {
+        "current_device": lambda: 0,
+        "get_device_capability": lambda device=None: (major, minor),
+        "get_device_name": lambda device=None: gpu.name,
+        "get_device_properties": lambda device=None: properties,
+        "synchronize": lambda device=None: None,
+    }
+    saved = {name: getattr(torch.cuda, name) for name in answers}
+    for name, answer in answers.items():
+        setattr(torch.cuda, name, answer)
+    try:
+        yield
+    finally:
+        for name, original in saved.items():
+            setattr(torch.cuda, name, original)
+
+
+@contextlib.contextmanager
+def gpu_free_import(capability: int, torch_queries: bool = True) -> Iterator[list[ExampleLaunch]]:
+    """Within: Triton's driver is a stand-in and launches are recorded (into the list yielded), not run.
+
+    ``torch_queries``: torch.cuda's device queries answer for the stand-in too, which imports torch
+    (a second): for a file that uses torch, not for one that does not.
+    """
     from triton import knobs
     from triton.runtime.driver import driver
     from triton.runtime.jit import JITFunction
@@ -135,7 +272,9 @@ def gpu_free_import(capability: int) -> Iterator[list[ExampleLaunch]]:
                 file=getattr(getattr(jit.fn, "__code__", None), "co_filename", None),
             )
         )
-        return True  # Triton then neither compiles nor launches
+        # A launch: Triton neither compiles nor launches. A warmup: Triton compiles for the stand-in's
+        # target and returns the kernel, whose registers and shared memory the file may read.
+        return not is_manual_warmup
 
     original_run = JITFunction.run
 
@@ -151,7 +290,8 @@ def gpu_free_import(capability: int) -> Iterator[list[ExampleLaunch]]:
     driver.set_active(stand_in_driver(capability))
     JITFunction.run = run
     try:
-        with knobs.runtime.scope():
+        answers = _torch_cuda_answers(capability) if torch_queries else contextlib.nullcontext()
+        with knobs.runtime.scope(), answers:
             knobs.runtime.jit_cache_hook = record
             yield launches
     finally:
@@ -223,11 +363,15 @@ def signature_of(launch: ExampleLaunch, fn: Any) -> tuple | None:
 
 __all__ = [
     "LAUNCHES",
+    "REFERENCE_GPUS",
     "ExampleLaunch",
+    "ReferenceGpu",
     "TensorArgument",
     "describe",
+    "device_properties",
     "example_launches",
     "gpu_free_import",
+    "reference_gpu",
     "signature_of",
     "stand_in_driver",
 ]

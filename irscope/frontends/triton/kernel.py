@@ -19,12 +19,13 @@ from ...spec import TRITON_DEFAULT_OPTIONS, TRITON_OPTION, KernelSpec
 from ...stages import Stage
 from ...types import Config, KernelId
 from ..base import Compiled, Kernel, KernelHandle, Launch
-from .autotune import unwrap
+from .autotune import check_heuristics, unwrap
 from .compile import compile_aot, compile_jit, triton_cache_for
 from .environments import site_for
 from .inputs import example_namespace, launch_arguments
 from .replay import launch_key, replay
-from .signature import SignatureArg
+from .signature import SignatureArg, takes_example_value
+from .specialize import launch_signature
 from .tuner import run_autotuner
 
 # Environment variables that change what Triton generates (see triton/knobs.py).
@@ -80,6 +81,8 @@ class TritonKernel(Kernel):
         self.recorded_heuristics = False
         # The launches a program made of it (irscope run), by replay.launch_key: bench reruns those.
         self.recorded_launches: dict[str, Any] = {}
+        # Defaults a file's own launch gave (kernel_files.py): they replace the table's declared ones.
+        self.defaults: dict[str, Any] = {}
         self._inputs: dict[tuple, tuple[Any, Any]] = {}
         self._tuned_table: dict[str, dict[str, Any]] | None = None  # prune_configs_by runs once
 
@@ -122,15 +125,30 @@ class TritonKernel(Kernel):
         return self._declared_table()
 
     def _declared_table(self) -> dict[str, dict[str, Any]]:
+        """Constexprs, launch options and sizes (a spec's) or example argument values (``-S``'s ``argument``).
+
+        A constexpr named like a launch option (``num_stages``) is one name: Triton passes a
+        launch's ``num_stages=K`` to the kernel's parameter and reads the compile option from the
+        same keyword (``JITFunction._pack_args``), so ``-c num_stages=K`` sets both.
+        """
+        constexprs = set(self.constexpr_names())
         if self.spec is not None:
             table = {
                 n: {"default": t.default, "sweep": list(t.values()), "kind": "constexpr"}
-                for n, t in self.spec.constexprs.items()
+                for n, t in self.spec.options().items()
+                if n in constexprs
             }
+            table.update(
+                {
+                    n: {"default": t.default, "sweep": list(t.values()), "kind": "constexpr"}
+                    for n, t in self.spec.constexprs.items()
+                }
+            )
             table.update(
                 {
                     n: {"default": t.default, "sweep": list(t.values()), "kind": "option"}
                     for n, t in self.spec.options().items()
+                    if n not in constexprs
                 }
             )
             table.update({n: {"default": v, "sweep": [v], "kind": "size"} for n, v in self.spec.sizes.items()})
@@ -138,12 +156,33 @@ class TritonKernel(Kernel):
         table = {}
         sig = self.signature or ()
         for p in self.fn.params:
+            arg = sig[p.num] if p.num < len(sig) else None
             if p.is_constexpr:
-                given = sig[p.num].value if p.num < len(sig) and sig[p.num].type is None else None
+                given = arg.value if arg is not None and arg.type is None else None
                 default = given if given is not None else (p.default if p.has_default else None)
                 table[p.name] = {"default": default, "sweep": [default], "kind": "constexpr"}
-        table.update({n: {"default": v, "sweep": [v], "kind": "option"} for n, v in TRITON_DEFAULT_OPTIONS.items()})
+            elif arg is not None and takes_example_value(arg):
+                # -c NAME=VALUE: the value a launch would pass, for the heuristics and the JIT's specialization
+                table[p.name] = {"default": None, "sweep": [None], "kind": "argument"}
+        table.update(
+            {
+                n: {"default": v, "sweep": [v], "kind": "option"}
+                for n, v in TRITON_DEFAULT_OPTIONS.items()
+                if n not in table
+            }
+        )
+        for name, value in self.defaults.items():
+            if name in table and (table[name]["kind"] != "constexpr" or table[name]["default"] is None):
+                table[name].update(default=value, sweep=[value])
         return table
+
+    def check_config(self, config: Config) -> None:
+        """A -S kernel: each example argument value fits its -S type, and the heuristics have what they read."""
+        if self.spec is not None:
+            return
+        launch_signature(self, config)
+        if self.tuning is not None:
+            check_heuristics(self, config)
 
     def cache_material(self) -> dict[str, Any]:
         import triton  # a second to import: only once a kernel is compiled or looked up in the cache

@@ -7,6 +7,7 @@ read from a launch the file made while it was imported.
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import sys
 import traceback
@@ -18,8 +19,9 @@ from ...device import gpu_capability
 from ...errors import KernelNotFound, ParameterError
 from ...spec import kernel_specs
 from ..files import import_file, module_name, said
-from .autotune import check_signature, is_kernel, jit_of, unwrap
-from .gpu_free import LAUNCHES, example_launches, gpu_free_import, signature_of
+from .autotune import is_kernel, jit_of, unwrap
+from .compile import triton_cache_for
+from .gpu_free import LAUNCHES, ExampleLaunch, example_launches, gpu_free_import, signature_of
 from .kernel import TritonKernel
 from .signature import SignatureArg, parse_signature
 
@@ -60,21 +62,51 @@ def kernel_in_file(path: Path, kernel_name: str | None, signature: str | None) -
         )
     spec = specs.get(kernel_name)
     parsed = parse_signature(signature, jit_of(fn)) if signature else None
+    launch = None
     if spec is None and parsed is None:  # how the file itself launched it, where it did so at import
-        parsed = _launched_signature(module, fn)
+        parsed, launch = _launched_signature(module, fn)
     if spec is None and parsed is None:
         raise ParameterError(
             f"{kernel_name} in {path} declares no KernelSpec; give its argument types with "
             f'--signature, e.g. --signature "*fp32:16, *fp32:16, i32:16, 1024"'
         )
+    if signature and parsed:
+        _note_constants(jit_of(fn), parsed)
     kernel = TritonKernel(fn, str(path), None if parsed else spec, parsed)
-    if parsed and kernel.tuning is not None:
-        check_signature(kernel)  # a heuristic that reads an argument -S gives only as a type: one line, now
+    if launch is not None:
+        kernel.defaults = _launch_defaults(launch, kernel)
     return kernel
 
 
-def _launched_signature(module: Any, fn: Any) -> tuple[SignatureArg, ...] | None:
-    """The signature of the first launch of ``fn`` that importing ``module`` recorded (gpu_free.py), if any.
+def _launch_defaults(launch: ExampleLaunch, kernel: TritonKernel) -> dict[str, Any]:
+    """The file's own launch as the kernel's default config: its launch options and its scalar arguments' values.
+
+    The autotuner's configs, where there is one, stay the kernel's sweep: they override these.
+    """
+    out: dict[str, Any] = {"num_warps": launch.num_warps, "num_stages": launch.num_stages}
+    for param in kernel.fn.params:
+        value = launch.arguments.get(param.name)
+        if not param.is_constexpr and isinstance(value, (bool, int, float)):
+            out[param.name] = value
+    return out
+
+
+def _note_constants(jit: Any, signature: tuple[SignatureArg, ...]) -> None:
+    """Say where -S makes a runtime argument a constant (Triton's AOT reading), which no launch does.
+
+    A launch passes the value; the JIT keeps it an argument (a constant only when it is 1), so the
+    code differs: masks fold away, loads widen. ``-c NAME=VALUE`` is the launch's value.
+    """
+    for param, arg in zip(jit.params, signature):
+        if not param.is_constexpr and arg.type is None and arg.value not in (None, 1):
+            sys.stderr.write(
+                f"irscope: note: -S compiles {param.name} as the constant {arg.value!r} (Triton's AOT reading), "
+                f"which no launch does; for a launch's value write its type and -c {param.name}={arg.value!r}\n"
+            )
+
+
+def _launched_signature(module: Any, fn: Any) -> tuple[tuple[SignatureArg, ...] | None, ExampleLaunch | None]:
+    """The signature of the first launch of ``fn`` that importing ``module`` recorded (gpu_free.py), and that launch.
 
     The constexprs its ``@triton.autotune`` configs or ``@triton.heuristics`` set are left to them:
     the launch holds only the values of the one config the stand-in driver let through.
@@ -82,15 +114,16 @@ def _launched_signature(module: Any, fn: Any) -> tuple[SignatureArg, ...] | None
     jit = jit_of(fn)
     launches = example_launches(module, jit.fn.__name__)
     if not launches:
-        return None
+        return None, None
     signature = signature_of(launches[0], jit)
     tuning = unwrap(fn)
     if signature is None or tuning is None:
-        return signature
+        return signature, launches[0] if signature is not None else None
     tuned = tuning.tuned_names() | {name for name, _, _ in tuning.heuristics()}
-    return tuple(
+    signature = tuple(
         SignatureArg(None) if p.name in tuned and p.is_constexpr else arg for p, arg in zip(jit.params, signature)
     )
+    return signature, launches[0]
 
 
 def kernel_with_signature(path: Path, name: str, signature: tuple[SignatureArg, ...]) -> TritonKernel:
@@ -139,7 +172,10 @@ def _exec_module(loader: Any, module: Any) -> None:
         if gpu_capability() is not None:
             loader.exec_module(module)
             return
-        with gpu_free_import(DEFAULT_CAPABILITY) as launches:
+        # A warmup compiles at import: into the file's own Triton cache, where captures of it look too.
+        # torch.cuda's queries are answered only for a file that imports torch itself: it costs a second.
+        torch_queries = _imports_torch(Path(module.__file__))
+        with gpu_free_import(DEFAULT_CAPABILITY, torch_queries) as launches, triton_cache_for(str(module.__file__)):
             try:
                 loader.exec_module(module)
             except Exception as exc:
@@ -156,3 +192,22 @@ def _exec_module(loader: Any, module: Any) -> None:
                 )
             finally:
                 setattr(module, LAUNCHES, launches)
+
+
+def _imports_torch(path: Path) -> bool:
+    """Does the file import torch when it runs: a module-level import (in an ``if`` or ``try`` too), not one in a def."""
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError):
+        return False  # the import itself will say what is wrong
+    pending = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "torch" for a in node.names):
+            return True
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torch" and not node.level:
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            pending.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
+            pending.extend(h for h in getattr(node, "handlers", ()) if isinstance(h, ast.ExceptHandler))
+    return False

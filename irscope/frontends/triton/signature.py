@@ -28,7 +28,8 @@ class SignatureArg:
 SIGNATURE_FORMS = (
     "*fp32, *fp16:16 (a pointer; :16 = 16-byte aligned), i32, i64, i32:16 (an integer; :16 = divisible by 16), "
     "i32:1 (equal to 1: a constant, as the JIT makes it), fp32, bf16 (a float), 1024, 0.5 (a constant); "
-    "a constexpr takes a value, or - to set it with -c"
+    "a constexpr takes a value, or - to set it with -c; a scalar given as a type takes a launch's value with "
+    "-c NAME=VALUE"
 )
 _INTEGER_TYPES = frozenset({"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"})
 
@@ -66,6 +67,11 @@ def parse_signature(text: str, fn: Any) -> tuple[SignatureArg, ...]:
             continue
         out.append(_signature_entry(part, param.name))
     return tuple(out)
+
+
+def takes_example_value(arg: SignatureArg) -> bool:
+    """Does ``-c NAME=VALUE`` give this argument an example value: a scalar given as a type, not a constant?"""
+    return arg.type is not None and not arg.type.startswith("*") and arg.hint != 1
 
 
 def _signature_entry(part: str, name: str) -> SignatureArg:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ...errors import ParameterError
 from ...spec import DTYPE_BYTES, triton_options
 from ...types import Config
+from .signature import SignatureArg
 from .versions import constexpr_attr, jit_run_kwargs, ptr_type
 
 # triton is imported inside the functions that use it: about a second, which commands that never compile
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
 # Addresses of fresh allocations: torch's CUDA caching allocator hands out blocks
 # aligned to 512 bytes, its CPU allocator to 64; both are multiples of 16.
 _BASE_ADDRESS = 0x7F00_0000_0000
+_BOOLS = {"i1": "u1"}  # -S may name a bool either way; the JIT says u1
 _ALLOCATION_STRIDE = 1 << 32
 
 
@@ -125,24 +127,47 @@ def bind_specialization(fn: Any, args: Sequence[Any], kwargs: dict[str, Any]) ->
     params = {k: v for k, v in kwargs.items() if k in fn.signature.parameters}
     bound = fn.signature.bind(*args, **params)
     bound.apply_defaults()
-    specialization = []
-    for kp, value in zip(fn.params, bound.arguments.values()):
-        if kp.is_constexpr:
-            specialization.append(("constexpr", value))
-            continue
-        specialize = not kp.do_not_specialize
-        align = not kp.do_not_specialize_on_alignment
-        annotation = kp.annotation_type
-        if annotation:
-            if annotation == "u1" or annotation[:2] in ("fp", "bf"):
-                specialize = False
-            if specialize:
-                specialization.append((annotation, specialize_arg(value, kp.is_const, True, align)[1]))
-            else:
-                specialization.append((annotation, None))
-        else:
-            specialization.append(specialize_arg(value, kp.is_const, specialize, align))
+    specialization = [specialize_param(kp, value) for kp, value in zip(fn.params, bound.arguments.values())]
     return dict(bound.arguments), specialization
+
+
+def specialize_param(kp: Any, value: Any) -> tuple[Any, Any]:
+    """``(type, key)`` for parameter ``kp`` (a ``KernelParam``) given ``value``, as the JIT's binder makes it."""
+    if kp.is_constexpr:
+        return "constexpr", value
+    specialize = not kp.do_not_specialize
+    align = not kp.do_not_specialize_on_alignment
+    annotation = kp.annotation_type
+    if not annotation:
+        return specialize_arg(value, kp.is_const, specialize, align)
+    if annotation == "u1" or annotation[:2] in ("fp", "bf"):
+        specialize = False
+    return annotation, specialize_arg(value, kp.is_const, True, align)[1] if specialize else None
+
+
+def argument_entry(kp: Any, value: Any, declared: SignatureArg) -> SignatureArg:
+    """The -S entry a launch passing ``value`` makes of parameter ``kp``, declared in -S as ``declared``.
+
+    The JIT specializes on the value: an int equal to 1 becomes a constant, a multiple of 16
+    gets ``:16``, one beyond 32 bits is an i64. A declared integer type or hint the value
+    contradicts is refused: the compile would describe no launch.
+    """
+    kind, key = specialize_param(kp, value)
+    if kind == "constexpr":
+        entry = SignatureArg(None, None, value)
+    else:
+        entry = SignatureArg(kind, 16 if key == "D" else None)
+    said = f"-c {kp.name}={value!r}"
+    if kind != "constexpr" and _BOOLS.get(kind, kind) != _BOOLS.get(declared.type, declared.type):
+        raise ParameterError(
+            f"-S gives {kp.name} as {declared.type}, but a launch passing {value!r} makes it {kind} "
+            f"(the JIT picks the type from the value): write {kind} in -S, or another value in {said}"
+        )
+    if declared.hint == 16 and entry.hint != 16:
+        raise ParameterError(
+            f"-S says {kp.name} is divisible by 16 ({declared.type}:16), but {said} is not; give one or the other"
+        )
+    return entry
 
 
 def specialize(kernel: TritonKernel, config: Config, capability: int, tensors: dict[str, Any] | None = None):
@@ -168,7 +193,7 @@ def specialize(kernel: TritonKernel, config: Config, capability: int, tensors: d
         options = {k: v for k, v in kwargs.items() if k not in kernel.fn.signature.parameters}
         options, signature, constexprs, attrs = kernel.fn._pack_args(backend, kwargs, bound, specialization, options)
     else:
-        signature, constexprs, attrs = _from_signature(kernel, kwargs)
+        signature, constexprs, attrs = _from_signature(kernel, launch_signature(kernel, config), kwargs)
         options = backend.parse_options(kwargs)
     divisible = tuple(
         kernel.fn.arg_names[key[0]]
@@ -179,15 +204,26 @@ def specialize(kernel: TritonKernel, config: Config, capability: int, tensors: d
     return ASTSource(fn, signature, constexprs, attrs), options.__dict__, dict(signature), divisible
 
 
-def _from_signature(kernel: TritonKernel, values: dict[str, Any]):
-    """Signature, constexprs and attrs from -S; ``values`` holds the constexprs (a heuristic's too).
+def launch_signature(kernel: TritonKernel, config: Config) -> tuple[SignatureArg, ...]:
+    """The kernel's -S signature as a launch with ``config``'s example argument values makes it (``argument_entry``)."""
+    given = config.sizes
+    return tuple(
+        argument_entry(param, given[param.name], arg)
+        if not param.is_constexpr and given.get(param.name) is not None
+        else arg
+        for param, arg in zip(kernel.fn.params, kernel.signature or ())
+    )
+
+
+def _from_signature(kernel: TritonKernel, entries: Sequence[SignatureArg], values: dict[str, Any]):
+    """Signature, constexprs and attrs from -S ``entries``; ``values`` holds the constexprs (a heuristic's too).
 
     ``attrs`` as ``JITFunction._pack_args`` builds them, in parameter order: a constexpr gets what the
     running Triton gives one (``versions.constexpr_attr``), so that the source hashes as the JIT's.
     """
     signature, constexprs, attrs = {}, {}, {}
     for_constexpr = constexpr_attr()
-    for param, arg in zip(kernel.fn.params, kernel.signature or ()):
+    for param, arg in zip(kernel.fn.params, entries):
         if for_constexpr is not None and (param.is_constexpr or arg.hint == 1 or arg.type is None):
             attrs[(param.num,)] = list(for_constexpr)
         if param.is_constexpr:

@@ -66,10 +66,12 @@ def write_kernel_file(kernel: InductorKernel, directory: Path) -> Path:
 
 def default_directory(kernel: InductorKernel) -> Path:
     """Where a kernel file goes when no session is asked for: the cache, by content."""
-    from ...paths import cache_dir
+    from ...capture.housekeeping import mark_used
+    from ...paths import INDUCTOR_FILES, cache_dir
 
     digest = hashlib.sha256(kernel.jit_source.encode()).hexdigest()[:16]
-    return cache_dir() / "inductor" / digest
+    mark_used(cache_dir() / INDUCTOR_FILES / digest)  # used again: irscope cache --trim keeps it longest
+    return cache_dir() / INDUCTOR_FILES / digest
 
 
 def signature(kernel: InductorKernel, fn: Any) -> tuple[SignatureArg, ...]:

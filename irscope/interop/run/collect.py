@@ -44,6 +44,7 @@ from ...store import atomic_write, contained, read_json, safe_name
 from ...types import Config, KernelId, Status
 from . import INDEX, INDEX_FORMAT, RAW
 from .hook import PROFILE
+from .timeline import link_trace
 
 PROFILE_METHOD = "CUPTI kernel durations over the program's run (torch.profiler)"
 SESSION_FOLDERS = ("kernels", "inductor", "load_inline")  # where a run's sessions may be
@@ -125,6 +126,7 @@ def collect(
     covered = {row["name"] for row in extra if row["session"]}  # compiled from the output code instead
     kernels = [k for k in kernels if k.session is not None or k.name not in covered]
     index = _index(command, exit_code, wall_s, ahead_of_time, profile, kernels, extra, others, skipped, raw)
+    link_trace(out, raw, index, note)
     atomic_write(out / INDEX, json.dumps(index, indent=1, default=str))
     return index
 

@@ -24,6 +24,7 @@ ENV_OWNER = "IRSCOPE_RUN_OWNER"  # the pid of the process that records
 ENV_PROFILE = "IRSCOPE_RUN_PROFILE"  # "1": profile the run with torch.profiler
 ENV_GPU_FREE = "IRSCOPE_RUN_GPU_FREE"  # a capability (90): no GPU here; record launches for it, run none
 PROFILE = "profile.json"
+TRACE = "trace.json"  # torch.profiler's Chrome trace of the run, as the lecture exports it for Perfetto
 
 
 def start() -> None:
@@ -140,6 +141,12 @@ class Profiler:
         tmp = self.directory / f".{PROFILE}.tmp"
         tmp.write_text(json.dumps(report, indent=1), encoding="utf-8")
         os.replace(tmp, self.directory / PROFILE)
+        try:  # the timeline: collect.py links each kernel's events to its session
+            trace = self.directory / f".{TRACE}.tmp"
+            self.prof.export_chrome_trace(str(trace))
+            os.replace(trace, self.directory / TRACE)
+        except Exception as exc:
+            _say(f"the run's Chrome trace was not written: {type(exc).__name__}: {exc}")
 
 
 def _metadata(event: Any) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """A tritonparse trace read as data: its compilation and launch events, checked field by field.
 
-tritonparse writes NDJSON: one JSON object a line, plain or gzip (its own writer
-appends one gzip member per event, which ``gzip`` reads as one stream), either the
+tritonparse writes NDJSON: one JSON object a line, plain, gzip or zstd (with
+``TRITON_TRACE_COMPRESSION`` its writer appends one gzip member or zstd frame per event
+to a ``.bin.ndjson``; a finished trace may be packed whole, ``.ndjson.gz`` or
+``.ndjson.zst``). The bytes say which, not the name. Either way it is the
 raw trace its listener wrote or the "mapped" file its parser makes from it (the
 same events plus ``source_mappings`` per stage). Nothing in an event is run or
 opened: file names in it (the kernel's path, Triton's cache paths) are labels.
@@ -11,19 +13,23 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import shlex
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...errors import SessionError
+from ...errors import SessionError, UsageError
 from ...store import parse_json, read_bytes
 
 # tritonparse's file_content keys are "<kernel>.<ext>"; these are the stages irscope keeps.
 STAGE_EXTENSIONS = ("ttir", "ttgir", "llir", "ptx", "amdgcn", "sass")
-SUFFIXES = (".ndjson", ".ndjson.gz", ".json.gz")
+SUFFIXES = (".ndjson", ".ndjson.gz", ".json.gz", ".ndjson.zst")
 MAX_TRACE_BYTES = 1 << 30  # a long program's trace with every stage of every compile, packed or unpacked
 UNPACK_STEP = 16 << 20  # gzip is unpacked this much at a time, so a bomb is stopped at the limit
+# zstd's decompressor takes no output limit: it is fed this much at a time instead. One byte of
+# zstd unpacks to at most 32 KiB (a 4-byte RLE block holds 128 KiB), so a feed gives <= UNPACK_STEP.
+ZSTD_FEED = UNPACK_STEP >> 15
 
 
 @dataclass(frozen=True)
@@ -80,7 +86,7 @@ def read_lines(path: Path) -> tuple[list[str], str]:
     if raw[:2] == b"\x1f\x8b":
         raw = _gunzip(path, raw)
     elif raw[:4] == b"\x28\xb5\x2f\xfd":
-        raise SessionError(f"{path} is zstd-compressed; decompress it first (zstd -d) and open the .ndjson")
+        raw = _unzstd(path, raw)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -101,12 +107,7 @@ def _gunzip(path: Path, raw: bytes) -> bytes:
             while raw:
                 piece = unpack.decompress(raw, UNPACK_STEP)
                 raw = unpack.unconsumed_tail
-                size += len(piece)
-                if size > MAX_TRACE_BYTES:
-                    raise SessionError(
-                        f"{path} unpacks to more than {MAX_TRACE_BYTES >> 20} MB: not a trace irscope reads"
-                    )
-                pieces.append(piece)
+                size = _kept(path, pieces, piece, size)
                 if unpack.eof:
                     break
         except zlib.error as exc:
@@ -116,6 +117,56 @@ def _gunzip(path: Path, raw: bytes) -> bytes:
         # tritonparse appends one member per event; what follows one is the next (or zero padding).
         raw = unpack.unused_data.lstrip(b"\0")
     return b"".join(pieces)
+
+
+def _unzstd(path: Path, raw: bytes) -> bytes:
+    """Every zstd frame of ``raw``, fed a little at a time: refused once past MAX_TRACE_BYTES, as gzip is.
+
+    A frame that stops short is damage: zstandard's stream reader would end there quietly,
+    so each frame is read to its end (``eof``) or said to be truncated.
+    """
+    try:
+        import zstandard
+    except ModuleNotFoundError:
+        unpacked = _unpacked_name(path)
+        raise UsageError(
+            f"{path} is zstd-compressed and Python's zstandard module is not installed: pip install "
+            f"irscope[zstd], or unpack it with: zstd -dc {shlex.quote(str(path))} > {shlex.quote(str(unpacked))}"
+        ) from None
+    pieces: list[bytes] = []
+    size, at, view = 0, 0, memoryview(raw)
+    decompressor = zstandard.ZstdDecompressor()
+    while at < len(raw):
+        frame = decompressor.decompressobj()
+        try:
+            while at < len(raw) and not frame.eof:
+                fed = view[at : at + ZSTD_FEED]
+                piece = frame.decompress(fed)
+                at += len(fed)
+                size = _kept(path, pieces, piece, size)
+        except zstandard.ZstdError as exc:
+            raise SessionError(f"{path} is a damaged zstd file ({exc})") from None
+        if not frame.eof:
+            raise SessionError(f"{path} is a damaged zstd file (it ends before its last frame does): truncated?")
+        at -= len(frame.unused_data)  # fed past this frame's end: the next one starts there
+    return b"".join(pieces)
+
+
+def _kept(path: Path, pieces: list[bytes], piece: bytes, size: int) -> int:
+    """``piece`` added to what is unpacked so far, and the size that makes: past MAX_TRACE_BYTES, refused."""
+    size += len(piece)
+    if size > MAX_TRACE_BYTES:
+        raise SessionError(f"{path} unpacks to more than {MAX_TRACE_BYTES >> 20} MB: not a trace irscope reads")
+    pieces.append(piece)
+    return size
+
+
+def _unpacked_name(path: Path) -> Path:
+    """Where ``zstd -dc`` can write ``path``: ``t.ndjson.zst`` -> ``t.ndjson``, ``t.bin.ndjson`` -> ``t.unpacked.ndjson``."""
+    name = path.name.removesuffix(".zst")
+    if name == path.name:  # a name that does not say zstd (tritonparse's own .bin.ndjson): a new one beside it
+        name = name.removesuffix(".ndjson").removesuffix(".bin") + ".unpacked.ndjson"
+    return path.with_name(name)
 
 
 def read_trace(path: Path) -> Trace:

@@ -24,10 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from ...arch import CaptureMode, Target
+from ...capture.housekeeping import mark_used
 from ...errors import IrscopeError, KernelNotFound, SessionError
 from ...frontends.triton.recorded import Recorded, compiled_from, config_of, parameter_table, signature_of
 from ...frontends.triton.signature import is_type
-from ...paths import cache_dir
+from ...paths import TRACES, cache_dir
 from ...session import Session
 from ...stages import Stage
 from ...types import KernelId
@@ -73,9 +74,10 @@ def trace_session(path: Path, kernel: str | None, note: Callable[[str], None] | 
         kernel = names[0]
     if kernel not in names:
         raise KernelNotFound(f"{path} has no compilation of a kernel named {kernel!r}; it has: {', '.join(names)}")
-    folder = cache_dir() / "tritonparse" / f"{trace.digest[:24]}-v{FORMAT}" / kernel
+    folder = cache_dir() / TRACES / f"{trace.digest[:24]}-v{FORMAT}" / kernel
     if not Session.is_session(folder):
         _build(trace, kernel, folder)
+    mark_used(folder.parent)  # the trace's entry in the cache, for irscope cache --trim
     session = Session.open(folder)
     info = session.data.get("tritonparse") or {}
     for line in info.get("notes") or []:

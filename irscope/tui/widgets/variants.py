@@ -36,7 +36,7 @@ def row_values(model: Model, row: Row) -> dict[str, object]:
     status = row.runtime_status
     return {
         "kernel": row.kernel,
-        **{name: row.config.values().get(name) for name in model.varying()},
+        **{name: row.value(name) for name in model.varying()},
         "status": DAMAGED if row.damage else "…" if status is None else status.value,
         "median_us": None if m is None else m.median_us,
         "gbps": None if m is None else m.gbps,
