@@ -54,10 +54,15 @@ class Named:
             self.kernel.check_config(config)
         return config
 
-    def configs(self, sweeps: Mapping[str, Sequence[Any]], fixed: Mapping[str, Any]) -> list[Config]:
-        """Every config of a sweep (``-s``: name -> values; none: the kernel's own ranges), ``fixed`` set (``-c``)."""
+    def configs(
+        self, sweeps: Mapping[str, Sequence[Any]], fixed: Mapping[str, Any], *, stored: bool = False
+    ) -> list[Config]:
+        """Every config of a sweep (``-s``: name -> values; none: the kernel's own ranges), ``fixed`` set (``-c``).
+
+        ``stored``: the request was read from a session (data someone may have sent): a bad value there is
+        that variant's failure, and the others still run; given on the command line, it is refused now."""
         configs = sweep_configs(self.table, self.name, sweeps, fixed)
-        if self.kernel is not None:  # one line now rather than the same failure in every variant
+        if self.kernel is not None and not stored:  # one line now rather than the same failure in every variant
             for config in configs:
                 self.kernel.check_config(config)
         return configs

@@ -62,14 +62,15 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
     named = open_named(kernel, signature, need_kernel=True)
     session = named.session if named.trace is None else None  # a trace's session is the trace's, read only
     request = {"sweep": parse_sweep(sweeps), "fixed": overrides(assignments), "arch": arch}
+    stored = False
     resumed = session if session is not None else Session.open(out) if out and Session.is_session(out) else None
     if resumed is not None and not sweeps and not assignments and resumed.data.get("request"):
         # `irscope sweep SESSION` or `irscope sweep FILE:NAME -o SESSION`: resume the sweep that made it
-        request = resumed.data["request"]
+        request, stored = resumed.data["request"], True
         if not _well_formed(request):
             raise SessionError(f"{resumed.path}/session.json: the stored sweep request is malformed")
         arch = arch or request.get("arch")
-    configs = named.configs(request["sweep"], request["fixed"])
+    configs = named.configs(request["sweep"], request["fixed"], stored=stored)
     if with_bench and with_passes:
         raise UsageError("--passes goes with a sweep that compiles; run it before --bench")
     if with_bench and arch is not None:  # refused before a session is written
