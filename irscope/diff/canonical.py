@@ -459,10 +459,14 @@ def _canonical(stage: Stage, ta: list[Line], tb: list[Line], ignore: set[str]):
         texts_a, texts_b = list(map(_TEXT, ta)), list(map(_TEXT, tb))
         ops = opcodes(texts_a, texts_b)
     else:
-        mapping, ops = _paired(ta, tb)
-        vocabulary = _vocabulary(ta, tb, mapping)
-        texts_a, texts_b = _rewritten(ta, tb, vocabulary)
-        ops = settle(texts_a, texts_b, ops, KEPT_RUN)
+        vocabulary, texts_a, texts_b, ops, anchored = _named(ta, tb, written_first=True)
+        if ops != [("equal", 0, len(ta), 0, len(tb))] and 2 * anchored < min(len(ta), len(tb)):
+            # Fewer than half the lines were equal as written: the ones that anchored the pairing may be
+            # coincidences (a listing against a renumbered copy of itself is written alike nowhere but by
+            # chance), and pairing by shape alone can do better. Keep whichever changes fewer lines.
+            other = _named(ta, tb, written_first=False)
+            if _unchanged(other[3]) > _unchanged(ops):
+                vocabulary, texts_a, texts_b, ops, _ = other
         if "registers" in ignore:
             texts_a, texts_b = _by_class(stage, ta, tb, vocabulary)
     if "immediates" in ignore:
@@ -472,8 +476,21 @@ def _canonical(stage: Stage, ta: list[Line], tb: list[Line], ignore: set[str]):
     return _as_lines(ta, texts_a), _as_lines(tb, texts_b), ops
 
 
-def _paired(ta: list[Line], tb: list[Line]) -> tuple[dict[str, str], list]:
-    """A's name -> B's name, and the alignment of the lines that paired them.
+def _named(ta: list[Line], tb: list[Line], written_first: bool):
+    """The vocabulary of the pairing, both sides written in it, and their alignment."""
+    mapping, ops, anchored = _paired(ta, tb, written_first)
+    vocabulary = _vocabulary(ta, tb, mapping)
+    texts_a, texts_b = _rewritten(ta, tb, vocabulary)
+    return vocabulary, texts_a, texts_b, settle(texts_a, texts_b, ops, KEPT_RUN), anchored
+
+
+def _unchanged(ops) -> int:
+    return sum(op[2] - op[1] for op in ops if op[0] == "equal")
+
+
+def _paired(ta: list[Line], tb: list[Line], written_first: bool = True) -> tuple[dict[str, str], list, int]:
+    """A's name -> B's name, the alignment of the lines that paired them, and how many lines were equal as
+    written (``written_first``: those anchor the first alignment; otherwise shapes alone do).
 
     Lines are aligned by their shapes and frames with their numbers read as ``#``. A number is what an
     instruction computes with, not which value it defines: a config that moves every element's offset
@@ -487,7 +504,9 @@ def _paired(ta: list[Line], tb: list[Line]) -> tuple[dict[str, str], list]:
     # wherever their code runs alike, and that breaks the ties among the hundreds of alike shapes of an
     # unrolled row (which load goes with which address) the way the code does. The stretches between
     # are aligned by shape.
-    ops = realign(shapes_a, shapes_b, opcodes(texts_a, texts_b, repeats=8), 8)
+    first = opcodes(texts_a, texts_b, repeats=8) if written_first else []
+    anchored = _unchanged(first)
+    ops = realign(shapes_a, shapes_b, first, 8) if written_first else opcodes(shapes_a, shapes_b, 8)
     votes = _Votes(ta, tb)
     mapping = votes.pair(ops)
     signatures = _Signatures(ta, tb, frames_a, frames_b)
@@ -499,7 +518,7 @@ def _paired(ta: list[Line], tb: list[Line]) -> tuple[dict[str, str], list]:
         before, mapping = mapping, votes.pair(ops)
         if mapping == before:
             break
-    return mapping, ops
+    return mapping, ops, anchored
 
 
 def _skeletons(lines: list[Line]) -> tuple[list[str], list[str]]:
