@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -93,8 +94,6 @@ def kernel_filter(functions: Sequence[str]) -> list[str]:
     """ncu's filter for the kernels named by their functions' names in the cubin: C++ and Numba names are
     mangled (``_Z16gelu_tanh_kernelPKfPfi``, ``_ZN10gelu_numba...``), and the name ncu matches by default
     drops namespaces and parameters, so the mangled names are matched exactly, escaped."""
-    import re
-
     names = sorted(set(functions))
     return ["--kernel-name-base", "mangled", "--kernel-name", "regex:^(?:" + "|".join(map(re.escape, names)) + ")$"]
 
