@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..types import Stage
-from .roles import Definitions
+from .roles import NO_DESTINATION, Definitions
 
 COMBINING = ("bfly", "down", "up")  # idx shuffles broadcast one lane's value: not a reduction step
 
@@ -162,7 +162,7 @@ def _writes_and_reads(stage: Stage, ins) -> tuple[set[str], set[str]]:
         ops = ins.operands
         if not ops:
             return set(), set()
-        if ins.base in ("st", "red", "bar", "barrier", "mbarrier", "fence", "cp", "prefetch"):
+        if ins.base in NO_DESTINATION:
             return set(), {r for op in ops for r in PTX_REG.findall(op)}
         return set(PTX_REG.findall(ops[0])), {r for op in ops[1:] for r in PTX_REG.findall(op)}
     ops = ins.operands
