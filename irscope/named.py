@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from .arch import normalise_arch
-from .capture import capture
-from .capture.pipeline import DEFAULT_COMPILE_TIMEOUT
+from .capturing import capture
+from .capturing.pipeline import DEFAULT_COMPILE_TIMEOUT
 from .config import config_from_table, parse_sweep, sweep_configs
 from .errors import SessionError, UsageError
 from .frontends import Kernel, KernelHandle, resolve_kernel

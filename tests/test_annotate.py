@@ -17,10 +17,10 @@ from regenerate_knowledge import (
     sass_tables,
 )
 
-from irscope.annotate import annotate, explain_lines
-from irscope.annotate.decode import PtxContext, float_bits, immediate, ptx_line, sass_line
-from irscope.annotate.knowledge import load
-from irscope.capture import capture_many
+from irscope.annotating import annotate, explain_lines
+from irscope.annotating.decode import PtxContext, float_bits, immediate, ptx_line, sass_line
+from irscope.annotating.knowledge import load
+from irscope.capturing import capture_many
 from irscope.config import sweep_configs
 from irscope.frontends import builtin_kernels
 from irscope.types import Stage
@@ -297,7 +297,7 @@ def test_sass_lines_decode():
 
 
 def _findings(name, overrides, arch="sm_90"):
-    from irscope.capture import capture
+    from irscope.capturing import capture
 
     return {f.kind + ":" + f.title: f for f in annotate(capture(name, overrides, arch=arch)).findings}
 

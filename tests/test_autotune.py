@@ -208,7 +208,7 @@ def test_the_ir_of_a_config_is_what_triton_itself_compiles(kernels, config, tmp_
     from triton.compiler import ASTSource, make_backend
     from triton.runtime.jit import create_function_from_signature
 
-    from irscope.capture import capture
+    from irscope.capturing import capture
     from irscope.config import resolve_config
     from irscope.frontends import resolve_kernel
     from irscope.frontends.triton.versions import jit_run_kwargs

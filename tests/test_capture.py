@@ -7,7 +7,7 @@ import re
 import pytest
 import triton
 
-from irscope.capture import capture
+from irscope.capturing import capture
 from irscope.frontends import builtin_kernels, resolve_kernel
 from irscope.ir.sourcemap import SourceMap
 from irscope.types import CaptureMode, Stage, Status
@@ -119,7 +119,7 @@ def test_too_much_shared_memory_is_a_failed_variant_that_keeps_its_stages():
 
 
 def test_the_same_variant_again_comes_from_the_cache_unchanged():
-    from irscope.capture import capture_many
+    from irscope.capturing import capture_many
     from irscope.config import resolve_config
 
     ref = resolve_kernel("gelu_kernel")
@@ -133,7 +133,7 @@ def test_the_same_variant_again_comes_from_the_cache_unchanged():
 
 
 def test_a_changed_config_misses_the_cache():
-    from irscope.capture import capture_many
+    from irscope.capturing import capture_many
     from irscope.config import resolve_config
 
     ref = resolve_kernel("gelu_kernel")
@@ -145,7 +145,7 @@ def test_a_changed_config_misses_the_cache():
 
 
 def test_parallel_capture_yields_every_variant_once():
-    from irscope.capture import capture_many
+    from irscope.capturing import capture_many
     from irscope.config import resolve_config
 
     ref = resolve_kernel("add_kernel")

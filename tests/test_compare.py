@@ -8,8 +8,8 @@ import textwrap
 
 import pytest
 
-from irscope.capture import capture
-from irscope.diff.compare import function_text, structure
+from irscope.capturing import capture
+from irscope.diffing.compare import function_text, structure
 from irscope.frontends import resolve_kernel
 from irscope.types import Stage, Status
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from irscope.capture import capture
+from irscope.capturing import capture
 from irscope.frontends import resolve_kernel
 from irscope.ir.sourcemap import SourceMap
 from irscope.types import Stage, Status

@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from expect import one_line_error
 
-from irscope.annotate.facts import ptx_facts, sass_facts
-from irscope.annotate.findings import findings
-from irscope.capture import capture
+from irscope.annotating.facts import ptx_facts, sass_facts
+from irscope.annotating.findings import findings
+from irscope.capturing import capture
 from irscope.errors import ExitCode
 from irscope.frontends import resolve_kernel
 from irscope.ir.sourcemap import SourceMap

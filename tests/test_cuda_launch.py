@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-from irscope.capture import capture
+from irscope.capturing import capture
 from irscope.config import resolve_config, sweep_configs
 from irscope.errors import KernelFileError, ParameterError
 from irscope.frontends import resolve_kernel

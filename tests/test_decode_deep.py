@@ -10,10 +10,10 @@ import textwrap
 
 import pytest
 
-from irscope.annotate import explain_lines
-from irscope.annotate.explain import line_controls
-from irscope.annotate.roles import descriptor_fields, instruction_descriptor_fields
-from irscope.capture import capture
+from irscope.annotating import explain_lines
+from irscope.annotating.explain import line_controls
+from irscope.annotating.roles import descriptor_fields, instruction_descriptor_fields
+from irscope.capturing import capture
 from irscope.frontends import resolve_kernel
 from irscope.ir import sass as sass_ir
 from irscope.types import Stage

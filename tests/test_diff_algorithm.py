@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from irscope.diff.algorithm import opcodes
+from irscope.diffing.algorithm import opcodes
 
 
 def _apply(a, b, ops):
@@ -58,7 +58,7 @@ def test_a_region_one_line_long_aligns_as_difflib_aligns_it():
     its line pairs with its first match on the other side. It gives what difflib gives."""
     import difflib
 
-    from irscope.diff.algorithm import _merge, _one_line
+    from irscope.diffing.algorithm import _merge, _one_line
 
     rng = random.Random(11)
     for _ in range(500):
@@ -74,7 +74,7 @@ def test_a_region_one_line_long_aligns_as_difflib_aligns_it():
 # ---------------------------------------------------------------- opcodes that cover both listings
 
 
-from irscope.diff import algorithm  # noqa: E402
+from irscope.diffing import algorithm  # noqa: E402
 
 
 def _edited(rng: random.Random, a: list[int], alphabet: int) -> list[int]:
@@ -177,7 +177,7 @@ def test_a_long_region_without_anchors_is_aligned_by_the_fewest_edits():
     """Every line repeats (no anchor), 4,000 lines a side, far past what difflib was trusted with: the
     alignment is a minimal edit script (edits counted as the diff counts changed lines: per stretch
     between kept lines, the larger side), where difflib's region limit once gave it all up as one replace."""
-    from irscope.diff.exact import edit_distance
+    from irscope.diffing.exact import edit_distance
 
     rng = random.Random(9)
     a = [rng.randrange(6) for _ in range(4000)]
@@ -193,8 +193,8 @@ def test_real_listings_align_by_their_shapes(tmp_path):
     canonical diff aligns them first."""
     from written_kernels import MM_UNIT_B, TILE_MM
 
-    from irscope.capture import capture
-    from irscope.diff.canonical import listing_lines, tokenize
+    from irscope.capturing import capture
+    from irscope.diffing.canonical import listing_lines, tokenize
     from irscope.frontends import resolve_kernel
     from irscope.types import Stage
 

@@ -1,6 +1,6 @@
 """The canonical diff (issue 15): only real changes show, on real compiles of kernels written for the test.
 
-The floors (irscope/diff/floor.py) are edit distances of the instructions read as opcode and
+The floors (irscope/diffing/floor.py) are edit distances of the instructions read as opcode and
 immediates (registers dropped) and as shapes (registers kept as their class), which no renaming can
 beat; the normalised diff may change at most 1.5x the instructions of the first. Long listings are
 held to it in tests/test_diff_floor.py.
@@ -13,11 +13,11 @@ import textwrap
 import pytest
 from written_kernels import MM_UNIT_B, TILE_MM
 
-from irscope.capture import capture
-from irscope.diff import diff_variants
-from irscope.diff.canonical import canonical_diff, canonical_pair, listing_lines
-from irscope.diff.core import diff_lines, hunks_from, reorders_as_moves
-from irscope.diff.floor import floors
+from irscope.capturing import capture
+from irscope.diffing import diff_variants
+from irscope.diffing.canonical import canonical_diff, canonical_pair, listing_lines
+from irscope.diffing.core import diff_lines, hunks_from, reorders_as_moves
+from irscope.diffing.floor import floors
 from irscope.frontends import resolve_kernel
 from irscope.ir.normalize import NormalizedLine
 from irscope.types import Stage
@@ -182,7 +182,7 @@ def test_the_cli_takes_ignore_and_refuses_an_unknown_class(cli):
 
 
 def test_changed_tokens_of_an_aligned_pair_are_only_the_ones_that_differ():
-    from irscope.diff.render import changed_spans
+    from irscope.diffing.render import changed_spans
 
     left, right = "add.s32 %r85, %r84, 32768;", "add.s32 %r85, %r84, 49152;"
     sa, sb = changed_spans(left, right)
@@ -193,7 +193,7 @@ def test_changed_tokens_of_an_aligned_pair_are_only_the_ones_that_differ():
 def test_a_guard_is_read_not_defined(kernels, stage):
     """``@!P0 LDG.E R17, [...]`` and ``@%p2 ld.global.b32 {%r10}, [...]`` read their guard: it keeps the
     value its compare wrote (and is never taken for the line's destination)."""
-    from irscope.diff.canonical import tokenize
+    from irscope.diffing.canonical import tokenize
 
     va, _ = _pair(kernels, "sq", {}, {})
     lines = tokenize(stage, listing_lines(stage, va.listings[stage]))
@@ -213,7 +213,7 @@ def test_a_guard_is_read_not_defined(kernels, stage):
 def test_each_python_line_says_how_its_access_width_and_masks_changed(kernels, stage):
     """Pointers, stride and length known to be multiples of 16 against not: the tl.load line goes from
     4-byte to 16-byte loads; the summary says so on that line."""
-    from irscope.diff.render import summary_lines
+    from irscope.diffing.render import summary_lines
     from irscope.ir.stats import stage_stats
 
     plain = resolve_kernel(f"{kernels / 'sq.py'}:row_square", "*fp32, *fp32, i32, i32")
@@ -240,7 +240,7 @@ def test_each_python_line_says_how_its_access_width_and_masks_changed(kernels, s
 def test_a_listing_split_at_once_gives_each_line_what_splitting_it_alone_gives(kernels, stage, ignore):
     """PTX and SASS are split at their names in one call over the whole listing (tokenize): each line's
     parts, names and shape are those of the line split by itself, on the matmul written for the tests."""
-    from irscope.diff.canonical import IMMEDIATE, NAMES, tokenize
+    from irscope.diffing.canonical import IMMEDIATE, NAMES, tokenize
 
     va, _ = _pair(kernels, "mm", {"num_stages": 3}, {})
     lines = listing_lines(stage, va.listings[stage])
@@ -258,7 +258,7 @@ def test_a_listing_split_at_once_gives_each_line_what_splitting_it_alone_gives(k
 
 def test_a_nul_in_a_listing_is_read_as_a_replacement_character():
     """A frame joins the text between names with NUL: a NUL of the listing's own cannot split it."""
-    from irscope.diff.canonical import tokenize
+    from irscope.diffing.canonical import tokenize
 
     lines = [NormalizedLine(0, "add.s32 %r1, %r2\x00, 1;"), NormalizedLine(1, "mov.u32 %r3, %r1;")]
     tokens = tokenize(Stage.PTX, lines)
@@ -269,7 +269,7 @@ def test_a_nul_in_a_listing_is_read_as_a_replacement_character():
 @pytest.mark.parametrize("stage", [Stage.TTIR, Stage.TTGIR, Stage.LLIR, Stage.PTX, Stage.SASS])
 @pytest.mark.parametrize("count", [0, 1, 2])
 def test_short_listings_split_as_their_lines_do(stage, count):
-    from irscope.diff.canonical import NAMES, tokenize
+    from irscope.diffing.canonical import NAMES, tokenize
 
     lines = [NormalizedLine(i, f"%{i} = add %r{i}, R{i}; // .L_x_{i}") for i in range(count)]
     assert [x.names for x in tokenize(stage, lines)] == [NAMES[stage].split(x.text)[1::2] for x in lines]
@@ -305,7 +305,7 @@ def test_sass_names_are_what_the_plain_pattern_finds(kernels):
     """NAMES[SASS] is written for speed; it finds what ``\\b(?:UR|UP|R|P|B)\\d+\\b|\\.L_x_\\d+`` finds."""
     import re
 
-    from irscope.diff.canonical import NAMES
+    from irscope.diffing.canonical import NAMES
 
     plain = re.compile(r"(\b(?:UR|UP|R|P|B)\d+\b|\.L_x_\d+)")
     va, _ = _pair(kernels, "mm", {"num_stages": 3}, {})

@@ -25,10 +25,10 @@ from written_kernels import (
     TILE_TRANSPOSE_SIGNATURE,
 )
 
-from irscope.capture import capture
-from irscope.diff import diff_variants, exact
-from irscope.diff.canonical import IGNORABLE, listing_lines
-from irscope.diff.floor import floors, opcode_immediates, shapes
+from irscope.capturing import capture
+from irscope.diffing import diff_variants, exact
+from irscope.diffing.canonical import IGNORABLE, listing_lines
+from irscope.diffing.floor import floors, opcode_immediates, shapes
 from irscope.frontends import resolve_kernel
 from irscope.ir.normalize import NormalizedLine
 from irscope.types import Stage

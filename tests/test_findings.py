@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from written_kernels import MM_STRIDED_B, MM_UNIT_B, TILE_MM
 
-from irscope.annotate import annotate
-from irscope.annotate.findings import findings, kernel_occupancy
-from irscope.annotate.occupancy import occupancy, sm_limits
-from irscope.capture import capture
+from irscope.annotating import annotate
+from irscope.annotating.findings import findings, kernel_occupancy
+from irscope.annotating.occupancy import occupancy, sm_limits
+from irscope.capturing import capture
 from irscope.frontends import resolve_kernel
 from irscope.ir.sourcemap import SourceMap
 from irscope.ir.stats import stage_stats

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from irscope.annotate.explain import ptx_explainer
-from irscope.annotate.findings import findings
-from irscope.capture import capture
+from irscope.annotating.explain import ptx_explainer
+from irscope.annotating.findings import findings
+from irscope.capturing import capture
 from irscope.frontends import resolve_kernel
 from irscope.types import Stage
 

@@ -18,7 +18,7 @@ CORE_MODULES = [
     "irscope.config",
     "irscope.store",
     "irscope.device",
-    "irscope.capture",
+    "irscope.capturing",
     "irscope.nvidia.sass",
     "irscope.ir.elf",
     "irscope.nvidia.ptxas",
@@ -30,16 +30,16 @@ CORE_MODULES = [
     "irscope.measure.worker",
     "irscope.frontends.triton.compile",
     "irscope.frontends.triton.specialize",
-    "irscope.capture.cache",
-    "irscope.capture.worker",
+    "irscope.capturing.cache",
+    "irscope.capturing.worker",
     "irscope.workers",
     "irscope.ir.locations",
     "irscope.ir.sourcemap",
     "irscope.ir.interleave",
     "irscope.cli",
     "irscope.highlight",
-    "irscope.diff",
-    "irscope.annotate",
+    "irscope.diffing",
+    "irscope.annotating",
     "irscope.session",
     "irscope.measure.bench",
     "irscope.measure.samples",
@@ -57,7 +57,7 @@ def test_core_module_imports_neither_textual_nor_torch(module):
 
 def test_capturing_a_builtin_kernel_ahead_of_time_does_not_import_torch(tmp_path):
     code = (
-        "import sys\nfrom irscope.capture import capture\n"
+        "import sys\nfrom irscope.capturing import capture\n"
         "v = capture('add_kernel', arch='sm_90', use_cache=False)\n"
         "print(v.ok, 'torch' in sys.modules)"
     )

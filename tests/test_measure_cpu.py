@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from irscope.capture import capture
+from irscope.capturing import capture
 from irscope.config import resolve_config
 from irscope.frontends import resolve_kernel
 from irscope.measure.ncu import parse_csv

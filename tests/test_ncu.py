@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from expect import one_line_error
 
-from irscope.annotate.hotspots import hot_lines, matched, python_line_shares
+from irscope.annotating.hotspots import hot_lines, matched, python_line_shares
 from irscope.measure.ncu_report import KernelCounters, NcuReportUnavailable, ncu_report_module, read_report
 from irscope.session import Session
 from irscope.types import Stage

@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from irscope.capture import capture
-from irscope.diff import diff_variants
+from irscope.capturing import capture
+from irscope.diffing import diff_variants
 from irscope.ir.normalize import normalize
 from irscope.types import Stage
 

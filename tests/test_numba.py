@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("numba.cuda", reason="needs numba-cuda (and the nvidia-cuda-nvrtc wheel)")
 
-from irscope.capture import capture
+from irscope.capturing import capture
 from irscope.frontends import resolve_kernel
 from irscope.ir.sourcemap import SourceMap
 from irscope.types import Stage, Status

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from irscope.capture import capture
-from irscope.diff.passes import first_divergence, masked
+from irscope.capturing import capture
+from irscope.diffing.passes import first_divergence, masked
 from irscope.frontends.triton.versions import release
 from irscope.ir.passes import (
     DUMP_HEADER,

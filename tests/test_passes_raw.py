@@ -25,8 +25,8 @@ import textwrap
 import pytest
 from written_kernels import MM_UNIT_B, ROW_SOFTMAX, ROW_SOFTMAX_SIGNATURE, SCALED_ADD, TILE_MM
 
-from irscope.capture import capture
-from irscope.diff.passes import first_divergence
+from irscope.capturing import capture
+from irscope.diffing.passes import first_divergence
 from irscope.frontends import resolve_kernel
 
 SCALED_ADD_SIGNATURE = "*fp32:16, *fp32:16, *fp32:16, i32:16, fp32"

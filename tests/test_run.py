@@ -210,7 +210,7 @@ def test_bad_input_is_one_line(tmp_path):
 
 def test_the_jits_own_compiles_are_kept_byte_for_byte(tmp_path):
     """Triton's compilation listener copies what the JIT wrote; irscope compiles the same from the record."""
-    from irscope.capture import capture_many
+    from irscope.capturing import capture_many
     from irscope.interop.run.collect import collect
     from irscope.named import open_named
 

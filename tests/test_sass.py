@@ -6,7 +6,7 @@ import re
 import subprocess
 import tempfile
 
-from irscope.capture import capture
+from irscope.capturing import capture
 from irscope.ir.elf import Cubin
 from irscope.nvidia.sass import disassemble, nvdisasm_path
 from irscope.types import Stage

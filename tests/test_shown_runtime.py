@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from test_tui import settle
 
-from irscope.capture import capture
+from irscope.capturing import capture
 from irscope.frontends import resolve_kernel
 from irscope.measure import samples
 from irscope.measure.runtimes import shown_measurement

@@ -23,7 +23,7 @@ SAMPLE = {
 
 @pytest.mark.parametrize("spec", specs(), ids=lambda s: s.key)
 def test_every_stage_spec_is_complete_and_every_table_of_work_holds_the_stage(spec: StageSpec):
-    from irscope.annotate.explain import EXPLAINERS
+    from irscope.annotating.explain import EXPLAINERS
     from irscope.highlight import LEXERS
     from irscope.ir.locations import LOCATIONS
     from irscope.ir.normalize import NORMALISERS

@@ -169,7 +169,7 @@ def test_a_triton_cubins_parameters_are_read_from_its_ptx_scratch_pointers_inclu
     launch (the runtime arguments the compile kept, then the scratch pointers it appends)."""
     import re
 
-    from irscope.capture import capture
+    from irscope.capturing import capture
     from irscope.nvidia.launch import entry_params
     from irscope.types import Stage
 

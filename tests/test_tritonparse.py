@@ -288,7 +288,7 @@ def test_export_writes_a_sessions_variants_that_read_back_the_same(cli, tmp_path
 
 
 def test_an_exported_kernel_with_the_jits_constant_ones_sweeps_from_its_trace_to_the_same_ptx(cli, tmp_path):
-    from irscope.capture import capture
+    from irscope.capturing import capture
     from irscope.session import Session
 
     # matmul_kernel's unit strides are constants the JIT made: the export says so in src_constants

@@ -93,7 +93,7 @@ async def test_the_source_pane_and_annotation_follow_the_cursor():
 async def test_the_annotation_pane_decodes_sass_as_annotate_does():
     # The pane once had its own copy of the SASS decoder, which called kernel-parameter loads
     # "driver-provided constants"; it must say exactly what `irscope annotate --stage sass` says.
-    from irscope.annotate import explain_lines
+    from irscope.annotating import explain_lines
 
     app = session_app()
     async with app.run_test(size=(160, 40)) as pilot:

@@ -29,7 +29,7 @@ def annotate(kernel, assignments, arch, signature, stage_name, as_json, findings
       irscope annotate add_kernel -c offset=1 --findings
       irscope annotate matmul_kernel --stage sass --json
     """
-    from ..annotate import annotate as run_annotate
+    from ..annotating import annotate as run_annotate
     from ..errors import CompileFailed
     from ..types import Stage
     from .options import open_named, overrides

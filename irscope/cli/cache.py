@@ -36,7 +36,7 @@ def cache(trim_to, clear, as_json) -> None:
       irscope cache --trim 2G
       IRSCOPE_CACHE_DIR=/scratch/irscope irscope cache --clear
     """
-    from ..capture.housekeeping import parse_size, trim, usage
+    from ..capturing.housekeeping import parse_size, trim, usage
     from ..errors import UsageError
 
     if trim_to is not None and clear:

@@ -64,10 +64,10 @@ def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time
       irscope compare gelu_kernel gelu_tanh_kernel gelu_numba_kernel
       irscope compare square_kernel square_matrix_kernel square_numba_kernel -c fast_math=true
     """
-    from ..capture import capture, choose_target
+    from ..capturing import capture, choose_target
     from ..config import parse_assignments
     from ..device import gpu_capability
-    from ..diff.compare import implementation_label, structure
+    from ..diffing.compare import implementation_label, structure
     from ..errors import ExitCode, UsageError
     from ..types import Status
     from .options import open_named
@@ -158,7 +158,7 @@ def _row_json(row) -> dict:
 
 
 def _print(rows, arch) -> None:
-    from ..diff.compare import widths
+    from ..diffing.compare import widths
 
     timed = any(r["measurement"] is not None for r in rows)
     head = f"{'implementation':34s} {'regs':>4s} {'spill':>5s} {'PTX':>5s} {'SASS':>5s}  {'global loads':14s} {'global stores':14s}"

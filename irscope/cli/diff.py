@@ -62,8 +62,8 @@ def diff(
       irscope diff square_kernel -a session=runs/square -a BLOCK_SIZE=128 -b BLOCK_SIZE=128
       irscope diff square_kernel -a kernel=runs/inductor/triton_poi_fused_pow_0 -b BLOCK_SIZE=1024
     """
-    from ..diff import diff_variants
-    from ..diff.render import side_by_side_lines, summary_lines, to_json, unified_lines
+    from ..diffing import diff_variants
+    from ..diffing.render import side_by_side_lines, summary_lines, to_json, unified_lines
     from ..errors import UsageError
     from ..types import Stage
     from .options import open_named, overrides
@@ -111,7 +111,7 @@ def _runtime(named, variant):
 
 
 def _ignored(text: str | None) -> tuple[str, ...]:
-    from ..diff.canonical import IGNORABLE
+    from ..diffing.canonical import IGNORABLE
     from ..errors import UsageError
 
     names = tuple(n.strip() for n in (text or "").split(",") if n.strip())

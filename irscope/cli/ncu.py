@@ -36,7 +36,7 @@ def ncu(kernel, assignments, arch, signature, report, top, as_json) -> None:
       irscope ncu runs/square -c BLOCK_SIZE=1024                               # anywhere
       irscope ncu square_kernel --report square.ncu-rep --arch sm_90           # a report made elsewhere
     """
-    from ..annotate.hotspots import hot_lines, matched, python_line_shares, to_json
+    from ..annotating.hotspots import hot_lines, matched, python_line_shares, to_json
     from ..errors import UsageError
     from ..measure.ncu_report import read_report, session_counters
     from ..types import Stage

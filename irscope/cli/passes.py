@@ -92,8 +92,8 @@ def passes(
         echo(ir_after(log, step.index), nl=False)
         return
     if diff_index is not None:
-        from ..diff.passes import pass_hunks
-        from ..diff.render import unified_hunks
+        from ..diffing.passes import pass_hunks
+        from ..diffing.render import unified_hunks
 
         step = _find(log, diff_index)
         if not step.changed:
@@ -129,7 +129,7 @@ def passes(
 
 
 def variant_title(v) -> str:
-    from ..diff.render import variant_title as title
+    from ..diffing.render import variant_title as title
 
     return title(v)
 
@@ -183,8 +183,8 @@ def _find(log, which: str):
 
 
 def _print_divergence(a, b, context: int, as_json: bool) -> None:
-    from ..diff.passes import first_divergence
-    from ..diff.render import unified_hunks
+    from ..diffing.passes import first_divergence
+    from ..diffing.render import unified_hunks
 
     found = first_divergence(_log_of(a), _log_of(b))
     step = found.step_a

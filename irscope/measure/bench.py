@@ -15,7 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..capture.pipeline import DEFAULT_COMPILE_TIMEOUT
+from ..capturing.pipeline import DEFAULT_COMPILE_TIMEOUT
 from ..device import gpu_capability, visible_gpus
 from ..errors import NoGpu
 from ..frontends import Kernel

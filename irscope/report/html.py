@@ -121,8 +121,8 @@ def _runs(lines: list[int | None]) -> list[list[int]]:
 
 
 def _diff_html(session: Session, request: DiffRequest, paths: SharedPaths) -> str:
-    from ..diff import diff_variants
-    from ..diff.render import summary_lines, unified
+    from ..diffing import diff_variants
+    from ..diffing.render import summary_lines, unified
 
     a, b = paths.variant(_variant(session, request.a)), paths.variant(_variant(session, request.b))
     d = diff_variants(a, b, request.stage)

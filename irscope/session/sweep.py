@@ -11,8 +11,8 @@ import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
-from ..capture import capture_many, choose_target
-from ..capture.pipeline import DEFAULT_COMPILE_TIMEOUT
+from ..capturing import capture_many, choose_target
+from ..capturing.pipeline import DEFAULT_COMPILE_TIMEOUT
 from ..frontends import Kernel
 from ..types import Config, Variant
 from .store import Entry, Session

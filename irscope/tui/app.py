@@ -20,9 +20,9 @@ from textual.command import Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static, Tab, Tabs
 
-from ..annotate.decode import Explanation
-from ..annotate.explain import LineExplainer, explainer
-from ..annotate.findings import findings
+from ..annotating.decode import Explanation
+from ..annotating.explain import LineExplainer, explainer
+from ..annotating.findings import findings
 from ..records import Runtime
 from ..stages import specs as stage_specs
 from ..types import Stage, Variant

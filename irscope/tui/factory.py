@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..capture.pipeline import DEFAULT_COMPILE_TIMEOUT
+from ..capturing.pipeline import DEFAULT_COMPILE_TIMEOUT
 from ..errors import UsageError
 from ..types import KernelId
 from .app import IrscopeApp

@@ -160,7 +160,7 @@ class Model:
         session = row.session or self.session
         variant = self.variant(row)
         if session is not None and row.entry is not None and variant is not None and variant.ok:
-            from ..annotate.hotspots import hot_lines, python_line_shares
+            from ..annotating.hotspots import hot_lines, python_line_shares
             from ..errors import SessionError
             from ..measure.ncu_report import session_counters
 

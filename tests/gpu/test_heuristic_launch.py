@@ -20,7 +20,7 @@ def test_the_launch_compiles_what_irscope_gives_for_the_example_value(tmp_path, 
     import torch
     import triton
 
-    from irscope.capture import capture
+    from irscope.capturing import capture
     from irscope.config import resolve_config
     from irscope.device import gpu_capability
     from irscope.frontends import resolve_kernel

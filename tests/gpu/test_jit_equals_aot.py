@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from irscope.capture import capture, choose_target
+from irscope.capturing import capture, choose_target
 from irscope.device import gpu_capability
 from irscope.types import CaptureMode, Stage
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from written_kernels import MM_UNIT_B, TILE_MM
 
-from irscope.annotate.findings import kernel_occupancy
+from irscope.annotating.findings import kernel_occupancy
 from irscope.arch import arch_name
-from irscope.capture import capture
+from irscope.capturing import capture
 from irscope.device import gpu_capability
 from irscope.frontends import resolve_kernel
 from irscope.nvidia.launch import CubinFunction

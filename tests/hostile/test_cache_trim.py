@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from expect import one_line_error
 
-from irscope.capture.housekeeping import TRIM_MARK, _entries, _remove, _root
+from irscope.capturing.housekeeping import TRIM_MARK, _entries, _remove, _root
 from irscope.errors import ExitCode
 from irscope.store import TEMP_MARK
 

@@ -68,7 +68,7 @@ import os
 import triton
 import triton.language as tl
 
-from irscope.capture import capture
+from irscope.capturing import capture
 
 
 @triton.jit
@@ -145,7 +145,7 @@ def test_the_worker_started_as_it_was_imports_pickle_from_that_folder(downloaded
     # How workers.py started a compile worker before: `python -c` with the parent's path.
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
     subprocess.run(
-        [sys.executable, "-c", "from irscope.capture.worker import serve; serve()"],
+        [sys.executable, "-c", "from irscope.capturing.worker import serve; serve()"],
         cwd=downloaded,
         env=env,
         stdin=subprocess.DEVNULL,
@@ -348,7 +348,7 @@ def test_every_number_option_of_every_command_has_both_limits_and_refuses_nan():
 def test_a_compile_timeout_that_is_not_a_finite_positive_number_is_refused_before_any_compile(tmp_path):
     """The timeout is a parameter now (no environment variable a worker or a stray shell could set):
     a library caller's nan, inf, 1e300 or 0 would wait for ever or overflow select(), so it is refused."""
-    from irscope.capture import capture_many
+    from irscope.capturing import capture_many
     from irscope.config import resolve_config
     from irscope.errors import UsageError
     from irscope.frontends import resolve_kernel

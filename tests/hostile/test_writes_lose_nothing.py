@@ -14,8 +14,8 @@ import time
 
 import pytest
 
-from irscope.capture import capture
-from irscope.capture.cache import CaptureCache
+from irscope.capturing import capture
+from irscope.capturing.cache import CaptureCache
 from irscope.frontends import resolve_kernel
 from irscope.session import Session
 

@@ -41,7 +41,7 @@ IRSCOPE = r"""
 import json, sys, time
 from irscope.frontends import resolve_kernel
 from irscope.config import resolve_config
-from irscope.capture import capture_many
+from irscope.capturing import capture_many
 ref = resolve_kernel("square_kernel")
 configs = [resolve_config(ref, {"BLOCK_SIZE": b, "num_warps": w}) for b, w in CONFIGS]
 out = {}

@@ -62,7 +62,7 @@ __global__ void tiled_matmul_gelu(const float* __restrict__ a, const float* __re
 
 IRSCOPE = r"""
 import json, sys, time
-from irscope.capture import capture_many
+from irscope.capturing import capture_many
 from irscope.frontends import resolve_kernel
 from irscope.ir.sourcemap import SourceMap
 from irscope.config import sweep_configs

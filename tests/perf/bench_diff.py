@@ -7,7 +7,7 @@
 2. Opening a 21-variant session and reading every variant in it, target <= 0.2 s.
 3. For each pair of a table (block shapes, num_warps, num_stages; built-in kernels and kernels
    written for the tests, tests/written_kernels.py), in PTX and SASS: the diff's size in changed
-   instructions against both floors of irscope/diff/floor.py, as ratios (the issue's bound: 1.5x
+   instructions against both floors of irscope/diffing/floor.py, as ratios (the issue's bound: 1.5x
    the opcode+immediates floor, on long listings as on short), its changed lines with and without
    each ignored class (never more when ignoring), and how long the diff took (cold, median).
 
@@ -44,10 +44,10 @@ def main() -> None:
     parser.add_argument("--table-repeat", type=int, default=3, help="cold runs of each diff of the table")
     args = parser.parse_args()
 
-    from irscope.capture import capture
+    from irscope.capturing import capture
     from irscope.config import sweep_configs
-    from irscope.diff import diff_variants
-    from irscope.diff.render import summary_lines, unified_lines
+    from irscope.diffing import diff_variants
+    from irscope.diffing.render import summary_lines, unified_lines
     from irscope.session import Session, run_sweep
     from irscope.types import Stage
 
@@ -64,7 +64,7 @@ def main() -> None:
         d = diff_variants(a, b, Stage.PTX)
         return summary_lines(d) + unified_lines(d)
 
-    from irscope.diff.canonical import listing_tokens
+    from irscope.diffing.canonical import listing_tokens
     from irscope.ir.sourcemap import _own_lines_of
     from irscope.ir.stats import stage_stats
 
@@ -213,10 +213,10 @@ PAIRS = [
 
 def _table(kernels: dict, repeat: int, forget) -> list[str]:
     """Each pair's diff against the floors, in PTX and SASS, as a markdown table."""
-    from irscope.capture import capture
-    from irscope.diff import diff_variants
-    from irscope.diff.canonical import listing_lines
-    from irscope.diff.floor import floors
+    from irscope.capturing import capture
+    from irscope.diffing import diff_variants
+    from irscope.diffing.canonical import listing_lines
+    from irscope.diffing.floor import floors
     from irscope.types import Stage
 
     rows = [

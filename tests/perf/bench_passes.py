@@ -37,7 +37,7 @@ def timed(args: list[str]) -> float:
 
 
 def storage() -> dict:
-    from irscope.capture import capture
+    from irscope.capturing import capture
     from irscope.store import PASSES_FILE, write_variant
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -168,7 +168,7 @@ def main() -> None:
             [
                 sys.executable,
                 "-c",
-                "from irscope.frontends import resolve_kernel; from irscope.capture import "
+                "from irscope.frontends import resolve_kernel; from irscope.capturing import "
                 "capture_many; from irscope.config import sweep_configs; r = resolve_kernel('square_kernel');"
                 " list(capture_many(r, sweep_configs(r.parameter_table(), r.name, {}, {}), None))",
             ],

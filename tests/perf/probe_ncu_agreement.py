@@ -70,7 +70,7 @@ def _ncu(kernel, config, function, cache_control):
 def main() -> None:
     import torch
 
-    from irscope.capture import capture
+    from irscope.capturing import capture
     from irscope.config import resolve_config
     from irscope.frontends import resolve_kernel
     from irscope.measure.ncu import function_name

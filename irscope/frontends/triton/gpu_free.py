@@ -101,7 +101,7 @@ def reference_gpu(capability: int) -> ReferenceGpu:
 
 def device_properties(capability: int) -> dict[str, Any]:
     """What Triton's ``driver.active.utils.get_device_properties(device)`` returns, for the stand-in GPU."""
-    from ...annotate.occupancy import sm_limits
+    from ...annotating.occupancy import sm_limits
 
     gpu, limits = reference_gpu(capability), sm_limits(capability)
     return {
@@ -127,7 +127,7 @@ class _StandInUtils:
 
     def load_binary(self, name: str, kernel: bytes, shared: int, device: int) -> tuple[Any, Any, int, int, int]:
         """``(module, function, n_regs, n_spills, n_max_threads)`` as the driver's load gives them, from the cubin."""
-        from ...annotate.occupancy import sm_limits
+        from ...annotating.occupancy import sm_limits
         from ...ir.elf import Cubin, function_resources
 
         found = list(function_resources(Cubin(kernel)).values())

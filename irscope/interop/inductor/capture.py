@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ...capture import capture_many
+from ...capturing import capture_many
 from ...config import config_from_table
 from ...errors import UsageError
 from ...frontends.triton import TritonKernel

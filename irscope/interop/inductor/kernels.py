@@ -66,7 +66,7 @@ def write_kernel_file(kernel: InductorKernel, directory: Path) -> Path:
 
 def default_directory(kernel: InductorKernel) -> Path:
     """Where a kernel file goes when no session is asked for: the cache, by content."""
-    from ...capture.housekeeping import mark_used
+    from ...capturing.housekeeping import mark_used
     from ...paths import INDUCTOR_FILES, cache_dir
 
     digest = hashlib.sha256(kernel.jit_source.encode()).hexdigest()[:16]

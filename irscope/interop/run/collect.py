@@ -187,7 +187,7 @@ def _write_session(
     out: Path, kernel: RunKernel, used: set[str], ahead_of_time: bool, arch: str | None, note: Callable[[str], None]
 ) -> None:
     from ...arch import CaptureMode
-    from ...capture import Target, build_variant, with_sass
+    from ...capturing import Target, build_variant, with_sass
     from ...frontends.triton import TritonKernel
 
     first = kernel.variants[0].record

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ...arch import CaptureMode, Target
-from ...capture.housekeeping import mark_used
+from ...capturing.housekeeping import mark_used
 from ...errors import IrscopeError, KernelNotFound, SessionError
 from ...frontends.triton.recorded import Recorded, compiled_from, config_of, parameter_table, signature_of
 from ...frontends.triton.signature import is_type
@@ -104,7 +104,7 @@ def _build(trace: Trace, kernel: str, folder: Path) -> None:
 
 
 def _write(trace: Trace, kernel: str, folder: Path) -> None:
-    from ...capture import build_variant
+    from ...capturing import build_variant
 
     notes = list(trace.skipped)
     first_launch: dict[str | None, LaunchEvent] = {}

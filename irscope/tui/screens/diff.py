@@ -8,7 +8,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from ...diff import diff_variants, render
+from ...diffing import diff_variants, render
 from ...records import Runtime
 from ...types import Stage, Variant
 from ..widgets.listing import ListingView

@@ -86,8 +86,8 @@ class PassesView(Vertical):
         if not self.show_diff:
             view.show(self._texts[index].splitlines(), step.listing_stage)
             return
-        from ...diff.passes import pass_hunks
-        from ...diff.render import unified_hunks
+        from ...diffing.passes import pass_hunks
+        from ...diffing.render import unified_hunks
 
         if not step.changed:
             view.show([f"pass {index} ({step.arg or step.name}) left the IR as it was"], None)

@@ -7,8 +7,8 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ...annotate.decode import Explanation
-from ...annotate.findings import Finding
+from ...annotating.decode import Explanation
+from ...annotating.findings import Finding
 
 
 class AnnotationPane(VerticalScroll):

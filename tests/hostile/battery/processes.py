@@ -161,7 +161,7 @@ def _signal_case(signame: str) -> Case:
 
 # ---------------------------------------------------------------- a kernel file that calls irscope at import
 
-RECURSIVE = """from irscope.capture import capture
+RECURSIVE = """from irscope.capturing import capture
 
 capture("square_kernel", {"BLOCK_SIZE": 512}, arch="sm_90", use_cache=False)
 """

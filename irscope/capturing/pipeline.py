@@ -205,7 +205,7 @@ def _parallel(
 ) -> Iterator[Captured]:
     # A private Triton's folder goes before everything else the workers import (own_python.import_path).
     env = None if folder is None else {"PYTHONPATH": os.pathsep.join([folder, *own_python.import_path()])}
-    pool = WorkerPool(workers, "irscope.capture.worker:serve", failure, timeout=timeout, env=env)
+    pool = WorkerPool(workers, "irscope.capturing.worker:serve", failure, timeout=timeout, env=env)
     # nvdisasm runs on a thread (it is a subprocess: no GIL held) while the
     # workers keep compiling; its batches are yielded in the order they finish.
     sass = futures.ThreadPoolExecutor(max_workers=1)
