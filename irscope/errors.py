@@ -70,7 +70,13 @@ class KernelFileError(UsageError):
 
 
 class CompileFailed(IrscopeError):
+    """The variant asked for did not compile; ``variant`` (where given) holds what was produced and why."""
+
     exit_code = ExitCode.COMPILE_ERROR
+
+    def __init__(self, message: str, variant: object = None) -> None:
+        super().__init__(message)
+        self.variant = variant
 
 
 class NoGpu(IrscopeError):

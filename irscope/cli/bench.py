@@ -107,14 +107,7 @@ def bench(
         configs = [named.config(overrides(assignments))]
     session = named.session
     if out is not None:
-        session = Session.create(
-            out,
-            named.kernel.identity(),
-            named.kernel.source(),
-            named.table,
-            signature=named.kernel.handle().extra.get("signature"),
-            frontend=named.kernel.frontend,
-        )
+        session = Session.of_kernel(out, named.kernel, named.table)
     latest = {}
     notes = []
     tuned = []

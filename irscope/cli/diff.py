@@ -63,7 +63,8 @@ def diff(
       irscope diff square_kernel -a kernel=runs/inductor/triton_poi_fused_pow_0 -b BLOCK_SIZE=1024
     """
     from ..diffing import diff_variants
-    from ..diffing.render import side_by_side_lines, summary_lines, to_json, unified_lines
+    from ..diffing.render import side_by_side_lines, to_json, unified_lines
+    from ..diffing.summary import summary_lines
     from ..errors import UsageError
     from ..types import Stage
     from .options import open_named, overrides

@@ -129,7 +129,7 @@ def passes(
 
 
 def variant_title(v) -> str:
-    from ..diffing.render import variant_title as title
+    from ..diffing.summary import variant_title as title
 
     return title(v)
 

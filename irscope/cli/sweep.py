@@ -76,15 +76,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
     if with_bench and arch is not None:  # refused before a session is written
         raise UsageError("--bench runs on this machine's GPU; --arch does not apply")
     if out is not None:
-        # The signature (-S) is kept, so the session resumes without it, from its stored source.
-        session = Session.create(
-            out,
-            named.kernel.identity(),
-            named.kernel.source(),
-            named.table,
-            signature=named.kernel.handle().extra.get("signature"),
-            frontend=named.kernel.frontend,
-        )
+        session = Session.of_kernel(out, named.kernel, named.table)
     if session is not None:
         session.data["request"] = request
         session.save()

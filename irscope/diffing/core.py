@@ -22,6 +22,7 @@ from ..ir.sourcemap import SourceMap
 from ..ir.stats import StageStats, stage_stats
 from ..types import Stage, Variant
 from .algorithm import opcodes
+from .summary import summary_lines
 
 
 class Hunk(NamedTuple):
@@ -77,6 +78,20 @@ class VariantDiff:
         removed = sum(len(h.a) for h in self.hunks if h.tag not in ("equal", "moved"))
         added = sum(len(h.b) for h in self.hunks if h.tag not in ("equal", "moved"))
         return removed, added
+
+    @property
+    def removed(self) -> list[NormalizedLine]:
+        """A's lines the diff removes (as normalised; ``.index`` is the line in A's listing); moves are not."""
+        return [line for h in self.hunks if h.tag not in ("equal", "moved") for line in h.a]
+
+    @property
+    def added(self) -> list[NormalizedLine]:
+        """B's lines the diff adds (as normalised; ``.index`` is the line in B's listing); moves are not."""
+        return [line for h in self.hunks if h.tag not in ("equal", "moved") for line in h.b]
+
+    def summary(self) -> str:
+        """What ``irscope diff`` prints above the listing: both variants, their resources and what changed."""
+        return "\n".join(summary_lines(self))
 
     def changed_instructions(self) -> int:
         """Instructions the diff changes (canonical.changed_instructions: an instruction replaced by one with

@@ -187,6 +187,12 @@ class Kernel(abc.ABC):
         """Does the kernel declare example inputs, so that it can run on a GPU?"""
         return False
 
+    @property
+    def compiles_here(self) -> bool:
+        """Must it compile and run in this process? A kernel defined in a notebook cell has no file a worker
+        process could import it from: capture and bench then run it here, with no compile timeout."""
+        return False
+
     def no_launch_reason(self) -> str:
         """Why the kernel cannot launch (where not ``can_launch``), and how to give it what it lacks: one line."""
         return (

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..capturing.pipeline import DEFAULT_COMPILE_TIMEOUT
 from ..device import gpu_capability, visible_gpus
-from ..errors import NoGpu
+from ..errors import NoGpu, exception_line
 from ..frontends import Kernel
 from ..records import Measurement
 from ..session import Session, run_sweep
@@ -78,6 +78,9 @@ def bench(
 
     require_gpu()
     options = {"method": method, "min_time_ms": min_time_ms}
+    if kernel.compiles_here:
+        yield from _bench_here(kernel, configs, session, options, cancel, on_note)
+        return
     gpus = list(gpus) if gpus is not None else visible_gpus()
     pool = WorkerPool(
         len(gpus),
@@ -132,6 +135,36 @@ def bench(
         pool.close()
     if ncu and not (cancel is not None and cancel.is_set()):
         yield from _add_ncu(kernel, done, entries, session, on_note)
+
+
+def _bench_here(kernel: Kernel, configs, session, options, cancel, on_note) -> Iterator[BenchResult]:
+    """Capture and time a kernel no worker can load (one defined in a notebook cell), in this process.
+
+    The same checks and timing as a GPU worker's (worker.measure), one variant after another on this
+    process's GPU; a CUDA fault here cannot be contained by restarting a worker, so it ends the bench.
+    """
+    from .faults import is_cuda_fault
+    from .worker import MeasureState, measure
+
+    if on_note is not None:
+        on_note(f"{kernel.name} is defined in this process: measured here, on one GPU, one variant at a time")
+    state = MeasureState()
+    for result in run_sweep(kernel, configs, None, session, cancel=cancel, compile_timeout=None):
+        if not result.variant.ok:
+            m = Measurement(Status.FAILED, error=str(result.variant.error))
+        else:
+            try:
+                m = measure(state, kernel, result.variant.config, options)
+            except Exception as exc:
+                if is_cuda_fault(exc):
+                    raise
+                m = Measurement(Status.FAILED, error=exception_line(exc))
+        if session is not None and result.entry is not None:
+            result.entry.measurement = m
+            session.update(result.entry)
+        yield BenchResult(result.index, result.variant, m)
+        if cancel is not None and cancel.is_set():
+            return
 
 
 def _other_triton(variant: Variant) -> tuple[dict[str, Any] | None, str | None]:

@@ -20,6 +20,7 @@ import traceback
 from dataclasses import replace
 from typing import Any
 
+from .. import frontends
 from ..errors import exception_line
 from ..records import Measurement
 from ..types import Config, Status
@@ -35,7 +36,7 @@ def failure(kind: str, message: str) -> Measurement:
     return Measurement(Status.CRASHED if kind == "crashed" else Status.TIMEOUT, error=message)
 
 
-class _State:
+class MeasureState:
     """What one worker keeps between requests besides its kernels (frontends.load keeps those)."""
 
     def __init__(self) -> None:
@@ -43,10 +44,10 @@ class _State:
         self.copies: dict[tuple[float, str], float] = {}  # (bytes, method) -> us of a copy of those bytes
 
 
-def measure(state: _State, handle, config: Config, options: dict[str, Any]) -> Measurement:
+def measure(state: MeasureState, kernel, config: Config, options: dict[str, Any]) -> Measurement:
+    """Check, then time ``config`` of ``kernel`` (a Kernel) on this process's GPU."""
     import torch
 
-    from .. import frontends
     from .hardware import copy_time_us, current_device, device_json
     from .timing import DESCRIPTIONS, time_launches
 
@@ -58,11 +59,11 @@ def measure(state: _State, handle, config: Config, options: dict[str, Any]) -> M
     if options.get("reference"):  # the spec's PyTorch reference, eager or torch.compile'd (irscope compare)
         from .reference import reference_launch
 
-        launch = reference_launch(frontends.load(handle), config, options["reference"], seed=options["seed"])
+        launch = reference_launch(kernel, config, options["reference"], seed=options["seed"])
     elif options.get("binary"):  # another Triton's variant: its own cubin, through irscope's launch
-        launch = frontends.load(handle).launch_binary(config, options["binary"], device="cuda", seed=options["seed"])
+        launch = kernel.launch_binary(config, options["binary"], device="cuda", seed=options["seed"])
     else:
-        launch = frontends.load(handle).launch(config, device="cuda", seed=options["seed"])
+        launch = kernel.launch(config, device="cuda", seed=options["seed"])
     for out in launch.outputs.values():  # poison: an element the kernel never writes cannot pass as correct
         out.fill_(float("nan") if out.dtype.is_floating_point else -1)
 
@@ -125,7 +126,7 @@ def measure(state: _State, handle, config: Config, options: dict[str, Any]) -> M
     )
 
 
-def warm_up(state: _State) -> Measurement:
+def warm_up(state: MeasureState) -> Measurement:
     """Pay a worker's one-time costs while the variants are still compiling.
 
     The first launch initialises CUDA and Triton's launcher (the L2 sweep's compile and
@@ -180,7 +181,7 @@ def serve() -> None:
     ``{"autotuner": True}`` (the kernel's own autotuner: an AutotunerRun, or None).
     """
     requests, channel = protocol_channel()
-    state = _State()
+    state = MeasureState()
     while True:
         try:
             handle, config, options = pickle.load(requests)
@@ -192,7 +193,7 @@ def serve() -> None:
             elif options.get(AUTOTUNER):
                 result = autotune(handle, config, options)
             else:
-                result = measure(state, handle, config, options)
+                result = measure(state, frontends.load(handle), config, options)
         except Exception as exc:
             if is_cuda_fault(exc):
                 # The CUDA context is gone: say why on stderr (the pool reports it) and die.

@@ -122,7 +122,8 @@ def _runs(lines: list[int | None]) -> list[list[int]]:
 
 def _diff_html(session: Session, request: DiffRequest, paths: SharedPaths) -> str:
     from ..diffing import diff_variants
-    from ..diffing.render import summary_lines, unified
+    from ..diffing.render import unified
+    from ..diffing.summary import summary_lines
 
     a, b = paths.variant(_variant(session, request.a)), paths.variant(_variant(session, request.b))
     d = diff_variants(a, b, request.stage)

@@ -31,10 +31,10 @@ import os
 import re
 import shutil
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import SessionError
 from ..ir.stats import stage_stats
@@ -53,6 +53,9 @@ from ..store import (
     write_variant,
 )
 from ..types import Config, KernelId, Stage, Status, Variant
+
+if TYPE_CHECKING:
+    from ..frontends import Kernel
 
 SESSION_FORMAT = "irscope.session/1"
 INDEX = "session.json"
@@ -232,6 +235,21 @@ class Session:
             session._write()
             return session
 
+    @classmethod
+    def of_kernel(cls, path: str | Path, kernel: Kernel, table: Mapping[str, Any]) -> Session:
+        """``create`` for a resolved kernel, with its parameter ``table``: what sweep, bench and the TUI keep.
+
+        The signature (-S) is kept, so the session resumes without it, from its stored source.
+        """
+        return cls.create(
+            path,
+            kernel.identity(),
+            kernel.source(),
+            table,
+            signature=kernel.handle().extra.get("signature"),
+            frontend=kernel.frontend,
+        )
+
     # ------------------------------------------------------------ reading
 
     @property
@@ -282,6 +300,19 @@ class Session:
         if not isinstance(relative, str) or not relative:
             raise SessionError(f"{self.path / INDEX} names no source file for the kernel")
         return read_text(contained(self.path, relative))
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def __bool__(self) -> bool:  # a session with no variants yet is still a session (`if session:`)
+        return True
+
+    def __iter__(self) -> Iterator[Variant]:
+        """Every variant, in the order they were added (a damaged one raises SessionError when reached)."""
+        return (self.variant(e) for e in list(self.entries))
+
+    def __getitem__(self, index: int) -> Variant:
+        return self.variant(self.entries[index])
 
     def entry(self, entry_id: str) -> Entry | None:
         return next((e for e in self.entries if e.id == entry_id), None)

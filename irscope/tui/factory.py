@@ -61,14 +61,7 @@ def make_app(
     configs = named.configs(parse_sweep(sweeps), parse_assignments(assignments))
     session = named.session
     if out is not None:
-        session = Session.create(
-            out,
-            compiled.identity(),
-            compiled.source(),
-            named.table,
-            signature=compiled.handle().extra.get("signature"),
-            frontend=compiled.frontend,
-        )
+        session = Session.of_kernel(out, compiled, named.table)
     jobs = [capture_job(compiled, configs, arch, session, compile_timeout)]
     gpu = gpu_capability()
     measured = (bench if bench is not None else gpu is not None) and arch is None

@@ -47,7 +47,8 @@ def main() -> None:
     from irscope.capturing import capture
     from irscope.config import sweep_configs
     from irscope.diffing import diff_variants
-    from irscope.diffing.render import summary_lines, unified_lines
+    from irscope.diffing.render import unified_lines
+    from irscope.diffing.summary import summary_lines
     from irscope.session import Session, run_sweep
     from irscope.types import Stage
 

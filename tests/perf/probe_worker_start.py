@@ -65,14 +65,14 @@ launch = frontends.load(ref.handle()).launch(config, device="cuda")
 step("example inputs + torch reference")
 launch.first(); torch.cuda.synchronize()
 step("first square launch (JIT cache hit + launcher build)")
-from irscope.measure.worker import _State, measure
-state = _State()
-m = measure(state, ref.handle(), config, {})
+from irscope.measure.worker import MeasureState, measure
+state = MeasureState()
+m = measure(state, ref, config, {})
 step(f"first measure() of the variant ({m.median_us:.2f} us, {m.repetitions} launches)")
 config2 = resolve_config(ref, {"BLOCK_SIZE": 256, "num_warps": 1})
-m = measure(state, ref.handle(), config2, {})
+m = measure(state, ref, config2, {})
 step(f"measure() of a second variant, compiled now by the JIT ({m.median_us:.2f} us)")
-m = measure(state, ref.handle(), config2, {})
+m = measure(state, ref, config2, {})
 step(f"measure() of it again ({m.median_us:.2f} us)")
 """
 

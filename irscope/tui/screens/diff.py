@@ -9,6 +9,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from ...diffing import diff_variants, render
+from ...diffing.summary import summary_lines
 from ...records import Runtime
 from ...types import Stage, Variant
 from ..widgets.listing import ListingView
@@ -61,7 +62,7 @@ class DiffScreen(Screen):
             body, body_spans = (
                 render.side_by_side(result, max(width - 8, 60)) if side_by_side else render.unified(result)
             )
-            head = render.summary_lines(result) + [""]
+            head = summary_lines(result) + [""]
             lines = head + (body if result.changed else [f"no differences in {self.stage.value}"])
             spans = {len(head) + n: s for n, s in body_spans.items()} if result.changed else {}
         self.app.call_from_thread(self._show, lines, side_by_side, raw, spans)

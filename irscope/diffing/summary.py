@@ -1,0 +1,158 @@
+"""A VariantDiff's summary: both variants, their resources, what changed in counts, accesses and per Python line.
+
+It reads a diff's fields only, so ``VariantDiff.summary()`` (core.py) can use it without importing the renderer.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..types import Stage, Variant
+
+if TYPE_CHECKING:
+    from .core import VariantDiff
+
+OPCODE_ROWS = 16  # changed opcodes listed in the summary
+
+
+def variant_title(v: Variant) -> str:
+    return f"{v.kernel.name} {v.config.label()} · {v.arch}"
+
+
+def _delta(a: float | int | None, b: float | int | None) -> str:
+    if a is None or b is None or a == b:
+        return ""
+    return f"({b - a:+d})" if isinstance(a, int) and isinstance(b, int) else f"({b - a:+.3g})"
+
+
+def _access_mix(counts) -> str:
+    return ", ".join(f"{op} x{n}" for op, n in sorted(counts.items())) or "none"
+
+
+def _runtime(m: Any) -> str:
+    return "—" if m is None else f"{m.median_us:.1f} us"
+
+
+def signature(v: Variant) -> dict[str, str]:
+    """Each argument's type as the compiler specialised it (``*fp16:16``: a pointer it may assume 16-byte aligned).
+
+    Two variants of one config compiled for different argument types (``-S``, or the launches
+    a program made) differ in code for a reason their configs do not show.
+    """
+    info = v.compile_info
+    if info is None:
+        return {}
+    return {arg: ty + (":16" if arg in info.divisible_by_16 else "") for arg, ty in info.signature.items()}
+
+
+def _signature_rows(a: Variant, b: Variant) -> list[str]:
+    sa, sb = signature(a), signature(b)
+    differ = [arg for arg in dict.fromkeys([*sa, *sb]) if sa.get(arg) != sb.get(arg)]
+    if not differ:
+        return []
+    rows = [f"signature differs  {'A':>12}  {'B':>12}"]
+    return rows + [f"  {arg:16} {sa.get(arg, '—'):>12}  {sb.get(arg, '—'):>12}" for arg in differ]
+
+
+def summary_lines(d: VariantDiff) -> list[str]:
+    a, b = d.a, d.b
+    out = [f"A  {variant_title(a)}", f"B  {variant_title(b)}", *_signature_rows(a, b), ""]
+    rows: list[tuple[str, Any, Any]] = []
+    if d.runtimes != (None, None):
+        ra, rb = d.runtimes
+        ratio = f"   B/A = {rb.median_us / ra.median_us:.2f}x" if ra and rb else ""
+        out.append(f"runtime (median)   {_runtime(ra):>12}  {_runtime(rb):>12}{ratio}")
+    ra_, rb_ = a.resources, b.resources
+    if ra_ or rb_:
+        for label, attr in (
+            ("registers", "registers"),
+            ("spill stores (B)", "spill_stores"),
+            ("spill loads (B)", "spill_loads"),
+            ("stack frame (B)", "stack_frame"),
+            ("shared memory (B)", "shared"),
+        ):
+            rows.append((label, getattr(ra_, attr, None), getattr(rb_, attr, None)))
+    options_a = a.compile_info.options if a.compile_info else {}
+    options_b = b.compile_info.options if b.compile_info else {}
+    for name in dict.fromkeys([*options_a, *options_b]):  # the frontend's launch options, as data
+        if name in ("num_warps", "num_stages"):
+            rows.append((name, options_a.get(name), options_b.get(name)))
+    out.append(f"{'':18} {'A':>12}  {'B':>12}")
+    for label, x, y in rows:
+        out.append(f"{label:18} {_fmt(x):>12}  {_fmt(y):>12}  {_delta(x, y)}")
+    out.append("")
+    out.append("instructions")
+    for stage, (sa, sb) in d.stats.items():
+        x, y = (sa.count if sa else None), (sb.count if sb else None)
+        out.append(f"  {stage.value:16} {_fmt(x):>12}  {_fmt(y):>12}  {_delta(x, y)}")
+    for stage in (Stage.PTX, Stage.SASS):
+        sa, sb = d.stats.get(stage, (None, None))
+        if sa is None or sb is None:
+            continue
+        out.append("")
+        out.append(f"global memory ({stage.value})")
+        for kind in ("load", "store"):
+            ca, cb = sa.access_counts(kind), sb.access_counts(kind)
+            arrow = "=" if ca == cb else "->"
+            out.append(f"  {kind + 's':16} {_access_mix(ca)}  {arrow}  {_access_mix(cb)}")
+            wa, wb = sa.widest(kind), sb.widest(kind)
+            out.append(f"  {'widest ' + kind:16} {_fmt(wa, ' B'):>12}  {_fmt(wb, ' B'):>12}")
+            shares = [sa.width_shares(kind), sb.width_shares(kind)]
+            if any(len(s) > 1 for s in shares):  # mixed widths: how much each carries
+                out.append(f"  {'bytes by width':16} {_shares(shares[0]):>12}  {_shares(shares[1]):>12}")
+        pa, pb = sa.predicated_accesses(), sb.predicated_accesses()
+        out.append(f"  {'predicated':16} {pa:>12}  {pb:>12}  {_delta(pa, pb)}")
+    sa, sb = d.stats.get(Stage.TTGIR, (None, None))
+    if sa is not None and sb is not None and (sa.layouts or sb.layouts):
+        out.append("")
+        out.append("layouts (ttgir)")
+        la = {x.name: x.describe() for x in sa.layouts}
+        lb = {x.name: x.describe() for x in sb.layouts}
+        for name in list(dict.fromkeys([*la, *lb])):
+            if la.get(name) == lb.get(name):
+                out.append(f"  {name:12} {la[name]}")
+            else:
+                out.append(f"  {name:12} A: {la.get(name, '—')}")
+                out.append(f"  {'':12} B: {lb.get(name, '—')}")
+    sa, sb = d.stats.get(d.stage, (None, None))
+    if sa is not None and sb is not None:
+        ca, cb = sa.opcode_counts(), sb.opcode_counts()
+        changed = sorted(
+            (op for op in set(ca) | set(cb) if ca[op] != cb[op]), key=lambda op: (-abs(cb[op] - ca[op]), op)
+        )
+        if changed:
+            out.append("")
+            out.append(f"{d.stage.value} opcode mix, changed ({len(changed)})")
+            for op in changed[:OPCODE_ROWS]:
+                out.append(f"  {op:32} {ca[op]:>6} -> {cb[op]:<6} ({cb[op] - ca[op]:+d})")
+            if len(changed) > OPCODE_ROWS:
+                out.append(f"  ... {len(changed) - OPCODE_ROWS} more")
+    if d.by_line:
+        out.append("")
+        out.append(f"by Python line ({d.stage.value} instructions, A -> B; of them removed / added by the diff)")
+        for change in d.by_line:
+            mark = " " if change.a == change.b and not (change.removed or change.added) else "*"
+            edits = f"-{change.removed} +{change.added}" if change.removed or change.added else ""
+            out.append(
+                f" {mark}{change.line:4}  {change.source[:56]:56} {change.a:>5} -> {change.b:<5} {edits}".rstrip()
+            )
+            if change.access_changed:
+                out.append(
+                    f"{'':8}global accesses: {_accesses(change.access_a, change.masked_a)} -> "
+                    f"{_accesses(change.access_b, change.masked_b)}"
+                )
+    return out
+
+
+def _accesses(kinds: tuple[str, ...], masked: int) -> str:
+    if not kinds:
+        return "none"
+    return ", ".join(kinds) + (f" ({masked} masked)" if masked else "")
+
+
+def _shares(shares: dict[int, float]) -> str:
+    return ", ".join(f"{w} B {100 * s:.0f}%" for w, s in shares.items()) or "—"
+
+
+def _fmt(value: Any, unit: str = "") -> str:
+    return "—" if value is None else f"{value}{unit}"
