@@ -10,11 +10,10 @@ import subprocess
 import sys
 
 import pytest
+from written_kernels import ROW_SOFTMAX, ROW_SOFTMAX_SIGNATURE
 
 import irscope
 from irscope.errors import CompileFailed, NoGpu, UsageError
-
-from written_kernels import ROW_SOFTMAX, ROW_SOFTMAX_SIGNATURE
 
 
 def test_the_api_functions_survive_importing_the_subpackages_that_were_named_like_them():
@@ -31,7 +30,11 @@ def test_the_api_functions_survive_importing_the_subpackages_that_were_named_lik
     assert out[0] == "[]"
     # and `import irscope` alone stays light: no compiler, torch or textual until a call needs one
     light = subprocess.run(
-        [sys.executable, "-c", "import irscope, sys; print([m for m in ('torch','triton','textual') if m in sys.modules])"],
+        [
+            sys.executable,
+            "-c",
+            "import irscope, sys; print([m for m in ('torch','triton','textual') if m in sys.modules])",
+        ],
         capture_output=True,
         text=True,
         check=True,
@@ -42,7 +45,7 @@ def test_the_api_functions_survive_importing_the_subpackages_that_were_named_lik
 def test_capture_a_built_in_by_name_gives_every_stage_by_its_name():
     v = irscope.capture("square_kernel", {"BLOCK_SIZE": 256, "num_warps": 8}, arch="sm_90")
     assert ".entry square_kernel" in v.listings["ptx"]
-    assert "tt.func" in v.listings["ttir"] and "ttg.num-warps\" = 8" in v.listings["ttgir"]
+    assert "tt.func" in v.listings["ttir"] and 'ttg.num-warps" = 8' in v.listings["ttgir"]
     assert v.config.values()["BLOCK_SIZE"] == 256 and v.arch == "sm_90"
     assert v.resources is not None and v.resources.registers > 0
     assert len(repr(v)) < 300  # not the 38,000-character dataclass repr
@@ -74,7 +77,9 @@ def test_sweep_diff_annotate_and_open(tmp_path):
     again = irscope.open(out)
     assert len(again) == 2 and {v.identity() for v in again} == {small.identity(), large.identity()}
     # running the same sweep again reuses the session: nothing compiles twice, nothing is added
-    assert len(irscope.sweep("square_kernel", {"BLOCK_SIZE": [128, 1024], "num_warps": [4]}, arch="sm_90", out=out)) == 2
+    assert (
+        len(irscope.sweep("square_kernel", {"BLOCK_SIZE": [128, 1024], "num_warps": [4]}, arch="sm_90", out=out)) == 2
+    )
 
 
 def test_a_sweep_without_out_goes_to_the_cache_and_is_found_again():
