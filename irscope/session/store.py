@@ -52,7 +52,7 @@ from ..store import (
     safe_name,
     write_variant,
 )
-from ..types import Config, KernelId, Stage, Status, Variant
+from ..types import Config, KernelId, Stage, Status, Variant, short_repr
 
 SESSION_FORMAT = "irscope.session/1"
 INDEX = "session.json"
@@ -163,6 +163,16 @@ class Session:
         self.path = Path(path)
         self.data = data
         self.entries = _entries(data)
+
+    def __repr__(self) -> str:
+        return short_repr("Session", self.kernel.name, str(self.path), f"{len(self.entries)} variants")
+
+    def __len__(self) -> int:
+        """Its number of variants."""
+        return len(self.entries)
+
+    def __bool__(self) -> bool:  # an empty session is still a session: ``if session`` asks whether there is one
+        return True
 
     # ------------------------------------------------------------ opening and creating
 
