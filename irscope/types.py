@@ -416,3 +416,24 @@ class Variant:
     def identity(self) -> str:
         """Stable identity within a kernel: config and arch."""
         return f"{self.config.key()}@{self.arch}"
+
+    def __repr__(self) -> str:
+        # The dataclass's repr spelled out every listing: tens of thousands of characters for one echo.
+        facts = [f"{len(self.listings[Stage.PTX].splitlines())} PTX lines"] if Stage.PTX in self.listings else []
+        if self.resources is not None and self.resources.registers is not None:
+            facts.append(f"{self.resources.registers} registers")
+        if self.error is not None:
+            facts.append(f"error at {self.error.stage or 'compile'}")
+        return short_repr(
+            "Variant", self.kernel.name, self.config.label() or "default", self.arch, self.status.value, *facts
+        )
+
+
+REPR_PART = 60  # characters of one name or label in a repr; a sweep's label can be long
+
+
+def short_repr(kind: str, *parts: str) -> str:
+    """``<Kind a b c>``, one line under 200 characters whatever the names hold."""
+    shown = [" ".join(str(p).split())[:REPR_PART] for p in parts if p != ""]
+    text = f"<{kind} {' '.join(shown)}>"
+    return text if len(text) < 200 else text[:197] + "…>"

@@ -133,3 +133,51 @@ def test_bad_input_is_one_irscope_error_naming_it(call, words):
 def test_bench_without_a_gpu_says_so():
     with pytest.raises(NoGpu, match="needs a CUDA GPU"):
         irscope.bench("square_kernel", {"BLOCK_SIZE": 256})
+
+
+SCRIPT = """
+import json
+import irscope
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def script_relu(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    offsets = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offsets < n
+    x = tl.load(x_ptr + offsets, mask=mask)
+    tl.store(out_ptr + offsets, tl.maximum(x, 0.0), mask=mask)
+
+
+if __name__ == "__main__":
+    sig = "*fp32:16, *fp32:16, i32"
+    small = irscope.capture(script_relu, {"BLOCK": 128}, signature=sig, arch="sm_90")
+    large = irscope.capture(script_relu, {"BLOCK": 2048}, signature=sig, arch="sm_90")
+    d = irscope.diff(small, large)
+    session = irscope.sweep(script_relu, {"BLOCK": [128, 512, 2048]}, signature=sig, arch="sm_90")
+    print(json.dumps({
+        "entry": ".entry script_relu" in large.listings["ptx"],
+        "max": "max.f32" in large.listings["ptx"] or "max.NaN.f32" in large.listings["ptx"],
+        "diff": [len(d.removed), len(d.added)],
+        "sweep": len(session),
+        "findings": [f.title for f in irscope.annotate(large).findings],
+        "html": irscope.html(d)[:15],
+    }))
+"""
+
+
+def test_the_same_calls_from_a_plain_script_with_the_kernel_defined_in_it(tmp_path):
+    import json
+    import os
+
+    script = tmp_path / "relu_script.py"
+    script.write_text(SCRIPT)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, cwd=tmp_path, env={**os.environ}, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    facts = json.loads(done.stdout.strip().splitlines()[-1])
+    assert facts["entry"] and facts["max"]
+    assert sum(facts["diff"]) > 0 and facts["sweep"] == 3
+    assert facts["findings"] and facts["html"].lower().startswith("<!doctype html")

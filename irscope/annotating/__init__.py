@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ir.sourcemap import SourceMap
-from ..types import Stage, Variant
+from ..types import Stage, Variant, short_repr
 from .decode import Explanation
 from .explain import explainer
 from .findings import Finding, findings
@@ -38,6 +38,16 @@ class Annotation:
     stage: Stage
     lines: list[AnnotatedLine]
     findings: list[Finding]
+
+    def __repr__(self) -> str:
+        return short_repr(
+            "Annotation",
+            self.variant.kernel.name,
+            self.variant.config.label() or "default",
+            self.stage.value,
+            f"{len(self.lines)} lines",
+            f"{len(self.findings)} findings",
+        )
 
     def unknown(self) -> list[AnnotatedLine]:
         """Instruction or directive lines the knowledge base could not fully explain."""

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from ..ir.normalize import NormalizedLine, raw_lines
 from ..ir.sourcemap import SourceMap
 from ..ir.stats import StageStats, stage_stats
-from ..types import Stage, Variant
+from ..types import Stage, Variant, short_repr
 from .algorithm import opcodes
 from .summary import summary_lines
 
@@ -68,6 +68,17 @@ class VariantDiff:
     stats: dict[Stage, tuple[StageStats | None, StageStats | None]] = field(default_factory=dict)
     by_line: list[LineChange] = field(default_factory=list)
     runtimes: tuple[Any, Any] = (None, None)  # filled in by the caller when measurements exist
+
+    def __repr__(self) -> str:
+        removed, added = self.counts()
+        return short_repr(
+            "VariantDiff",
+            self.a.config.label() or "default",
+            "vs",
+            self.b.config.label() or "default",
+            self.stage.value,
+            f"-{removed} +{added} lines",
+        )
 
     @property
     def changed(self) -> bool:

@@ -60,7 +60,7 @@ def unified_hunks(
     """``unified`` of any two listings' hunks (two passes' IR, say), under the titles given."""
     out = [f"--- {title_a}", f"+++ {title_b}"]
     spans: Spans = {}
-    for group in _groups(hunks, context):
+    for group in context_groups(hunks, context):
         first_a = next((ln.index for h in group for ln in h.a), 0)
         first_b = next((ln.index for h in group for ln in h.b), 0)
         na, nb = sum(len(h.a) for h in group), sum(len(h.b) for h in group)
@@ -95,7 +95,7 @@ def side_by_side(d: VariantDiff, width: int = 160, context: int = 3) -> tuple[li
     col = max(20, (width - 3) // 2)
     out = [f"{('A ' + variant_title(d.a))[:col]:{col}} | {('B ' + variant_title(d.b))[:col]}"]
     spans: Spans = {}
-    for group in _groups(d.hunks, context):
+    for group in context_groups(d.hunks, context):
         out.append("-" * col + "-+-" + "-" * col)
         for h in group:
             if h.tag == "equal":
@@ -113,7 +113,7 @@ def side_by_side(d: VariantDiff, width: int = 160, context: int = 3) -> tuple[li
     return out, spans
 
 
-def _groups(hunks: list[Hunk], context: int) -> list[list[Hunk]]:
+def context_groups(hunks: list[Hunk], context: int) -> list[list[Hunk]]:
     """Changed hunks with up to ``context`` equal lines around them, merged when they touch
     (the grouping ``difflib.SequenceMatcher.get_grouped_opcodes`` makes, on our hunks)."""
     if not any(h.tag != "equal" for h in hunks):

@@ -52,7 +52,7 @@ from ..store import (
     safe_name,
     write_variant,
 )
-from ..types import Config, KernelId, Stage, Status, Variant
+from ..types import Config, KernelId, Stage, Status, Variant, short_repr
 
 if TYPE_CHECKING:
     from ..frontends import Kernel
@@ -166,6 +166,16 @@ class Session:
         self.path = Path(path)
         self.data = data
         self.entries = _entries(data)
+
+    def __repr__(self) -> str:
+        return short_repr("Session", self.kernel.name, str(self.path), f"{len(self.entries)} variants")
+
+    def __len__(self) -> int:
+        """Its number of variants."""
+        return len(self.entries)
+
+    def __bool__(self) -> bool:  # an empty session is still a session: ``if session`` asks whether there is one
+        return True
 
     # ------------------------------------------------------------ opening and creating
 
@@ -300,12 +310,6 @@ class Session:
         if not isinstance(relative, str) or not relative:
             raise SessionError(f"{self.path / INDEX} names no source file for the kernel")
         return read_text(contained(self.path, relative))
-
-    def __len__(self) -> int:
-        return len(self.entries)
-
-    def __bool__(self) -> bool:  # a session with no variants yet is still a session (`if session:`)
-        return True
 
     def __iter__(self) -> Iterator[Variant]:
         """Every variant, in the order they were added (a damaged one raises SessionError when reached)."""

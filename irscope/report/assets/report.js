@@ -1,8 +1,12 @@
-// irscope report: renders the session embedded in #irscope-data (no network, no eval: text only via textContent).
+// irscope report: renders the data embedded in #irscope-data (no network, no eval: text only via textContent).
+// The data is one session (or one variant: no table), or a run's sessions ({sessions: [...]}), one shown at a time.
 "use strict";
 const DATA = JSON.parse(document.getElementById("irscope-data").textContent);
+const EMPTY = { kernel: "", source: "", stages: [], columns: [], variants: [], runtime_note: "" };
+const SESSIONS = DATA.sessions ? (DATA.sessions.length ? DATA.sessions : [EMPTY]) : [DATA];
 const $ = (sel) => document.querySelector(sel);
-const state = { variant: 0, stage: DATA.stages.includes("ptx") ? "ptx" : DATA.stages[0] };
+let S = SESSIONS[0];
+const state = { session: 0, variant: 0, stage: "ptx" };
 
 // One lexer per stage family: [class, regex] pairs tried at each position; sticky regexes.
 const COMMON = [["k-com", /\/\/.*|;.*$/y], ["k-str", /"(?:[^"\\]|\\.)*"/y], ["k-num", /-?0x[0-9a-fA-F]+|-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/y]];
@@ -57,19 +61,21 @@ function ownLines(runs) {  // [[python line or 0, count], ...] -> one entry per 
 
 function renderTable() {
   const table = $("#variants");
+  if (!table) return;
+  table.textContent = "";
   const head = table.createTHead().insertRow();
-  for (const col of DATA.columns) {
+  for (const col of S.columns) {
     const th = document.createElement("th");
     th.textContent = col.title;
     if (!col.numeric) th.className = "text";
     head.appendChild(th);
   }
   const body = table.createTBody();
-  DATA.variants.forEach((v, i) => {
+  S.variants.forEach((v, i) => {
     const row = body.insertRow();
     row.dataset.index = i;
     if (v.status !== "ok") row.className = "bad";
-    DATA.columns.forEach((col, k) => {
+    S.columns.forEach((col, k) => {
       const td = row.insertCell();
       td.textContent = v.cells[k];
       if (!col.numeric) td.className = "text";
@@ -79,8 +85,10 @@ function renderTable() {
 }
 
 function renderChart() {
-  const rows = DATA.variants.map((v, i) => [i, v.median_us]).filter(([, t]) => t != null);
   const box = $("#chart");
+  if (!box) return;
+  box.textContent = "";
+  const rows = S.variants.map((v, i) => [i, v.median_us]).filter(([, t]) => t != null);
   if (!rows.length) { box.textContent = "No runtimes: bench the session on a GPU (irscope sweep --bench)."; return; }
   const NS = "http://www.w3.org/2000/svg", barH = 16, gap = 4, left = 300, width = 820;
   const max = Math.max(...rows.map(([, t]) => t)), best = Math.min(...rows.map(([, t]) => t));
@@ -91,7 +99,7 @@ function renderChart() {
     const y = k * (barH + gap) + 4;
     const label = document.createElementNS(NS, "text");
     label.setAttribute("x", 0); label.setAttribute("y", y + barH - 4);
-    label.textContent = DATA.variants[i].label;
+    label.textContent = S.variants[i].label;
     const bar = document.createElementNS(NS, "rect");
     bar.setAttribute("x", left); bar.setAttribute("y", y); bar.setAttribute("height", barH);
     bar.setAttribute("width", Math.max(1, (width - left - 80) * t / max));
@@ -104,13 +112,15 @@ function renderChart() {
   box.appendChild(svg);
   const note = document.createElement("p");
   note.className = "note";
-  note.textContent = DATA.runtime_note;
+  note.textContent = S.runtime_note;
   box.appendChild(note);
 }
 
 function renderStageButtons() {
   const bar = $("#stage-buttons");
-  for (const stage of DATA.stages) {
+  if (!bar) return;
+  bar.textContent = "";
+  for (const stage of S.stages) {
     const b = document.createElement("button");
     b.textContent = stage.toUpperCase();
     b.dataset.stage = stage;
@@ -141,11 +151,83 @@ function link(pyLine) {
   if (!pyLine) return;
   document.querySelectorAll(`#listing div[data-py="${pyLine}"]`).forEach((d) => d.classList.add("linked"));
   const src = document.querySelector(`#source div[data-line="${pyLine}"]`);
-  if (src) { src.classList.add("linked"); src.scrollIntoView({ block: "nearest" }); }
+  if (src) { src.classList.add("linked"); reveal($("#source"), src); }
+}
+
+// Scrolls only the pane: scrollIntoView would scroll the notebook around a display's frame too.
+function reveal(box, line) {
+  if (line.offsetTop < box.scrollTop || line.offsetTop > box.scrollTop + box.clientHeight - line.offsetHeight) {
+    box.scrollTop = Math.max(0, line.offsetTop - box.clientHeight / 3);
+  }
+}
+
+function cite(stage, lines) {  // a finding's lines (0-based) of a stage: shown, marked, the first in view
+  if (state.stage !== stage && S.stages.includes(stage)) { state.stage = stage; renderStage(); }
+  document.querySelectorAll("#listing div.cited").forEach((d) => d.classList.remove("cited"));
+  let first = null;
+  for (const n of lines) {
+    const d = document.querySelector(`#listing div[data-line="${n + 1}"]`);
+    if (d) { d.classList.add("cited"); first = first || d; }
+  }
+  if (first) reveal($("#listing"), first);
+}
+
+function renderFindings() {
+  const box = $("#findings");
+  if (!box) return;
+  box.textContent = "";
+  const v = S.variants[state.variant];
+  const found = v ? v.findings || [] : S.findings || [];
+  const title = $("#findings-title");
+  if (title) title.textContent = v ? `Findings · ${v.label}` : "Findings";
+  if (v && v.errors && v.errors.findings) { box.textContent = v.errors.findings; return; }
+  if (!found.length) { box.textContent = "No findings."; return; }
+  for (const f of found) {
+    const item = document.createElement("div");
+    item.className = `finding ${f.severity === "warn" ? "warn" : "info"}`;
+    const head = document.createElement("div");
+    head.className = "finding-title";
+    const tag = document.createElement("span");
+    tag.className = "tag";
+    tag.textContent = `${f.severity} · ${f.kind} · ${String(f.stage).toUpperCase()}`;
+    const t = document.createElement("strong");
+    t.textContent = f.title;
+    head.append(tag, t);
+    const detail = document.createElement("p");
+    detail.textContent = f.detail;
+    item.append(head, detail);
+    if (f.evidence && f.evidence.length) {
+      const ul = document.createElement("ul");
+      for (const e of f.evidence) { const li = document.createElement("li"); li.textContent = e; ul.appendChild(li); }
+      item.appendChild(ul);
+    }
+    if (f.lines && f.lines.length) {
+      const cites = document.createElement("p");
+      cites.className = "cites";
+      cites.appendChild(document.createTextNode(`${String(f.stage).toUpperCase()} lines: `));
+      for (const n of f.lines) {
+        const b = document.createElement(v ? "button" : "span");
+        b.textContent = n + 1;
+        if (v) b.addEventListener("click", () => cite(f.stage, [n]));
+        cites.appendChild(b);
+      }
+      if (v) {
+        const all = document.createElement("button");
+        all.textContent = "all";
+        all.addEventListener("click", () => cite(f.stage, f.lines));
+        cites.appendChild(all);
+      }
+      if (f.more_lines) cites.appendChild(document.createTextNode(` (+${f.more_lines} more)`));
+      item.appendChild(cites);
+    }
+    box.appendChild(item);
+  }
 }
 
 function renderStage() {
-  const v = DATA.variants[state.variant];
+  renderFindings();
+  const v = S.variants[state.variant];
+  if (!v || !$("#listing")) return;
   document.querySelectorAll("#variants tbody tr").forEach((r) => r.classList.toggle("selected", +r.dataset.index === state.variant));
   document.querySelectorAll("#stage-buttons button").forEach((b) => b.classList.toggle("active", b.dataset.stage === state.stage));
   $("#stage-title").textContent = `${v.label} · ${state.stage.toUpperCase()}`;
@@ -153,23 +235,44 @@ function renderStage() {
   const box = $("#listing");
   if (listing == null) { box.textContent = `${state.stage} was not captured: ${v.errors[state.stage] || "not available"}`; }
   else { fill(box, listing, state.stage, ownLines(v.own[state.stage] || [])); }
-  fill($("#source"), DATA.source, "source", null);
+  fill($("#source"), S.source, "source", null);
 }
 
 function wire() {
+  document.querySelectorAll(".diff-views").forEach((views) => {
+    views.querySelectorAll(".diff-toggle button").forEach((b) => b.addEventListener("click", () => {
+      views.dataset.view = b.dataset.view;
+      views.querySelectorAll(".diff-toggle button").forEach((o) => o.classList.toggle("active", o === b));
+    }));
+  });
+  window.addEventListener("hashchange", () => { choose(); renderAll(); });
+  if (!$("#listing")) return;
   $("#listing").addEventListener("click", (e) => { const d = e.target.closest("div[data-line]"); if (d) link(d.dataset.py); });
   $("#source").addEventListener("click", (e) => { const d = e.target.closest("div[data-line]"); if (d) link(d.dataset.line); });
 }
 
-function start() {
-  const t0 = performance.now();
+function choose() {  // the session, variant and stage the address names (#kernel=1&variant=2&stage=sass)
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const session = Math.max(0, Math.min(SESSIONS.length - 1, +hash.get("kernel") || 0));
+  if (session !== state.session || S !== SESSIONS[session]) { state.session = session; S = SESSIONS[session]; state.variant = 0; }
+  if (hash.has("variant")) state.variant = Math.max(0, Math.min(S.variants.length - 1, +hash.get("variant") || 0));
+  if (hash.has("stage") && S.stages.includes(hash.get("stage"))) state.stage = hash.get("stage");
+  if (!S.stages.includes(state.stage)) state.stage = S.stages.includes("ptx") ? "ptx" : S.stages[0];
+}
+
+function renderAll() {
+  const title = $("#session-title");
+  if (title) title.textContent = S.kernel;
   renderTable();
   renderChart();
   renderStageButtons();
-  const hash = new URLSearchParams(location.hash.slice(1));
-  if (hash.has("variant")) state.variant = Math.min(DATA.variants.length - 1, +hash.get("variant") || 0);
-  if (hash.has("stage") && DATA.stages.includes(hash.get("stage"))) state.stage = hash.get("stage");
   renderStage();
+}
+
+function start() {
+  const t0 = performance.now();
+  choose();
+  renderAll();
   wire();
   document.body.dataset.renderMs = (performance.now() - t0).toFixed(1);
   document.body.dataset.ready = "1";
