@@ -181,3 +181,23 @@ def test_the_same_calls_from_a_plain_script_with_the_kernel_defined_in_it(tmp_pa
     assert facts["entry"] and facts["max"]
     assert sum(facts["diff"]) > 0 and facts["sweep"] == 3
     assert facts["findings"] and facts["html"].lower().startswith("<!doctype html")
+
+
+def test_in_ipython_variants_diffs_sessions_and_annotations_display_as_the_report_html(tmp_path):
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    assert irscope.register_display(shell)
+    session = irscope.sweep("square_kernel", {"BLOCK_SIZE": [128, 1024]}, arch="sm_90", out=tmp_path / "s")
+    small, large = session[0], session[1]
+    for obj, marker in (
+        (large, "square_kernel"),
+        (irscope.diff(small, large), "BLOCK_SIZE=128"),
+        (session, "square_kernel"),
+        (irscope.annotate(large), "square_kernel"),
+    ):
+        data, _ = shell.display_formatter.format(obj)
+        assert data["text/html"].startswith('<iframe sandbox="allow-scripts" srcdoc="'), type(obj)
+        assert marker in data["text/html"]
+        assert len(data["text/plain"]) < 300 and "\n" not in data["text/plain"]
+    assert not irscope.register_display(object())  # anything that is not an IPython shell: nothing registered
