@@ -7,6 +7,7 @@ HTML display. Outputs are read back from the executed notebook, not only "it ran
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -64,7 +65,10 @@ def test_the_lecture_notebook_runs_and_shows_each_stage(lecture):
     cuda_ptx = _text(_cell(lecture, "cuda_square = irscope.capture"))
     assert ".entry" in cuda_ptx and "square_matrix_kernel" in cuda_ptx
     numba_ptx = _text(_cell(lecture, "numba_variant = irscope.capture"))
-    assert "ld.global" in numba_ptx and "st.global" in numba_ptx
+    if importlib.util.find_spec("numba") is not None:  # CI installs it; elsewhere the cell says how to
+        assert "ld.global" in numba_ptx and "st.global" in numba_ptx
+    else:
+        assert "pip install irscope[numba]" in numba_ptx
     diff = _text(_cell(lecture, "d = irscope.diff(v128, v1024)"))
     removed, added = (int(w) for w in diff.split()[0:4:3])
     assert removed + added > 0
