@@ -30,6 +30,7 @@ TRACES = "tritonparse"  # tritonparse traces read into sessions, tritonparse/<di
 INDUCTOR_FILES = "inductor"  # Inductor's kernels as files, inductor/<digest>/ (interop/inductor)
 TRITONS = "tritons"  # private Tritons for -c triton=X, tritons/<version>/ (frontends/triton/environments.py)
 DEVICES = "devices"  # measured copy bandwidth per GPU (measure/hardware.py)
+CUDA_SOURCES = "cuda-sources"  # CUDA C++ given as strings, written for nvcc, <hash>.cu (frontends/cuda/kernel.py)
 
 
 def _package_dir(package: str) -> Path:

@@ -7,7 +7,9 @@ Compiles run in worker processes, so that a compile running past its time
 (``compile_timeout``: ptxas on a huge unrolled block can run for many minutes and
 gigabytes) is stopped by killing its worker, as many at once as there are cores;
 SASS is disassembled in batches (see ``sass.py`` for why). A library caller may
-pass ``compile_timeout=None`` to compile in its own process instead.
+pass ``compile_timeout=None`` to compile in its own process instead; a kernel given as
+a Python object (``Kernel.compiles_here``: a notebook cell's) always compiles in the
+calling process, with no compile timeout.
 """
 
 from __future__ import annotations
@@ -98,6 +100,8 @@ def capture_many(
     ``compile_timeout``: seconds a variant may compile before its worker is killed
     and it fails with stage "timeout" (``--compile-timeout``; at most ``MAX_COMPILE_TIMEOUT``: nan, inf
     and 1e300 would wait for ever or overflow select()); None: compile in this process, with no limit.
+    A kernel that ``compiles_here`` (given as an object) compiles in this process whatever ``jobs``
+    and ``compile_timeout`` say: no timeout applies to it.
     """
     if compile_timeout is not None and not 0 < compile_timeout <= MAX_COMPILE_TIMEOUT:
         raise UsageError(
@@ -169,14 +173,21 @@ def capture_many(
 def _compile(
     kernel, configs, pending, target, jobs, kernel_id, source, finish, cancel, compile_timeout, passes, folder
 ) -> Iterator[Captured]:
-    """Compile ``pending`` in this process or in workers (``folder``: one they import first, always in workers)."""
+    """Compile ``pending`` in this process or in workers (``folder``: one they import first, always in workers).
+
+    A kernel that ``compiles_here`` (given as an object: a notebook cell's) compiles in this
+    process whatever ``jobs`` and ``compile_timeout`` say, one variant after another, and no
+    compile timeout applies to it.
+    """
     workers = _worker_count(jobs, len(pending), target)
-    if workers > 1 and target.mode is CaptureMode.JIT:
+    # No worker could import a cell's kernel again; a compile in this process cannot be stopped part way.
+    in_process = folder is None and (kernel.compiles_here or (compile_timeout is None and workers <= 1))
+    if workers > 1 and target.mode is CaptureMode.JIT and not in_process:
         # Many variants on a GPU machine: compile them ahead of time for the GPU's own arch, in
         # parallel. The IR is the JIT's (tests/gpu/test_jit_equals_aot.py), and the GPU still runs
         # each through the JIT when it is measured, from the same Triton cache.
         target = Target(target.capability, CaptureMode.AOT)
-    if compile_timeout is None and workers <= 1 and folder is None:
+    if in_process:
         batch: list[tuple[int, Variant]] = []
         for n, i in enumerate(pending):
             if cancel is not None and cancel.is_set():

@@ -1,49 +1,19 @@
 """Frontends: the kernel languages irscope compiles, behind one protocol (see base.py).
 
-``FRONTENDS`` is the one list of them; a kernel is found by the file it lives in
-(each frontend claims file suffixes) or by its built-in name.
+``FRONTENDS`` (registry.py) is the one list of them; a kernel is found by the file it lives
+in (each frontend claims file suffixes) or by its built-in name, or given as a Python object
+(objects.py: ``kernel_from_object``).
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import KernelFileError, KernelNotFound
 from ..paths import builtin_kernels_dir
 from .base import Compiled, Frontend, Kernel, KernelHandle, Launch
-
-# Each frontend's package is imported the first time it is asked for: together they take a few hundred ms,
-# which `irscope --help` and the commands that only read what is stored should not pay.
-
-
-def _triton() -> type[Frontend]:
-    from .triton import TritonFrontend
-
-    return TritonFrontend
-
-
-def _cuda() -> type[Frontend]:
-    from .cuda import CudaFrontend
-
-    return CudaFrontend
-
-
-def _numba() -> type[Frontend]:
-    from .numba import NumbaFrontend
-
-    return NumbaFrontend
-
-
-FRONTENDS: dict[str, Callable[[], type[Frontend]]] = {"triton": _triton, "cuda": _cuda, "numba": _numba}
-
-
-@functools.cache
-def frontend(name: str) -> Frontend:
-    if name not in FRONTENDS:
-        raise KernelNotFound(f"unknown frontend {name!r}; known: {', '.join(FRONTENDS)}")
-    return FRONTENDS[name]()()
+from .objects import kernel_from_object
+from .registry import FRONTENDS, frontend
 
 
 def frontend_for(path: Path) -> Frontend:
@@ -123,6 +93,7 @@ __all__ = [
     "builtin_kernels",
     "frontend",
     "frontend_for",
+    "kernel_from_object",
     "load",
     "resolve_kernel",
 ]

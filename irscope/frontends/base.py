@@ -120,6 +120,10 @@ class Kernel(abc.ABC):
     stages: tuple[Stage, ...]  # what its compile produces, SASS included where there is a cubin
     name: str
     file: str
+    # Must it compile in the calling process? A kernel handed over as a Python object (objects.py) was
+    # defined in a notebook cell or a running script: no worker process could import it again, so
+    # capture compiles it here, and no compile timeout applies (nothing can stop a compile in-process).
+    compiles_here: bool = False
 
     @abc.abstractmethod
     def identity(self) -> KernelId:
@@ -258,6 +262,10 @@ class Frontend(abc.ABC):
     def builtin(self, directory: Path) -> list[Kernel]:
         """The built-in example kernels this frontend finds in ``directory``."""
         return []
+
+    def from_object(self, obj: Any, signature: str | None, name: str | None) -> Kernel:
+        """The kernel a Python object of this language is (``objects.kernel_from_object`` chose the frontend)."""
+        raise UsageError(f"{self.name} kernels are given as files, not as Python objects")
 
     def rebuild(self, handle: KernelHandle) -> Kernel | None:
         """A session's kernel from its stored source (``handle.extra["source_text"]``) alone, running none of it;

@@ -3,7 +3,8 @@
 The PTX's ``.loc`` lines and the cubin's line table (``-lineinfo``) map every
 instruction back to its line of the ``.cu`` file, as for a Triton kernel's Python.
 A Python file's ``load_inline`` CUDA strings are kernels too (inline.py), mapped to
-their lines of the ``.py``.
+their lines of the ``.py``; so is CUDA C++ handed over as a string (``kernel_from_text``:
+the Python API), written to the cache as a ``.cu`` file of its own.
 
 A ``.cu`` file, and anything beside it, is data: its text is read and compiled, and a
 ``<stem>_spec.py`` beside it (Python: example inputs, grid, reference) is imported only
@@ -33,10 +34,12 @@ numba-cuda's ``compile_ptx`` and the toolkit's ptxas (``kernel.py``).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from ...errors import UsageError
 from ..base import Frontend, KernelHandle
 from .inline import inline_kernel_names, mentions_load_inline, python_functions
-from .kernel import CudaKernel, inline_kernel, kernel_in_file, read_source
+from .kernel import CudaKernel, inline_kernel, kernel_from_text, kernel_in_file, read_source
 from .source import kernels
 
 
@@ -56,6 +59,11 @@ class CudaFrontend(Frontend):
         kernel = self.resolve(Path(handle.file), handle.name)
         spec = handle.extra.get("spec_file")
         return kernel.with_spec_file(Path(spec)) if isinstance(spec, str) else kernel
+
+    def from_object(self, obj: Any, signature: str | None, name: str | None) -> CudaKernel:
+        if signature is not None:
+            raise UsageError("a CUDA C++ kernel's argument types are in its source: signature= does not apply")
+        return kernel_from_text(obj, name)
 
     def claims(self, path: Path, name: str | None) -> bool:
         """A ``load_inline`` kernel of the file; or, in a file that names ``load_inline`` at all, no name or

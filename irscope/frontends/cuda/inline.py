@@ -22,12 +22,17 @@ from pathlib import Path
 from ...errors import KernelFileError
 from .source import blank_comments, kernels
 
+# `template <typename T> __global__ ...` (a definition) and `template __global__ void k<float>(...);` (an
+# explicit instantiation: the only thing that makes a template kernel's entry where no host code launches it)
 DEVICE_FUNCTION = re.compile(
-    r"^\s*(?:template\s*<[^>]*>\s*)?(?:static\s+|inline\s+|__forceinline__\s+)*"
+    r"^\s*(?:template\b\s*(?:<[^>]*>)?\s*)?(?:static\s+|inline\s+|__forceinline__\s+)*"
     r"(?:extern\s+\"C\"\s+)?(?:__global__|__device__|__host__\s+__device__)\b"
 )
 DEVICE_VARIABLE = re.compile(r"^\s*(?:static\s+)?(?:__constant__|__device__)\s+[^(]*;\s*$")
 HOST_ONLY_INCLUDE = re.compile(r"^\s*#\s*include\s*[<\"](?:torch|ATen|c10|pybind11)/", re.M)
+# Host code that needs torch's headers although the text includes none: load_inline puts them before
+# each cuda_sources string, so the lecture's string names torch::Tensor and TORCH_CHECK bare.
+TORCH_HOST_CODE = re.compile(r"\b(?:torch|at|c10|pybind11)::|\b(?:TORCH_CHECK|PYBIND11_MODULE)\b")
 
 
 @dataclass(frozen=True)
@@ -138,6 +143,11 @@ def inline_kernel_names(path: Path) -> list[str]:
         return [name for source in inline_sources(path) for k in kernels(source.text) for name in k.openable]
     except (OSError, UnicodeDecodeError, KernelFileError):
         return []
+
+
+def torch_host_side(text: str) -> bool:
+    """Does a ``load_inline`` string hold host code only torch's headers compile (its includes, or torch's names)?"""
+    return bool(HOST_ONLY_INCLUDE.search(text) or TORCH_HOST_CODE.search(blank_comments(text)))
 
 
 def device_side(source: InlineSource, python_file: str) -> str:

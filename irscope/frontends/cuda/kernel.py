@@ -9,11 +9,13 @@ from typing import Any
 
 from ...arch import Target
 from ...errors import KernelFileError, ParameterError
+from ...paths import CUDA_SOURCES, cache_dir
 from ...stages import Stage
+from ...store import atomic_write
 from ...types import Config, KernelId
 from ..base import Compiled, Kernel, KernelHandle
 from .compile import FLAGS, compile_cuda, nvcc_version
-from .inline import HOST_ONLY_INCLUDE, InlineSource, device_side
+from .inline import HOST_ONLY_INCLUDE, InlineSource, device_side, torch_host_side
 from .names import choose
 from .source import kernels, tunable_macros
 from .tokens import config_header, flag_values
@@ -160,6 +162,36 @@ def kernel_in_file(path: Path, name: str | None) -> CudaKernel:
         # headers; the device code alone compiles, its lines numbered as in the file.
         device_code = device_side(InlineSource(text, 1), str(path))
     return CudaKernel(str(path), name, text, device_code)
+
+
+def kernel_from_text(text: str, name: str | None) -> CudaKernel:
+    """A ``__global__`` kernel of CUDA C++ source given as a string (as ``load_inline``'s ``cuda_sources``).
+
+    nvcc compiles files: the text is written to the cache under its own hash (the same text is
+    the same file, so its compiles are cached as a file's are, and workers read it as any ``.cu``),
+    and its lines are the string's. A string with torch's host code (a ``load_inline`` source)
+    compiles its device side only, as a ``load_inline`` file's strings do.
+    """
+    # Chosen first, so that a name that fits none or several is said of the string, as name= names it.
+    name = choose(kernels(text), name, "the CUDA source string", "__global__ kernel", lambda n: f"name={n!r}")
+    path = _written(text)
+    kernel = kernel_in_file(path, name)
+    if kernel.device_code is None and torch_host_side(text):
+        kernel.device_code = device_side(InlineSource(text, 1), str(path))
+    return kernel
+
+
+def _written(text: str) -> Path:
+    """``<cache>/cuda-sources/<hash>.cu`` holding ``text``, written atomically where it is not there already."""
+    data = text.encode("utf-8", errors="surrogatepass")
+    path = cache_dir() / CUDA_SOURCES / f"{hashlib.sha256(data).hexdigest()[:24]}.cu"
+    try:
+        if path.is_file() and not path.is_symlink() and path.read_bytes() == data:
+            return path
+        atomic_write(path, data, refuse=KernelFileError)
+    except OSError as exc:
+        raise KernelFileError(f"cannot write the CUDA source to {path}: {exc.strerror or exc}") from None
+    return path
 
 
 def inline_kernel(path: Path, name: str | None) -> CudaKernel:

@@ -11,7 +11,7 @@ read back into C++ names by the toolkit's demangler, decide which one is the ker
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -82,14 +82,24 @@ def _names(qualified: str, base: str) -> bool:
     return qualified == base or qualified.endswith("::" + base)
 
 
-def choose(decls: Sequence[CudaKernelDecl], wanted: str | None, path: Path, kind: str) -> str:
+def choose(
+    decls: Sequence[CudaKernelDecl],
+    wanted: str | None,
+    path: Path | str,
+    kind: str,
+    naming: Callable[[str], str] | None = None,
+) -> str:
     """The kernel of ``decls`` that ``wanted`` names (the only one when None), qualified, with its template
-    arguments where the file instantiates it; or KernelNotFound, one line listing what there is."""
+    arguments where the file instantiates it; or KernelNotFound, one line listing what there is.
+
+    ``path`` names the source in a message, and ``naming`` how the user names a kernel of it
+    (default ``path:NAME``, as on the command line)."""
+    spell = naming or (lambda name: f"{path}:{name}")
     openable = [name for decl in decls for name in decl.openable]
     listed = ", ".join(shown(name) for name in openable) or "none"
     if wanted is None:
         if len(openable) != 1:
-            raise KernelNotFound(f"{path} holds {len(openable)} {kind}s ({listed}); name one as {path}:NAME")
+            raise KernelNotFound(f"{path} holds {len(openable)} {kind}s ({listed}); name one as {spell('NAME')}")
         return openable[0]
     base, args = split_name(wanted)
     found = [decl for decl in decls if _names(decl.name, base)]
@@ -97,11 +107,11 @@ def choose(decls: Sequence[CudaKernelDecl], wanted: str | None, path: Path, kind
         raise KernelNotFound(f"no {kind} named {wanted!r} in {path}; found: {listed}")
     if len(found) > 1:
         several = ", ".join(decl.name for decl in found)
-        raise KernelNotFound(f"{wanted!r} is ambiguous in {path}: {several}; name one as {path}:{found[0].name}")
+        raise KernelNotFound(f"{wanted!r} is ambiguous in {path}: {several}; name one as {spell(found[0].name)}")
     decl = found[0]
     if args:
         if not decl.template:
-            raise KernelNotFound(f"{decl.name} in {path} is not a template: name it as {path}:{decl.name}")
+            raise KernelNotFound(f"{decl.name} in {path} is not a template: name it as {spell(decl.name)}")
         if args in decl.instances or not decl.instances or decl.open_uses:
             return decl.name + args  # one the file makes, or one nvcc may make: the compile says which
         made = ", ".join(shown(name) for name in decl.openable)
@@ -110,7 +120,7 @@ def choose(decls: Sequence[CudaKernelDecl], wanted: str | None, path: Path, kind
         made = ", ".join(shown(name) for name in decl.openable)
         raise KernelNotFound(
             f"{decl.name} in {path} is a template instantiated {len(decl.instances)} times ({made}); "
-            f"name one as {path}:{shown(decl.openable[0])}"
+            f"name one as {spell(shown(decl.openable[0]))}"
         )
     return decl.openable[0] if not decl.open_uses else decl.name
 

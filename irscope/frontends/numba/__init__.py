@@ -12,9 +12,10 @@ by name, found with ``ast`` before anything is imported.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ..base import Frontend, KernelHandle
-from .kernel import NumbaKernel, cuda_jit_names, kernel_in_file
+from .kernel import NumbaKernel, cuda_jit_names, kernel_from_dispatcher, kernel_in_file
 
 
 class NumbaFrontend(Frontend):
@@ -29,6 +30,9 @@ class NumbaFrontend(Frontend):
 
     def load(self, handle: KernelHandle) -> NumbaKernel:
         return kernel_in_file(Path(handle.file), handle.name, handle.extra.get("signature"))
+
+    def from_object(self, obj: Any, signature: str | None, name: str | None) -> NumbaKernel:
+        return kernel_from_dispatcher(obj, signature)
 
     def claims(self, path: Path, name: str | None) -> bool:
         return path.suffix == ".py" and name in cuda_jit_names(path)

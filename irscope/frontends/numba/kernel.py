@@ -5,8 +5,10 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.util
+import os
 import re
 import subprocess
+import sys
 import tempfile
 import time
 import warnings
@@ -289,12 +291,42 @@ def _import(path: Path) -> Any:
 def kernel_in_file(path: Path, name: str | None, signature: str | None) -> NumbaKernel:
     defs = _jit_defs(path)
     name = choose_kernel(list(defs), name, path, "@cuda.jit kernel")
-    given = signature or defs[name][1]
-    if not given:
-        raise ParameterError(
-            f"{name} in {path} has no signature in its decorator; give its argument types as " + SIGNATURE_HELP
-        )
-    sig = given.strip()
-    if "(" not in sig:
-        sig = f"void({sig})"
+    sig = _full_signature(signature or defs[name][1], f"{name} in {path}", "-S")
     return NumbaKernel(str(path), name, sig, path.read_text(encoding="utf-8"))
+
+
+def is_dispatcher(obj: Any) -> bool:
+    """A ``@cuda.jit`` kernel object (numba-cuda's dispatcher); False without asking where Numba is not imported."""
+    module = sys.modules.get("numba.cuda.dispatcher")
+    return module is not None and isinstance(obj, module.CUDADispatcher)
+
+
+def kernel_from_dispatcher(dispatcher: Any, signature: str | None) -> NumbaKernel:
+    """A ``@cuda.jit`` function handed over as an object, from a script or a notebook cell.
+
+    Its Python function is compiled as it is (never its file imported again: a cell has none), in
+    this process; its source text is the file's or cell's (python_source.py), so the PTX's line
+    info, which names that file, maps to its lines. Argument types: ``signature`` (as ``-S``), else
+    the decorator's own signature string, read from the text.
+    """
+    from ..python_source import defining_node, defining_text
+
+    function = dispatcher.py_func
+    filename, text = defining_text(function, "@cuda.jit kernel")
+    _, decorated = _decorated(defining_node(text, filename, function, "@cuda.jit kernel"))
+    sig = _full_signature(signature or decorated, function.__name__, "signature=")
+    # Numba's line info names the file as os.path.abspath gives it (a cell's `<ipython-input-...>` too).
+    kernel = NumbaKernel(os.path.abspath(filename), function.__name__, sig, text)
+    kernel._function = function
+    kernel._spec = None  # a CudaSpec is found by importing the kernel's file: an object kernel has none
+    kernel.compiles_here = True
+    return kernel
+
+
+def _full_signature(given: str | None, where: str, option: str) -> str:
+    """``float32[:], int32`` -> ``void(float32[:], int32)``; refused (one line) where there is none."""
+    if not given:
+        help_text = SIGNATURE_HELP if option == "-S" else SIGNATURE_HELP.replace('-S "', f'{option}"', 1)
+        raise ParameterError(f"{where} has no signature in its decorator; give its argument types as {help_text}")
+    sig = given.strip()
+    return sig if "(" in sig else f"void({sig})"

@@ -10,7 +10,8 @@ heuristics per variant, pruning), ``compile.py`` (one compile, its stages and pt
 ``tuner.py`` (the kernel's own ``@triton.autotune`` run on the GPU as a user's launch runs it, its
 timings read back), ``replay.py`` (bench reruns a recorded launch on new data of the same layout),
 ``kernel.py`` (``TritonKernel``, over all of these), ``kernel_files.py`` (a kernel file imported,
-without a GPU too, and its kernels found), ``allowlist.py`` + ``rebuild.py`` (kernels built from
+without a GPU too, and its kernels found), ``objects.py`` (a kernel handed over as a Python object,
+from a script or a notebook cell), ``allowlist.py`` + ``rebuild.py`` (kernels built from
 source text that is data, running none of it), ``listen.py`` (inside a program ``irscope run`` runs:
 Triton's compilation listener and launch hooks record each compile's stage files and specialization,
 and each launch's grid and argument layout) and ``recorded.py`` (those records read back as data:
@@ -21,11 +22,13 @@ the functions that use them.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from ...errors import KernelFileError, ParameterError
 from ..base import Frontend, KernelHandle
 from .kernel import TritonKernel
 from .kernel_files import builtin_kernels, kernel_in_file, kernel_names, kernel_with_signature
+from .objects import kernel_from_object
 from .rebuild import UnsafeKernelSource, rebuild_functions, rebuilt_kernel
 from .signature import SignatureArg, signature_from_json
 from .versions import check_supported
@@ -67,6 +70,9 @@ class TritonFrontend(Frontend):
         if stored is not None:
             return kernel_with_signature(Path(handle.file), handle.name, signature_from_json(stored))
         return kernel_in_file(Path(handle.file), handle.name, None)
+
+    def from_object(self, obj: Any, signature: str | None, name: str | None) -> TritonKernel:
+        return kernel_from_object(obj, signature)
 
     def builtin(self, directory: Path) -> list[TritonKernel]:
         return builtin_kernels(directory)

@@ -233,7 +233,7 @@ def _from_signature(kernel: TritonKernel, entries: Sequence[SignatureArg], value
                     + (
                         "; a kernel rebuilt from a session's copy of its source runs none of its decorators "
                         "(@triton.heuristics): name its file with -S and -o"
-                        if kernel.source_text is not None
+                        if kernel.source_text is not None and not kernel.compiles_here
                         else ""
                     )
                 )

@@ -1,0 +1,51 @@
+"""A Triton kernel handed over as a Python object: a ``@triton.jit`` function (autotuned or with
+heuristics, or a ``KernelSpec`` holding one), defined in a script or a notebook cell.
+
+The kernel's source text is the whole file or cell the function was defined in
+(python_source.py), so Triton's locations, which name that file and its lines, map
+every IR line to the cell's line. The object itself is compiled, in this process
+(``Kernel.compiles_here``): a cell is no file a worker could import.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import ParameterError, UsageError
+from ...spec import KernelSpec
+from ..python_source import defining_node, defining_text
+from .autotune import is_kernel, jit_of
+from .kernel import TritonKernel
+from .signature import parse_signature
+
+
+def is_triton_object(obj: Any) -> bool:
+    """A ``@triton.jit`` function (bare or wrapped), or a KernelSpec."""
+    return isinstance(obj, KernelSpec) or is_kernel(obj)
+
+
+def kernel_from_object(obj: Any, signature: str | None) -> TritonKernel:
+    spec = obj if isinstance(obj, KernelSpec) else None
+    fn = spec.kernel if spec is not None else obj
+    if not is_kernel(fn):
+        raise UsageError(f"the KernelSpec's kernel is a {type(fn).__name__}, not a @triton.jit function")
+    jit = jit_of(fn)
+    kernel_name = jit.fn.__name__
+    filename, text = defining_text(jit.fn, "Triton kernel")
+    defining_node(text, filename, jit.fn, "Triton kernel")
+    start = jit.starting_line_number - 1
+    if text.splitlines(keepends=True)[start : start + len(jit.raw_src)] != list(jit.raw_src):
+        # The def is where it was, but not what Triton read when it was decorated: its lines would lie.
+        raise UsageError(
+            f"{filename}:{jit.starting_line_number}: the source of Triton kernel {kernel_name} has changed since "
+            "it was defined; run its cell (or import its file) again"
+        )
+    parsed = parse_signature(signature, jit) if signature else None
+    if spec is None and parsed is None:
+        raise ParameterError(
+            f"{kernel_name} has no KernelSpec; give its argument types as signature=, "
+            'e.g. signature="*fp32:16, *fp32:16, i32:16, 1024" (one entry per parameter)'
+        )
+    kernel = TritonKernel(fn, filename, None if parsed else spec, parsed, source_text=text)
+    kernel.compiles_here = True
+    return kernel
