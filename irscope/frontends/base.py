@@ -120,10 +120,9 @@ class Kernel(abc.ABC):
     stages: tuple[Stage, ...]  # what its compile produces, SASS included where there is a cubin
     name: str
     file: str
-    # Must it compile in the calling process? A kernel handed over as a Python object (objects.py) was
-    # defined in a notebook cell or a running script: no worker process could import it again, so
-    # capture compiles it here, and no compile timeout applies (nothing can stop a compile in-process).
-    compiles_here: bool = False
+    # Set for a Python function handed over as an object (objects.py), defined in a notebook cell or
+    # a running script: no worker process could import it again (``compiles_here``).
+    defined_in_process: bool = False
 
     @abc.abstractmethod
     def identity(self) -> KernelId:
@@ -195,7 +194,7 @@ class Kernel(abc.ABC):
     def compiles_here(self) -> bool:
         """Must it compile and run in this process? A kernel defined in a notebook cell has no file a worker
         process could import it from: capture and bench then run it here, with no compile timeout."""
-        return False
+        return self.defined_in_process
 
     def no_launch_reason(self) -> str:
         """Why the kernel cannot launch (where not ``can_launch``), and how to give it what it lacks: one line."""

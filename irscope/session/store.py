@@ -43,6 +43,7 @@ from ..spec import TRITON_OPTION
 from ..store import (
     LEFTOVER,
     OLD_MARK,
+    SAFE_NAME,
     atomic_write,
     contained,
     own_folder,
@@ -225,7 +226,7 @@ class Session:
                 return existing
             if any(p.name != LOCK for p in path.iterdir()):
                 raise SessionError(f"{path} is not empty and is not an irscope session")
-            source_name = safe_name(Path(kernel.file).name, "kernel file name")
+            source_name = _source_name(kernel.file)
             data = {
                 "format": SESSION_FORMAT,
                 "kernel": {
@@ -377,6 +378,16 @@ class Session:
     def _write(self) -> None:
         self.data["variants"] = [e.to_json() for e in self.entries]
         atomic_write(self.path / INDEX, json.dumps(self.data, indent=1, default=str))
+
+
+def _source_name(kernel_file: str) -> str:
+    """The stored source's file name: the kernel file's own, made a plain name where it is none
+    (a kernel from an IPython cell is in ``<ipython-input-3-...>``, which no store may name)."""
+    name = Path(kernel_file).name
+    if SAFE_NAME.fullmatch(name) and name not in (".", ".."):
+        return name
+    plain = re.sub(r"[^A-Za-z0-9_.+-]", "_", name).lstrip(".+-")
+    return safe_name(plain or "kernel_source", "kernel file name")
 
 
 def _read_index(path: Path) -> dict[str, Any]:

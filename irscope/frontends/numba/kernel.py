@@ -319,7 +319,7 @@ def kernel_from_dispatcher(dispatcher: Any, signature: str | None) -> NumbaKerne
     kernel = NumbaKernel(os.path.abspath(filename), function.__name__, sig, text)
     kernel._function = function
     kernel._spec = None  # a CudaSpec is found by importing the kernel's file: an object kernel has none
-    kernel.compiles_here = True
+    kernel.defined_in_process = True
     return kernel
 
 

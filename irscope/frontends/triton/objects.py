@@ -47,5 +47,5 @@ def kernel_from_object(obj: Any, signature: str | None) -> TritonKernel:
             'e.g. signature="*fp32:16, *fp32:16, i32:16, 1024" (one entry per parameter)'
         )
     kernel = TritonKernel(fn, filename, None if parsed else spec, parsed, source_text=text)
-    kernel.compiles_here = True
+    kernel.defined_in_process = True
     return kernel
