@@ -1,6 +1,6 @@
 """An HSACO and its resources are data: damage is a ValueError from the reader, exit 5 from a session.
 
-The reader (``ir/hsaco.py``) is fed a real HSACO (a kernel written for this test, compiled by Triton for
+The reader (``ir/hsaco.py``) is fed a real HSACO (tests/written_kernels.py's scaled add, compiled by Triton for
 gfx942) cut short at every length, with bytes overwritten, and with MessagePack made to lie about its
 sizes or nest without end: each must end in a ValueError, never another exception, a hang or a huge
 allocation. A stored AMD variant whose resources are of the wrong kind is one line and exit 5.
@@ -14,30 +14,20 @@ import subprocess
 import sys
 
 import pytest
+from written_kernels import SCALED_ADD
 
 from irscope.ir.hsaco import kernel_resources, metadata
 
 from .damage import record
 
-KERNEL = """
-import triton
-import triton.language as tl
-
-
-@triton.jit
-def scale_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
-    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    mask = offs < n
-    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask) * 3.0, mask=mask)
-"""
-SIGNATURE = "*fp32:16, *fp32:16, i32"
+SIGNATURE = "*fp32:16, *fp32:16, *fp32:16, i32:16, fp32"
 
 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory):
     root = tmp_path_factory.mktemp("amd-session")
-    (root / "scale.py").write_text(KERNEL)
-    kernel = f"{root / 'scale.py'}:scale_kernel"
+    (root / "scaled_add.py").write_text(SCALED_ADD)
+    kernel = f"{root / 'scaled_add.py'}:scaled_add"
     return record(root / "session", kernel, "-S", SIGNATURE, "-s", "BLOCK=128", "--arch", "gfx942")
 
 
@@ -46,7 +36,7 @@ def hsaco(session):
     from irscope.capturing import capture
     from irscope.frontends import resolve_kernel
 
-    kernel = resolve_kernel(f"{session.parent / 'scale.py'}:scale_kernel", SIGNATURE)
+    kernel = resolve_kernel(f"{session.parent / 'scaled_add.py'}:scaled_add", SIGNATURE)
     return capture(kernel, {"BLOCK": "128"}, "gfx942", compile_timeout=None).cubin
 
 
@@ -58,7 +48,7 @@ def _reads_or_refuses(data: bytes) -> None:
 
 
 def test_a_cut_or_scribbled_hsaco_is_a_value_error(hsaco):
-    assert kernel_resources(hsaco)[0].name == "scale_kernel"
+    assert kernel_resources(hsaco)[0].name == "scaled_add"
     for end in range(0, len(hsaco), 7):
         _reads_or_refuses(hsaco[:end])
     rng = random.Random(33)
