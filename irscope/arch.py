@@ -1,4 +1,8 @@
-"""GPU architectures: the one place that reads ``sm_90`` and says where a compile is aimed."""
+"""GPU architectures: the one place that reads ``sm_90`` or ``gfx942`` and says where a compile is aimed.
+
+NVIDIA's archs are compute capabilities, asked of the installed ptxas; AMD's are LLVM processor
+names, a fixed table of those Triton's HIP backend targets (it compiles ahead of time for them with
+no ROCm and no GPU: LLVM and lld are in Triton's wheel)."""
 
 from __future__ import annotations
 
@@ -26,6 +30,25 @@ PTXAS_SM = re.compile(r"'sm_(\d+)[a-z]?'")
 # when neither can be asked, so that a missing tool never refuses an arch that would work.
 FALLBACK_CAPABILITIES = (50, 52, 53, 60, 61, 62, 70, 72, 75, 80, 86, 87, 89, 90, 100, 101, 103, 120, 121)
 BLACKWELL = 100  # from here on Triton assembles with ptxas-blackwell (triton/backends/nvidia/compiler.py)
+
+# gfx942, GFX90A, amdgcn:gfx1100, hip:gfx950
+GFX = re.compile(r"^(?:amdgcn:|hip:)?(gfx[0-9a-f]{3,4})$")
+
+# The AMD processors Triton's HIP backend supports (CDNA2 to 4, RDNA3 and 4), each with its wave size: 64
+# lanes for CDNA (gfx9), 32 for RDNA (gfx10 on), as HIPOptions.__post_init__ sets warp_size. LLVM knows
+# many more names, but for one it does not, the compile fails deep in a pass pipeline: refused here.
+AMD_WAVE_SIZES = {
+    "gfx90a": 64,  # MI210, MI250X
+    "gfx942": 64,  # MI300X, MI325X
+    "gfx950": 64,  # MI350X, MI355X
+    "gfx1100": 32,  # RX 7900 XTX, W7900
+    "gfx1101": 32,
+    "gfx1102": 32,
+    "gfx1150": 32,
+    "gfx1151": 32,
+    "gfx1200": 32,  # RX 9060
+    "gfx1201": 32,  # RX 9070
+}
 
 
 def capability_of(arch: str | int) -> int | None:
@@ -89,9 +112,37 @@ def arch_name(capability: int) -> str:
     return f"sm_{capability}"
 
 
+def gfx_of(arch: str | int) -> str | None:
+    """``"GFX942"``, ``"amdgcn:gfx942"`` -> ``"gfx942"``, any gfx name (None: not one)."""
+    m = GFX.match(str(arch).strip().lower())
+    return m.group(1) if m else None
+
+
+def is_amd(arch: str | int) -> bool:
+    """Does ``arch`` name an AMD processor (``gfx942``), supported or not?"""
+    return gfx_of(arch) is not None
+
+
+def parse_amd_arch(arch: str | int) -> str:
+    """``"GFX942"`` -> ``"gfx942"``, for a processor Triton's HIP backend targets."""
+    gfx = gfx_of(arch)
+    if gfx not in AMD_WAVE_SIZES:
+        raise ParameterError(
+            f"unknown AMD arch {arch!r}; Triton's HIP backend compiles for {', '.join(AMD_WAVE_SIZES)}"
+        )
+    return gfx
+
+
 def normalise_arch(arch: str | int | None) -> str | None:
-    """``"sm90a"`` -> ``"sm_90"``; None stays None."""
-    return None if arch is None else arch_name(parse_arch(arch))
+    """``"sm90a"`` -> ``"sm_90"``, ``"GFX942"`` -> ``"gfx942"``; None stays None."""
+    if arch is None:
+        return None
+    return parse_amd_arch(arch) if is_amd(arch) else arch_name(parse_arch(arch))
+
+
+def wave_size(arch: str) -> int:
+    """Threads that run in lockstep on ``arch``: a warp of 32, an AMD wave of 64 (CDNA) or 32 (RDNA)."""
+    return AMD_WAVE_SIZES[parse_amd_arch(arch)] if is_amd(arch) else 32
 
 
 class CaptureMode(str, enum.Enum):
@@ -101,13 +152,52 @@ class CaptureMode(str, enum.Enum):
     AOT = "aot"  # ahead of time for a named arch, with the JIT's specialization
 
 
+class Vendor(str, enum.Enum):
+    NVIDIA = "nvidia"
+    AMD = "amd"
+
+
+def vendor_of(arch: str) -> Vendor:
+    return Vendor.AMD if is_amd(arch) else Vendor.NVIDIA
+
+
 @dataclass(frozen=True)
 class Target:
-    """Which GPU a compile is for, and whether it goes through the JIT on this machine's GPU."""
+    """Which GPU a compile is for, and whether it goes through the JIT on this machine's GPU.
 
-    capability: int
+    NVIDIA's by compute capability (90: sm_90); AMD's by processor name (``gfx="gfx942"``,
+    ``capability`` None), always ahead of time: no AMD GPU is driven from here.
+    """
+
+    capability: int | None
     mode: CaptureMode
+    gfx: str | None = None
+
+    @classmethod
+    def for_arch(cls, arch: str | int, mode: CaptureMode = CaptureMode.AOT) -> Target:
+        """``sm_90`` or ``gfx942`` (any spelling ``normalise_arch`` reads), checked."""
+        if is_amd(arch):
+            return cls(None, CaptureMode.AOT, parse_amd_arch(arch))
+        return cls(parse_arch(arch), mode)
 
     @property
     def arch(self) -> str:
-        return arch_name(self.capability)
+        return self.gfx if self.gfx is not None else arch_name(self.nvidia_capability())
+
+    @property
+    def vendor(self) -> Vendor:
+        return Vendor.AMD if self.gfx is not None else Vendor.NVIDIA
+
+    @property
+    def wave_size(self) -> int:
+        return wave_size(self.arch)
+
+    def ahead_of_time(self) -> Target:
+        return Target(self.capability, CaptureMode.AOT, self.gfx)
+
+    def nvidia_capability(self, who: str = "") -> int:
+        """The compute capability, for compilers that know only NVIDIA's; one line for an AMD target."""
+        if self.capability is None:
+            by = f"{who} compiles" if who else "this needs"
+            raise ParameterError(f"{by} only for NVIDIA archs (sm_XX), not {self.gfx}")
+        return self.capability

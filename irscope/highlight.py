@@ -86,6 +86,29 @@ class SassLexer(RegexLexer):
     }
 
 
+class AmdgcnLexer(RegexLexer):
+    """AMDGCN assembly as LLVM's AMDGPU backend prints it."""
+
+    name = "AMDGCN"
+    aliases = ["amdgcn"]
+    tokens = {
+        "root": [
+            (r"\s+", Whitespace),
+            (r";.*$", Comment.Single),
+            (r"\.loc\b.*?(?=;|$)", Comment.Special),  # a source location: noise, shown dim
+            (r"^[.\w$]+:", Name.Label),
+            (r"\.[a-z_][\w.]*", Keyword.Pseudo),  # a directive: .amdhsa_next_free_vgpr, .p2align
+            (r"\b[a-z][a-z0-9]*_[a-z0-9_]+(?=\s|$)", Keyword),  # an opcode: v_mfma_f32_32x32x8_f16
+            (r"\b(?:[vsa]\[\d+:\d+\]|[vsa]\d+|vcc(?:_lo|_hi)?|exec(?:_lo|_hi)?|m0|scc|off)\b", Name.Variable),
+            (r'"(?:[^"\\]|\\.)*"', String),
+            (r"-?0x[0-9a-fA-F]+|-?\d+(?:\.\d+)?", Number),
+            (r"[\[\](),:@+\-]", Punctuation),
+            (r"[\w.$]+", Text),
+            (r".", Text),
+        ]
+    }
+
+
 class GuardedPtxLexer(PtxLexer):
     """pygments' PTX lexer, plus predicate guards (``@%p1``, ``@!%p1``) and negative immediates."""
 
@@ -151,6 +174,7 @@ LEXERS: dict[Stage, type[Lexer]] = {
     Stage.LLIR: DebugLlvmLexer,
     Stage.PTX: GuardedPtxLexer,
     Stage.SASS: SassLexer,
+    Stage.AMDGCN: AmdgcnLexer,
 }
 # A kernel's source in another language than the source stage's own (Python): by file suffix.
 SOURCE_LEXERS: dict[str, type[Lexer]] = {".cu": CudaLexer, ".cuh": CudaLexer}

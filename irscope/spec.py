@@ -39,13 +39,37 @@ from .errors import ParameterError
 #   stages in shared memory, and the pipeliner's time grows with the count (1,000: 36 s).
 # num_ctas: the CTAs of a thread-block cluster, at most 16 (8 portable); above 1 needs sm_90.
 # maxnreg: ptxas's .maxnreg, registers a thread; it wants a positive value, the GPU has 255.
+# AMD's (Triton's HIPOptions): waves_per_eu, the waves per execution unit the register allocation aims at
+#   (0: the compiler's choice; a CDNA3 SIMD holds 8 waves, RDNA's up to 16); matrix_instr_nonkdim, the
+#   MFMA/WMMA tile's M and N (0: the compiler's choice); kpack, the K elements packed per operand (1 or 2).
 LAUNCH_OPTION_VALUES: dict[str, tuple[Sequence[int], str]] = {
     "num_warps": ((1, 2, 4, 8, 16, 32), "a power of two from 1 to 32 (32 warps are 1024 threads, a block's most)"),
     "num_stages": (range(0, 33), "an integer from 0 to 32"),
     "num_ctas": ((1, 2, 4, 8, 16), "1, 2, 4, 8 or 16 (CTAs in a cluster)"),
     "maxnreg": (range(1, 256), "an integer from 1 to 255 (registers a thread)"),
+    "waves_per_eu": (range(0, 17), "an integer from 0 (the compiler's choice) to 16"),
+    "matrix_instr_nonkdim": ((0, 4, 16, 32), "0 (the compiler's choice), 4, 16 or 32"),
+    "kpack": ((1, 2), "1 or 2"),
 }
 LAUNCH_OPTIONS = tuple(LAUNCH_OPTION_VALUES)
+# The options only one vendor's compiler takes; the rest both do.
+VENDOR_OPTIONS = {
+    "maxnreg": "nvidia",
+    "waves_per_eu": "amd",
+    "matrix_instr_nonkdim": "amd",
+    "kpack": "amd",
+}
+
+
+def check_options_for(options: Mapping[str, Any], vendor: str, arch: str) -> None:
+    """One line for an option the compile for ``arch`` (a ``vendor``'s GPU) does not take."""
+    for name in options:
+        owner = VENDOR_OPTIONS.get(name)
+        if owner is not None and owner != vendor:
+            whose = "AMD" if owner == "amd" else "NVIDIA"
+            raise ParameterError(f"{name} is a launch option of {whose} GPUs only; {arch} does not take it")
+
+
 # Which Triton compiles a variant (``-c triton=3.8.0``, ``-s triton=3.6.0,3.9.0``): a version, kept
 # as text. Not an option Triton sees: a version other than the running one compiles in a private
 # folder of it (frontends/triton/environments.py). Only a Triton kernel takes it.

@@ -45,6 +45,7 @@ class Stage(str):
     LLIR: ClassVar[Stage]
     PTX: ClassVar[Stage]
     SASS: ClassVar[Stage]
+    AMDGCN: ClassVar[Stage]
 
     def __new__(cls, name: str) -> Stage:
         key = _ALIASES.get(str(name), str(name))
@@ -97,6 +98,11 @@ class StageSpec:
     provided_by: str  # how a frontend provides it
     explained: bool = False  # its lines are decoded in plain words (annotate/explain.py: EXPLAINERS)
     aliases: tuple[str, ...] = ()
+    vendor: str = ""  # "nvidia" or "amd": only a compile for that vendor's GPUs has it; "": every compile
+
+    def made_for(self, vendor: str) -> bool:
+        """Would a compile for ``vendor``'s GPUs ("nvidia", "amd") produce this stage?"""
+        return self.vendor in ("", vendor)
 
     @property
     def stage(self) -> Stage:
@@ -172,7 +178,7 @@ Stage.LLIR = register(
         "LLIR",
         "ll",
         ";",
-        "LLVM IR, with NVVM intrinsics",
+        "LLVM IR, with NVVM (NVIDIA) or AMDGPU intrinsics",
         "Triton's asm['llir']",
     )
 )
@@ -185,6 +191,7 @@ Stage.PTX = register(
         "PTX: NVIDIA's virtual instruction set",
         "the compiler's PTX output (Triton's asm['ptx'], nvcc -ptx, ...)",
         explained=True,
+        vendor="nvidia",
     )
 )
 Stage.SASS = register(
@@ -196,5 +203,17 @@ Stage.SASS = register(
         "SASS: the machine code the GPU runs, from ptxas",
         "nvdisasm of the cubin, with its DWARF line table",
         explained=True,
+        vendor="nvidia",
+    )
+)
+Stage.AMDGCN = register(
+    StageSpec(
+        "amdgcn",
+        "AMDGCN",
+        "s",
+        ";",
+        "AMDGCN: AMD's machine code, as LLVM's AMDGPU backend writes it (.loc lines, register counts)",
+        "Triton's asm['amdgcn'] (its HSACO is the assembled, linked code object)",
+        vendor="amd",
     )
 )

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from .arch import CaptureMode
+from .arch import CaptureMode, Vendor, vendor_of
 from .stages import Stage
 
 
@@ -161,6 +161,7 @@ class Resources:
     loading the module, when it was captured on a GPU. ``shared`` is a block's shared
     memory in bytes: the dynamic shared memory Triton requests at launch (ptxas does not
     see it) plus the static ``__shared__`` arrays ptxas reports (a CUDA C++ kernel's).
+    On AMD ``shared`` is LDS, and ``registers`` one lane's VGPRs.
     """
 
     shared: int = 0
@@ -171,6 +172,12 @@ class Resources:
     barriers: int | None = None
     gpu_registers: int | None = None
     gpu_spills: int | None = None
+    # An AMD kernel's, from its HSACO's metadata (``registers`` holds its VGPRs, ``shared`` its LDS):
+    sgprs: int | None = None
+    agprs: int | None = None  # accumulation registers (MFMA), counted in the VGPRs on gfx90a and later
+    scratch: int | None = None  # private memory per lane, in bytes: where spills go
+    vgpr_spills: int | None = None
+    sgpr_spills: int | None = None
 
 
 @dataclass(frozen=True)
@@ -417,9 +424,23 @@ class Variant:
         """Stable identity within a kernel: config and arch."""
         return f"{self.config.key()}@{self.arch}"
 
+    @property
+    def vendor(self) -> Vendor:
+        return vendor_of(self.arch)
+
+    def made_for_vendor(self, stage: Stage) -> bool:
+        """Would a compile for this variant's GPU have ``stage`` at all (AMD's has no PTX, NVIDIA's no AMDGCN)?"""
+        return stage.spec.made_for(self.vendor.value)
+
+    @property
+    def binary_name(self) -> str:
+        """What its binary is: an NVIDIA cubin or an AMD code object (HSACO), also as a file extension."""
+        return "hsaco" if self.vendor is Vendor.AMD else "cubin"
+
     def __repr__(self) -> str:
         # The dataclass's repr spelled out every listing: tens of thousands of characters for one echo.
-        facts = [f"{len(self.listings[Stage.PTX].splitlines())} PTX lines"] if Stage.PTX in self.listings else []
+        machine = next((s for s in (Stage.PTX, Stage.AMDGCN) if s in self.listings), None)
+        facts = [f"{len(self.listings[machine].splitlines())} {machine.label} lines"] if machine is not None else []
         if self.resources is not None and self.resources.registers is not None:
             facts.append(f"{self.resources.registers} registers")
         if self.error is not None:

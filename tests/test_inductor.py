@@ -41,7 +41,7 @@ def test_every_kernel_of_every_recorded_log_compiles_for_sm90(log, tmp_path):
     for ck in kernels:
         v = ck.variant
         assert v.ok, (ck.kernel.name, v.error)
-        assert v.arch == "sm_90" and all(v.listings[s].strip() for s in Stage.all())
+        assert v.arch == "sm_90" and all(v.listings[s].strip() for s in Stage.all() if v.made_for_vendor(s))
         # the launch config is one Inductor would use, and the compile honours it
         assert f".reqntid {32 * ck.chosen.num_warps}" in v.listings[Stage.PTX]
         for name, value in ck.chosen.constexprs.items():

@@ -18,6 +18,8 @@ SAMPLE = {
     Stage.LLIR: "define void @k() !dbg !3 {\n  ret void, !dbg !5\n}\n",
     Stage.PTX: ".version 8.7\n.target sm_90a\n\tld.global.v4.b32 { %r1, %r2, %r3, %r4 }, [ %rd1 + 0 ];\n",
     Stage.SASS: "        /*0000*/                   LDG.E.128 R4, desc[UR4][R2.64] ;\n",
+    Stage.AMDGCN: '\t.file\t1 "/" "k.py"\n\t.loc\t1 2 4 prologue_end ; k.py:2:4\n'
+    "\tglobal_load_dwordx4 v[2:5], v[0:1], off\n",
 }
 
 

@@ -15,7 +15,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ..arch import capability_of
+from ..arch import Vendor, capability_of
 from ..ir.sourcemap import SourceMap
 from ..ir.stats import byte_shares
 from ..types import Stage, Variant
@@ -250,6 +250,8 @@ def _spills(variant: Variant, facts: StageFacts) -> list[Finding]:
 def kernel_occupancy(variant: Variant) -> Occupancy | None:
     r, info = variant.resources, variant.compile_info
     if r is None or info is None or not r.registers or not info.threads_per_block:
+        return None
+    if variant.vendor is not Vendor.NVIDIA:  # an SM's limits: an AMD SIMD's (VGPRs per wave size) differ
         return None
     return occupancy(capability_of(variant.arch) or 90, r.registers, info.threads_per_block, r.shared or 0)
 

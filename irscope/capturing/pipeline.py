@@ -21,15 +21,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from .. import own_python
-from ..arch import DEFAULT_CAPABILITY, CaptureMode, Target, parse_arch
+from ..arch import DEFAULT_CAPABILITY, CaptureMode, Target, Vendor, parse_arch, vendor_of
 from ..config import resolve_config
 from ..device import gpu_capability
-from ..errors import UsageError
+from ..errors import ParameterError, UsageError
 from ..frontends import Compiled, Kernel, resolve_kernel
+from ..ir.hsaco import kernel_resources
 from ..ir.ptx_module import function_names
 from ..nvidia.ptxas import parse_ptxas_log, static_shared
 from ..nvidia.sass import disassemble
-from ..spec import TRITON_OPTION
+from ..spec import TRITON_OPTION, check_options_for
 from ..types import CompileInfo, Config, KernelId, Resources, Stage, Status, Variant
 from ..workers import WorkerPool
 from .cache import CaptureCache
@@ -43,7 +44,7 @@ MAX_COMPILE_TIMEOUT = 86400.0  # --compile-timeout's own limit (cli/options.py: 
 def choose_target(arch: str | int | None) -> Target:
     """``--arch`` given: ahead of time for it. Otherwise the GPU's JIT, or sm_90 without one."""
     if arch is not None:
-        return Target(parse_arch(arch), CaptureMode.AOT)
+        return Target.for_arch(arch, CaptureMode.AOT)
     capability = gpu_capability()
     if capability is not None:
         return Target(capability, CaptureMode.JIT)
@@ -113,10 +114,16 @@ def capture_many(
             f"{kernel.name} is a {kernel.frontend} kernel: only Triton kernels record their compiler's passes"
         )
     target = choose_target(arch)
+    if target.vendor not in kernel.vendors:
+        raise ParameterError(
+            f"{kernel.name} is a {kernel.frontend} kernel: it compiles only for NVIDIA archs (sm_XX), not {target.arch}"
+        )
+    for config in configs:
+        check_options_for(config.options, target.vendor.value, target.arch)
     if target.mode is CaptureMode.JIT and not kernel.can_launch:
         # No example inputs to launch with (a --signature kernel, an Inductor kernel): compile
         # ahead of time for the GPU's own arch, which gives the JIT's IR for that signature.
-        target = Target(target.capability, CaptureMode.AOT)
+        target = target.ahead_of_time()
     cache = cache or CaptureCache()
     kernel_id = kernel.identity()
     source = kernel.source()
@@ -151,7 +158,7 @@ def capture_many(
 
     for folder in dict.fromkeys(first.values()):
         group = [i for i in pending if first[i] == folder]
-        group_target = target if folder is None else Target(target.capability, CaptureMode.AOT)
+        group_target = target if folder is None else target.ahead_of_time()
         yield from _compile(
             kernel,
             configs,
@@ -186,7 +193,7 @@ def _compile(
         # Many variants on a GPU machine: compile them ahead of time for the GPU's own arch, in
         # parallel. The IR is the JIT's (tests/gpu/test_jit_equals_aot.py), and the GPU still runs
         # each through the JIT when it is measured, from the same Triton cache.
-        target = Target(target.capability, CaptureMode.AOT)
+        target = target.ahead_of_time()
     if in_process:
         batch: list[tuple[int, Variant]] = []
         for n, i in enumerate(pending):
@@ -249,18 +256,16 @@ def build_variant(
     """
     listings = {Stage.SOURCE: source, **compiled.stages}
     where = compiled.error.stage if compiled.error else None
+    vendor = target.vendor.value
     stage_errors = {
-        s: f"not produced: compile failed at {where}" for s in stages if s not in listings and s is not Stage.SASS
+        s: f"not produced: compile failed at {where}"
+        for s in stages
+        if s not in listings and s is not Stage.SASS and s.spec.made_for(vendor)
     }
+    stage_errors.update(other_vendor_stages(stages, target))
     resources = info = None
     if compiled.produced:
-        resources = Resources(
-            # a block's shared memory: what the launch requests (Triton) and the kernel's own __shared__ arrays
-            shared=compiled.shared + static_shared(compiled.ptxas_log or ""),
-            gpu_registers=compiled.gpu_registers,
-            gpu_spills=compiled.gpu_spills,
-            **parse_ptxas_log(compiled.ptxas_log or ""),
-        )
+        resources = amd_resources(compiled) if target.vendor is Vendor.AMD else nvidia_resources(compiled)
         info = CompileInfo(
             mode=target.mode,
             arch=target.arch,
@@ -287,9 +292,46 @@ def build_variant(
     )
 
 
+def other_vendor_stages(stages: Sequence[Stage], target: Target) -> dict[Stage, str]:
+    """Why a compile for ``target`` has none of the stages of the other vendor's GPUs: not a failure."""
+    return {
+        s: f"not produced for {target.arch}: {s.label} is a stage of {'AMD' if s.spec.vendor == 'amd' else 'NVIDIA'} "
+        "GPUs only"
+        for s in stages
+        if not s.spec.made_for(target.vendor.value)
+    }
+
+
+def nvidia_resources(compiled: Compiled) -> Resources:
+    return Resources(
+        # a block's shared memory: what the launch requests (Triton) and the kernel's own __shared__ arrays
+        shared=compiled.shared + static_shared(compiled.ptxas_log or ""),
+        gpu_registers=compiled.gpu_registers,
+        gpu_spills=compiled.gpu_spills,
+        **parse_ptxas_log(compiled.ptxas_log or ""),
+    )
+
+
+def amd_resources(compiled: Compiled) -> Resources:
+    """From the HSACO's metadata note (``ir/hsaco.py`` says why there): the kernel's registers, its
+    static LDS beside what the launch requests, and its scratch."""
+    if compiled.cubin is None:
+        return Resources(shared=compiled.shared)
+    kernel = kernel_resources(compiled.cubin)[0]  # Triton's HSACO holds its one kernel
+    return Resources(
+        shared=compiled.shared + kernel.lds,
+        registers=kernel.vgprs,
+        sgprs=kernel.sgprs,
+        agprs=kernel.agprs,
+        scratch=kernel.scratch,
+        vgpr_spills=kernel.vgpr_spills,
+        sgpr_spills=kernel.sgpr_spills,
+    )
+
+
 def with_sass(batch: list[tuple[int, Variant]]) -> list[tuple[int, Variant]]:
     """Add SASS to every variant that has a cubin, with one nvdisasm run per arch."""
-    todo = [(n, v) for n, (_, v) in enumerate(batch) if v.cubin]
+    todo = [(n, v) for n, (_, v) in enumerate(batch) if v.cubin and vendor_of(v.arch) is Vendor.NVIDIA]
     ptx = [v.listings.get(Stage.PTX) for _, v in todo]
     # The SASS of the functions the PTX listing shows: one kernel's own, where its cubin holds a whole file's.
     functions = [function_names(text) if text else None for text in ptx]
@@ -302,6 +344,6 @@ def with_sass(batch: list[tuple[int, Variant]]) -> list[tuple[int, Variant]]:
             v = replace(v, stage_errors={**v.stage_errors, Stage.SASS: result.error or "unavailable"})
         out[n] = (batch[n][0], v)
     for n, (i, v) in enumerate(out):
-        if not v.cubin and Stage.SASS not in v.stage_errors:
+        if not v.cubin and Stage.SASS not in v.stage_errors and vendor_of(v.arch) is Vendor.NVIDIA:
             out[n] = (i, replace(v, stage_errors={**v.stage_errors, Stage.SASS: "not produced: no cubin"}))
     return out

@@ -55,7 +55,11 @@ def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_
     variant = named.variant(overrides(assignments), arch, use_cache=not no_cache)
     config = variant.config
     stages = (
-        [s for s in Stage.compiled() if s in variant.listings or s in variant.stage_errors]
+        [
+            s
+            for s in Stage.compiled()
+            if (s in variant.listings or s in variant.stage_errors) and variant.made_for_vendor(s)
+        ]
         if stage_name == "all"
         else [Stage(stage_name)]
     )
@@ -100,7 +104,11 @@ def _summary(variant) -> str:
     if variant.compile_info:
         parts[-1] += f" ({variant.compile_info.mode.value})"
     r = variant.resources
-    if r is not None:
+    if r is not None and r.sgprs is not None:  # an AMD kernel's, from its HSACO's metadata
+        spills = (r.vgpr_spills or 0) + (r.sgpr_spills or 0)
+        parts += [f"{r.registers} VGPRs ({r.agprs} AGPRs)", f"{r.sgprs} SGPRs", f"{spills} registers spilled"]
+        parts += [f"{r.scratch} B scratch", f"{r.shared} B LDS"]
+    elif r is not None:
         spills = (r.spill_stores or 0) + (r.spill_loads or 0)
         parts += [f"{r.registers} registers", f"{spills} B spilled", f"{r.shared} B shared"]
     if variant.compile_info:
@@ -136,7 +144,7 @@ def _write_dir(out_dir: Path, variant) -> None:
         for stage, text in variant.listings.items()
     }
     if variant.cubin is not None:
-        files[out_dir / f"{name}.cubin"] = variant.cubin
+        files[out_dir / f"{name}.{variant.binary_name}"] = variant.cubin
     files[out_dir / f"{name}.json"] = json.dumps(variant_to_json(variant), indent=1)
     for path in files:  # every path checked before the first is written: a refusal leaves the folder as it was
         replaceable(path, UsageError)

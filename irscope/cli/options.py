@@ -83,7 +83,8 @@ def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         "assignments",
         multiple=True,
         metavar="NAME=VALUE[,...]",
-        help="Set a constexpr, a launch option (num_warps, num_stages, num_ctas, maxnreg) or an input size. "
+        help="Set a constexpr, a launch option (num_warps, num_stages, num_ctas; maxnreg on NVIDIA; waves_per_eu, "
+        "matrix_instr_nonkdim, kpack on AMD) or an input size. "
         "Repeatable, or comma-separated.",
     )(fn)
     return click.argument("kernel")(fn)
@@ -92,9 +93,9 @@ def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
 def check_arch(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """--arch: refused before anything is compiled or written (an unknown arch is ParameterError, exit 2)."""
     if value is not None:
-        from ..arch import parse_arch
+        from ..arch import normalise_arch
 
-        parse_arch(value)
+        normalise_arch(value)
     return value
 
 

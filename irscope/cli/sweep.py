@@ -74,7 +74,9 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
     if with_bench and with_passes:
         raise UsageError("--passes goes with a sweep that compiles; run it before --bench")
     if with_bench and arch is not None:  # refused before a session is written
-        raise UsageError("--bench runs on this machine's GPU; --arch does not apply")
+        from ..measure.bench import not_measured_for
+
+        raise UsageError(not_measured_for(arch) or "--bench runs on this machine's GPU; --arch does not apply")
     if out is not None:
         session = Session.of_kernel(out, named.kernel, named.table)
     if session is not None:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..arch import Target
+from ..arch import Target, Vendor
 from ..errors import KernelNotFound, ParameterError, UsageError
 from ..records import AutotunerRun
 from ..spec import TRITON_OPTION
@@ -118,6 +118,7 @@ class Kernel(abc.ABC):
 
     frontend: str
     stages: tuple[Stage, ...]  # what its compile produces, SASS included where there is a cubin
+    vendors: tuple[Vendor, ...] = (Vendor.NVIDIA,)  # whose GPUs it compiles for
     name: str
     file: str
     # Set for a Python function handed over as an object (objects.py), defined in a notebook cell or

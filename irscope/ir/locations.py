@@ -2,7 +2,7 @@
 
 Every stage records source positions its own way: MLIR ``loc(...)`` references
 into a ``#loc`` table (named, callsite and fused forms), LLVM ``!dbg`` metadata
-chains, PTX ``.loc`` directives with an inlining comment, and SASS line comments.
+chains, PTX and AMDGCN ``.loc`` directives with an inlining comment, and SASS line comments.
 Each parser here turns a listing into one ``SourceLoc | None`` per line.
 """
 
@@ -224,9 +224,22 @@ PTX_FILE = re.compile(r'^\s*\.file\s+(\d+)\s+"([^"]*)"(?:\s*,\s*\d+\s*,\s*\d+)?(
 PTX_LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)\s+(\d+)(?:.*?inlined_at\s+(\d+)\s+(\d+)\s+(\d+))?[^/]*(?://\s*(.*))?$")
 # one frame of that comment: standard.py:191:40
 PTX_COMMENT_FRAME = re.compile(r"([^\s@\[\]]+):(\d+):(\d+)")
+# LLVM's AMDGPU backend writes the same directives, with ";" comments and no inlined_at (the chain is in the
+# comment): .loc	2 170 27                        ; standard.py:170:27 @[ standard.py:191:40 @[ k.py:11:25 ] ]
+AMDGCN_LOC = re.compile(r"^\s*\.loc\s+(\d+)\s+(\d+)\s+(\d+)()()()[^;]*(?:;\s*(.*))?$")
 
 
 def ptx_locations(text: str, file: str = "") -> LineLocs:
+    return dot_loc_locations(text, PTX_LOC)
+
+
+def amdgcn_locations(text: str, file: str = "") -> LineLocs:
+    return dot_loc_locations(text, AMDGCN_LOC)
+
+
+def dot_loc_locations(text: str, loc_pattern: re.Pattern) -> LineLocs:
+    """Locations from ``.file``/``.loc`` directives (PTX, AMDGCN): each line is where the last ``.loc`` said,
+    until the function ends or a section of data begins."""
     lines = text.splitlines()
     files: dict[str, str] = {}
     for line in lines:
@@ -251,7 +264,7 @@ def ptx_locations(text: str, file: str = "") -> LineLocs:
         stripped = line.strip()
         if stripped.startswith(".loc"):
             if stripped not in parsed:
-                m = PTX_LOC.match(line)
+                m = loc_pattern.match(line)
                 parsed[stripped] = m.groups() if m else None
             groups = parsed[stripped]
             if groups is None:
@@ -355,6 +368,7 @@ LOCATIONS: dict[Stage, Callable[[str, str], LineLocs]] = {
     Stage.LLIR: llvm_locations,
     Stage.PTX: ptx_locations,
     Stage.SASS: sass_locations,
+    Stage.AMDGCN: amdgcn_locations,
 }
 
 

@@ -16,6 +16,7 @@ from itertools import repeat
 from typing import NamedTuple
 
 from ..types import Stage
+from .amdgcn import LABEL, NUMBERED_LABEL
 
 WHITESPACE = re.compile(r"\s+")
 # Within lines (newlines kept), a run of spaces and tabs that is not already one space: what `[ \t]+`
@@ -234,6 +235,34 @@ def normalize_sass(text: str) -> list[NormalizedLine]:
     return out
 
 
+# ---------------------------------------------------------------- AMDGCN
+
+
+def normalize_amdgcn(text: str) -> list[NormalizedLine]:
+    """The function's instructions and directives, without locations, comments and debug data; the
+    compiler-numbered labels renumbered by first appearance. Registers stay: they are physical (as in SASS)."""
+    kept: list[tuple[int, str]] = []
+    in_debug = False
+    for i, line in enumerate(text.splitlines()):
+        code = line.split(";", 1)[0].strip()
+        if not code:
+            continue
+        word = code.split(None, 1)[0]
+        if word == ".section" or word in (".text", ".amdgpu_metadata"):
+            in_debug = ".debug_" in code
+        if in_debug or word in (".loc", ".file", ".cfi_startproc", ".cfi_endproc", ".cfi_sections"):
+            continue
+        if LABEL.match(code) and code.startswith(".Ltmp"):
+            continue  # a debug-info anchor: no code of its own
+        kept.append((i, " ".join(code.split())))
+    names: dict[str, str] = {}
+    body = "\n".join(code for _, code in kept)
+    for token in dict.fromkeys(NUMBERED_LABEL.findall(body)):
+        names[token] = f".L{len(names)}"
+    lines = NUMBERED_LABEL.sub(lambda m: names[m[0]], body).split("\n") if kept else []
+    return normalized_lines((i for i, _ in kept), lines)
+
+
 def normalize_source(text: str) -> list[NormalizedLine]:
     return [NormalizedLine(i, line.rstrip()) for i, line in enumerate(text.splitlines())]
 
@@ -246,6 +275,7 @@ NORMALISERS: dict[Stage, Callable[[str], list[NormalizedLine]]] = {
     Stage.LLIR: normalize_llvm,
     Stage.PTX: normalize_ptx,
     Stage.SASS: normalize_sass,
+    Stage.AMDGCN: normalize_amdgcn,
 }
 
 

@@ -16,7 +16,7 @@ from operator import itemgetter, methodcaller
 from typing import NamedTuple
 
 from ..types import Stage
-from . import mlir, ptx, sass
+from . import amdgcn, mlir, ptx, sass
 
 
 class MemoryAccess(NamedTuple):
@@ -133,6 +133,17 @@ def llvm_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
     return StageStats(stage, mlir.llvm_instructions(text))
 
 
+def amdgcn_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
+    ins = amdgcn.instructions(text)
+    accesses = []
+    for index, opcode in ins:
+        if opcode.startswith(("global_", "buffer_")):
+            a = amdgcn.access(opcode)
+            if a is not None:  # an AMD access is masked by EXEC, which the instruction does not show
+                accesses.append(MemoryAccess(index, opcode, a.kind, a.bytes, False))
+    return StageStats(stage, ins, accesses)
+
+
 def no_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
     return StageStats(stage)
 
@@ -145,4 +156,5 @@ STATS: dict[Stage, Callable[[Stage, str, bool], StageStats]] = {
     Stage.LLIR: llvm_stats,
     Stage.PTX: ptx_stats,
     Stage.SASS: sass_stats,
+    Stage.AMDGCN: amdgcn_stats,
 }

@@ -15,6 +15,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..arch import is_amd
 from ..capturing.pipeline import DEFAULT_COMPILE_TIMEOUT
 from ..device import gpu_capability, visible_gpus
 from ..errors import NoGpu, exception_line
@@ -43,6 +44,17 @@ def require_gpu(command: str = "bench") -> int:
             "runtimes recorded on real GPUs (samples/) where kernel, config and arch match"
         )
     return capability
+
+
+def not_measured_for(arch: str) -> str | None:
+    """Why variants for ``arch`` are never timed here, where that is its vendor (None: they may be).
+
+    Timing launches through CUDA (CUPTI, events, graphs). An AMD variant's HSACO is kept with it, so a
+    ROCm device could be measured behind this seam; until one is, AMD runtimes are not measured.
+    """
+    if is_amd(arch):
+        return f"runtimes are measured on NVIDIA GPUs only: {arch} variants are compiled ahead of time, never run"
+    return None
 
 
 def bench(

@@ -127,11 +127,11 @@ class CudaKernel(Kernel):
     def compile(self, config: Config, target: Target) -> Compiled:
         values = {**config.constexprs, **config.options}  # the block shape and sizes do not reach nvcc
         if self.device_code is None:
-            return compile_cuda(self.file, self.name, values, self.macros(), target.capability)
+            return compile_cuda(self.file, self.name, values, self.macros(), target.nvidia_capability("CUDA C++"))
         with tempfile.TemporaryDirectory(prefix="irscope-inline-") as tmp:
             cu = Path(tmp) / "inline.cu"  # its #line names the Python file: this name is never shown
             cu.write_text(self.device_code, encoding="utf-8")
-            return compile_cuda(str(cu), self.name, values, self.macros(), target.capability)
+            return compile_cuda(str(cu), self.name, values, self.macros(), target.nvidia_capability("CUDA C++"))
 
 
 def no_spec_line(name: str, file: str) -> str:

@@ -176,7 +176,7 @@ class NumbaKernel(Kernel):
                     "environment", f"numba-cuda is not installed ({exc}); pip install numba-cuda nvidia-cuda-nvrtc"
                 )
             )
-        capability = target.capability
+        capability = target.nvidia_capability("Numba")
         try:
             fn = self.python_function()
         except IrscopeError as exc:  # the file does not import here: this variant's failure, said in one line

@@ -8,6 +8,10 @@ ints) as a launch would, and yields the same PTX. Through the JIT (on a GPU):
 
 Either way a stage hook records which stage Triton is in (so a failure names
 it) and keeps ptxas's resource report, which Triton otherwise throws away.
+
+For an AMD processor (``gfx942``) the same ahead-of-time path compiles with Triton's
+HIP backend, which needs no ROCm and no GPU: TTIR, TTGIR, LLIR, AMDGCN and the HSACO
+(kept where a cubin is), whose metadata gives the resources.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from ...types import CaptureError, Config
 from ..base import Compiled
 from .inputs import example_namespace, launch_arguments
 from .passes import PassRecorder
-from .specialize import specialize
+from .specialize import gpu_target, specialize
 from .versions import install_stage_hook, ptxas_path
 
 # triton is imported inside the functions that use it: about a second, which commands that never compile
@@ -37,29 +41,37 @@ if TYPE_CHECKING:
     from .kernel import TritonKernel
 
 # Triton's asm keys for the stages it produces (SASS comes from the cubin, in capture).
-STAGES = {"ttir": Stage.TTIR, "ttgir": Stage.TTGIR, "llir": Stage.LLIR, "ptx": Stage.PTX}
+STAGES = {"ttir": Stage.TTIR, "ttgir": Stage.TTGIR, "llir": Stage.LLIR, "ptx": Stage.PTX, "amdgcn": Stage.AMDGCN}
+# ... and for the binary: NVIDIA's cubin, AMD's HSACO (a variant keeps either in its one binary's place)
+BINARIES = ("cubin", "hsaco")
+ASM_KEYS = (*STAGES, *BINARIES)
+# The launch options of the HIP backend, kept with a variant's options beside num_warps and num_stages.
+AMD_OPTIONS = ("waves_per_eu", "matrix_instr_nonkdim", "kpack")
 
 
 @dataclass
 class _Result(Compiled):
     """A Compiled while Triton is still at work: its asm and metadata in Triton's own terms."""
 
-    asm: dict[str, Any] = field(default_factory=dict)  # ttir, ttgir, llir, ptx (str), cubin (bytes)
+    # ttir, ttgir, llir, ptx or amdgcn (str), cubin or hsaco (bytes)
+    asm: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
 
-    def compiled(self, capability: int) -> Compiled:
-        """In the frontend-neutral terms capture works with."""
+    def compiled(self, arch: int | str) -> Compiled:
+        """In the frontend-neutral terms capture works with (``arch``: a capability, or an AMD processor)."""
         meta = self.metadata
         log = self.ptxas_log
-        if meta and not log and "ptx" in self.asm:  # a Triton cache hit skips ptxas: ask it again
-            log = run_ptxas_report(self.asm["ptx"], capability, ptxas_path(capability))
-        options = {k: int(meta[k]) for k in ("num_warps", "num_stages", "num_ctas") if meta.get(k) is not None}
+        if meta and not log and "ptx" in self.asm and isinstance(arch, int):  # a cache hit skips ptxas: ask again
+            log = run_ptxas_report(self.asm["ptx"], arch, ptxas_path(arch))
+        names = ("num_warps", "num_stages", "num_ctas", *(AMD_OPTIONS if isinstance(arch, str) else ()))
+        options = {k: int(meta[k]) for k in names if meta.get(k) is not None}
+        lanes = int(meta.get("warp_size") or 32)  # an AMD wave: 64 lanes on CDNA
         return Compiled(
             stages={STAGES[k]: v for k, v in self.asm.items() if k in STAGES},
-            cubin=self.asm.get("cubin"),
+            cubin=self.asm.get("cubin", self.asm.get("hsaco")),
             shared=int(meta.get("shared") or 0),
             options=options,
-            threads_per_block=32 * options["num_warps"] if "num_warps" in options else None,
+            threads_per_block=lanes * options["num_warps"] if "num_warps" in options else None,
             compiler=f"triton {meta.get('triton_version') or _triton_version()}",
             ptxas_log=log,
             seconds=round(self.seconds, 4),
@@ -111,32 +123,32 @@ class _StageTracker:
                 self.ptxas_log = buffer.getvalue()
 
 
-def compile_aot(kernel: TritonKernel, config: Config, capability: int, passes: bool = False) -> Compiled:
-    """Compile for ``sm_<capability>`` without a GPU, specialised like the JIT.
+def compile_aot(kernel: TritonKernel, config: Config, arch: int | str, passes: bool = False) -> Compiled:
+    """Compile for ``sm_<arch>`` (an int) or the AMD processor ``arch`` names without a GPU, specialised
+    like the JIT.
 
     ``passes``: also record every MLIR pass (``passes.py``); Triton's cache is bypassed
     for this compile, as a cache hit runs no pass.
     """
     import triton
     from triton import knobs
-    from triton.backends.compiler import GPUTarget
 
     result = _Result()
     tracker = _StageTracker()
     start = time.perf_counter()
     try:
-        src, options, result.signature, result.divisible_by_16 = specialize(kernel, config, capability)
+        src, options, result.signature, result.divisible_by_16 = specialize(kernel, config, arch)
         result.heuristics = heuristic_values(kernel, src)
     except Exception as exc:  # a spec whose args do not fit the kernel, say
         result.error = CaptureError.from_environment(exc, "specializing") or CaptureError("specialize", _one_line(exc))
-        return result.compiled(capability)
-    target = GPUTarget("cuda", capability, 32)
+        return result.compiled(arch)
+    target = gpu_target(arch)
     recorder = tracker.passes = PassRecorder(kernel.name) if passes else None
     try:
         with triton_cache_for(kernel.file), install_stage_hook(tracker), knobs.compilation.scope():
             knobs.compilation.always_compile = knobs.compilation.always_compile or passes
             compiled = triton.compile(src, target=target, options=options)
-        result.asm = {k: compiled.asm[k] for k in ("ttir", "ttgir", "llir", "ptx", "cubin") if k in compiled.asm}
+        result.asm = {k: compiled.asm[k] for k in ASM_KEYS if k in compiled.asm}
         result.metadata = compiled.metadata._asdict()
     except Exception as exc:
         result.error = _failure(kernel, tracker.stage, exc)
@@ -147,16 +159,16 @@ def compile_aot(kernel: TritonKernel, config: Config, capability: int, passes: b
             recorder.close()
     result.seconds = time.perf_counter() - start
     result.ptxas_log = tracker.ptxas_log
-    if result.error is None:
-        limit = SHARED_MEMORY_LIMIT.get(capability)
+    if result.error is None and isinstance(arch, int):
+        limit = SHARED_MEMORY_LIMIT.get(arch)
         shared = result.metadata.get("shared") or 0
         if limit is not None and shared > limit:
             result.error = CaptureError(
                 "resources",
-                f"out of resource: shared memory, Required: {shared}, Hardware limit: {limit} (sm_{capability}). "
+                f"out of resource: shared memory, Required: {shared}, Hardware limit: {limit} (sm_{arch}). "
                 "Reducing block sizes or `num_stages` may help.",
             )
-    return result.compiled(capability)
+    return result.compiled(arch)
 
 
 def compile_jit(kernel: TritonKernel, config: Config) -> Compiled:
@@ -175,16 +187,14 @@ def compile_jit(kernel: TritonKernel, config: Config) -> Compiled:
     try:
         with triton_cache_for(kernel.file), install_stage_hook(tracker):
             compiled = kernel.fn.run(*args, grid=kernel.spec.grid(ns), warmup=True, **kwargs)
-        result.asm = {k: compiled.asm[k] for k in ("ttir", "ttgir", "llir", "ptx", "cubin") if k in compiled.asm}
+        result.asm = {k: compiled.asm[k] for k in ASM_KEYS if k in compiled.asm}
         result.metadata = compiled.metadata._asdict()
         compiled._init_handles()  # loads the module: the driver's register and spill counts
         result.gpu_registers, result.gpu_spills = compiled.n_regs, compiled.n_spills
     except Exception as exc:
         result.error = _failure(kernel, tracker.stage, exc)
         if not result.asm:
-            from triton.backends.compiler import GPUTarget
-
-            result.asm = _partial_stages(kernel, src, GPUTarget("cuda", capability, 32), options)
+            result.asm = _partial_stages(kernel, src, gpu_target(capability), options)
     result.seconds = time.perf_counter() - start
     result.ptxas_log = tracker.ptxas_log
     return result.compiled(capability)
@@ -228,6 +238,8 @@ _STAGE_NAMES = {
     "llir": "llir",
     "ptx": "ptx",
     "cubin": "cubin (ptxas)",
+    "amdgcn": "amdgcn (LLVM AMDGPU)",
+    "hsaco": "hsaco (assembling, linking)",
 }
 
 
@@ -314,7 +326,7 @@ def _read_partial_stages(src: Any, target: Any, options: dict) -> dict[str, Any]
     key = get_cache_key(src, backend, backend.parse_options(dict(options)), get_cache_invalidating_env_vars())
     manager = get_cache_manager(hashlib.sha256(key.encode("utf-8")).hexdigest())
     out = {}
-    for ext in ("ttir", "ttgir", "llir", "ptx"):
+    for ext in STAGES:
         path = manager.get_file(f"{src.name[:150]}.{ext}")
         if path:
             out[ext] = Path(path).read_text()

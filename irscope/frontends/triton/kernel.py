@@ -12,7 +12,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from ...arch import CaptureMode, Target
+from ...arch import CaptureMode, Target, Vendor
 from ...errors import ParameterError
 from ...records import AutotunerRun
 from ...spec import TRITON_DEFAULT_OPTIONS, TRITON_OPTION, KernelSpec
@@ -55,7 +55,8 @@ class TritonKernel(Kernel):
     """A resolved Triton kernel: the JIT function, where it lives and how to build its inputs."""
 
     frontend = "triton"
-    stages = (Stage.TTIR, Stage.TTGIR, Stage.LLIR, Stage.PTX, Stage.SASS)
+    stages = (Stage.TTIR, Stage.TTGIR, Stage.LLIR, Stage.PTX, Stage.SASS, Stage.AMDGCN)
+    vendors = (Vendor.NVIDIA, Vendor.AMD)
 
     def __init__(
         self,
@@ -201,7 +202,7 @@ class TritonKernel(Kernel):
     def compile(self, config: Config, target: Target) -> Compiled:
         if target.mode is CaptureMode.JIT and self.spec is not None:
             return compile_jit(self, config)
-        return compile_aot(self, config, target.capability)
+        return compile_aot(self, config, _compile_arch(target))
 
     def import_first(self, config: Config) -> str | None:
         version = config.options.get(TRITON_OPTION)
@@ -213,7 +214,7 @@ class TritonKernel(Kernel):
 
     def compile_passes(self, config: Config, target: Target) -> Compiled:
         # Ahead of time on either machine: the JIT gives the same IR (tests/gpu/test_jit_equals_aot.py).
-        return compile_aot(self, config, target.capability, passes=True)
+        return compile_aot(self, config, _compile_arch(target), passes=True)
 
     @property
     def description(self) -> str:
@@ -282,3 +283,8 @@ def _file_sha(path: str) -> str:
 
 def _text_sha(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", errors="surrogatepass")).hexdigest()
+
+
+def _compile_arch(target: Target) -> int | str:
+    """What ``compile_aot`` compiles for: an NVIDIA capability, or an AMD processor's name."""
+    return target.gfx if target.gfx is not None else target.nvidia_capability()

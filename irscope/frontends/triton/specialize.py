@@ -19,6 +19,7 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ...arch import wave_size
 from ...errors import ParameterError
 from ...spec import DTYPE_BYTES, triton_options
 from ...types import Config
@@ -170,16 +171,25 @@ def argument_entry(kp: Any, value: Any, declared: SignatureArg) -> SignatureArg:
     return entry
 
 
-def specialize(kernel: TritonKernel, config: Config, capability: int, tensors: dict[str, Any] | None = None):
-    """``(ASTSource, options, signature, divisible_by_16)`` as the JIT would build them.
+def gpu_target(arch: int | str) -> Any:
+    """Triton's ``GPUTarget`` for a compute capability (90) or an AMD processor ("gfx942", with its wave size)."""
+    from triton.backends.compiler import GPUTarget
+
+    if isinstance(arch, str):
+        return GPUTarget("hip", arch, wave_size(arch))
+    return GPUTarget("cuda", arch, 32)
+
+
+def specialize(kernel: TritonKernel, config: Config, arch: int | str, tensors: dict[str, Any] | None = None):
+    """``(ASTSource, options, signature, divisible_by_16)`` as the JIT would build them, for ``sm_<arch>`` or
+    the AMD processor ``arch`` names.
 
     ``tensors`` replaces the stand-ins with real ones (on a GPU).
     """
     from triton import knobs
-    from triton.backends.compiler import GPUTarget
     from triton.compiler import ASTSource, make_backend
 
-    backend = make_backend(GPUTarget("cuda", capability, 32))
+    backend = make_backend(gpu_target(arch))
     kwargs: dict[str, Any] = {**config.constexprs, **triton_options(config.options)}
     tuning = getattr(kernel, "tuning", None)
     if tuning is not None and tuning.heuristics():  # @triton.heuristics: their values for this config's arguments
