@@ -129,7 +129,8 @@ def bench(
 ) -> Session:
     """Check, then time ``config`` (or every combination of ``sweep``) on this machine's GPU, as ``irscope bench``.
 
-    Each variant's ``Measurement`` is in its session entry (``session.measurements()``). Without a CUDA GPU
+    The session keeps every variant of the kernel; ``session.measured()`` pairs each measured one with its
+    ``Measurement``. Without a CUDA GPU
     this raises ``NoGpu``. A kernel defined in a notebook cell is measured in this process (irscope's own
     workers cannot import a cell); a crash of the GPU there needs a restart of the kernel, as any CUDA fault does.
     """

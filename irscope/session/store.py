@@ -178,6 +178,17 @@ class Session:
     def __bool__(self) -> bool:  # an empty session is still a session: ``if session`` asks whether there is one
         return True
 
+    def __iter__(self) -> Iterator[Variant]:
+        """Every variant, in the order they were added (a damaged one raises SessionError when reached)."""
+        return (self.variant(e) for e in list(self.entries))
+
+    def __getitem__(self, index: int) -> Variant:
+        return self.variant(self.entries[index])
+
+    def measured(self) -> list[tuple[Variant, Measurement]]:
+        """Each variant that has a measurement (bench's, on a GPU), with it, in the order they were added."""
+        return [(self.variant(e), e.measurement) for e in list(self.entries) if e.measurement is not None]
+
     # ------------------------------------------------------------ opening and creating
 
     @staticmethod
@@ -311,13 +322,6 @@ class Session:
         if not isinstance(relative, str) or not relative:
             raise SessionError(f"{self.path / INDEX} names no source file for the kernel")
         return read_text(contained(self.path, relative))
-
-    def __iter__(self) -> Iterator[Variant]:
-        """Every variant, in the order they were added (a damaged one raises SessionError when reached)."""
-        return (self.variant(e) for e in list(self.entries))
-
-    def __getitem__(self, index: int) -> Variant:
-        return self.variant(self.entries[index])
 
     def entry(self, entry_id: str) -> Entry | None:
         return next((e for e in self.entries if e.id == entry_id), None)
