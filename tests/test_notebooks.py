@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import nbformat
@@ -73,7 +74,8 @@ def test_the_lecture_notebook_runs_and_shows_each_stage(lecture):
     diff = _text(_cell(lecture, "d = irscope.diff(v128, v1024)"))
     removed, added = (int(w) for w in diff.split()[0:4:3])
     assert removed + added > 0
-    assert _text(_cell(lecture, "session = irscope.sweep(")).startswith("10 variants in")
+    swept = _text(_cell(lecture, "session = irscope.sweep("))
+    assert re.match(r"\d+ variants in ", swept) and int(swept.split()[0]) >= 10  # more where the cache had some
     assert "lines of PTX" in _text(_cell(lecture, "inductor_sessions = irscope.open"))
     timings = _text(_cell(lecture, "if GPU:"))
     assert "runtimes skipped" in timings or timings.count(" us ok") == 4

@@ -197,7 +197,7 @@ def png_pixels(data: bytes, rows: int | None = None) -> tuple[int, int, set[byte
     return width, height, pixels
 
 
-def _screenshot(page: Path, png: Path) -> bytes:
+def _screenshot(page: Path, png: Path, fragment: str = "") -> bytes:
     proc = subprocess.run(
         [
             CHROMIUM,
@@ -207,7 +207,7 @@ def _screenshot(page: Path, png: Path) -> bytes:
             "--hide-scrollbars",
             f"--screenshot={png}",
             "--window-size=1400,900",
-            page.as_uri(),
+            page.as_uri() + fragment,
         ],
         capture_output=True,
         text=True,
@@ -227,10 +227,13 @@ def test_a_variant_and_a_diff_as_the_notebook_shows_them_make_real_pictures(tmp_
     from irscope.report import display
 
     small, large = scale_variants
-    for name, obj in (("notebook-variant", small), ("notebook-diff", diff_variants(small, large))):
+    # the variant with the kernel's tl.load line chosen (#py=N), as a click on it shows it
+    load_line = 1 + next(i for i, text in enumerate(small.listings["source"].splitlines()) if "tl.load" in text)
+    shown = (("notebook-variant", small, f"#py={load_line}"), ("notebook-diff", diff_variants(small, large), ""))
+    for name, obj, fragment in shown:
         page = tmp_path / f"{name}.html"
         page.write_text(display.page(obj))
-        data = _screenshot(page, tmp_path / f"{name}.png")
+        data = _screenshot(page, tmp_path / f"{name}.png", fragment)
         width, height, pixels = png_pixels(data, rows=300)
         assert (width, height) == (1400, 900)
         assert len(pixels) > 20, f"{name}: {len(pixels)} colours: a blank page?"

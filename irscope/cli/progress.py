@@ -10,6 +10,7 @@ leaves nothing: its error is the one line a script reads.
 from __future__ import annotations
 
 import contextlib
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
@@ -24,7 +25,9 @@ class Phases:
 
     def __init__(self, quiet: bool = False) -> None:
         self.console = Console(stderr=True)
-        self.live = not quiet and self.console.is_terminal
+        # A real terminal, not only one rich was told to treat as such (FORCE_COLOR, set in Jupyter kernels,
+        # colours a pipe; a live display there leaves cursor moves in whatever reads it).
+        self.live = not quiet and self.console.is_terminal and sys.stderr.isatty()
         self.quiet = quiet
 
     @contextlib.contextmanager

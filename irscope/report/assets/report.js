@@ -146,10 +146,12 @@ function fill(box, text, stage, own) {
   box.appendChild(frag);
 }
 
-function link(pyLine) {
+function link(pyLine, showListing = false) {  // showListing: scroll the stage to its first line too
   document.querySelectorAll(".listing div.linked").forEach((d) => d.classList.remove("linked"));
   if (!pyLine) return;
-  document.querySelectorAll(`#listing div[data-py="${pyLine}"]`).forEach((d) => d.classList.add("linked"));
+  const lit = document.querySelectorAll(`#listing div[data-py="${pyLine}"]`);
+  lit.forEach((d) => d.classList.add("linked"));
+  if (lit.length && showListing) reveal($("#listing"), lit[0]);
   const src = document.querySelector(`#source div[data-line="${pyLine}"]`);
   if (src) { src.classList.add("linked"); reveal($("#source"), src); }
 }
@@ -274,6 +276,8 @@ function start() {
   choose();
   renderAll();
   wire();
+  const py = new URLSearchParams(location.hash.slice(1)).get("py");  // #py=10: Python line 10 and what it became
+  if (py && /^[0-9]+$/.test(py)) link(py, true);
   document.body.dataset.renderMs = (performance.now() - t0).toFixed(1);
   document.body.dataset.ready = "1";
 }
