@@ -76,11 +76,48 @@ def test_each_phase_of_a_trace_capture_is_one_line_in_a_log():
     ]
 
 
+def _on_a_terminal(*args: str) -> tuple[int, str]:
+    """Run ``irscope inductor`` with stderr on a real pseudo-terminal (what a person watches); what it drew there."""
+    import pty
+    import threading
+
+    leader, follower = pty.openpty()
+    drawn: list[bytes] = []
+
+    def read() -> None:  # drained while it runs: a full terminal buffer would block the command
+        while True:
+            try:
+                data = os.read(leader, 65536)
+            except OSError:
+                return
+            if not data:
+                return
+            drawn.append(data)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    proc = subprocess.run(
+        [sys.executable, "-m", "irscope", "inductor", *args], stdout=subprocess.PIPE, stderr=follower, timeout=600
+    )
+    os.close(follower)
+    reader.join(timeout=10)
+    os.close(leader)
+    return proc.returncode, b"".join(drawn).decode(errors="replace")
+
+
 def test_on_a_terminal_the_phases_show_while_they_run_and_leave_no_lines():
-    shown = _inductor("--trace", str(TRACE), FORCE_COLOR="1")
-    assert shown.returncode == 0, shown.stderr[-2000:]
-    assert "working out each kernel's launch config" in shown.stderr  # drawn while it ran...
-    assert not any(line.startswith("irscope: ") for line in shown.stderr.splitlines())  # ...and gone
+    code, stderr = _on_a_terminal("--trace", str(TRACE))
+    assert code == 0, stderr[-2000:]
+    assert "working out each kernel's launch config" in stderr  # drawn while it ran...
+    assert not any(line.startswith("irscope: ") for line in stderr.splitlines())  # ...and gone
+
+
+def test_where_only_colour_is_forced_the_phases_are_lines_with_no_cursor_moves():
+    """FORCE_COLOR (Jupyter kernels set it) asks for colour on a pipe, not for a live display on one."""
+    logged = _inductor("--trace", str(TRACE), FORCE_COLOR="1")
+    assert logged.returncode == 0, logged.stderr[-2000:]
+    assert "\x1b[1A" not in logged.stderr and "\x1b[2K" not in logged.stderr
+    assert any(line.startswith("irscope: ") for line in logged.stderr.splitlines())
 
 
 def test_a_payload_cut_off_or_changed_is_skipped_and_said(cli, tmp_path):

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from irscope.tui.app import STAGE_TABS, IrscopeApp
+from irscope.tui.app import IrscopeApp, stage_tabs
 from irscope.tui.factory import make_app
 from irscope.tui.widgets.passes import NO_PASSES
 from irscope.types import Stage
@@ -229,7 +229,7 @@ async def test_usable_at_small_and_large_sizes(size):
 
 # ------------------------------------------------ the Passes tab (issue 17), ncu's samples on SASS (issue 18)
 
-PASSES_KEY = str([key for key, _ in STAGE_TABS].index("passes") + 1)
+PASSES_KEY = str([key for key, _ in stage_tabs({"nvidia"})].index("passes") + 1)
 
 
 async def test_the_passes_tab_lists_passes_and_shows_the_ir_after_each_and_its_diff(cli, tmp_path):
@@ -292,7 +292,7 @@ async def test_the_sass_tab_colours_lines_by_where_nsight_computes_samples_fell(
     repo = Path(__file__).resolve().parent.parent
     os.chdir(repo)
     app = make_app("samples/ncu/square_h100")
-    keys = [key for key, _ in STAGE_TABS]
+    keys = [key for key, _ in stage_tabs({"nvidia"})]
     async with app.run_test(size=(140, 44)) as pilot:
         await settle(pilot)
         await pilot.press(str(keys.index("sass") + 1))

@@ -290,6 +290,8 @@ def _diff_variants(
             hunks = reorders_as_moves(lines_a, lines_b, hunks)
     stats: dict[Stage, tuple[StageStats | None, StageStats | None]] = {}
     for s in summary_stages if summary_stages is not None else Stage.compiled():
+        if not (a.made_for_vendor(s) or b.made_for_vendor(s)):
+            continue  # an AMDGCN row in a diff of two NVIDIA variants (or PTX of two AMD ones) says nothing
         positions = s is stage  # only the diffed stage needs line positions (for the by-line counts)
         stats[s] = (
             stage_stats(s, a.listings[s], positions) if s in a.listings else None,

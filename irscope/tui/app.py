@@ -23,6 +23,7 @@ from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, S
 from ..annotating.decode import Explanation
 from ..annotating.explain import LineExplainer, explainer
 from ..annotating.findings import findings
+from ..arch import vendor_of
 from ..records import Runtime
 from ..stages import specs as stage_specs
 from ..types import Stage, Variant
@@ -39,6 +40,16 @@ from .widgets.variants import DAMAGED, VariantsTable
 
 # One tab (and digit key) per registered stage, then the chart and the passes.
 STAGE_TABS = [(spec.key, spec.label) for spec in stage_specs()] + [("chart", "Chart"), ("passes", "Passes")]
+DIGIT_KEYS = 9  # 1..9 pick the tabs shown, in order
+
+
+def stage_tabs(vendors: set[str]) -> list[tuple[str, str]]:
+    """The tabs for variants of ``vendors``' GPUs ("nvidia", "amd"): only stages their compiles make, so that an
+    NVIDIA session has no AMDGCN tab and its digit keys stay where they always were. None known: NVIDIA's."""
+    vendors = vendors or {"nvidia"}
+    return [(k, label) for k, label in STAGE_TABS if k in VIEWS or any(Stage(k).spec.made_for(v) for v in vendors)]
+
+
 VIEWS = ("chart", "passes")  # tabs that are not a stage's listing
 
 
@@ -47,7 +58,7 @@ class IrscopeCommands(Provider):
 
     async def search(self, query: str) -> Hits:
         app = self.app
-        commands = [(f"Show {label}", lambda key=key: app.switch_stage(key)) for key, label in STAGE_TABS]
+        commands = [(f"Show {label}", lambda key=key: app.switch_stage(key)) for key, label in app.stage_tabs]
         commands += [
             ("Diff the marked variants", app.action_diff),
             ("Mark the current variant", app.action_mark),
@@ -70,7 +81,7 @@ class IrscopeApp(App):
     BINDINGS = [
         Binding("q", "quit", "quit"),
         Binding("question_mark", "help", "help"),
-        *[Binding(str(n), f"stage('{key}')", label, show=False) for n, (key, label) in enumerate(STAGE_TABS, start=1)],
+        *[Binding(str(n), f"stage_number({n})", f"tab {n}", show=False) for n in range(1, DIGIT_KEYS + 1)],
         Binding("m", "mark", "mark"),
         Binding("d", "diff", "diff"),
         Binding("o", "sort", "sort"),
@@ -83,15 +94,23 @@ class IrscopeApp(App):
     ]
 
     def __init__(
-        self, model: Model, jobs: list[Job] | None = None, subtitle: str = "", initial_stage: str = "ptx"
+        self,
+        model: Model,
+        jobs: list[Job] | None = None,
+        subtitle: str = "",
+        initial_stage: str = "ptx",
+        vendors: set[str] | None = None,
     ) -> None:
+        """``vendors``: whose GPUs the variants are for (which stage tabs show); by default the rows' archs'."""
         super().__init__()
         # No animations: a tool's screen should change at once (and animated tabs cost frames).
         self.animation_level = "none"
         self.model = model
         self.jobs = jobs or []
         self.sub_title = subtitle
-        self.stage_key = initial_stage
+        self.stage_tabs = stage_tabs(vendors if vendors is not None else _vendors(model))
+        shown = [k for k, _ in self.stage_tabs]
+        self.stage_key = initial_stage if initial_stage in shown else ("amdgcn" if "amdgcn" in shown else shown[0])
         self.cancel_event = threading.Event()
         self._lines: dict[tuple[int, str], list[str]] = {}
         self._explainers: dict[tuple[int, str], LineExplainer | None] = {}
@@ -135,7 +154,9 @@ class IrscopeApp(App):
         yield Header()
         yield VariantsTable(self.model, id="variants")
         yield Tabs(
-            *[Tab(label, id=f"tab-{key}") for key, label in STAGE_TABS], active=f"tab-{self.stage_key}", id="stages"
+            *[Tab(label, id=f"tab-{key}") for key, label in self.stage_tabs],
+            active=f"tab-{self.stage_key}",
+            id="stages",
         )
         with Horizontal(id="main"):
             with ContentSwitcher(initial="listing", id="switcher"):
@@ -255,6 +276,10 @@ class IrscopeApp(App):
 
     def action_stage(self, key: str) -> None:
         self.switch_stage(key)
+
+    def action_stage_number(self, n: int) -> None:
+        if 1 <= n <= len(self.stage_tabs):
+            self.switch_stage(self.stage_tabs[n - 1][0])
 
     def show_row(self, row: Row) -> None:
         """Show ``row`` in the current stage: the listing, the source pane, the findings."""
@@ -453,7 +478,7 @@ class IrscopeApp(App):
         self.set_status(f"chart: {self.query_one('#chart', RuntimeChart).toggle_metric()}")
 
     def action_help(self) -> None:
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(self.stage_tabs))
 
     def action_search(self) -> None:
         search = self.query_one("#search", Input)
@@ -509,3 +534,7 @@ class IrscopeApp(App):
 def _findings_stage(stage: Stage) -> Stage:
     """Findings come from PTX or SASS: the SASS view shows SASS findings, every other view PTX's."""
     return Stage.SASS if stage == Stage.SASS else Stage.PTX
+
+
+def _vendors(model: Model) -> set[str]:
+    return {vendor_of(row.arch).value for row in model.rows if row.arch}

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..arch import vendor_of
 from ..capturing.pipeline import DEFAULT_COMPILE_TIMEOUT
 from ..errors import UsageError
 from ..types import KernelId
@@ -78,7 +79,11 @@ def make_app(
     )
     samples = "" if measured else _samples_note([compiled.identity()])
     return IrscopeApp(
-        Model(compiled.name, configs, session), jobs, f"{where} · {len(configs)} variants{samples}", initial_stage=stage
+        Model(compiled.name, configs, session),
+        jobs,
+        f"{where} · {len(configs)} variants{samples}",
+        initial_stage=stage,
+        vendors={vendor_of(arch).value} if arch else None,
     )
 
 

@@ -42,9 +42,9 @@ and the source pane's by Python line.
 """
 
 
-def help_text() -> str:
-    """The help, with the stage keys as the stage registry gives them."""
-    labels = [spec.label for spec in specs()]
+def help_text(tabs: list[tuple[str, str]] | None = None) -> str:
+    """The help, with the stage keys of ``tabs`` (the app's: key, label), or the whole stage registry's."""
+    labels = [label for key, label in tabs if key not in ("chart", "passes")] if tabs else [s.label for s in specs()]
     return HELP.format(
         last_stage=len(labels), stage_labels=", ".join(labels), chart_key=len(labels) + 1, passes_key=len(labels) + 2
     )
@@ -53,6 +53,10 @@ def help_text() -> str:
 class HelpScreen(ModalScreen):
     BINDINGS = [Binding("escape,q,question_mark", "app.pop_screen", "close")]
 
+    def __init__(self, tabs: list[tuple[str, str]] | None = None) -> None:
+        super().__init__()
+        self.tabs = tabs
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help"):
-            yield Markdown(help_text())
+            yield Markdown(help_text(self.tabs))
