@@ -11,9 +11,7 @@ The core (capturing, ir, diffing, annotating, measure, session) imports neither 
 nor torch at module level; the TUI and the GPU paths bring them in when used.
 """
 
-from .api import annotate, bench, capture, diff, html, open, register_display, sweep
+from .api import annotate, bench, capture, diff, html, open, sweep
 
 __version__ = "0.1.0"
 __all__ = ["annotate", "bench", "capture", "diff", "html", "open", "sweep"]
-
-register_display()  # in IPython or Jupyter: variants, diffs, sessions and annotations show as HTML

@@ -6,16 +6,15 @@
 heuristics too), a ``KernelSpec``, a Numba ``@cuda.jit`` function, or CUDA C++ source text, defined
 in a script or a notebook cell (``frontends.kernel_from_object``).
 
-In IPython and Jupyter, variants, diffs, sessions and annotations display as the report's HTML
-(``report/display.py``): ``import irscope`` registers them with IPython's HTML formatter, so the
-core types stay free of the report that draws them.
+In Jupyter, VS Code and IPython, variants, diffs, sessions and annotations display as the report's HTML
+(their ``_repr_html_``: ``report/display.py``); the core types reach that renderer only through the slot
+``types.HTML_DISPLAY``, which importing this module fills, so they never import the report.
 
 Everything heavy is imported inside the calls: ``import irscope`` stays as quick as ``irscope --help``.
 """
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -222,15 +221,7 @@ def _stage(name: Any, stage_type: Any) -> Any:
         raise UsageError(str(exc)) from None
 
 
-# --------------------------------------------------------------------------- display in IPython
-
-
-_DISPLAYED = (
-    ("irscope.types", "Variant"),
-    ("irscope.diffing.core", "VariantDiff"),
-    ("irscope.session.store", "Session"),
-    ("irscope.annotating", "Annotation"),
-)
+# --------------------------------------------------------------------------- display in notebooks
 
 
 def _notebook_html(obj: Any) -> str:
@@ -239,17 +230,12 @@ def _notebook_html(obj: Any) -> str:
     return notebook_html(obj)
 
 
-def register_display(shell: Any = None) -> bool:
-    """Show irscope's objects as HTML in IPython's ``shell`` (the running one by default); False outside IPython.
+def _install_display() -> None:
+    """Give ``_repr_html_`` of variants, diffs, sessions and annotations (types.HtmlDisplay) the report's renderer."""
+    from .types import HTML_DISPLAY
 
-    IPython's formatter is told the types by name, so nothing of the core is imported for it.
-    """
-    if shell is None:
-        ipython = sys.modules.get("IPython")
-        shell = ipython.get_ipython() if ipython is not None else None
-    if shell is None or not hasattr(shell, "display_formatter"):
-        return False
-    formatter = shell.display_formatter.formatters["text/html"]
-    for module, name in _DISPLAYED:
-        formatter.for_type_by_name(module, name, _notebook_html)
-    return True
+    if not HTML_DISPLAY:
+        HTML_DISPLAY.append(_notebook_html)
+
+
+_install_display()

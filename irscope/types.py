@@ -8,7 +8,7 @@ variant is a fact about one compile and never changes after the fact.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -387,8 +387,23 @@ class PassLog:
             lines = sum(len(op) if isinstance(op, tuple) else max(op, 0) for op in step.delta)
 
 
+class HtmlDisplay:
+    """``_repr_html_`` for Jupyter, VS Code and IPython: the report's page for this object, in a sandboxed frame.
+
+    The renderer (report/display.py) sits far above this layer, so it is not imported here: ``import irscope``
+    puts it in ``HTML_DISPLAY`` (api.py), the one slot every displayable type reads. Empty (the renderer not
+    loaded), a notebook falls back to the one-line ``repr``.
+    """
+
+    def _repr_html_(self) -> str | None:
+        return HTML_DISPLAY[0](self) if HTML_DISPLAY else None
+
+
+HTML_DISPLAY: list[Callable[[Any], str]] = []
+
+
 @dataclass(frozen=True)
-class Variant:
+class Variant(HtmlDisplay):
     """One kernel compiled with one config for one arch: every stage and its metadata.
 
     ``listings`` holds the text of each stage that was produced; a stage that is

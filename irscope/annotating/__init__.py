@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ir.sourcemap import SourceMap
-from ..types import Stage, Variant, short_repr
+from ..types import HtmlDisplay, Stage, Variant, short_repr
 from .decode import Explanation
 from .explain import explainer
 from .findings import Finding, findings
@@ -33,7 +33,7 @@ class AnnotatedLine:
 
 
 @dataclass(frozen=True)
-class Annotation:
+class Annotation(HtmlDisplay):
     variant: Variant
     stage: Stage
     lines: list[AnnotatedLine]

@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from ..ir.normalize import NormalizedLine, raw_lines
 from ..ir.sourcemap import SourceMap
 from ..ir.stats import StageStats, stage_stats
-from ..types import Stage, Variant, short_repr
+from ..types import HtmlDisplay, Stage, Variant, short_repr
 from .algorithm import opcodes
 from .summary import summary_lines
 
@@ -59,7 +59,7 @@ class LineChange:
 
 
 @dataclass
-class VariantDiff:
+class VariantDiff(HtmlDisplay):
     a: Variant
     b: Variant
     stage: Stage

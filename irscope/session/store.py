@@ -53,7 +53,7 @@ from ..store import (
     safe_name,
     write_variant,
 )
-from ..types import Config, KernelId, Stage, Status, Variant, short_repr
+from ..types import Config, HtmlDisplay, KernelId, Stage, Status, Variant, short_repr
 
 if TYPE_CHECKING:
     from ..frontends import Kernel
@@ -162,7 +162,7 @@ def variant_id(config: Config, arch: str) -> str:
     return text[:180]
 
 
-class Session:
+class Session(HtmlDisplay):
     def __init__(self, path: Path, data: dict[str, Any]) -> None:
         self.path = Path(path)
         self.data = data
