@@ -1,20 +1,23 @@
-"""Sweeps through a real local Ray instance (2 CPUs): the same variants as the local pool, byte for byte, and
-none lost when a Ray worker dies mid-sweep.
+"""Sweeps through a real Ray cluster on this host, two nodes (a head and a worker node) of 1 CPU each: the same
+variants as the local pool, byte for byte; none lost when a Ray worker dies mid-sweep; progress naming each node.
 
-The instance is started once for the module (Ray's start-up is most of these tests' time) with a Triton
-cache of its own, so its workers compile for real rather than read what the local pool compiled.
+The cluster is started once for the module (Ray's start-up is most of these tests' time; CI's budget is
+tight) with a Triton cache of its own, so its workers compile for real rather than read what the local pool
+compiled. The CLI test runs as a user does: another process, finding the cluster through ``RAY_ADDRESS``.
 """
 
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 ray = pytest.importorskip("ray")
-
+from ray.cluster_utils import Cluster  # noqa: E402
 from written_kernels import MM_UNIT_B, TILE_MM  # noqa: E402
 
 from irscope.capturing import capture_many  # noqa: E402
@@ -25,6 +28,7 @@ from irscope.executors import Work, executor_named  # noqa: E402
 from irscope.frontends import Compiled, resolve_kernel  # noqa: E402
 from irscope.session import Session, run_sweep  # noqa: E402
 
+REPO = Path(__file__).resolve().parents[1]
 KILL_MARKER = "IRSCOPE_TEST_KILL_MARKER"
 DRIVER_PID = "IRSCOPE_TEST_DRIVER_PID"
 
@@ -59,7 +63,8 @@ KILLED_ONCE_SIGNATURE = "*fp32:16, *fp32:16, i32, fp32"
 
 @pytest.fixture(scope="module")
 def local_ray(tmp_path_factory):
-    """A real local Ray instance of 2 CPUs, its workers with their own Triton cache and the kill marker's path."""
+    """Two Ray nodes of 1 CPU each, this process their driver; workers with their own Triton cache and the
+    kill marker's path (yields the folder of both)."""
     root = tmp_path_factory.mktemp("ray")
     saved = {k: os.environ.get(k) for k in ("TRITON_CACHE_DIR", KILL_MARKER, DRIVER_PID, "PYTHONPATH")}
     os.environ.update(
@@ -71,14 +76,18 @@ def local_ray(tmp_path_factory):
             "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), *filter(None, [saved["PYTHONPATH"]])]),
         }
     )
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)  # the workers inherit the environment above
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1, "include_dashboard": False})
+    cluster.add_node(num_cpus=1)  # the nodes' raylets, so their workers, inherit the environment above
+    cluster.wait_for_nodes()
+    ray.init(address=cluster.address, log_to_driver=False)
     for k, v in saved.items():
         if v is None:
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
-    yield root
+    yield root, cluster
     ray.shutdown()
+    cluster.shutdown()
 
 
 def _listing_facts(v):
@@ -98,10 +107,7 @@ def test_ray_compiles_the_same_variants_as_the_local_pool_byte_for_byte(local_ra
         path = tmp_path / "tile_mm.py"
         path.write_text(TILE_MM)
         kernel = resolve_kernel(f"{path}:tile_mm", MM_UNIT_B)
-        configs = [
-            resolve_config(kernel, {"BM": 64, "BN": 64, "BK": 32}),
-            resolve_config(kernel, {"BM": 32, "BN": 64, "BK": 16, "num_warps": 2}),
-        ]
+        configs = [resolve_config(kernel, {"BM": 32, "BN": 64, "BK": 16, "num_warps": 2})]
     else:
         kernel = resolve_kernel("square_kernel")
         configs = [resolve_config(kernel, {"BLOCK_SIZE": b}) for b in (128, 1024)]
@@ -124,7 +130,7 @@ def test_a_ray_worker_killed_mid_sweep_loses_no_variant_and_a_rerun_resumes(loca
     session = Session.of_kernel(tmp_path / "session", kernel, kernel.parameter_table())
     executor = executor_named("ray")
     first = list(run_sweep(kernel, configs, "sm_90", session, executor=executor))
-    assert (local_ray / "killed").exists()  # a worker really died, running one of these compiles
+    assert (local_ray[0] / "killed").exists()  # a worker really died, running one of these compiles
     assert sorted(r.index for r in first) == [0, 1, 2, 3]
     assert all(r.variant.ok for r in first), [r.variant.error for r in first]
     again = list(run_sweep(kernel, configs, "sm_90", Session.open(tmp_path / "session"), executor=executor))
@@ -171,3 +177,60 @@ def test_a_kernel_defined_in_this_process_is_refused_by_ray_in_one_line(local_ra
     assert kernel.compiles_here
     with pytest.raises(UsageError, match="no Ray worker can load it"):
         list(capture_many(kernel, [resolve_config(kernel, {"BLOCK": 64})], "sm_90", executor=executor_named("ray")))
+
+
+def test_a_node_whose_copy_of_the_kernel_differs_fails_the_variant_instead_of_passing_it_off(tmp_path):
+    from irscope.arch import Target
+
+    path = tmp_path / "tile_mm.py"
+    path.write_text(TILE_MM)
+    kernel = resolve_kernel(f"{path}:tile_mm", MM_UNIT_B)
+    config = resolve_config(kernel, {"BM": 32, "BN": 32, "BK": 16})
+    job = (kernel.handle(), config, Target.for_arch("sm_90"), False, kernel.identity().source_hash)
+    path.write_text(TILE_MM.replace("acc = tl.dot(x, y, acc)", "acc = tl.dot(x, y, acc) * 2"))  # the node's copy
+    pool = executor_named("local").pool(COMPILE, 1)  # a fresh process reads the file, as a node's worker does
+    try:
+        pool.submit(0, job)
+        got = {}
+        while pool.outstanding:
+            got.update(pool.results(timeout=60))
+    finally:
+        pool.close()
+    # (the same file passes the check: every sweep above went through it)
+    assert got[0].error is not None and "differs from the one here" in got[0].error.message
+
+
+def test_a_ray_bench_on_a_cluster_without_gpus_is_no_gpu(local_ray):
+    from irscope.errors import NoGpu
+    from irscope.measure.bench import bench
+
+    kernel = resolve_kernel("square_kernel")
+    with pytest.raises(NoGpu, match="the Ray cluster has no GPU"):
+        list(bench(kernel, [resolve_config(kernel, {"BLOCK_SIZE": 128})], executor=executor_named("ray")))
+
+
+def test_a_sweep_on_two_ray_nodes_uses_both_and_progress_names_each(local_ray, tmp_path):
+    cluster = local_ray[1]
+    env = {**os.environ, "RAY_ADDRESS": cluster.address, "IRSCOPE_CACHE_DIR": str(tmp_path / "cache")}
+    blocks = "64,256,512,2048"  # none compiled by the tests above: the cluster's Triton cache has none of them
+    result = subprocess.run(
+        [sys.executable, "-m", "irscope", "sweep", "square_kernel", "-s", f"BLOCK_SIZE={blocks}", "--arch", "sm_90"]
+        + ["--executor", "ray", "-o", str(tmp_path / "session")],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=env,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "4 variants into" in result.stderr and "4 ok" in result.stderr
+    line = next(ln for ln in result.stderr.splitlines() if ln.startswith("irscope: done per node: "))
+    done = {node: int(n) for node, n in (part.split(" ") for part in line.split(": ")[-1].split(", "))}
+    nodes = [cluster.head_node, *cluster.worker_nodes]
+    # Both nodes compiled, each named apart: one host's nodes by their IP and the start of their id.
+    assert sorted(label.split("/")[-1] for label in done) == sorted(node.node_id[:8] for node in nodes), line
+    assert all(label.split("/")[0] == nodes[0].node_ip_address for label in done), line
+    assert sum(done.values()) == 4, line
+    session = Session.open(tmp_path / "session")
+    assert sorted(v.config.values()["BLOCK_SIZE"] for v in session) == [64, 256, 512, 2048]
+    assert all(v.ok for v in session)

@@ -89,8 +89,10 @@ class Executor:
     def check_kernel(self, kernel: Any) -> None:
         """Refuse (UsageError) a kernel this executor cannot run; any kernel runs locally."""
 
-    def counted(self, node: str) -> None:
-        self.done_per_node[node] += 1
+    def counted(self, node: str, tag: Any) -> None:
+        """A job of ``tag`` done on ``node``: a variant's (tagged by its index), not a worker's warm-up or the like."""
+        if isinstance(tag, int):
+            self.done_per_node[node] += 1
 
     def per_node(self) -> str:
         """Jobs done per node, in words ("done per node: 192.0.2.7 12, 192.0.2.9 9"); "" where none is named."""

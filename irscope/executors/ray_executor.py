@@ -9,18 +9,21 @@ when it is imported cannot start pools inside them.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import socket
+import sys
+import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
 
-from ..errors import NoGpu, UsageError, exception_line
+from ..errors import INSTALL, NoGpu, UsageError, exception_line
 from ..own_python import WORKER_ENV
 from .base import Executor, Pool, Work
 
-INSTALL = "pip install irscope[ray]"
 PROBE_SECONDS = 5.0  # how long the address may take to answer one TCP connection
 LABELS_FRESH_SECONDS = 5.0  # how old the node table may be when a result names a node it lacks
 
@@ -29,7 +32,7 @@ def import_ray() -> Any:
     try:
         import ray
     except ImportError:  # a missing package, or one that does not import here
-        raise UsageError(f"--executor ray needs Ray, which is not installed here: {INSTALL}") from None
+        raise UsageError(f"--executor ray needs Ray, which is not installed here: {INSTALL['ray']}") from None
     return ray
 
 
@@ -42,15 +45,39 @@ def connect() -> Any:
     if address:
         probe(address)
     try:
-        ray.init(
-            logging_level=logging.WARNING,
-            log_to_driver=False,  # workers' stderr stays in Ray's logs, as a local worker's stays in its file
-            runtime_env={"env_vars": {WORKER_ENV: "ray"}},
-        )
+        # Connecting, Ray's C++ core prints a line a second while it retries: kept back, and said only
+        # if the connection is made after all (a failure is the one line below). A local instance is
+        # started with stderr as it is: its daemons inherit it and outlive this call.
+        with held_stderr(enabled=bool(address)):
+            ray.init(
+                logging_level=logging.WARNING,
+                log_to_driver=False,  # workers' stderr stays in Ray's logs, as a local worker's stays in its file
+                runtime_env={"env_vars": {WORKER_ENV: "ray"}},
+            )
     except Exception as exc:
         where = f"the Ray cluster at RAY_ADDRESS={address}" if address else "a local Ray instance"
         raise UsageError(f"could not reach {where}: {exception_line(exc)}") from None
     return ray
+
+
+@contextlib.contextmanager
+def held_stderr(enabled: bool) -> Iterator[None]:
+    """File descriptor 2 into a temporary file while the block runs; written out if the block returns."""
+    if not enabled:
+        yield
+        return
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as held:
+        os.dup2(held.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+        held.seek(0)
+        sys.stderr.write(held.read().decode("utf-8", "replace"))
 
 
 def probe(address: str) -> None:

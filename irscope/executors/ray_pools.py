@@ -123,7 +123,7 @@ class _RayPool:
             return
         node, answer = self._unpack(value, job)
         if node is not None:
-            self._executor.counted(self._executor.node_label(node))
+            self._executor.counted(self._executor.node_label(node), job.tag)
         self._answer(job, answer)
 
     def _unpack(self, value: Any, job: Job) -> tuple[str | None, Any]:
