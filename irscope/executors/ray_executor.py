@@ -15,7 +15,6 @@ import os
 import socket
 import sys
 import tempfile
-import time
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any
@@ -25,7 +24,6 @@ from ..own_python import WORKER_ENV
 from .base import Executor, Pool, Work
 
 PROBE_SECONDS = 5.0  # how long the address may take to answer one TCP connection
-LABELS_FRESH_SECONDS = 5.0  # how old the node table may be when a result names a node it lacks
 
 
 def import_ray() -> Any:
@@ -103,7 +101,6 @@ class RayExecutor(Executor):
         self.gpu_type = gpu_type
         self.ray = connect()
         self._labels: dict[str, str] = {}
-        self._labelled_at = 0.0
 
     def _pool(self, work: Work, size: int, timeout: float | None, env: dict, envs: list[dict]) -> Pool:
         """``env``/``envs`` are this host's: a Ray task gets the cluster's environment, and its GPU from Ray."""
@@ -142,8 +139,11 @@ class RayExecutor(Executor):
         return max(1, int(self.ray.cluster_resources().get("CPU", 1)))
 
     def node_label(self, node_id: str) -> str:
-        """A node by its IP; by IP and id where one IP has several nodes (a cluster on one host)."""
-        if node_id not in self._labels and time.monotonic() - self._labelled_at > LABELS_FRESH_SECONDS:
+        """A node by its IP; by IP and id where one IP has several nodes (a cluster on one host).
+
+        The cluster's node table is read again only when a result names a node it lacked: once a node.
+        """
+        if node_id not in self._labels:
             nodes = self.ray.nodes()
             ips = Counter(n.get("NodeManagerAddress") for n in nodes)
             self._labels = {
@@ -151,5 +151,4 @@ class RayExecutor(Executor):
                 + (f"/{n['NodeID'][:8]}" if ips[n.get("NodeManagerAddress")] > 1 else "")
                 for n in nodes
             }
-            self._labelled_at = time.monotonic()
-        return self._labels.get(node_id, node_id[:8])
+        return self._labels.setdefault(node_id, node_id[:8])
