@@ -9,8 +9,6 @@ compiled. The CLI test runs as a user does: another process, finding the cluster
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -28,7 +26,6 @@ from irscope.executors import Work, executor_named  # noqa: E402
 from irscope.frontends import Compiled, resolve_kernel  # noqa: E402
 from irscope.session import Session, run_sweep  # noqa: E402
 
-REPO = Path(__file__).resolve().parents[1]
 KILL_MARKER = "IRSCOPE_TEST_KILL_MARKER"
 DRIVER_PID = "IRSCOPE_TEST_DRIVER_PID"
 
@@ -209,18 +206,13 @@ def test_a_ray_bench_on_a_cluster_without_gpus_is_no_gpu(local_ray):
         list(bench(kernel, [resolve_config(kernel, {"BLOCK_SIZE": 128})], executor=executor_named("ray")))
 
 
-def test_a_sweep_on_two_ray_nodes_uses_both_and_progress_names_each(local_ray, tmp_path):
+def test_a_sweep_on_two_ray_nodes_uses_both_and_progress_names_each(local_ray, tmp_path, run_irscope):
     cluster = local_ray[1]
-    env = {**os.environ, "RAY_ADDRESS": cluster.address, "IRSCOPE_CACHE_DIR": str(tmp_path / "cache")}
     blocks = "64,256,512,2048"  # none compiled by the tests above: the cluster's Triton cache has none of them
-    result = subprocess.run(
-        [sys.executable, "-m", "irscope", "sweep", "square_kernel", "-s", f"BLOCK_SIZE={blocks}", "--arch", "sm_90"]
-        + ["--executor", "ray", "-o", str(tmp_path / "session")],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=env,
-        timeout=300,
+    result = run_irscope(
+        *("sweep", "square_kernel", "-s", f"BLOCK_SIZE={blocks}", "--arch", "sm_90", "--executor", "ray"),
+        *("-o", str(tmp_path / "session")),
+        env={"RAY_ADDRESS": cluster.address, "IRSCOPE_CACHE_DIR": str(tmp_path / "cache")},
     )
     assert result.returncode == 0, result.stderr
     assert "4 variants into" in result.stderr and "4 ok" in result.stderr

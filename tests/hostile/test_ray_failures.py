@@ -7,17 +7,14 @@ nothing listens on, which ``ray.init`` alone would retry for minutes.
 
 from __future__ import annotations
 
-import os
 import socket
-import subprocess
-import sys
 import time
 
 import pytest
 
 from irscope.errors import ExitCode
 
-from .test_exit_codes import REPO, one_line, without
+from .test_exit_codes import one_line, without
 
 SWEEP = ("sweep", "square_kernel", "-s", "BLOCK_SIZE=128,256", "--arch", "sm_90", "--executor", "ray")
 
@@ -28,31 +25,19 @@ def test_ray_not_installed_says_what_to_install_and_writes_no_session(tmp_path, 
     assert not (tmp_path / "s").exists()
 
 
-def test_a_ray_address_nobody_answers_is_one_line_naming_it_within_seconds(tmp_path):
+def test_a_ray_address_nobody_answers_is_one_line_naming_it_within_seconds(tmp_path, run_irscope):
     pytest.importorskip("ray")
     with socket.socket() as s:  # a port just free: nothing listens there
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     address = f"127.0.0.1:{port}"
     start = time.monotonic()
-    result = irscope(*SWEEP, "-o", str(tmp_path / "s"), RAY_ADDRESS=address)
+    result = run_irscope(*SWEEP, "-o", str(tmp_path / "s"), env={"RAY_ADDRESS": address}, timeout=120)
     one_line(result, ExitCode.USAGE, f"RAY_ADDRESS={address}", "cannot reach the Ray cluster")
     assert time.monotonic() - start < 60
     assert not (tmp_path / "s").exists()
 
 
-def test_a_gpu_type_without_ray_is_refused():
-    one_line(
-        irscope("sweep", "square_kernel", "--arch", "sm_90", "--gpu-type", "H100"), ExitCode.USAGE, "--executor ray"
-    )
-
-
-def irscope(*args: str, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "irscope", *args],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env={**os.environ, **env},
-        timeout=120,
-    )
+def test_a_gpu_type_without_ray_is_refused(run_irscope):
+    result = run_irscope("sweep", "square_kernel", "--arch", "sm_90", "--gpu-type", "H100")
+    one_line(result, ExitCode.USAGE, "--executor ray")
