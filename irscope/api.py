@@ -72,6 +72,7 @@ def sweep(
     arch: str | int | None = None,
     out: str | Path | None = None,
     name: str | None = None,
+    executor: str = "local",
 ) -> Session:
     """Capture every combination of ``sweep``'s values (``{"BLOCK_SIZE": [128, 256], "num_warps": [4, 8]}``)
     into a session; ``config`` fixes other parameters. ``None``: the ranges the kernel declares.
@@ -79,10 +80,14 @@ def sweep(
     ``out``: the session's folder (as ``irscope sweep -o``); by default one in irscope's cache, named by the
     kernel and its source, so running the cell again reuses what was compiled. A variant that fails is kept
     in the session with its error; the others go on. ``len(session)`` is its number of variants.
+    ``executor="ray"``: compile on a Ray cluster (``RAY_ADDRESS``, else a local instance; docs/ray.md).
     """
+    from .executors import executor_named
     from .session.sweep import run_sweep
 
     named = _named(kernel, signature, name)
+    runner = executor_named(executor)
+    runner.check_kernel(named.kernel)
     values = {n: [v] if isinstance(v, str) else list(v) for n, v in (sweep or {}).items()}
     configs = named.configs(values, _values(config))
     session = _new_session(named, out)
@@ -93,7 +98,12 @@ def sweep(
     }
     session.save()
     for _ in run_sweep(
-        named.kernel, configs, None if arch is None else str(arch), session, compile_timeout=named.compile_timeout
+        named.kernel,
+        configs,
+        None if arch is None else str(arch),
+        session,
+        compile_timeout=named.compile_timeout,
+        executor=runner,
     ):
         pass
     return session
@@ -125,6 +135,8 @@ def bench(
     out: str | Path | None = None,
     name: str | None = None,
     method: str = "cupti",
+    executor: str = "local",
+    gpu_type: str | None = None,
 ) -> Session:
     """Check, then time ``config`` (or every combination of ``sweep``) on this machine's GPU, as ``irscope bench``.
 
@@ -132,12 +144,18 @@ def bench(
     ``Measurement``. Without a CUDA GPU
     this raises ``NoGpu``. A kernel defined in a notebook cell is measured in this process (irscope's own
     workers cannot import a cell); a crash of the GPU there needs a restart of the kernel, as any CUDA fault does.
+    ``executor="ray"``: compile and measure on a Ray cluster's GPUs (``gpu_type``: only those of Ray's
+    accelerator type, ``"H100"``), which need not include this machine's.
     """
+    from .executors import executor_named
     from .measure.bench import bench as run_bench
     from .measure.bench import require_gpu
 
-    require_gpu()
+    if executor == "local":
+        require_gpu()
     named = _named(kernel, signature, name)
+    runner = executor_named(executor, gpu_type)
+    runner.check_kernel(named.kernel)
     if not named.kernel.can_launch:
         from .errors import UsageError
 
@@ -145,7 +163,9 @@ def bench(
     values = {n: [v] if isinstance(v, str) else list(v) for n, v in (sweep or {}).items()}
     configs = named.configs(values, _values(config)) if sweep else [named.config(_values(config))]
     session = _new_session(named, out)
-    for _ in run_bench(named.kernel, configs, session, method=method, compile_timeout=named.compile_timeout):
+    for _ in run_bench(
+        named.kernel, configs, session, method=method, compile_timeout=named.compile_timeout, executor=runner
+    ):
         pass
     return session
 

@@ -37,6 +37,7 @@ INSTALL = {
     "numba": "pip install irscope[numba]",
     "numba_cuda": "pip install irscope[numba]",
     "torch": "pip install irscope[torch]",
+    "ray": "pip install irscope[ray]",
 }
 
 

@@ -45,6 +45,9 @@ CORE_MODULES = [
     "irscope.measure.samples",
     "irscope.records",
     "irscope.measure.runtimes",
+    "irscope.executors",
+    "irscope.executors.ray_executor",
+    "irscope.executors.ray_pools",
 ]
 
 
@@ -53,6 +56,13 @@ def test_core_module_imports_neither_textual_nor_torch(module):
     code = f"import sys, {module}; print('textual' in sys.modules, 'torch' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"], out
+
+
+def test_the_local_executor_never_imports_ray():
+    """Ray (an optional extra, and seconds to import) is imported only where --executor ray asks for it."""
+    code = "import sys, irscope.cli, irscope.capturing, irscope.measure.bench; print('ray' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False"], out
 
 
 def test_capturing_a_builtin_kernel_ahead_of_time_does_not_import_torch(tmp_path):

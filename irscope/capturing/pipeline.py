@@ -17,7 +17,7 @@ from __future__ import annotations
 import concurrent.futures as futures
 import os
 import threading
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from .. import own_python
@@ -25,6 +25,8 @@ from ..arch import DEFAULT_CAPABILITY, CaptureMode, Target, Vendor, parse_arch, 
 from ..config import resolve_config
 from ..device import gpu_capability
 from ..errors import ParameterError, UsageError
+from ..executors import Executor
+from ..executors.local import LocalExecutor
 from ..frontends import Compiled, Kernel, resolve_kernel
 from ..ir.hsaco import kernel_resources
 from ..ir.ptx_module import function_names
@@ -32,9 +34,8 @@ from ..nvidia.ptxas import parse_ptxas_log, static_shared
 from ..nvidia.sass import disassemble
 from ..spec import TRITON_OPTION, check_options_for
 from ..types import CompileInfo, Config, KernelId, Resources, Stage, Status, Variant
-from ..workers import WorkerPool
 from .cache import CaptureCache
-from .worker import failure
+from .worker import COMPILE
 
 SASS_BATCH = 6  # variants per nvdisasm run while compiles are still going
 DEFAULT_COMPILE_TIMEOUT = 300.0  # seconds per variant: a real kernel compiles in seconds
@@ -92,6 +93,7 @@ def capture_many(
     cancel: threading.Event | None = None,
     compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT,
     passes: bool = False,
+    executor: Executor | None = None,
 ) -> Iterator[Captured]:
     """Yield every config of ``kernel`` captured, in completion order.
 
@@ -103,7 +105,12 @@ def capture_many(
     and 1e300 would wait for ever or overflow select()); None: compile in this process, with no limit.
     A kernel that ``compiles_here`` (given as an object) compiles in this process whatever ``jobs``
     and ``compile_timeout`` say: no timeout applies to it.
+
+    ``executor``: where the compiles run (``executors``; default: worker processes of this host).
+    Another machine's (Ray) always compiles ahead of time and never takes a kernel that ``compiles_here``.
     """
+    executor = executor or LocalExecutor()
+    executor.check_kernel(kernel)
     if compile_timeout is not None and not 0 < compile_timeout <= MAX_COMPILE_TIMEOUT:
         raise UsageError(
             f"a compile timeout must be more than 0 and at most {MAX_COMPILE_TIMEOUT:.0f} seconds, "
@@ -156,58 +163,60 @@ def capture_many(
                 cache.put(keys[i], variant)  # a full disk or a killed compiler is not a fact about the kernel
             yield Captured(i, variant, False)
 
+    run = _Run(kernel, configs, kernel_id, source, finish, cancel, compile_timeout, passes, executor)
     for folder in dict.fromkeys(first.values()):
         group = [i for i in pending if first[i] == folder]
-        group_target = target if folder is None else target.ahead_of_time()
-        yield from _compile(
-            kernel,
-            configs,
-            group,
-            group_target,
-            jobs,
-            kernel_id,
-            source,
-            finish,
-            cancel,
-            compile_timeout,
-            passes,
-            folder,
-        )
+        yield from _compile(run, group, target if folder is None else target.ahead_of_time(), jobs, folder)
         if cancel is not None and cancel.is_set():
             return
 
 
-def _compile(
-    kernel, configs, pending, target, jobs, kernel_id, source, finish, cancel, compile_timeout, passes, folder
-) -> Iterator[Captured]:
+@dataclass(frozen=True)
+class _Run:
+    """What every compile of one ``capture_many`` call shares."""
+
+    kernel: Kernel
+    configs: Sequence[Config]
+    kernel_id: KernelId
+    source: str
+    finish: Callable[[list[tuple[int, Variant]]], Iterator[Captured]]  # cache and yield a finished batch
+    cancel: threading.Event | None
+    timeout: float | None
+    passes: bool
+    executor: Executor
+
+
+def _compile(run: _Run, pending: list[int], target: Target, jobs: int | None, folder: str | None) -> Iterator[Captured]:
     """Compile ``pending`` in this process or in workers (``folder``: one they import first, always in workers).
 
     A kernel that ``compiles_here`` (given as an object: a notebook cell's) compiles in this
     process whatever ``jobs`` and ``compile_timeout`` say, one variant after another, and no
     compile timeout applies to it.
     """
+    kernel, configs = run.kernel, run.configs
     workers = _worker_count(jobs, len(pending), target)
     # No worker could import a cell's kernel again; a compile in this process cannot be stopped part way.
-    in_process = folder is None and (kernel.compiles_here or (compile_timeout is None and workers <= 1))
-    if workers > 1 and target.mode is CaptureMode.JIT and not in_process:
+    in_process = (
+        folder is None and not run.executor.remote and (kernel.compiles_here or (run.timeout is None and workers <= 1))
+    )
+    if (workers > 1 or run.executor.remote) and target.mode is CaptureMode.JIT and not in_process:
         # Many variants on a GPU machine: compile them ahead of time for the GPU's own arch, in
         # parallel. The IR is the JIT's (tests/gpu/test_jit_equals_aot.py), and the GPU still runs
-        # each through the JIT when it is measured, from the same Triton cache.
+        # each through the JIT when it is measured, from the same Triton cache. Another machine
+        # (Ray) may have no GPU, or another: it always compiles ahead of time for this one's arch.
         target = target.ahead_of_time()
     if in_process:
         batch: list[tuple[int, Variant]] = []
         for n, i in enumerate(pending):
-            if cancel is not None and cancel.is_set():
+            if run.cancel is not None and run.cancel.is_set():
                 break
-            compiled = kernel.compile_passes(configs[i], target) if passes else kernel.compile(configs[i], target)
-            batch.append((i, build_variant(kernel_id, configs[i], target, compiled, source, kernel.stages)))
+            compiled = kernel.compile_passes(configs[i], target) if run.passes else kernel.compile(configs[i], target)
+            batch.append((i, build_variant(run.kernel_id, configs[i], target, compiled, run.source, kernel.stages)))
             if len(batch) >= SASS_BATCH or n == len(pending) - 1:
-                yield from finish(with_sass(batch))
+                yield from run.finish(with_sass(batch))
                 batch = []
         return
-    yield from _parallel(
-        kernel, configs, pending, target, workers, kernel_id, source, finish, cancel, compile_timeout, passes, folder
-    )
+    yield from _parallel(run, pending, target, workers, folder)
 
 
 def _worker_count(jobs: int | None, n: int, target: Target) -> int:
@@ -218,12 +227,12 @@ def _worker_count(jobs: int | None, n: int, target: Target) -> int:
     return max(1, min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, n))
 
 
-def _parallel(
-    kernel, configs, pending, target, workers, kernel_id, source, finish, cancel, timeout, passes, folder=None
-) -> Iterator[Captured]:
+def _parallel(run: _Run, pending: list[int], target: Target, workers: int, folder: str | None) -> Iterator[Captured]:
     # A private Triton's folder goes before everything else the workers import (own_python.import_path).
     env = None if folder is None else {"PYTHONPATH": os.pathsep.join([folder, *own_python.import_path()])}
-    pool = WorkerPool(workers, "irscope.capturing.worker:serve", failure, timeout=timeout, env=env)
+    pool = run.executor.pool(COMPILE, workers, timeout=run.timeout, env=env)
+    # Another machine checks that its copy of the kernel is this one (capturing.worker.compile_job).
+    check = (run.kernel_id.source_hash,) if run.executor.remote else ()
     # nvdisasm runs on a thread (it is a subprocess: no GIL held) while the
     # workers keep compiling; its batches are yielded in the order they finish.
     sass = futures.ThreadPoolExecutor(max_workers=1)
@@ -231,17 +240,19 @@ def _parallel(
     batch: list[tuple[int, Variant]] = []
     try:
         for i in pending:
-            pool.submit(i, (kernel.handle(), configs[i], target, passes))
+            pool.submit(i, (run.kernel.handle(), run.configs[i], target, run.passes, *check))
         while pool.outstanding or batch or disassembling:
-            if cancel is not None and cancel.is_set():
+            if run.cancel is not None and run.cancel.is_set():
                 return
             for i, compiled in pool.results(timeout=0.02 if disassembling else 0.2):
-                batch.append((i, build_variant(kernel_id, configs[i], target, compiled, source, kernel.stages)))
+                batch.append(
+                    (i, build_variant(run.kernel_id, run.configs[i], target, compiled, run.source, run.kernel.stages))
+                )
             if batch and (len(batch) >= SASS_BATCH or not pool.outstanding):
                 disassembling.append(sass.submit(with_sass, batch))
                 batch = []
             while disassembling and disassembling[0].done():
-                yield from finish(disassembling.pop(0).result())
+                yield from run.finish(disassembling.pop(0).result())
     finally:
         pool.close()
         sass.shutdown(wait=True, cancel_futures=True)

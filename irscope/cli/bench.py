@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .options import kernel_options, milliseconds, seconds
+from .options import executor_options, kernel_options, milliseconds, seconds
 from .output import echo
 
 
@@ -55,6 +55,7 @@ from .output import echo
     "only for a session you made). Without it, only the ones compiled in this run are timed.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per variant.")
+@executor_options
 def bench(
     kernel,
     assignments,
@@ -93,9 +94,11 @@ def bench(
     from ..measure.bench import bench as run_bench
     from ..measure.bench import require_gpu
     from ..session import Session
-    from .options import open_named, overrides
+    from .options import executor_given, open_named, overrides
 
-    require_gpu()
+    runner = executor_given()  # Ray missing or unreachable: refused before anything is compiled
+    if not runner.remote:
+        require_gpu()  # Ray's GPUs are the cluster's: bench asks it for them
     if arch is not None:
         raise UsageError("bench runs on this machine's GPU; --arch does not apply")
     named = open_named(kernel, signature, need_kernel=True)
@@ -105,6 +108,7 @@ def bench(
         configs = sweep_configs(named.table, named.name, parse_sweep(sweeps), overrides(assignments))
     else:
         configs = [named.config(overrides(assignments))]
+    runner.check_kernel(named.kernel)
     session = named.session
     if out is not None:
         session = Session.of_kernel(out, named.kernel, named.table)
@@ -125,6 +129,7 @@ def bench(
             on_autotuner=tuned.append,
             gpus=_gpus(gpus),
             launch_stored_cubins=launch_stored_cubins,
+            executor=runner,
         ):
             latest[result.index] = result
             if not as_json:
@@ -133,6 +138,8 @@ def bench(
     except KeyboardInterrupt:
         echo(f"irscope: interrupted after {len(latest)} of {len(configs)} variants", err=True)
         raise SystemExit(int(ExitCode.INTERRUPTED)) from None
+    if runner.per_node():
+        echo(f"irscope: {runner.per_node()}", err=True)
     autotuner = tuned[0] if tuned else None
     if autotuner is not None and autotuner.error:
         notes.append(f"Triton's autotuner could not be run, so only irscope's timings are shown: {autotuner.error}")

@@ -11,6 +11,7 @@ import click
 from ..stages import Stage, specs
 
 if TYPE_CHECKING:
+    from ..executors import Executor
     from ..named import Named
 
 # Derived from the stage registry: every compiled stage, and those annotate can explain.
@@ -174,3 +175,43 @@ def set_sample_gpu(ctx: click.Context, param: click.Parameter, value: str | None
         from ..measure.samples import SAMPLE_GPU_ENV, check_sample_gpu
 
         os.environ[SAMPLE_GPU_ENV] = check_sample_gpu(value)
+
+
+def executor_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """--executor and --gpu-type, kept in the command's context for ``executor_given``."""
+    fn = click.option(
+        "--gpu-type",
+        metavar="TYPE",
+        expose_value=False,
+        callback=remember(GPU_TYPE),
+        help="With --executor ray: measure only on GPUs of this type (Ray's accelerator_type: H100, A100, ...).",
+    )(fn)
+    return click.option(
+        "--executor",
+        type=click.Choice(["local", "ray"]),
+        expose_value=False,
+        callback=remember(EXECUTOR),
+        help="Where compiles and measurements run: local (default), this host's worker processes; ray, a Ray "
+        "cluster ($RAY_ADDRESS, else a local instance; pip install irscope[ray]; see docs/ray.md).",
+    )(fn)
+
+
+EXECUTOR = "irscope.executor"  # click's ctx.meta keys: --executor, --gpu-type
+GPU_TYPE = "irscope.gpu_type"
+
+
+def remember(key: str) -> Callable[[click.Context, click.Parameter, Any], None]:
+    def keep(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+        if value is not None:
+            ctx.meta[key] = value
+
+    return keep
+
+
+def executor_given() -> Executor:
+    """The executor the running command was asked for (Ray missing or unreachable: UsageError, exit 2)."""
+    from ..executors import executor_named
+
+    ctx = click.get_current_context(silent=True)
+    meta = ctx.meta if ctx is not None else {}
+    return executor_named(meta.get(EXECUTOR), meta.get(GPU_TYPE))

@@ -44,9 +44,18 @@ class Phases:
             echo(f"irscope: {done[-1]} ({time.perf_counter() - start:.1f} s)", err=True)
 
     def counted(
-        self, items: Iterable[T], total: int, doing: str, said: Callable[[int], str] | None = None
+        self,
+        items: Iterable[T],
+        total: int,
+        doing: str,
+        said: Callable[[int], str] | None = None,
+        detail: Callable[[], str] | None = None,
     ) -> Iterator[T]:
-        """``items`` passed through, a bar of ``total`` on a terminal; elsewhere one line once they are all through."""
+        """``items`` passed through, a bar of ``total`` on a terminal; elsewhere one line once they are all through.
+
+        ``detail``: more words beside the bar as it goes (variants done per node), said on a line of its own
+        at the end elsewhere.
+        """
         if not self.live:
             start, count = time.perf_counter(), 0
             for item in items:
@@ -54,12 +63,20 @@ class Phases:
                 yield item
             if said is not None and not self.quiet:
                 echo(f"irscope: {said(count)} ({time.perf_counter() - start:.1f} s)", err=True)
+            if detail is not None and detail() and not self.quiet:
+                echo(f"irscope: {detail()}", err=True)
             return
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-        columns = (TextColumn(doing), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        columns = (
+            TextColumn(doing),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("{task.fields[detail]}", markup=False),
+        )
         with Progress(*columns, console=self.console, transient=True) as progress:
-            task = progress.add_task(doing, total=total)
+            task = progress.add_task(doing, total=total, detail="")
             for item in items:
-                progress.advance(task)
+                progress.update(task, advance=1, detail=detail() if detail is not None else "")
                 yield item

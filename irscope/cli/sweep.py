@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .options import MAX_JOBS, kernel_options, sample_gpu_option
+from .options import MAX_JOBS, executor_options, kernel_options, sample_gpu_option
 from .output import echo
 
 
@@ -38,6 +38,7 @@ from .output import echo
     is_flag=True,
     help="Also keep every compiler pass of each variant (Triton; see irscope passes).",
 )
+@executor_options
 def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with_bench, with_ncu, with_passes) -> None:
     """Capture the cartesian product of -s values of KERNEL and print a table.
 
@@ -56,7 +57,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
     from ..config import parse_sweep
     from ..errors import ExitCode, SessionError, UsageError
     from ..session import Session, run_sweep
-    from .options import open_named, overrides
+    from .options import executor_given, open_named, overrides
     from .progress import Phases
 
     named = open_named(kernel, signature, need_kernel=True)
@@ -77,6 +78,8 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
         from ..measure.bench import not_measured_for
 
         raise UsageError(not_measured_for(arch) or "--bench runs on this machine's GPU; --arch does not apply")
+    runner = executor_given()  # Ray missing or unreachable: refused before a session is written
+    runner.check_kernel(named.kernel)
     if out is not None:
         session = Session.of_kernel(out, named.kernel, named.table)
     if session is not None:
@@ -88,9 +91,18 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
 
         latest = {}
         for result in Phases(quiet=as_json).counted(
-            run_bench(named.kernel, configs, session, compile_timeout=named.compile_timeout, ncu=with_ncu, jobs=jobs),
+            run_bench(
+                named.kernel,
+                configs,
+                session,
+                compile_timeout=named.compile_timeout,
+                ncu=with_ncu,
+                jobs=jobs,
+                executor=runner,
+            ),
             len(configs),
             "capturing",
+            detail=runner.per_node,
         ):
             latest[result.index] = result
         rows = [latest[i] for i in sorted(latest)]
@@ -108,9 +120,11 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
                 jobs=jobs,
                 passes=with_passes,
                 compile_timeout=named.compile_timeout,
+                executor=runner,
             ),
             len(configs),
             "capturing",
+            detail=runner.per_node,
         ):
             results.append(result)
     except KeyboardInterrupt:

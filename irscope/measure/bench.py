@@ -18,7 +18,9 @@ from typing import Any
 from ..arch import is_amd
 from ..capturing.pipeline import DEFAULT_COMPILE_TIMEOUT
 from ..device import gpu_capability, visible_gpus
-from ..errors import NoGpu, exception_line
+from ..errors import NoGpu, UsageError, exception_line
+from ..executors import Executor
+from ..executors.local import LocalExecutor
 from ..frontends import Kernel
 from ..records import Measurement
 from ..session import Session, run_sweep
@@ -73,6 +75,7 @@ def bench(
     gpus: Sequence[str] | None = None,
     compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT,
     launch_stored_cubins: bool = False,
+    executor: Executor | None = None,
 ) -> Iterator[BenchResult]:
     """Capture, check and time every config of ``kernel`` on this machine's GPUs, in completion order.
 
@@ -83,32 +86,40 @@ def bench(
     ``"autotuner"``; without it, or for any other kernel, nothing more runs. ``compile_timeout``: as
     ``capture_many``'s. ``launch_stored_cubins``: another Triton's variant read back (from the session or
     the cache) is launched from its stored cubin; else only one compiled in this run is.
+    ``executor``: where compiles and measurements run (``executors``; default: this host's
+    workers, one per GPU); Ray's measures on every GPU of its cluster, ``gpus`` and ``ncu`` are this host's.
     """
-    from ..workers import WorkerPool
     from .autotuner import autotuner_job
-    from .worker import failure
+    from .worker import MEASURE
 
-    require_gpu()
+    executor = executor or LocalExecutor()
+    executor.check_kernel(kernel)
+    if executor.remote and (gpus is not None or ncu):
+        raise UsageError("--gpus and --ncu use this host's GPUs: they go with the local executor")
+    if not executor.remote:
+        require_gpu()
     options = {"method": method, "min_time_ms": min_time_ms}
     if kernel.compiles_here:
         yield from _bench_here(kernel, configs, session, options, cancel, on_note)
         return
-    gpus = list(gpus) if gpus is not None else visible_gpus()
-    pool = WorkerPool(
-        len(gpus),
-        "irscope.measure.worker:serve",
-        failure,
-        timeout=timeout,
-        envs=[{"CUDA_VISIBLE_DEVICES": g} for g in gpus],
-    )
-    for _ in gpus:  # CUDA, CUPTI and the copy rate start up while the variants compile
+    gpus = list(gpus) if gpus is not None else [] if executor.remote else visible_gpus()
+    workers = executor.gpu_count(len(gpus))
+    pool = executor.pool(MEASURE, workers, timeout=timeout, envs=[{"CUDA_VISIBLE_DEVICES": g} for g in gpus])
+    for _ in range(workers):  # CUDA, CUPTI and the copy rate start up while the variants compile
         pool.submit(WARM_UP, (None, None, {"warm_up": True}))
     variants: dict[int, Variant] = {}
     entries: dict[int, Any] = {}
     done: list[BenchResult] = []
     try:
         for result in run_sweep(
-            kernel, configs, None, session, jobs=jobs, cancel=cancel, compile_timeout=compile_timeout
+            kernel,
+            configs,
+            None,
+            session,
+            jobs=jobs,
+            cancel=cancel,
+            compile_timeout=compile_timeout,
+            executor=executor,
         ):
             variants[result.index] = result.variant
             entries[result.index] = result.entry

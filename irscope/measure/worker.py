@@ -22,7 +22,8 @@ from typing import Any
 
 from .. import frontends
 from ..errors import exception_line
-from ..records import Measurement
+from ..executors import Work
+from ..records import AutotunerRun, Measurement
 from ..types import Config, Status
 from ..workers import protocol_channel
 from .autotuner import AUTOTUNER, autotune
@@ -174,12 +175,27 @@ def _one_line(exc: Exception) -> str:
     return exception_line(exc)[:500]  # a measurement's error is stored in the session
 
 
-def serve() -> None:
-    """Read ``(handle, config, options)``, answer a Measurement, until stdin closes.
+def answer(state: MeasureState, handle, config: Config, options: dict[str, Any]) -> Any:
+    """One job of a GPU worker: a Measurement (or, for the two jobs below, what they answer).
 
-    Two jobs answer otherwise: ``{"warm_up": True}`` (start-up costs, paid early) and
-    ``{"autotuner": True}`` (the kernel's own autotuner: an AutotunerRun, or None).
+    ``{"warm_up": True}``: start-up costs, paid early; ``{"autotuner": True}``: the kernel's own
+    autotuner (an AutotunerRun, or None). A CUDA fault is raised: it ends the process.
     """
+    try:
+        if options.get("warm_up"):
+            return warm_up(state)
+        if options.get(AUTOTUNER):
+            return autotune(handle, config, options)
+        return measure(state, frontends.load(handle), config, options)
+    except Exception as exc:
+        if is_cuda_fault(exc):
+            raise
+        traceback.print_exc(file=sys.stderr)
+        return Measurement(Status.FAILED, error=_one_line(exc))
+
+
+def serve() -> None:
+    """Read ``(handle, config, options)``, write ``answer``'s result, until stdin closes."""
     requests, channel = protocol_channel()
     state = MeasureState()
     while True:
@@ -188,18 +204,23 @@ def serve() -> None:
         except EOFError:
             return
         try:
-            if options.get("warm_up"):
-                result = warm_up(state)
-            elif options.get(AUTOTUNER):
-                result = autotune(handle, config, options)
-            else:
-                result = measure(state, frontends.load(handle), config, options)
+            result = answer(state, handle, config, options)
         except Exception as exc:
-            if is_cuda_fault(exc):
-                # The CUDA context is gone: say why on stderr (the pool reports it) and die.
-                print(f"CUDA fault: {_one_line(exc)}", file=sys.stderr, flush=True)
-                os._exit(70)
-            traceback.print_exc(file=sys.stderr)
-            result = Measurement(Status.FAILED, error=_one_line(exc))
+            # The CUDA context is gone: say why on stderr (the pool reports it) and die.
+            print(f"CUDA fault: {_one_line(exc)}", file=sys.stderr, flush=True)
+            os._exit(70)
         pickle.dump(result, channel)
         channel.flush()
+
+
+# A measurement, as every executor runs it: serve() in a worker of this host, answer() in any other process
+# that keeps a GPU (a Ray actor); after a CUDA fault that process is replaced.
+MEASURE = Work(
+    serve="irscope.measure.worker:serve",
+    run=answer,
+    result=(Measurement, AutotunerRun, type(None)),
+    failure=failure,
+    new_state=MeasureState,
+    fatal=is_cuda_fault,
+    gpu=True,
+)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from ..capturing import capture_many, choose_target
 from ..capturing.pipeline import DEFAULT_COMPILE_TIMEOUT
+from ..executors import Executor
 from ..frontends import Kernel
 from ..types import Config, Variant
 from .store import Entry, Session
@@ -38,11 +39,12 @@ def run_sweep(
     cancel: threading.Event | None = None,
     compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT,
     passes: bool = False,
+    executor: Executor | None = None,
 ) -> Iterator[SweepResult]:
     """Capture ``configs`` of ``kernel`` into ``session``; variants the session has are reused.
 
     ``passes``: keep every compiler pass of each variant too; one the session holds without
-    them is compiled again.
+    them is compiled again. ``executor``: where the compiles run (``capture_many``'s).
 
     Except those that failed for a reason outside the kernel (a full disk, a killed
     compiler, a timeout: ``Entry.retry``): those are compiled again.
@@ -64,6 +66,7 @@ def run_sweep(
         cancel=cancel,
         compile_timeout=compile_timeout,
         passes=passes,
+        executor=executor,
     ):
         entry = session.add(captured.variant) if session else None
         yield SweepResult(todo[captured.index], entry, captured.variant, captured.cached)
