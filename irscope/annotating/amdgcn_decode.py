@@ -235,10 +235,10 @@ def _opcode(kb: Knowledge, opcode: str) -> tuple[list[Part], str, bool, str, str
             known = False
         elif meaning.kind != "encoding":
             words.append(meaning.text)
-    summary = _matrix_summary(opcode, info.summary) or _cvt_summary(info.key, rest, info.summary)
-    if summary is None:
-        summary = f"{info.summary} ({', '.join(words)})" if words else info.summary
-    return parts, summary, known, info.category, info.detail
+    shaped = _matrix_summary(opcode, info.summary) or _cvt_summary(info.key, rest, info.summary)
+    if shaped is None:
+        shaped = f"{info.summary} ({', '.join(words)})" if words else info.summary
+    return parts, shaped, known, info.category, info.detail
 
 
 def _piece(kb: Knowledge, key: str, piece: str) -> Meaning | None:
@@ -348,7 +348,8 @@ def _split_operands(text: str) -> tuple[list[str], list[str]]:
         current += ch
     if current:
         tokens.append((current, after_comma))
-    operands, modifiers = [], []
+    operands: list[str] = []
+    modifiers: list[str] = []
     for i, (token, comma) in enumerate(tokens):
         modifier = (
             token in FLAGS

@@ -9,6 +9,7 @@ instructions count as instructions.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import NamedTuple
 
 # 	global_load_dwordx4 v[2:5], v[0:1], off
@@ -89,7 +90,8 @@ LDS_ACCESS = re.compile(r"^ds_(read|write|load|store)(2st64|2|_2addr_stride64|_2
 SCRATCH_ACCESS = re.compile(r"^scratch_(load|store)_(.+)$")
 
 
-class MemoryOp(NamedTuple):
+@dataclass(frozen=True)
+class MemoryOp:
     """One instruction of the function that touches memory, as far as it says which memory."""
 
     index: int  # line in the listing
