@@ -214,6 +214,7 @@ Stage.AMDGCN = register(
         ";",
         "AMDGCN: AMD's machine code, as LLVM's AMDGPU backend writes it (.loc lines, register counts)",
         "Triton's asm['amdgcn'] (its HSACO is the assembled, linked code object)",
+        explained=True,
         vendor="amd",
     )
 )

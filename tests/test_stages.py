@@ -76,6 +76,6 @@ def test_cli_choices_tui_tabs_and_help_come_from_the_registry():
 
     keys = [spec.key for spec in specs()]
     assert ALL_STAGES == keys and STAGE_CHOICES == keys[1:]
-    assert EXPLAINED_STAGES == ["ptx", "sass"]
+    assert EXPLAINED_STAGES == ["ptx", "sass", "amdgcn"]
     assert [k for k, _ in STAGE_TABS] == keys + ["chart", "passes"]
     assert ", ".join(spec.label for spec in specs()) in help_text()

@@ -126,3 +126,18 @@ def tile_transpose(x_ptr, y_ptr, M, N, stride_x, stride_y, BM: tl.constexpr, BN:
     tl.store(y_ptr + rn[None, :] * stride_y + rm[:, None], tile, mask=mask)
 """
 TILE_TRANSPOSE_SIGNATURE = "*fp16:16, *fp16:16, i32, i32, i32:16, i32:16"
+# HELD_ROW keeps a whole row in registers across its sum (BLOCK 4096 on one wave: 64 floats a lane on CDNA,
+# 128 on RDNA); waves_per_eu=8 (gfx942: at most 64 VGPRs) or 16 (gfx1100: 96) forces spills to scratch.
+HELD_ROW = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def held_row(x_ptr, y_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    total = tl.sum(x, axis=0)
+    tl.store(y_ptr + offs, x / total)
+"""
+HELD_ROW_SIGNATURE = "*fp32:16, *fp32:16"

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from ..ir.sass_control import Control
 from ..types import Stage, Variant
+from .amdgcn_decode import AmdgcnContext, amdgcn_line
 from .decode import Explanation, PtxContext, ptx_line, sass_line
 from .knowledge import load
 
@@ -89,8 +90,19 @@ def _controls_by_line_text(variant: Variant) -> dict[str, Control]:
     return out
 
 
+def amdgcn_explainer(variant: Variant) -> LineExplainer:
+    kb = load("amdgcn")
+    ctx = AmdgcnContext()
+    ctx.scan(variant.listings.get(Stage.AMDGCN, ""))  # the metadata block and the .file table, before any line
+    return lambda line: amdgcn_line(kb, line, ctx)
+
+
 # The stages whose lines are decoded in plain words (each marked ``explained`` in stages.py), and how.
-EXPLAINERS: dict[Stage, Callable[[Variant], LineExplainer]] = {Stage.PTX: ptx_explainer, Stage.SASS: sass_explainer}
+EXPLAINERS: dict[Stage, Callable[[Variant], LineExplainer]] = {
+    Stage.PTX: ptx_explainer,
+    Stage.SASS: sass_explainer,
+    Stage.AMDGCN: amdgcn_explainer,
+}
 
 
 def explainer(variant: Variant, stage: Stage) -> LineExplainer | None:

@@ -13,30 +13,22 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
 
 from ..arch import Vendor, capability_of
 from ..ir.sourcemap import SourceMap
 from ..ir.stats import byte_shares
 from ..types import Stage, Variant
+from .amd_findings import amdgcn_findings
 from .facts import StageFacts, stage_facts
+from .finding import Finding
 from .occupancy import Occupancy, occupancy
 from .reductions import Reductions, reductions
 
 
-@dataclass(frozen=True)
-class Finding:
-    kind: str  # vectorization, masking, spills, occupancy, shared-memory, async-copy, tma, tensor-cores, reduction, hot-lines
-    severity: str  # "info" or "warn"
-    title: str
-    detail: str
-    stage: Stage
-    lines: tuple[int, ...] = ()  # 0-based lines of ``stage`` the finding points at
-    evidence: tuple[str, ...] = ()  # the facts it rests on: instruction counts, resources, arguments
-
-
 def findings(variant: Variant, stage: Stage = Stage.PTX, smap: SourceMap | None = None) -> list[Finding]:
-    """The findings for ``variant`` from its ``stage`` (PTX or SASS), its resources and its config."""
+    """The findings for ``variant`` from its ``stage`` (PTX, SASS or AMDGCN), its resources and its config."""
+    if stage == Stage.AMDGCN and stage in variant.listings:
+        return amdgcn_findings(variant, smap or SourceMap(variant))
     if stage not in (Stage.PTX, Stage.SASS) or stage not in variant.listings:
         return []
     facts = stage_facts(stage, variant.listings[stage])

@@ -65,12 +65,16 @@ class Knowledge:
         self.modifiers: dict[str, dict[str, str]] = data.get("modifiers", {})
         self.special_registers: dict[str, dict[str, str]] = data.get("special_registers", {})
         self.directives: dict[str, dict[str, str]] = data.get("directives", {})
+        # directives named by a family prefix (AMDGCN's .amdhsa_* kernel descriptor fields)
+        self.directive_prefixes: dict[str, dict[str, str]] = data.get("directive_prefixes", {})
+        # how an opcode's parts are joined: cp.async.cg (PTX), v_cmp_lt_u32 (AMDGCN)
+        self.separator: str = data.get("separator", ".")
 
     def opcode(self, opcode: str) -> tuple[OpcodeInfo | None, list[str]]:
         """The entry for the longest known dotted prefix of ``opcode``, and the parts after it."""
-        parts = opcode.split(".")
+        parts = opcode.split(self.separator)
         for n in range(len(parts), 0, -1):
-            key = ".".join(parts[:n])
+            key = self.separator.join(parts[:n])
             entry = self.opcodes.get(key)
             if entry is not None:
                 info = OpcodeInfo(
@@ -145,7 +149,7 @@ def generic_modifier(modifier: str) -> Meaning | None:
 
 @functools.cache
 def load(isa: str) -> Knowledge:
-    """``load("ptx")`` or ``load("sass")``: the knowledge base shipped with irscope."""
+    """``load("ptx")``, ``load("sass")`` or ``load("amdgcn")``: the knowledge base shipped with irscope."""
     path = resources.files("irscope") / "knowledge" / f"{isa}.json"
     try:
         return Knowledge(json.loads(path.read_text(encoding="utf-8")))

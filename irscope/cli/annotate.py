@@ -17,7 +17,7 @@ from .output import echo
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: findings and every line decoded.")
 @click.option("--findings", "findings_only", is_flag=True, help="Print the findings only.")
 def annotate(kernel, assignments, arch, signature, stage_name, as_json, findings_only) -> None:
-    """Explain every instruction of KERNEL's PTX (or SASS) in plain words.
+    """Explain every instruction of KERNEL's PTX, SASS or (for a gfx arch) AMDGCN in plain words.
 
     Each line comes with the Python line it came from and the instruction decoded
     in full: opcode, each modifier, operands, predicate guards, immediates (with
@@ -28,6 +28,7 @@ def annotate(kernel, assignments, arch, signature, stage_name, as_json, findings
       irscope annotate square_kernel
       irscope annotate add_kernel -c offset=1 --findings
       irscope annotate matmul_kernel --stage sass --json
+      irscope annotate matmul_kernel --arch gfx942 --stage amdgcn --findings
     """
     from ..annotating import annotate as run_annotate
     from ..errors import CompileFailed

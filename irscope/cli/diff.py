@@ -27,7 +27,12 @@ from .output import echo
     "--arch", metavar="SM", callback=check_arch, help="Compile both for this arch (unless -a/-b arch= says otherwise)."
 )
 @click.option("--signature", "-S", metavar="TYPES", help="Argument types for a kernel without a KernelSpec.")
-@click.option("--stage", "stage_name", type=click.Choice(STAGE_CHOICES), default="ptx", show_default=True)
+@click.option(
+    "--stage",
+    "stage_name",
+    type=click.Choice(STAGE_CHOICES),
+    help="The stage to diff [default: ptx; ttgir for an NVIDIA and an AMD arch, which share no machine code].",
+)
 @click.option("--raw", is_flag=True, help="Diff the listings as they are, without normalising.")
 @click.option(
     "--ignore",
@@ -58,6 +63,7 @@ def diff(
     Examples:
       irscope diff square_kernel -a BLOCK_SIZE=128 -b BLOCK_SIZE=1024 -c n_cols=1024
       irscope diff matmul_kernel -a arch=sm_80 -b arch=sm_90 --stage ttgir
+      irscope diff matmul_kernel -a arch=sm_90 -b arch=gfx942      # each vendor's code per Python line
       irscope diff runs/square -a num_warps=4 -b num_warps=8 --side-by-side
       irscope diff square_kernel -a session=runs/square -a BLOCK_SIZE=128 -b BLOCK_SIZE=128
       irscope diff square_kernel -a kernel=runs/inductor/triton_poi_fused_pow_0 -b BLOCK_SIZE=1024
@@ -71,17 +77,20 @@ def diff(
 
     shared = overrides(common)
     sides = []
-    for label, values in (("A", a_values), ("B", b_values)):
+    for values in (a_values, b_values):
         given = overrides(values)
         side_arch = given.pop("arch", arch)
         source = given.pop("session", None) or given.pop("kernel", None) or kernel
         named = open_named(source, signature)
         variant = named.variant({**shared, **given} if source == kernel else given, side_arch)
-        if not variant.ok and Stage(stage_name) not in variant.listings:
-            raise UsageError(f"variant {label} ({variant.config.label()}) did not compile: {variant.error}")
         sides.append((named, variant))
     (ta, a), (tb, b) = sides
-    stage = Stage(stage_name)
+    # NVIDIA's and AMD's builds meet at TTGIR (#nvidia_mma vs #amd_mfma); their machine code is compared
+    # per Python line in the summary instead
+    stage = Stage(stage_name or ("ttgir" if a.vendor is not b.vendor else "ptx"))
+    for label, (_, v) in zip("AB", sides):
+        if not v.ok and stage not in v.listings:
+            raise UsageError(f"variant {label} ({v.config.label()}) did not compile: {v.error}")
     for label, v in (("A", a), ("B", b)):
         if stage not in v.listings:
             raise UsageError(

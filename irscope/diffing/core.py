@@ -23,6 +23,7 @@ from ..ir.stats import StageStats, stage_stats
 from ..types import HtmlDisplay, Stage, Variant, short_repr
 from .algorithm import opcodes
 from .summary import summary_lines
+from .vendors import AcrossVendors, across_vendors
 
 
 class Hunk(NamedTuple):
@@ -68,6 +69,8 @@ class VariantDiff(HtmlDisplay):
     stats: dict[Stage, tuple[StageStats | None, StageStats | None]] = field(default_factory=dict)
     by_line: list[LineChange] = field(default_factory=list)
     runtimes: tuple[Any, Any] = (None, None)  # filled in by the caller when measurements exist
+    # two vendors' builds (sm_90 and gfx942): each one's machine code per Python line (vendors.py)
+    across: AcrossVendors | None = None
 
     def __repr__(self) -> str:
         removed, added = self.counts()
@@ -302,6 +305,8 @@ def _diff_variants(
     stats_a, stats_b = stats.get(stage, (None, None))
     if same_source and stats_a is not None and stats_b is not None:
         result.by_line = by_python_line(a, b, stage, stats_a, stats_b, hunks)
+    if a.vendor is not b.vendor:
+        result.across = across_vendors(a, b)
     return result
 
 

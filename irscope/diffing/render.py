@@ -167,7 +167,15 @@ def to_json(d: VariantDiff) -> dict[str, Any]:
             "layouts": [[vars(x) for x in sa.layouts] if sa else None, [vars(x) for x in sb.layouts] if sb else None],
         }
     removed, added = d.counts()
+    across = d.across
+    across_json = None
+    if across is not None:
+        across_json = {
+            "stages": [across.stage_a.value, across.stage_b.value],
+            "lines": [vars(row) for row in across.lines],
+        }
     return {
+        "across_vendors": across_json,
         "a": side(d.a),
         "b": side(d.b),
         "stage": d.stage.value,

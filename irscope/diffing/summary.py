@@ -127,6 +127,7 @@ def summary_lines(d: VariantDiff) -> list[str]:
                 out.append(f"  {op:32} {ca[op]:>6} -> {cb[op]:<6} ({cb[op] - ca[op]:+d})")
             if len(changed) > OPCODE_ROWS:
                 out.append(f"  ... {len(changed) - OPCODE_ROWS} more")
+    out += _across_lines(d)
     if d.by_line:
         out.append("")
         out.append(f"by Python line ({d.stage.value} instructions, A -> B; of them removed / added by the diff)")
@@ -141,6 +142,22 @@ def summary_lines(d: VariantDiff) -> list[str]:
                     f"{'':8}global accesses: {_accesses(change.access_a, change.masked_a)} -> "
                     f"{_accesses(change.access_b, change.masked_b)}"
                 )
+    return out
+
+
+def _across_lines(d: VariantDiff) -> list[str]:
+    """Each vendor's machine code per Python line: instructions, global accesses, matrix instructions."""
+    across = d.across
+    if across is None or not across.lines:
+        return []
+    a, b = across.stage_a.value, across.stage_b.value
+    out = ["", f"across vendors, by Python line ({a} of A -> {b} of B: instructions; global accesses; matrix)"]
+    for row in across.lines:
+        out.append(f"  {row.line:4}  {row.source[:56]:56} {row.a:>5} -> {row.b:<5}")
+        if row.access_a or row.access_b:
+            out.append(f"{'':8}global: {', '.join(row.access_a) or 'none'} -> {', '.join(row.access_b) or 'none'}")
+        if row.matrix_a or row.matrix_b:
+            out.append(f"{'':8}matrix: {', '.join(row.matrix_a) or 'none'} -> {', '.join(row.matrix_b) or 'none'}")
     return out
 
 

@@ -9,6 +9,7 @@ instructions count as instructions.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import NamedTuple
 
 # 	global_load_dwordx4 v[2:5], v[0:1], off
@@ -78,3 +79,60 @@ def access(opcode: str) -> Access | None:
         width = rest.rpartition("_")[2]
         return Access("atomic", ACCESS_BYTES.get("dwordx2" if width == "x2" else width, 4))
     return Access(kind, ACCESS_BYTES.get(rest))
+
+
+# LLVM marks every spill and reload it writes: `; 4-byte Folded Spill`, `; 16-byte Folded Reload`. Where a
+# target has no scratch_ instructions (gfx90a) its spills are buffer_ accesses through the private
+# segment's descriptor, which only this comment tells from the kernel's own buffer accesses.
+SPILL_COMMENT = re.compile(r";\s*\d+-byte Folded (?:Spill|Reload)\b")
+# ds_read_b128, ds_write2_b32, ds_read2st64_b64, ds_load_2addr_b32, ds_read_b64_tr_b16, ds_load_u16_d16_hi
+LDS_ACCESS = re.compile(r"^ds_(read|write|load|store)(2st64|2|_2addr_stride64|_2addr|_addtid|_tr\d*)?_(.+)$")
+SCRATCH_ACCESS = re.compile(r"^scratch_(load|store)_(.+)$")
+
+
+@dataclass(frozen=True)
+class MemoryOp:
+    """One instruction of the function that touches memory, as far as it says which memory."""
+
+    index: int  # line in the listing
+    opcode: str
+    space: str  # "global", "lds", "scratch" or "flat" (a generic address, resolved at run time)
+    kind: str  # "load", "store" or "atomic"
+    bytes: int | None  # per lane (both halves of a ds_read2)
+
+
+def memory_ops(text: str) -> list[MemoryOp]:
+    """Every global, LDS, scratch and flat access of the function, in order; spills and reloads are scratch."""
+    lines = text.splitlines()
+    out = []
+    for index, opcode in instructions(text):
+        spill = SPILL_COMMENT.search(lines[index]) is not None
+        found = access(opcode)
+        if found is not None:
+            out.append(MemoryOp(index, opcode, "scratch" if spill else "global", found.kind, found.bytes))
+            continue
+        m = SCRATCH_ACCESS.match(opcode) or re.match(r"^flat_(load|store|atomic)_(.+)$", opcode)
+        if m:
+            space = "scratch" if opcode.startswith("scratch_") else "flat"
+            out.append(MemoryOp(index, opcode, space, m.group(1), _width(m.group(2))))
+            continue
+        m = LDS_ACCESS.match(opcode)
+        if m:
+            kind = "load" if m.group(1) in ("read", "load") else "store"
+            width = _width(m.group(3))
+            pair = m.group(2) in ("2", "2st64", "_2addr", "_2addr_stride64")
+            out.append(MemoryOp(index, opcode, "lds", kind, width * 2 if width and pair else width))
+    return out
+
+
+def _width(suffix: str) -> int | None:
+    """Bytes per lane of a width suffix and what follows it: ``dwordx4`` 16, ``b64_tr_b16`` 8, ``u16_d16_hi`` 2."""
+    if suffix in ACCESS_BYTES:
+        return ACCESS_BYTES[suffix]
+    first = suffix.split("_", 1)[0]
+    return ACCESS_BYTES.get(first)
+
+
+def barriers(text: str) -> list[int]:
+    """Lines of workgroup barriers: ``s_barrier`` (gfx9, gfx11), ``s_barrier_signal``/``_wait`` (gfx12)."""
+    return [i for i, op in instructions(text) if op in ("s_barrier", "s_barrier_signal", "s_barrier_wait")]

@@ -135,12 +135,13 @@ def llvm_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
 
 def amdgcn_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
     ins = amdgcn.instructions(text)
-    accesses = []
-    for index, opcode in ins:
-        if opcode.startswith(("global_", "buffer_")):
-            a = amdgcn.access(opcode)
-            if a is not None:  # an AMD access is masked by EXEC, which the instruction does not show
-                accesses.append(MemoryAccess(index, opcode, a.kind, a.bytes, False))
+    # global and buffer accesses, not spills (a buffer access on gfx90a); an AMD access is masked by EXEC,
+    # which the instruction does not show
+    accesses = [
+        MemoryAccess(op.index, op.opcode, op.kind, op.bytes, False)
+        for op in amdgcn.memory_ops(text)
+        if op.space == "global"
+    ]
     return StageStats(stage, ins, accesses)
 
 

@@ -1,0 +1,190 @@
+"""What an AMDGCN listing says about its kernel: findings that cite lines of the AMDGCN itself.
+
+The width of each global access per Python line (``buffer_load_dwordx4``: 16 bytes per lane), LDS use
+(``ds_`` reads and writes, workgroup barriers), how many waves fit on a SIMD as the VGPRs allow
+(amd_occupancy.py, LLVM's rule), spills to scratch (the HSACO's metadata, and the ``scratch_`` or
+spill-marked ``buffer_`` lines), and the matrix cores (``v_mfma``/``v_wmma`` with their tile shapes).
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from ..arch import wave_size
+from ..ir import amdgcn
+from ..ir.sourcemap import SourceMap
+from ..types import Stage, Variant
+from .amd_occupancy import simd_occupancy
+from .amdgcn_decode import matrix_shape
+from .finding import Finding
+
+WIDEST = 16  # bytes per lane of the widest global access (dwordx4, b128)
+
+
+def amdgcn_findings(variant: Variant, smap: SourceMap) -> list[Finding]:
+    text = variant.listings.get(Stage.AMDGCN, "")
+    ops = amdgcn.memory_ops(text)
+    out: list[Finding] = []
+    out += _vectorization(variant, ops, smap)
+    out += _lds(variant, ops, amdgcn.barriers(text))
+    out += _occupancy(variant)
+    out += _spills(variant, ops)
+    out += _matrix(amdgcn.instructions(text))
+    return out
+
+
+def _per_python_line(variant: Variant, ops: list[amdgcn.MemoryOp], smap: SourceMap) -> list[str]:
+    """``line 9 (tl.load(...)): buffer_load_dwordx4 x2 (16 B)``, one row per Python line with accesses."""
+    own = smap.own_lines(Stage.AMDGCN)
+    by_line: dict[int, Counter] = defaultdict(Counter)
+    for op in ops:
+        line = own[op.index] if op.index < len(own) else None
+        by_line[line or 0][(op.opcode, op.bytes)] += 1
+    python = variant.listings.get(Stage.SOURCE, "").splitlines()
+    rows = []
+    for line in sorted(by_line):
+        mix = ", ".join(f"{code} x{n} ({width or '?'} B)" for (code, width), n in by_line[line].most_common())
+        where = f"line {line}" if line else "no source line"
+        if 0 < line <= len(python):
+            where += f" ({python[line - 1].strip()[:50]})"
+        rows.append(f"{where}: {mix}")
+    return rows
+
+
+def _vectorization(variant: Variant, ops: list[amdgcn.MemoryOp], smap: SourceMap) -> list[Finding]:
+    out = []
+    for kind in ("load", "store"):
+        accesses = [op for op in ops if op.space == "global" and op.kind == kind]
+        if not accesses:
+            continue
+        rows = _per_python_line(variant, accesses, smap)
+        widths = sorted({op.bytes for op in accesses if op.bytes})
+        narrow = [op for op in accesses if (op.bytes or 0) < WIDEST]
+        lane = f"a {variant.arch} wave of {wave_size(variant.arch)} lanes"
+        if not narrow:
+            title, severity, cited = f"global {kind}s are vectorised: {WIDEST} bytes per lane", "info", accesses
+            words = f"Each lane moves {WIDEST} contiguous bytes per instruction (dwordx4/b128), the widest there is"
+        elif len(narrow) < len(accesses):
+            title, severity, cited = (
+                f"global {kind}s mix widths: {', '.join(f'{w} B' for w in widths)} per lane",
+                "warn",
+                narrow,
+            )
+            words = (
+                f"The narrow accesses (lines cited) move fewer than {WIDEST} bytes per lane; they are the ones to widen"
+            )
+        else:
+            title = f"global {kind}s are not vectorised ({widths[-1] if widths else '?'} bytes per lane)"
+            severity, cited = "warn", accesses
+            words = (
+                f"Each lane moves {widths[-1] if widths else '?'} bytes per instruction; {WIDEST} would be the widest"
+            )
+        detail = f"{words}, for {lane}. Per Python line: " + "; ".join(rows) + "."
+        out.append(
+            Finding(
+                "vectorization", severity, title, detail, Stage.AMDGCN, tuple(op.index for op in cited), tuple(rows)
+            )
+        )
+    return out
+
+
+def _lds(variant: Variant, ops: list[amdgcn.MemoryOp], barriers: list[int]) -> list[Finding]:
+    lds_bytes = variant.resources.shared if variant.resources else 0
+    accesses = [op for op in ops if op.space == "lds"]
+    if not lds_bytes and not accesses and not barriers:
+        return []
+    reads = Counter((op.opcode, op.bytes) for op in accesses if op.kind == "load")
+    writes = Counter((op.opcode, op.bytes) for op in accesses if op.kind == "store")
+
+    def mix(counter: Counter) -> str:
+        return ", ".join(f"{code} x{n} ({width or '?'} B)" for (code, width), n in counter.most_common()) or "none"
+
+    title = (
+        f"uses {lds_bytes or 0} B of LDS per workgroup and {len(barriers)} barrier{'s' if len(barriers) != 1 else ''}"
+    )
+    detail = (
+        f"LDS (the workgroup's shared memory, as Triton requests it at launch plus any static part): "
+        f"{lds_bytes or 0} bytes. Reads: {mix(reads)}. Writes: {mix(writes)}. "
+        f"{len(barriers)} workgroup barrier{'s' if len(barriers) != 1 else ''} (s_barrier): every wave of the "
+        "workgroup waits there for the others."
+    )
+    evidence = (
+        f"{lds_bytes or 0} B LDS",
+        f"{sum(reads.values())} ds_ reads",
+        f"{sum(writes.values())} ds_ writes",
+        f"{len(barriers)} barriers",
+    )
+    lines = tuple(sorted([op.index for op in accesses] + barriers))
+    return [Finding("shared-memory", "info", title, detail, Stage.AMDGCN, lines, evidence)]
+
+
+def _occupancy(variant: Variant) -> list[Finding]:
+    r = variant.resources
+    occ = simd_occupancy(variant.arch, r.registers or 0) if r else None
+    if occ is None or r is None:
+        return []
+    agprs = f" ({r.agprs} of them AGPRs)" if r.agprs else ""
+    rule = (
+        f"{occ.vgprs} VGPRs per lane{agprs}, allocated in units of {occ.file.granule}: {occ.allocated}. A {variant.arch} "
+        f"SIMD's VGPR file holds {occ.file.total} per lane, so {occ.file.total} // {occ.allocated} = "
+        f"{occ.file.total // occ.allocated} waves, at most {occ.file.max_waves} (LLVM's rule, AMDGPUBaseInfo.cpp)."
+    )
+    evidence = (f"{occ.vgprs} VGPRs", f"{occ.allocated} allocated", f"{occ.file.total} per SIMD", f"{occ.waves} waves")
+    if not occ.limited:
+        title = f"VGPRs allow all {occ.waves} waves per SIMD"
+        return [
+            Finding(
+                "occupancy",
+                "info",
+                title,
+                rule + " Only LDS or the workgroup's size can limit waves further.",
+                Stage.AMDGCN,
+                (),
+                evidence,
+            )
+        ]
+    more = occ.vgprs_for(occ.waves + 1)
+    detail = f"{rule} For {occ.waves + 1} waves: at most {more} VGPRs per lane (smaller tiles, fewer values per lane, or waves_per_eu)."
+    severity = "warn" if occ.waves * 4 <= occ.file.max_waves else "info"
+    title = f"{occ.waves} of {occ.file.max_waves} waves per SIMD: VGPRs limit occupancy"
+    return [Finding("occupancy", severity, title, detail, Stage.AMDGCN, (), evidence)]
+
+
+def _spills(variant: Variant, ops: list[amdgcn.MemoryOp]) -> list[Finding]:
+    r = variant.resources
+    scratch = [op for op in ops if op.space == "scratch"]
+    spilled = (r.vgpr_spills or 0) + (r.sgpr_spills or 0) if r else 0
+    if not spilled and not scratch and not (r and r.scratch):
+        return []
+    stores = sum(1 for op in scratch if op.kind == "store")
+    detail = (
+        f"The code object's metadata: {r.vgpr_spills if r else '?'} VGPRs and {r.sgpr_spills if r else '?'} SGPRs spilled, "
+        f"{r.scratch if r else '?'} bytes of scratch per lane. The AMDGCN has {len(scratch)} scratch accesses "
+        f"({stores} spill stores, {len(scratch) - stores} reloads). Scratch is per-lane memory in HBM, cached: "
+        "each spill costs a memory round trip. Fewer values per lane (smaller blocks, more warps) or a looser "
+        "waves_per_eu lowers the pressure."
+    )
+    title = f"registers spill to scratch ({r.scratch if r else '?'} bytes per lane)"
+    evidence = (
+        f"{spilled} registers spilled",
+        f"{r.scratch if r else 0} B scratch",
+        f"{len(scratch)} scratch accesses",
+    )
+    return [Finding("spills", "warn", title, detail, Stage.AMDGCN, tuple(op.index for op in scratch), evidence)]
+
+
+def _matrix(instructions: list[tuple[int, str]]) -> list[Finding]:
+    found = [(i, op, shape) for i, op in instructions if (shape := matrix_shape(op)) is not None]
+    if not found:
+        return []
+    kinds = Counter(op for _, op, _ in found)
+    shapes = {op: shape for _, op, shape in found}
+    rows = tuple(f"{op} x{n}: {shapes[op].words()}" for op, n in kinds.most_common())
+    unit = "MFMA (CDNA matrix cores)" if any(s.kind in ("mfma", "smfmac") for _, _, s in found) else "WMMA (RDNA)"
+    macs = sum(s.macs for _, _, s in found)
+    detail = (
+        f"{'; '.join(rows)}. Each instruction is a whole wave's matrix multiply-accumulate on the {unit}; "
+        f"{macs} multiply-adds per pass through these lines."
+    )
+    title = f"matrix cores: {len(found)} {unit.split()[0]} instructions"
+    return [Finding("tensor-cores", "info", title, detail, Stage.AMDGCN, tuple(i for i, _, _ in found), rows)]
