@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -42,11 +43,13 @@ from ..records import Facts, Measurement
 from ..spec import TRITON_OPTION
 from ..store import (
     LEFTOVER,
+    MAX_JSON_BYTES,
     OLD_MARK,
     SAFE_NAME,
     atomic_write,
     contained,
     own_folder,
+    read_bytes,
     read_json,
     read_text,
     read_variant,
@@ -169,6 +172,7 @@ class Session:
         self.entries = _entries(data)
         self._index: tuple[dict[str, Entry], dict[str, list[Entry]]] = ({}, {})
         self._index_stamp: tuple | None = None
+        self._written: bytes | None = None  # the digest of the index as this object last wrote it
 
     def __repr__(self) -> str:
         return short_repr("Session", self.kernel.name, str(self.path), f"{len(self.entries)} variants")
@@ -403,13 +407,26 @@ class Session:
         """Take the entries on disk (another writer's too), keeping ours that are not there yet."""
         if not (self.path / INDEX).is_file():
             return
+        # The index as this session last wrote it holds no one else's entries: parsing it again
+        # (thousands of entries, on every variant a sweep adds) would only give ours back.
+        if (
+            self._written is not None
+            and _digest(read_bytes(contained(self.path, INDEX), MAX_JSON_BYTES)) == self._written
+        ):
+            return
         on_disk = _entries(_read_index(self.path))
         ids = {e.id for e in on_disk}
         self.entries = on_disk + [e for e in self.entries if e.id not in ids]
 
     def _write(self) -> None:
         self.data["variants"] = [e.to_json() for e in self.entries]
-        atomic_write(self.path / INDEX, json.dumps(self.data, indent=1, default=str))
+        text = json.dumps(self.data, indent=1, default=str).encode("utf-8")
+        atomic_write(self.path / INDEX, text)
+        self._written = _digest(text)
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
 
 
 def _source_name(kernel_file: str) -> str:
