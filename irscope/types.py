@@ -8,6 +8,7 @@ variant is a fact about one compile and never changes after the fact.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
@@ -124,21 +125,28 @@ def typed_fields(cls: type, data: Any) -> dict[str, Any]:
     if not isinstance(data, Mapping):
         raise TypeError(f"{cls.__name__} must be an object, not {type(data).__name__}")
     out = {}
+    for name, kinds, optional, annotation in _field_kinds(cls):
+        if name not in data:
+            continue
+        value = out[name] = data[name]
+        if kinds is None or (value is None and optional):
+            continue  # kinds None: an Enum, a Mapping, a tuple: the caller converts it, and that checks it
+        # A bool is an int to Python, but never a number here: only a field that takes bools takes one.
+        if not (isinstance(value, kinds) and (bool in kinds or not isinstance(value, bool))):
+            raise TypeError(f"{cls.__name__}.{name} must be {annotation}, not {type(value).__name__}")
+    return out
+
+
+@functools.cache
+def _field_kinds(cls: type) -> list[tuple[str, tuple[type, ...] | None, bool, str]]:
+    """Per field of ``cls``: its name, the Python types its JSON kinds allow (None: not checked here),
+    whether None is allowed, and its annotation. Worked out once per class: a session's index has thousands."""
+    out: list[tuple[str, tuple[type, ...] | None, bool, str]] = []
     for f in fields(cls):
-        if f.name not in data:
-            continue
-        value = out[f.name] = data[f.name]
-        kinds = [k.strip().split("[")[0] for k in str(f.type).split("|")]
-        if any(k not in _JSON_KINDS and k != "None" for k in kinds):
-            continue  # an Enum, a Mapping, a tuple: the caller converts it, and that checks it
-        if value is None and "None" in kinds:
-            continue
-        if not any(
-            isinstance(value, _JSON_KINDS[k]) and (k == "bool" or not isinstance(value, bool))
-            for k in kinds
-            if k != "None"
-        ):
-            raise TypeError(f"{cls.__name__}.{f.name} must be {f.type}, not {type(value).__name__}")
+        names = [k.strip().split("[")[0] for k in str(f.type).split("|")]
+        checked = all(k in _JSON_KINDS or k == "None" for k in names)
+        kinds = tuple(t for k in names if k != "None" for t in _JSON_KINDS[k]) if checked else None
+        out.append((f.name, kinds, "None" in names, str(f.type)))
     return out
 
 

@@ -131,8 +131,8 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
         where = f"; saved in {session.path}, run again to resume" if session else ""
         echo(f"irscope: interrupted after {len(results)} of {len(configs)} variants{where}", err=True)
         raise SystemExit(int(ExitCode.INTERRUPTED)) from None
-    _print_table(sorted(results, key=lambda r: r.index), as_json)
-    failed = sum(not r.variant.ok for r in results)
+    _print_table(sorted(results, key=lambda r: r.index), named.kernel.identity(), as_json)
+    failed = sum(not r.ok for r in results)
     where = f" into {session.path}" if session else ""
     echo(
         f"{len(results)} variants{where}: {len(results) - failed} ok, {failed} failed, "
@@ -158,7 +158,7 @@ def _well_formed(request) -> bool:
     )
 
 
-def _print_table(results, as_json: bool) -> None:
+def _print_table(results, kernel, as_json: bool) -> None:
     from dataclasses import replace
 
     from ..measure.runtimes import shown_measurement
@@ -166,9 +166,9 @@ def _print_table(results, as_json: bool) -> None:
     from ..session.table import FACT_COLUMNS, RUNTIME_COLUMNS, cell, note, text, varying
 
     entries = []  # copies that carry the runtime shown: a session's entries keep only what was measured into them
-    for r in results:
-        entry, v = r.entry or Entry.of(r.variant), r.variant
-        entries.append(replace(entry, measurement=shown_measurement(v.kernel, v.config, v.arch, entry)))
+    for r in results:  # from the index where the session has the variant: its files are not read
+        entry = r.entry or Entry.of(r.variant)
+        entries.append(replace(entry, measurement=shown_measurement(kernel, entry.config, entry.arch, entry)))
     columns = FACT_COLUMNS + (RUNTIME_COLUMNS if any(e.measurement for e in entries) else [])
     names = varying(entries)
     if as_json:

@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import hashlib
 import json
 import os
 import re
 import shutil
 import stat
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -42,11 +43,13 @@ from ..records import Facts, Measurement
 from ..spec import TRITON_OPTION
 from ..store import (
     LEFTOVER,
+    MAX_JSON_BYTES,
     OLD_MARK,
     SAFE_NAME,
     atomic_write,
     contained,
     own_folder,
+    read_bytes,
     read_json,
     read_text,
     read_variant,
@@ -167,6 +170,9 @@ class Session(HtmlDisplay):
         self.path = Path(path)
         self.data = data
         self.entries = _entries(data)
+        self._index: tuple[dict[str, Entry], dict[str, list[Entry]]] = ({}, {})
+        self._index_stamp: tuple | None = None
+        self._written: bytes | None = None  # the digest of the index as this object last wrote it
 
     def __repr__(self) -> str:
         return short_repr("Session", self.kernel.name, str(self.path), f"{len(self.entries)} variants")
@@ -324,11 +330,25 @@ class Session(HtmlDisplay):
         return read_text(contained(self.path, relative))
 
     def entry(self, entry_id: str) -> Entry | None:
-        return next((e for e in self.entries if e.id == entry_id), None)
+        return self._lookup()[0].get(entry_id)
 
     def find(self, config: Config, arch: str | None = None) -> Entry | None:
-        key = config.key()
-        return next((e for e in self.entries if e.config.key() == key and (arch is None or e.arch == arch)), None)
+        found = self._lookup()[1].get(config.key(), [])
+        return next((e for e in found if arch is None or e.arch == arch), None)
+
+    def _lookup(self) -> tuple[dict[str, Entry], dict[str, list[Entry]]]:
+        """Entries by id and by config key, built once per list of entries: a sweep resuming
+        thousands of variants asks for each, and a scan per question would be quadratic."""
+        # The list object itself is kept (its id is never reused while held); an append changes its length.
+        stamp = (self.entries, len(self.entries), *map(id, self.entries[:1] + self.entries[-1:]))
+        if self._index_stamp is None or stamp[0] is not self._index_stamp[0] or stamp[1:] != self._index_stamp[1:]:
+            by_id: dict[str, Entry] = {}
+            by_config: dict[str, list[Entry]] = {}
+            for e in self.entries:
+                by_id.setdefault(e.id, e)
+                by_config.setdefault(e.config.key(), []).append(e)
+            self._index, self._index_stamp = (by_id, by_config), stamp
+        return self._index
 
     def variant(self, entry: Entry | str, partial: bool = False) -> Variant:
         """The entry's variant; damage is a SessionError. ``partial``: a damaged kernel source
@@ -342,19 +362,31 @@ class Session(HtmlDisplay):
 
     def add(self, variant: Variant) -> Entry:
         """Store ``variant`` (replacing one with the same config and arch) and update the index."""
-        entry = Entry.of(variant)
+        return self.add_many([variant])[0]
+
+    def add_many(self, variants: Iterable[Variant]) -> list[Entry]:
+        """Store ``variants`` as ``add`` does, under one lock and with one index write.
+
+        The index is rewritten whole, so adding n variants one by one costs n rewrites of a growing
+        file; a writer that has several at once (an import, a replay) writes them together.
+        """
+        entries: list[Entry] = []
         with _writing(self.path), _locked(self.path):
-            # The cubin is kept only where nothing else can make it again on the GPU: a variant another
-            # Triton compiled is launched from it there (frontends/triton/binary.py).
-            keep_cubin = variant.config.options.get(TRITON_OPTION) is not None
-            write_variant(self.path / "variants" / entry.id, variant, with_source=False, with_cubin=keep_cubin)
+            for variant in variants:
+                entry = Entry.of(variant)
+                # The cubin is kept only where nothing else can make it again on the GPU: a variant another
+                # Triton compiled is launched from it there (frontends/triton/binary.py).
+                keep_cubin = variant.config.options.get(TRITON_OPTION) is not None
+                write_variant(self.path / "variants" / entry.id, variant, with_source=False, with_cubin=keep_cubin)
+                entries.append(entry)
             self._reload()
-            old = self.entry(entry.id)
-            if old is not None and old.status is not Status.FAILED:
-                entry.measurement = old.measurement
-            self.entries = [e for e in self.entries if e.id != entry.id] + [entry]
+            new = {e.id: e for e in entries}
+            for old in self.entries:
+                if old.id in new and old.status is not Status.FAILED:
+                    new[old.id].measurement = old.measurement
+            self.entries = [e for e in self.entries if e.id not in new] + list(new.values())
             self._write()
-        return entry
+        return entries
 
     def update(self, entry: Entry) -> None:
         """Replace ``entry`` (a new measurement, say) in the index."""
@@ -375,13 +407,26 @@ class Session(HtmlDisplay):
         """Take the entries on disk (another writer's too), keeping ours that are not there yet."""
         if not (self.path / INDEX).is_file():
             return
+        # The index as this session last wrote it holds no one else's entries: parsing it again
+        # (thousands of entries, on every variant a sweep adds) would only give ours back.
+        if (
+            self._written is not None
+            and _digest(read_bytes(contained(self.path, INDEX), MAX_JSON_BYTES)) == self._written
+        ):
+            return
         on_disk = _entries(_read_index(self.path))
         ids = {e.id for e in on_disk}
         self.entries = on_disk + [e for e in self.entries if e.id not in ids]
 
     def _write(self) -> None:
         self.data["variants"] = [e.to_json() for e in self.entries]
-        atomic_write(self.path / INDEX, json.dumps(self.data, indent=1, default=str))
+        text = json.dumps(self.data, indent=1, default=str).encode("utf-8")
+        atomic_write(self.path / INDEX, text)
+        self._written = _digest(text)
+
+
+def _digest(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
 
 
 def _source_name(kernel_file: str) -> str:
@@ -415,8 +460,7 @@ def _read_index(path: Path) -> dict[str, Any]:
             raise SessionError(
                 f"{index} is malformed: parameter {name!r} must be an object with its default, kind and sweep values"
             )
-    _entries(data)  # every entry parses, or the session is reported damaged now rather than on first use
-    return data
+    return data  # its entries are parsed by every caller at once (Session.__init__, _reload): damage shows now
 
 
 def _entries(data: Mapping[str, Any]) -> list[Entry]:

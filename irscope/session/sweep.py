@@ -9,24 +9,42 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..capturing import capture_many, choose_target
 from ..capturing.pipeline import DEFAULT_COMPILE_TIMEOUT
 from ..executors import Executor
 from ..frontends import Kernel
-from ..types import Config, Variant
+from ..types import Config, Status, Variant
 from .store import Entry, Session
 
 
 @dataclass(frozen=True)
 class SweepResult:
-    """One finished variant of a sweep."""
+    """One finished variant of a sweep.
+
+    A variant the session already held is read from its files only when ``variant`` is asked
+    for: resuming a sweep of thousands needs only the index (``entry``) to say what each is.
+    """
 
     index: int  # position in the configs swept
     entry: Entry | None  # its row in the session (None when no session is kept)
-    variant: Variant
+    _variant: Variant | None  # None: the session's stored variant, read on first use
     reused: bool  # already in the session (or the cache): not compiled this time
+    _session: Session | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def variant(self) -> Variant:
+        """The variant; a stored one's damage is a SessionError here."""
+        if self._variant is None:
+            assert self._session is not None and self.entry is not None  # how run_sweep makes a stored one
+            object.__setattr__(self, "_variant", self._session.variant(self.entry))
+        return self._variant
+
+    @property
+    def ok(self) -> bool:
+        """Whether it compiled: what the index says of a stored variant, without reading it."""
+        return self.entry.status is Status.OK if self.entry is not None else self.variant.ok
 
 
 def run_sweep(
@@ -53,11 +71,16 @@ def run_sweep(
     todo: list[int] = []
     for i, config in enumerate(configs):
         entry = session.find(config, target.arch) if session else None
-        stored = session.variant(entry) if entry is not None and not entry.retry else None
-        if stored is not None and not (passes and stored.ok and stored.passes is None):
-            yield SweepResult(i, entry, stored, True)
-        else:
+        if entry is None or entry.retry:
             todo.append(i)
+        elif not passes:
+            yield SweepResult(i, entry, None, True, session)
+        else:  # whether it kept its passes is in its files, not the index
+            stored = session.variant(entry)
+            if stored.ok and stored.passes is None:
+                todo.append(i)
+            else:
+                yield SweepResult(i, entry, stored, True)
     for captured in capture_many(
         kernel,
         [configs[i] for i in todo],

@@ -32,6 +32,7 @@ class Row:
     damage: str | None = None  # why the variant's files could not be read (a SessionError's message)
     _source_map: SourceMap | None = None
     _shown: tuple | None = None  # (entry, its measurement, the measurement shown for them)
+    _settings: tuple | None = None  # (entry, its settings)
 
     @property
     def ready(self) -> bool:
@@ -55,7 +56,12 @@ class Row:
 
     def settings(self) -> dict[str, Any]:
         """The config's settings, with what the kernel's heuristics set once the variant is captured."""
-        return self.config.values() if self.entry is None else self.entry.settings()
+        entry = self.entry
+        if entry is None:
+            return self.config.values()
+        if self._settings is None or self._settings[0] is not entry:  # asked per column, per row
+            self._settings = (entry, entry.settings())
+        return self._settings[1]
 
     def value(self, name: str) -> Any:
         return self.settings().get(name)
@@ -119,6 +125,11 @@ class Model:
         self.mark_order: list[int] = []  # marked row indices, oldest first
         self._sources: dict[Path, tuple[str, str | None]] = {}  # session path -> (source, why it is unreadable)
         self._heat: dict[int, tuple[dict[int, float], dict[int, float]] | None] = {}  # row -> ncu's samples
+        # What every row decides, kept until a row changes: the table asks per row, and thousands of rows
+        # asking for a scan of all of them would be quadratic.
+        self._varying: list[str] | None = None
+        self._fastest: tuple[Row | None] | None = None
+        self._multi_kernel: bool | None = None
 
     @classmethod
     def from_session(cls, session: Session) -> Model:
@@ -135,13 +146,16 @@ class Model:
 
     @property
     def multi_kernel(self) -> bool:
-        return len({r.kernel for r in self.rows}) > 1
+        if self._multi_kernel is None:  # each row's kernel is set once, when the model is made
+            self._multi_kernel = len({r.kernel for r in self.rows}) > 1
+        return self._multi_kernel
 
     def set_variant(self, index: int, variant: Variant, entry: Entry | None = None) -> Row:
         """The row's variant is captured: ``entry`` is its session's, or None for a capture kept in memory."""
         row = self.rows[index]
         row.variant, row.entry = variant, entry if entry is not None else Entry.of(variant)
         row._source_map = None
+        self._varying = self._fastest = None
         return row
 
     def set_measurement(self, index: int, measurement: Measurement) -> Row:
@@ -149,6 +163,7 @@ class Model:
         row = self.rows[index]
         if row.entry is not None:
             row.entry.measurement = measurement
+        self._fastest = None
         return row
 
     def heat(self, row: Row) -> tuple[dict[int, float], dict[int, float]] | None:
@@ -206,13 +221,22 @@ class Model:
     # ------------------------------------------------------------ derived views
 
     def fastest(self) -> Row | None:
-        ranked = [
-            r for r in self.rows if r.measurement is not None and r.measurement.ranked and r.runtime_status is Status.OK
-        ]
-        return min(ranked, key=lambda r: r.measurement.median_us) if ranked else None
+        if self._fastest is None:
+            ranked = [
+                r
+                for r in self.rows
+                if r.measurement is not None and r.measurement.ranked and r.runtime_status is Status.OK
+            ]
+            self._fastest = (min(ranked, key=lambda r: r.measurement.median_us) if ranked else None,)
+        return self._fastest[0]
 
     def varying(self) -> list[str]:
         """Config names that differ between rows (constexprs first)."""
+        if self._varying is None:
+            self._varying = self._find_varying()
+        return list(self._varying)
+
+    def _find_varying(self) -> list[str]:
         if not self.rows:
             return []
         names = list(dict.fromkeys(n for r in self.rows for n in r.settings()))

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from rich.cells import cell_len
 from rich.text import Text
+from textual._two_way_dict import TwoWayDict
 from textual.widgets import DataTable
+from textual.widgets._data_table import Row as TableRow
+from textual.widgets._data_table import RowKey
 
 from ...session.table import text as fmt
 from ...types import Status
@@ -34,9 +40,10 @@ COLUMNS = [
 def row_values(model: Model, row: Row) -> dict[str, object]:
     f, m = row.facts, row.measurement
     status = row.runtime_status
+    settings = row.settings()
     return {
         "kernel": row.kernel,
-        **{name: row.value(name) for name in model.varying()},
+        **{name: settings.get(name) for name in model.varying()},
         "status": DAMAGED if row.damage else "…" if status is None else status.value,
         "median_us": None if m is None else m.median_us,
         "gbps": None if m is None else m.gbps,
@@ -50,13 +57,24 @@ def row_values(model: Model, row: Row) -> dict[str, object]:
 
 
 class VariantsTable(DataTable):
-    """Rows keyed by the row index, so sorting never loses track of which variant is which."""
+    """Rows keyed by the row index, so sorting never loses track of which variant is which.
+
+    Textual's DataTable paints only the rows in view, but ``add_row`` stores and measures every
+    cell of every row up front (seconds for a session of thousands). Here the rows are handed to
+    it all at once, each cell made only when its row is first painted (``_LazyCells``), and the
+    column widths come from the cells' plain text (``_column_widths``): opening or sorting costs
+    one pass over the index, whatever the session's size, and the rendering is DataTable's own.
+    """
 
     def __init__(self, model: Model, **kwargs) -> None:
         super().__init__(cursor_type="row", zebra_stripes=False, **kwargs)
         self.model = model
         self.sort_key: str | None = None
         self._fastest: Row | None = None
+        # row index -> each column's text and value, kept until update_row: a sort or a mark
+        # rebuilds the table from these, not from the rows again
+        self._texts_of: dict[int, dict[str, tuple[str, object]]] = {}
+        self._texts_keys: list[str] = []
 
     def on_mount(self) -> None:
         self.rebuild()
@@ -72,16 +90,28 @@ class VariantsTable(DataTable):
             self.add_column(name, key=name)
         for key, title in COLUMNS:
             self.add_column(title, key=key)
-        for row in self._ordered():
-            self.add_row(*self._cells(row), key=str(row.index))
+        ordered = self._ordered()
+        keys = [RowKey(str(row.index)) for row in ordered]
+        by_key = dict(zip(keys, ordered))
+        self._row_locations = TwoWayDict({key: i for i, key in enumerate(keys)})
+        self.rows = {key: TableRow(key, 1) for key in keys}
+        self._data = _LazyCells(by_key, lambda key: dict(zip(self._keys(), self._cells(by_key[key]))))
+        for column, width in zip(self.ordered_columns, self._column_widths(ordered)):
+            column.content_width = max(column.content_width, width)
+        self._require_update_dimensions = True  # the table's size, from the rows, when it is next idle
+        self._update_count += 1
         self._fastest = self.model.fastest()
+        self.check_idle()
         if current is not None:
-            self.select_index(current)
+            self.select_index(current)  # the variant shown stays shown: nothing to read
+        elif keys:  # as add_row says when the cursor, at (0, 0), first has a row under it
+            self._highlight_cursor()
 
     def update_row(self, row: Row) -> None:
         """Refresh one row's cells, and the fastest row's (the fastest may have moved)."""
         fastest = self.model.fastest()
         for other in {id(r): r for r in (row, fastest, self._fastest) if r is not None}.values():
+            self._texts_of.pop(other.index, None)
             for key, value in zip(self._keys(), self._cells(other)):
                 self.update_cell(str(other.index), key, value)
         self._fastest = fastest
@@ -91,22 +121,54 @@ class VariantsTable(DataTable):
         return ["mark", *kernel, *self.model.varying(), *(k for k, _ in COLUMNS)]
 
     def _cells(self, row: Row) -> list[object]:
+        return [self._cell(key, value, row) for key, value in self._texts(row).items()]
+
+    def _texts(self, row: Row) -> dict[str, tuple[str, object]]:
+        """Each column's plain text for ``row`` and the value it shows (what widths, cells and the sort use)."""
+        keys = self._keys()
+        if keys != self._texts_keys:
+            self._texts_of, self._texts_keys = {}, keys
+        texts = self._texts_of.get(row.index)
+        if texts is None:
+            texts = self._texts_of[row.index] = self._make_texts(row, keys)
+        return {"mark": ("●" if row.marked else " ", None), **texts}
+
+    def _make_texts(self, row: Row, keys: list[str]) -> dict[str, tuple[str, object]]:
         values = row_values(self.model, row)
-        fastest = self.model.fastest()
-        style = "bold green" if fastest is row else ""
-        out: list[object] = [Text("●" if row.marked else " ", style="bold #c792ea")]
-        for key in self._keys()[1:]:
+        out: dict[str, tuple[str, object]] = {}
+        for key in keys[1:]:
             value = values[key]
             if key == "status":
-                out.append(Text(fmt(value) if value != "…" else "…", style=STATUS_STYLE.get(str(value), "grey50")))
+                shown = fmt(value) if value != "…" else "…"
             elif key == "kernel":
-                out.append(Text(str(value)))
+                shown = str(value)
             elif key == "note":
-                bad = row.damage or row.runtime_status not in (None, Status.OK)
-                out.append(Text(str(value)[:60], style="red" if bad else "grey50"))
+                shown = str(value)[:60]
             else:
-                out.append(Text(fmt(value), style=style, justify="right"))
+                shown = fmt(value)
+            out[key] = (shown, value)
         return out
+
+    def _cell(self, key: str, shown: tuple[str, object], row: Row) -> Text:
+        text, value = shown
+        if key == "mark":
+            return Text(text, style="bold #c792ea")
+        if key == "status":
+            return Text(text, style=STATUS_STYLE.get(str(value), "grey50"))
+        if key == "kernel":
+            return Text(text)
+        if key == "note":
+            bad = row.damage or row.runtime_status not in (None, Status.OK)
+            return Text(text, style="red" if bad else "grey50")
+        return Text(text, style="bold green" if self.model.fastest() is row else "", justify="right")
+
+    def _column_widths(self, rows: list[Row]) -> list[int]:
+        """The widest plain text of each column over ``rows``: every row's text, none of its cells."""
+        texts = [self._texts(row) for row in rows]
+        return [
+            max((cell_len(text) for text in {row_texts[key][0] for row_texts in texts}), default=0)
+            for key in self._keys()
+        ]
 
     # ------------------------------------------------------------ selection and sorting
 
@@ -137,8 +199,53 @@ class VariantsTable(DataTable):
             return list(self.model.rows)
 
         def key(row: Row) -> tuple:
-            value = row_values(self.model, row).get(self.sort_key)
+            value = self._texts(row)[self.sort_key][1]
             number = isinstance(value, (int, float))
             return (value is None, not number, value if number else str(value))
 
         return sorted(self.model.rows, key=key)
+
+
+class _LazyCells(dict):
+    """DataTable's store of cells (row key -> column key -> cell), each row's made on first use.
+
+    It answers for every row from the start (``len``, ``in``, ``get``, iteration), as the
+    table's own dict does once every row is added; a row's cells are built when the table
+    first paints, reads or updates that row.
+    """
+
+    def __init__(self, rows: dict, build: Callable[[RowKey], dict]) -> None:
+        super().__init__()
+        self._rows = rows
+        self._build = build
+
+    def __missing__(self, key: RowKey) -> dict:
+        if key not in self._rows:
+            raise KeyError(key)
+        cells = self[key] = self._build(key)
+        return cells
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def clear(self) -> None:  # DataTable.clear: no rows any more
+        super().clear()
+        self._rows = {}
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._rows
+
+    def __iter__(self):
+        return iter(self._rows)
+
+    def get(self, key, default=None):
+        return self[key] if key in self._rows else default
+
+    def keys(self):
+        return self._rows.keys()
+
+    def items(self):
+        return ((key, self[key]) for key in self._rows)
+
+    def values(self):
+        return (self[key] for key in self._rows)
