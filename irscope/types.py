@@ -145,7 +145,9 @@ def _field_kinds(cls: type) -> list[tuple[str, tuple[type, ...] | None, bool, st
     for f in fields(cls):
         names = [k.strip().split("[")[0] for k in str(f.type).split("|")]
         checked = all(k in _JSON_KINDS or k == "None" for k in names)
-        kinds = tuple(t for k in names if k != "None" for t in _JSON_KINDS[k]) if checked else None
+        kinds: tuple[type, ...] | None = (
+            tuple(t for k in names if k != "None" for t in _JSON_KINDS[k]) if checked else None
+        )
         out.append((f.name, kinds, "None" in names, str(f.type)))
     return out
 

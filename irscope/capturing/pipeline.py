@@ -6,8 +6,8 @@ caller that stops iterating (Ctrl-C, Escape) keeps everything already yielded.
 Compiles run in worker processes, so that a compile running past its time
 (``compile_timeout``: ptxas on a huge unrolled block can run for many minutes and
 gigabytes) is stopped by killing its worker, as many at once as there are cores;
-SASS is disassembled in batches (see ``sass.py`` for why): whatever has compiled
-while nvdisasm was busy goes in its next run, so the first variant goes alone. A library caller may
+SASS is disassembled in batches (see ``sass.py`` for why), but the first variant
+compiled goes alone, so the first result does not wait for five more compiles. A library caller may
 pass ``compile_timeout=None`` to compile in its own process instead; a kernel given as
 a Python object (``Kernel.compiles_here``: a notebook cell's) always compiles in the
 calling process, with no compile timeout.
@@ -38,7 +38,7 @@ from ..types import CompileInfo, Config, KernelId, Resources, Stage, Status, Var
 from .cache import CaptureCache
 from .worker import COMPILE
 
-SASS_BATCH = 6  # at most this many variants wait for nvdisasm while it is busy
+SASS_BATCH = 6  # variants per nvdisasm run while compiles are still going (the first goes alone)
 DEFAULT_COMPILE_TIMEOUT = 300.0  # seconds per variant: a real kernel compiles in seconds
 MAX_COMPILE_TIMEOUT = 86400.0  # --compile-timeout's own limit (cli/options.py: MAX_SECONDS)
 
@@ -239,6 +239,7 @@ def _parallel(run: _Run, pending: list[int], target: Target, workers: int, folde
     sass = futures.ThreadPoolExecutor(max_workers=1)
     disassembling: list[futures.Future] = []
     batch: list[tuple[int, Variant]] = []
+    first = True
     try:
         for i in pending:
             pool.submit(i, (run.kernel.handle(), run.configs[i], target, run.passes, *check))
@@ -249,9 +250,10 @@ def _parallel(run: _Run, pending: list[int], target: Target, workers: int, folde
                 batch.append(
                     (i, build_variant(run.kernel_id, run.configs[i], target, compiled, run.source, run.kernel.stages))
                 )
-            # nvdisasm idle: disassemble what there is now, so the first variant is not held back
-            # waiting for five more; while it is busy, variants gather into the next batch.
-            if batch and (not disassembling or len(batch) >= SASS_BATCH or not pool.outstanding):
+            # The first variant compiled is disassembled at once, not held back for five more; after it,
+            # batches: every nvdisasm run costs a start-up that a run per variant pays over and over.
+            if batch and (first or len(batch) >= SASS_BATCH or not pool.outstanding):
+                first = False
                 disassembling.append(sass.submit(with_sass, batch))
                 batch = []
             while disassembling and disassembling[0].done():

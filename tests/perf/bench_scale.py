@@ -183,6 +183,7 @@ def main() -> None:
     parser.add_argument("--gpu", action="store_true", help="Compile, check and time on this machine's GPUs.")
     parser.add_argument("--gpus", default="0,1", help="With --gpu: the two GPUs of the two-GPU run.")
     parser.add_argument("--no-tui", action="store_true", help="Skip the TUI's first paint.")
+    parser.add_argument("--no-bare", action="store_true", help="Time irscope only (compile only; a before/after).")
     parser.add_argument("--irscope", type=Path, help="Time this irscope tree instead (a before/after comparison).")
     args = parser.parse_args()
     if args.irscope is not None:
@@ -197,6 +198,9 @@ def main() -> None:
             print(row(f"{size} variants, irscope bench 1 GPU", one, bare), flush=True)
             two = timed(IRSCOPE_GPU, size, gpus=args.gpus.split(","))
             print(row(f"{size} variants, irscope bench {len(args.gpus.split(','))} GPUs", two, bare), flush=True)
+        elif args.no_bare:
+            ours = timed(IRSCOPE_COMPILE, size)
+            print(f"{size} variants, compile only: first {ours['first']:.2f} s, wall {ours['wall']:.2f} s", flush=True)
         else:
             bare = timed(BARE_COMPILE, size)
             ours = timed(IRSCOPE_COMPILE, size)
