@@ -84,7 +84,8 @@ class TritonKernel(Kernel):
         self.recorded_launches: dict[str, Any] = {}
         # Defaults a file's own launch gave (kernel_files.py): they replace the table's declared ones.
         self.defaults: dict[str, Any] = {}
-        self._inputs: dict[tuple, tuple[Any, Any]] = {}
+        self._inputs: dict[tuple, Any] = {}  # filled example tensors, per size
+        self._expected: tuple[tuple, Any] | None = None  # the reference's outputs for the last config asked
         self._tuned_table: dict[str, dict[str, Any]] | None = None  # prune_configs_by runs once
 
     def __repr__(self) -> str:
@@ -226,7 +227,12 @@ class TritonKernel(Kernel):
 
     def example_inputs(self, config: Config, device: str = "cuda", seed: int = 0) -> tuple[Any, Any]:
         """The namespace the spec's callables see for ``config``, on filled example tensors, and the
-        outputs the reference expects of them (None: no reference). Tensors are kept per size."""
+        outputs the reference expects of them (None: no reference).
+
+        Tensors are kept per size; the reference is worked out again for each config, since it may read
+        the config too (a polynomial of degree ``k.TERMS``): one kept per size for the first config would
+        be the wrong answer for the others.
+        """
         if self.spec is None:
             raise ParameterError(f"{self.name} declares no KernelSpec: no example inputs to launch it with")
         spec = self.spec
@@ -234,13 +240,15 @@ class TritonKernel(Kernel):
         if key not in self._inputs:
             if len(self._inputs) > 2:  # keep GPU memory bounded across sizes
                 self._inputs.clear()
-            ns = example_namespace(self, config, device=device, fill=True, seed=seed)
+            self._inputs[key] = example_namespace(self, config, device=device, fill=True, seed=seed)
+        inputs = self._inputs[key]
+        ns = spec.namespace(config.values(), {n: getattr(inputs, n) for n in spec.tensors})
+        if self._expected is None or self._expected[0] != (key, config.key()):
             expected = spec.reference(ns) if spec.reference is not None else None
             if expected is not None and not isinstance(expected, (tuple, list)):
                 expected = (expected,)
-            self._inputs[key] = (ns, expected)
-        inputs, expected = self._inputs[key]
-        return spec.namespace(config.values(), {n: getattr(inputs, n) for n in spec.tensors}), expected
+            self._expected = ((key, config.key()), expected)  # the last config's only: a launch reads it twice
+        return ns, self._expected[1]
 
     def launch(self, config: Config, device: str = "cuda", seed: int = 0) -> Launch:
         if self.spec is None and self.recorded_launches:  # a program's kernel (irscope run): as it launched it
