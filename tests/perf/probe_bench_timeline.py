@@ -1,9 +1,10 @@
-"""When each of the 21 square variants is compiled and measured in `irscope bench` (issue 12's speed target).
+"""When each of the 21 square variants is compiled and measured in `irscope bench` (issues 12 and 32).
 
-Empty caches, one GPU. Prints, per variant, the seconds from the start at which its
-compile finished and its measurement came back, so the slower of the two pipelines shows.
+One GPU, empty caches, then the same again with the caches the first run filled (``--warm``: also the
+second run; imports are not paid twice, the GPU worker's start-up is). Prints, per variant, the seconds
+from the start at which its compile finished and its measurement came back, so the slower pipeline shows.
 
-    python tests/perf/probe_bench_timeline.py
+    python tests/perf/probe_bench_timeline.py [--warm]
 """
 
 from __future__ import annotations
@@ -13,41 +14,47 @@ import tempfile
 import time
 
 
-def main() -> None:
+def main(runs: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["IRSCOPE_CACHE_DIR"] = f"{tmp}/irscope"
         os.environ["TRITON_CACHE_DIR"] = f"{tmp}/triton"
-        start = time.perf_counter()
-        from irscope.config import sweep_configs
-        from irscope.frontends import resolve_kernel
-        from irscope.measure import bench as bench_module
-        from irscope.session import sweep as sweep_module
+        for run in range(runs):
+            print("empty caches:" if run == 0 else "warm caches (same process: imports already paid):")
+            timeline()
 
-        ref = resolve_kernel("square_kernel")
-        configs = sweep_configs(
-            ref.parameter_table(),
-            ref.name,
-            {"BLOCK_SIZE": [128, 256, 512, 1024, 2048, 4096, 8192], "num_warps": [1, 4, 8]},
-            {},
+
+def timeline() -> None:
+    start = time.perf_counter()
+    from irscope.config import sweep_configs
+    from irscope.frontends import resolve_kernel
+    from irscope.measure import bench as bench_module
+    from irscope.session import sweep as sweep_module
+
+    ref = resolve_kernel("square_kernel")
+    configs = sweep_configs(
+        ref.parameter_table(),
+        ref.name,
+        {"BLOCK_SIZE": [128, 256, 512, 1024, 2048, 4096, 8192], "num_warps": [1, 4, 8]},
+        {},
+    )
+    print(f"imports and kernel: {time.perf_counter() - start:.2f} s")
+    compiled = {}
+    original = sweep_module.run_sweep
+
+    def timed_sweep(*args, **kwargs):
+        for result in original(*args, **kwargs):
+            compiled[result.index] = time.perf_counter() - start
+            yield result
+
+    bench_module.run_sweep = timed_sweep
+    measured = {}
+    for result in bench_module.bench(ref, configs):
+        measured[result.index] = (
+            time.perf_counter() - start,
+            result.measurement.status.value,
+            result.measurement.median_us,
         )
-        print(f"imports and kernel: {time.perf_counter() - start:.2f} s")
-        compiled = {}
-        original = sweep_module.run_sweep
-
-        def timed_sweep(*args, **kwargs):
-            for result in original(*args, **kwargs):
-                compiled[result.index] = time.perf_counter() - start
-                yield result
-
-        bench_module.run_sweep = timed_sweep
-        measured = {}
-        for result in bench_module.bench(ref, configs):
-            measured[result.index] = (
-                time.perf_counter() - start,
-                result.measurement.status.value,
-                result.measurement.median_us,
-            )
-        total = time.perf_counter() - start
+    total = time.perf_counter() - start
     for i in sorted(measured):
         at, status, us = measured[i]
         print(
@@ -62,4 +69,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    import sys
+
+    main(2 if "--warm" in sys.argv else 1)
