@@ -88,7 +88,7 @@ def sweep(
     named = _named(kernel, signature, name)
     runner = executor_named(executor)
     runner.check_kernel(named.kernel)
-    values = {n: [v] if isinstance(v, str) else list(v) for n, v in (sweep or {}).items()}
+    values = _sweep_values(sweep)
     configs = named.configs(values, _values(config))
     session = _new_session(named, out)
     session.data["request"] = {
@@ -160,7 +160,7 @@ def bench(
         from .errors import UsageError
 
         raise UsageError(named.kernel.no_launch_reason())
-    values = {n: [v] if isinstance(v, str) else list(v) for n, v in (sweep or {}).items()}
+    values = _sweep_values(sweep)
     configs = named.configs(values, _values(config)) if sweep else [named.config(_values(config))]
     session = _new_session(named, out)
     for _ in run_bench(
@@ -220,6 +220,11 @@ def _new_session(named: Named, out: str | Path | None) -> Session:
         identity = kernel.identity()
         out = cache_dir() / "sessions" / f"{kernel.name}-{identity.source_hash[:16]}"
     return Session.of_kernel(out, kernel, named.table)
+
+
+def _sweep_values(sweep: Mapping[str, Iterable[Any]] | None) -> dict[str, list[Any]]:
+    """Parameter -> its values as a list; a lone string is one value, not its characters."""
+    return {n: [v] if isinstance(v, str) else list(v) for n, v in (sweep or {}).items()}
 
 
 def _values(config: Mapping[str, Any] | None) -> dict[str, Any]:

@@ -182,9 +182,7 @@ def _bench_here(kernel: Kernel, configs, session, options, cancel, on_note) -> I
                 if is_cuda_fault(exc):
                     raise
                 m = Measurement(Status.FAILED, error=exception_line(exc))
-        if session is not None and result.entry is not None:
-            result.entry.measurement = m
-            session.update(result.entry)
+        _keep(session, result.entry, m)
         yield BenchResult(result.index, result.variant, m)
         if cancel is not None and cancel.is_set():
             return
@@ -218,14 +216,18 @@ def _other_triton(variant: Variant) -> tuple[dict[str, Any] | None, str | None]:
     return binary, None
 
 
+def _keep(session: Session | None, entry: Any, measurement: Measurement) -> None:
+    """Store ``measurement`` in the variant's session entry, where there is a session."""
+    if session is not None and entry is not None:
+        entry.measurement = measurement
+        session.update(entry)
+
+
 def _collect(pool, variants, entries, session, done, wait: float) -> Iterator[BenchResult]:
     for index, measurement in pool.results(timeout=wait):
         if index == WARM_UP:
             continue
-        if session is not None and entries.get(index) is not None:
-            entry = entries[index]
-            entry.measurement = measurement
-            session.update(entry)
+        _keep(session, entries.get(index), measurement)
         done.append(BenchResult(index, variants[index], measurement))
         yield done[-1]
 
@@ -274,9 +276,7 @@ def _add_ncu(kernel: Kernel, done: list[BenchResult], entries, session, on_note)
         if session is not None and entry is not None:
             keep.update(_save_report(kernel, r.variant, session.path / "ncu" / entry.id, on_note, said))
         updated = replace(r.measurement, ncu=keep)
-        if session is not None and entry is not None:
-            entry.measurement = updated
-            session.update(entry)
+        _keep(session, entry, updated)
         yield BenchResult(r.index, r.variant, updated)
 
 
