@@ -11,6 +11,7 @@ import re
 import pytest
 
 pytest.importorskip("numba.cuda", reason="needs numba-cuda")
+pytest.importorskip("ipykernel.compiler", reason="needs ipykernel (a cell is compiled as Jupyter compiles it)")
 
 from irscope.capturing import capture
 from irscope.frontends import kernel_from_object
