@@ -12,6 +12,8 @@ import json
 import re
 
 import pytest
+from amd_llvm import llvm_says as llvm_comment
+from amd_llvm import occupancy_with_launch_lds
 from written_kernels import (
     HELD_ROW,
     HELD_ROW_SIGNATURE,
@@ -68,7 +70,7 @@ def listing(variant) -> list[str]:
 
 def llvm_says(variant, what: str) -> int:
     """A number from LLVM's own summary comments at the end of the listing: ``; Occupancy: 6``."""
-    return int(re.search(rf"^; {what}: (\d+)", variant.listings[Stage.AMDGCN], re.M).group(1))
+    return llvm_comment(variant.listings[Stage.AMDGCN], what)
 
 
 def found(variant, kind: str):
@@ -156,14 +158,18 @@ def test_spills_are_the_metadata_and_the_lines_llvm_marks_as_spills(variants, ar
     assert len(stores.evidence) == 1 and "tl.store(" in stores.evidence[0]
 
 
-def test_occupancy_per_simd_is_the_one_llvm_prints(variants):
+def test_occupancy_per_simd_is_the_one_llvm_prints_once_it_sees_the_launchs_lds(variants):
     for (name, arch, _), variant in variants.items():
         (occupancy,) = found(variant, "occupancy")
         waves = int(re.search(r"(\d+) (?:of \d+ )?waves per SIMD", occupancy.title).group(1))
-        assert waves == llvm_says(variant, "Occupancy"), (name, arch, occupancy.title)
-    # tile_mm's 76 VGPRs (AGPRs included) on gfx942: 80 allocated, 512 // 80 = 6 of 8
+        assert waves == occupancy_with_launch_lds(variant), (name, arch, occupancy.title)
+        if not variant.resources.shared:  # no LDS: LLVM's own comment in the listing already says it
+            assert waves == llvm_says(variant, "Occupancy"), (name, arch)
+    # tile_mm on gfx942: 76 VGPRs (AGPRs included), 80 allocated, 512 // 80 = 6 waves; but its 16 KiB of LDS
+    # let a CU hold 4 workgroups of 4 waves: 4 per SIMD
     mm = variants["tile_mm", "gfx942", False]
-    assert found(mm, "occupancy")[0].title == "6 of 8 waves per SIMD: VGPRs limit occupancy"
+    assert found(mm, "occupancy")[0].title == "4 of 8 waves per SIMD, limited by LDS"
+    assert "a gfx942 SIMD's file of 512 holds 6 such waves" in found(mm, "occupancy")[0].detail
 
 
 @pytest.mark.parametrize("arch", ["gfx942", "gfx1100"])

@@ -14,7 +14,7 @@ from ..arch import wave_size
 from ..ir import amdgcn
 from ..ir.sourcemap import SourceMap
 from ..types import Stage, Variant
-from .amd_occupancy import simd_occupancy
+from .amd_occupancy import SimdOccupancy, simd_occupancy
 from .amdgcn_decode import matrix_shape
 from .finding import Finding
 
@@ -119,35 +119,76 @@ def _lds(variant: Variant, ops: list[amdgcn.MemoryOp], barriers: list[int]) -> l
 
 
 def _occupancy(variant: Variant) -> list[Finding]:
-    r = variant.resources
-    occ = simd_occupancy(variant.arch, r.registers or 0) if r else None
-    if occ is None or r is None:
+    r, info = variant.resources, variant.compile_info
+    if r is None or info is None or not info.threads_per_block:
         return []
-    agprs = f" ({r.agprs} of them AGPRs)" if r.agprs else ""
-    rule = (
-        f"{occ.vgprs} VGPRs per lane{agprs}, allocated in units of {occ.file.granule}: {occ.allocated}. A {variant.arch} "
-        f"SIMD's VGPR file holds {occ.file.total} per lane, so {occ.file.total} // {occ.allocated} = "
-        f"{occ.file.total // occ.allocated} waves, at most {occ.file.max_waves} (LLVM's rule, AMDGPUBaseInfo.cpp)."
+    lanes = wave_size(variant.arch)
+    occ = simd_occupancy(
+        variant.arch,
+        lanes,
+        info.threads_per_block,
+        r.registers or 0,
+        r.sgprs or 0,
+        r.shared or 0,
+        int(info.options.get("waves_per_eu") or 0),
     )
-    evidence = (f"{occ.vgprs} VGPRs", f"{occ.allocated} allocated", f"{occ.file.total} per SIMD", f"{occ.waves} waves")
-    if not occ.limited:
-        title = f"VGPRs allow all {occ.waves} waves per SIMD"
-        return [
-            Finding(
-                "occupancy",
-                "info",
-                title,
-                rule + " Only LDS or the workgroup's size can limit waves further.",
-                Stage.AMDGCN,
-                (),
-                evidence,
-            )
-        ]
+    if occ is None:
+        return []
+    limits = occ.limits()
+    evidence = (
+        f"{occ.vgprs} VGPRs",
+        f"{occ.sgprs} SGPRs",
+        f"{occ.lds} B LDS",
+        f"{_count(occ.waves_per_group, 'wave')} per workgroup",
+        f"{occ.waves} waves per SIMD",
+    )
+    detail = " ".join(_occupancy_rules(variant, occ)) + " (LLVM's rules: AMDGPUBaseInfo.cpp, AMDGPUSubtarget.cpp.)"
+    if not limits:
+        title = f"all {occ.waves} waves per SIMD fit: no resource limits occupancy"
+        return [Finding("occupancy", "info", title, detail, Stage.AMDGCN, (), evidence)]
     more = occ.vgprs_for(occ.waves + 1)
-    detail = f"{rule} For {occ.waves + 1} waves: at most {more} VGPRs per lane (smaller tiles, fewer values per lane, or waves_per_eu)."
-    severity = "warn" if occ.waves * 4 <= occ.file.max_waves else "info"
-    title = f"{occ.waves} of {occ.file.max_waves} waves per SIMD: VGPRs limit occupancy"
+    if "VGPRs" in limits:
+        detail += f" For {occ.waves + 1} waves: at most {more} VGPRs per lane (smaller tiles, fewer values per lane)."
+    if "LDS" in limits:
+        room = occ.cu.lds // (occ.lds_groups() + 1)  # LDS binds: its workgroups are the CU's
+        place = "CU" if occ.cu.sgpr_table else "WGP"
+        detail += f" For one more workgroup per {place}: at most {room} B of LDS each (smaller tiles or fewer stages)."
+    severity = "warn" if occ.waves * 4 <= occ.cu.max_waves else "info"
+    title = f"{occ.waves} of {occ.cu.max_waves} waves per SIMD, limited by {' and '.join(limits)}"
     return [Finding("occupancy", severity, title, detail, Stage.AMDGCN, (), evidence)]
+
+
+def _occupancy_rules(variant: Variant, occ: SimdOccupancy) -> list[str]:
+    """One sentence per resource: what it allows, in waves per SIMD."""
+    cu, arch, r = occ.cu, variant.arch, variant.resources
+    agprs = f" ({r.agprs} of them AGPRs)" if r and r.agprs else ""
+    allocated = -(-occ.vgprs // cu.granule) * cu.granule
+    place = "CU" if cu.sgpr_table else "WGP"
+    rules = [
+        f"VGPRs: {occ.vgprs} per lane{agprs}, allocated in units of {cu.granule}: {allocated}; a {arch} SIMD's "
+        f"file of {cu.vgprs} holds {occ.vgpr_limit} such waves (at most {cu.max_waves}).",
+    ]
+    if cu.sgpr_table:
+        rules.append(f"SGPRs: {occ.sgprs}, which allow {occ.sgpr_limit} waves.")
+    groups = occ.lds_groups()
+    if occ.lds:
+        rules.append(
+            f"LDS: each workgroup of {_count(occ.waves_per_group, 'wave')} asks {occ.lds} B; a {place}'s {cu.lds // 1024} KiB "
+            f"holds {groups} of them"
+            + (f", {groups * occ.waves_per_group} waves over {cu.simds} SIMDs" if groups else "")
+            + f": {occ.lds_limit} per SIMD."
+        )
+    rules.append(
+        f"Workgroup size: {occ.threads} threads, {_count(occ.waves_per_group, 'wave')} of {occ.wave_size}; a {place}'s "
+        f"{cu.wave_slots} wave slots and {cu.barriers} barriers allow {occ.size_limit} waves per SIMD."
+    )
+    if occ.waves_per_eu:
+        rules.append(f"waves_per_eu={occ.waves_per_eu}: LLVM holds the kernel to {occ.request_limit} waves per SIMD.")
+    return rules
+
+
+def _count(n: int, thing: str) -> str:
+    return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
 def _spills(variant: Variant, ops: list[amdgcn.MemoryOp]) -> list[Finding]:

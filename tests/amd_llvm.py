@@ -1,0 +1,55 @@
+"""LLVM's own word on an AMD variant: its comments in the AMDGCN, and the same LLIR compiled again with
+Triton's LDS made static, through the LLVM inside Triton's wheel (the one that compiled the variant).
+
+LLVM prints ``; Occupancy: N`` under each kernel, but counts only the LDS it sees: Triton's is
+``@global_smem = external addrspace(3) global [0 x i8]``, sized at launch. Giving that global the
+launch's bytes and compiling again (``translate_to_asm``, with the arguments Triton's
+``HIPBackend.make_amdgcn`` passes) makes LLVM count them, so its comment is the occupancy of the
+launch as LLVM's own rules have it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from irscope.stages import Stage
+
+# @global_smem = external addrspace(3) global [0 x i8], align 16
+# @global_smem = external local_unnamed_addr addrspace(3) global [0 x i8], align 16
+DYNAMIC_LDS = re.compile(r"@global_smem = external (?:local_unnamed_addr )?addrspace\(3\) global \[0 x i8\]")
+
+
+def llvm_says(text: str, what: str) -> int:
+    """A number from LLVM's summary comments at the end of a listing: ``; Occupancy: 6``."""
+    return int(re.search(rf"^; {what}: (\d+)", text, re.M).group(1))
+
+
+def metadata(text: str, key: str) -> int:
+    """A number of the kernel's code object metadata, as the listing's YAML copy has it: ``.vgpr_count``."""
+    return int(re.search(rf"^\s+\.{key}:\s+(\d+)$", text, re.M).group(1))
+
+
+def with_static_lds(llir: str, lds: int, waves_per_eu: int | None = None) -> str:
+    """``llir`` with Triton's launch-time LDS made a static ``lds``-byte array (and another waves_per_eu)."""
+    out = DYNAMIC_LDS.sub(f"@global_smem = internal addrspace(3) global [{lds} x i8] undef", llir) if lds else llir
+    if waves_per_eu is not None:
+        out = re.sub(
+            r'"amdgpu-waves-per-eu"="\d+, \d+"', f'"amdgpu-waves-per-eu"="{waves_per_eu}, {waves_per_eu}"', out
+        )
+    return out
+
+
+def compile_llir(llir: str, arch: str) -> str:
+    """AMDGCN for ``llir``, as Triton's HIP backend makes it (make_amdgcn's features and flags)."""
+    from triton._C.libtriton import amd, llvm
+
+    llvm.init_targets()
+    features = "-real-true16" if "gfx11" in arch else ""
+    return llvm.translate_to_asm(llir, amd.TARGET_TRIPLE, arch, features, [], True, False)
+
+
+def occupancy_with_launch_lds(variant) -> int:
+    """LLVM's ``; Occupancy:`` for ``variant`` once it sees the LDS Triton asks at launch."""
+    llir = variant.listings[Stage.LLIR]
+    assert variant.resources.shared == 0 or DYNAMIC_LDS.search(llir), "no launch-time LDS global to size"
+    return llvm_says(compile_llir(with_static_lds(llir, variant.resources.shared), variant.arch), "Occupancy")
