@@ -8,14 +8,13 @@ metadata as ``llvm-readelf --notes`` prints it, and the source map to the AMDGCN
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import subprocess
 import sys
-import textwrap
 
 import pytest
+from amd_reference import triton_compiles
 from written_kernels import MM_UNIT_B, ROW_SOFTMAX, ROW_SOFTMAX_SIGNATURE, SCALED_ADD, TILE_MM
 
 from irscope.arch import CaptureMode, Target, Vendor, normalise_arch, wave_size
@@ -58,32 +57,6 @@ KERNELS = {
     ),
 }
 
-# triton.compile on its own, in a process of its own with a cache of its own: the reference.
-REFERENCE = textwrap.dedent("""
-    import importlib.util, json, sys
-    import triton
-    from triton import knobs
-    from triton.backends.compiler import GPUTarget
-    from triton.compiler import ASTSource
-
-    jobs, cache = json.loads(sys.argv[1]), sys.argv[2]
-    knobs.cache.dir = cache
-    out = {}
-    for name, path, types, constants, divisible, options, arch, lanes in jobs:
-        spec = importlib.util.spec_from_file_location(name, path)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        fn = getattr(module, name)
-        constants = {**constants, **({"stride_bn": 1} if name == "tile_mm" else {})}
-        attrs = {(i,): [["tt.divisibility", 16]] for i in divisible}
-        source = ASTSource(fn, types, constants, attrs)
-        compiled = triton.compile(source, target=GPUTarget("hip", arch, lanes), options=options)
-        asm = {k: v for k, v in compiled.asm.items() if isinstance(v, str)}
-        asm["hsaco"] = compiled.asm["hsaco"].hex()
-        out[name + "@" + arch] = asm
-    print(json.dumps(out))
-""")
-
 
 @pytest.fixture(scope="module")
 def compiled(tmp_path_factory):
@@ -100,16 +73,7 @@ def compiled(tmp_path_factory):
             # irscope's defaults (num_warps 4, num_stages 3, as a launch on NVIDIA gets them) said to Triton
             options = {k: variants[name, arch].config.options[k] for k in ("num_warps", "num_stages")}
             jobs.append((name, str(path), types, constants, divisible, options, arch, wave_size(arch)))
-    script = folder / "reference.py"
-    script.write_text(REFERENCE)
-    proc = subprocess.run(
-        [sys.executable, str(script), json.dumps(jobs), str(folder / "triton-cache")],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    reference = json.loads(proc.stdout.strip().splitlines()[-1])
+    reference = triton_compiles(jobs, folder)
     return {key: (variant, reference[f"{key[0]}@{key[1]}"]) for key, variant in variants.items()}
 
 

@@ -12,8 +12,8 @@ import json
 import re
 
 import pytest
-from amd_llvm import llvm_says as llvm_comment
-from amd_llvm import occupancy_with_launch_lds
+from amd_reference import llvm_says as llvm_comment
+from amd_reference import occupancy_with_launch_lds
 from written_kernels import (
     HELD_ROW,
     HELD_ROW_SIGNATURE,

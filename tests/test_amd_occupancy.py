@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from amd_llvm import compile_llir, llvm_says, metadata, occupancy_with_launch_lds, with_static_lds
+from amd_reference import compile_llir, llvm_says, metadata, occupancy_with_launch_lds, with_static_lds
 from written_kernels import MM_UNIT_B, ROW_SOFTMAX, ROW_SOFTMAX_SIGNATURE, SCALED_ADD, TILE_MM
 
 from irscope.annotating import annotate

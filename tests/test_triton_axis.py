@@ -223,3 +223,39 @@ def test_a_half_made_folder_is_refused_and_left_as_it_is(tmp_path, monkeypatch):
         site_for(OTHERS[0])
     assert (folder / "triton" / "__init__.py").read_text() == "# a user's own copy\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([OTHERS[0], f".{OTHERS[0]}.lock"])
+
+
+@pytest.mark.parametrize("version", PREPARED or [None])
+def test_an_amd_target_compiles_with_another_triton_as_that_triton_compiles_it(run_irscope, tmp_path, version):
+    """``-c triton=X --arch gfx942``: the AMDGCN is the bytes X's own triton.compile makes, in a process that
+    imports X; and the stage hook reaches X's HIP backend too (3.5 has no hook knob: its backends'
+    add_stages are wrapped), so ``passes`` records X's MLIR passes."""
+    if version is None:
+        pytest.skip("no other Triton prepared in $IRSCOPE_TRITONS (.ci/run makes them)")
+    from amd_reference import triton_compiles
+    from written_kernels import SCALED_ADD
+
+    path = tmp_path / "scaled_add.py"
+    path.write_text(SCALED_ADD)
+    kernel = [f"{path}:scaled_add", "-S", "*fp32:16, *fp32:16, *fp32:16, i32:16, fp32", "-c", "BLOCK=1024"]
+    target = ["-c", f"triton={version}", "-c", "num_stages=2", "--arch", "gfx942"]
+    dumped = run_irscope("dump", *kernel, *target, "--stage", "amdgcn")
+    assert dumped.returncode == 0, dumped.stderr
+    assert f"triton={version} · gfx942 (aot)" in dumped.stderr
+    types = {"x_ptr": "*fp32", "y_ptr": "*fp32", "out_ptr": "*fp32", "n": "i32", "alpha": "fp32", "BLOCK": "constexpr"}
+    job = (
+        "scaled_add",
+        str(path),
+        types,
+        {"BLOCK": 1024},
+        [0, 1, 2, 3],
+        {"num_warps": 4, "num_stages": 2},
+        "gfx942",
+        64,
+    )
+    reference = triton_compiles([job], tmp_path, site=str(tritons_dir() / version))
+    assert dumped.stdout.rstrip("\n") == reference["scaled_add@gfx942"]["amdgcn"].rstrip("\n")
+    passes = run_irscope("passes", *kernel, *target, "--json")
+    assert passes.returncode == 0, passes.stderr
+    recorded = json.loads(passes.stdout)
+    assert recorded["passes"] and {p["stage"] for p in recorded["passes"]} >= {"ttir", "ttgir"}

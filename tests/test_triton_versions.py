@@ -107,13 +107,13 @@ def test_a_pointers_type_is_the_jit_binders(dtype):
 # --- C and D: a real compile through the hook -------------------------------------------------------------
 
 
-def _square_source():
+def _square_source(arch: int | str = 90):
     from irscope.config import resolve_config
     from irscope.frontends import resolve_kernel
     from irscope.frontends.triton.specialize import specialize
 
     ref = resolve_kernel("square_kernel")
-    src, options, _, _ = specialize(ref, resolve_config(ref, {"BLOCK_SIZE": 256}), 90)
+    src, options, _, _ = specialize(ref, resolve_config(ref, {"BLOCK_SIZE": 256}), arch)
     return src, options
 
 
@@ -130,10 +130,11 @@ class _Watcher:
 
 def _hook_left_as_it_was() -> bool:
     from triton import knobs
+    from triton.backends.amd.compiler import HIPBackend
     from triton.backends.nvidia.compiler import CUDABackend
 
-    return getattr(knobs.runtime, "add_stages_inspection_hook", None) is None and (
-        CUDABackend.add_stages.__qualname__ == "CUDABackend.add_stages"
+    return getattr(knobs.runtime, "add_stages_inspection_hook", None) is None and all(
+        backend.add_stages.__qualname__ == f"{backend.__name__}.add_stages" for backend in (CUDABackend, HIPBackend)
     )
 
 
@@ -150,6 +151,24 @@ def test_the_stage_hook_sees_every_stage_of_a_real_compile_and_is_gone_afterward
     assert watcher.calls == [("CUDABackend", 90, ["ttir", "ttgir", "llir", "ptx", "cubin"])]
     assert watcher.ran == ["ttir", "ttgir", "llir", "ptx", "cubin"]
     assert compiled.asm["cubin"][:4] == b"\x7fELF"
+    assert _hook_left_as_it_was()
+
+
+def test_the_stage_hook_sees_every_stage_of_an_amd_compile_too(tmp_path):
+    """The HIP backend calls the hook as NVIDIA's does (3.6 on through the knob, with no capability; 3.5
+    through its wrapped add_stages), so an AMD compile names its failing stage and records its passes."""
+    from triton import knobs
+    from triton.backends.compiler import GPUTarget
+
+    src, options = _square_source("gfx942")
+    watcher = _Watcher()
+    with knobs.cache.scope():
+        knobs.cache.dir = str(tmp_path)
+        with versions.install_stage_hook(watcher):
+            compiled = triton.compile(src, target=GPUTarget("hip", "gfx942", 64), options=options)
+    assert watcher.calls == [("HIPBackend", None, ["ttir", "ttgir", "llir", "amdgcn", "hsaco"])]
+    assert watcher.ran == ["ttir", "ttgir", "llir", "amdgcn", "hsaco"]
+    assert compiled.asm["hsaco"][:4] == b"\x7fELF"
     assert _hook_left_as_it_was()
 
 

@@ -156,29 +156,41 @@ class _KnobHook:
 
 _wrap_lock = threading.Lock()
 _wrap_users = 0
-_wrapped_original: Any = None
+_wrapped_originals: dict[type, Any] = {}
 _hooks = threading.local()  # this thread's hook: two threads compiling at once each see their own
+
+
+def _backends() -> list[type]:
+    """The backend classes whose ``add_stages`` a 3.5 hook wraps: NVIDIA's and AMD's (HIP)."""
+    from triton.backends.amd.compiler import HIPBackend
+    from triton.backends.nvidia.compiler import CUDABackend
+
+    return [CUDABackend, HIPBackend]
+
+
+def _wrapped(original: Any) -> Any:
+    def add_stages(self: Any, stages: dict, options: Any, *rest: Any) -> Any:
+        out = original(self, stages, options, *rest)
+        current = getattr(_hooks, "hook", None)
+        if current is not None:
+            language = rest[0] if rest else None
+            # the capability 3.6's knob passes: NVIDIA's parsed arch; None for HIP, as HIPBackend passes it
+            parse = getattr(self, "_parse_arch", None)
+            current(self, stages, options, language, parse(options.arch) if parse else None)
+        return out
+
+    return add_stages
 
 
 @contextlib.contextmanager
 def _add_stages_wrapped(hook: StageHook) -> Iterator[None]:
-    """``CUDABackend.add_stages`` calls ``hook`` after it, while any thread is in this block (Triton 3.5)."""
-    from triton.backends.nvidia.compiler import CUDABackend
-
-    global _wrap_users, _wrapped_original
+    """Each backend's ``add_stages`` calls ``hook`` after it, while any thread is in this block (Triton 3.5)."""
+    global _wrap_users
     with _wrap_lock:
         if _wrap_users == 0:
-            original = _wrapped_original = CUDABackend.add_stages
-
-            def add_stages(self: Any, stages: dict, options: Any, *rest: Any) -> Any:
-                out = original(self, stages, options, *rest)
-                current = getattr(_hooks, "hook", None)
-                if current is not None:
-                    language = rest[0] if rest else None
-                    current(self, stages, options, language, self._parse_arch(options.arch))
-                return out
-
-            CUDABackend.add_stages = add_stages
+            for backend in _backends():
+                _wrapped_originals[backend] = backend.add_stages
+                backend.add_stages = _wrapped(backend.add_stages)
         _wrap_users += 1
     previous = getattr(_hooks, "hook", None)
     _hooks.hook = hook
@@ -189,8 +201,9 @@ def _add_stages_wrapped(hook: StageHook) -> Iterator[None]:
         with _wrap_lock:
             _wrap_users -= 1
             if _wrap_users == 0:
-                CUDABackend.add_stages = _wrapped_original
-                _wrapped_original = None
+                for backend, original in _wrapped_originals.items():
+                    backend.add_stages = original
+                _wrapped_originals.clear()
 
 
 # --- D: ptxas -----------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
-"""LLVM's own word on an AMD variant: its comments in the AMDGCN, and the same LLIR compiled again with
-Triton's LDS made static, through the LLVM inside Triton's wheel (the one that compiled the variant).
+"""Independent words on an AMD variant: ``triton.compile``'s own output for it, in a process of its own, and
+LLVM's: its comments in the AMDGCN, and the same LLIR compiled again with Triton's LDS made static,
+through the LLVM inside Triton's wheel (the one that compiled the variant).
 
 LLVM prints ``; Occupancy: N`` under each kernel, but counts only the LDS it sees: Triton's is
 ``@global_smem = external addrspace(3) global [0 x i8]``, sized at launch. Giving that global the
@@ -10,9 +11,59 @@ launch as LLVM's own rules have it.
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
 
 from irscope.stages import Stage
+
+# triton.compile on its own, in a process of its own with a cache of its own: the reference.
+REFERENCE = textwrap.dedent("""
+    import importlib.util, json, sys
+    import triton
+    from triton import knobs
+    from triton.backends.compiler import GPUTarget
+    from triton.compiler import ASTSource
+
+    jobs, cache = json.loads(sys.argv[1]), sys.argv[2]
+    knobs.cache.dir = cache
+    out = {}
+    for name, path, types, constants, divisible, options, arch, lanes in jobs:
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        fn = getattr(module, name)
+        constants = {**constants, **({"stride_bn": 1} if name == "tile_mm" else {})}
+        attrs = {(i,): [["tt.divisibility", 16]] for i in divisible}
+        source = ASTSource(fn, types, constants, attrs)
+        compiled = triton.compile(source, target=GPUTarget("hip", arch, lanes), options=options)
+        asm = {k: v for k, v in compiled.asm.items() if isinstance(v, str)}
+        asm["hsaco"] = compiled.asm["hsaco"].hex()
+        out[name + "@" + arch] = asm
+    print(json.dumps(out))
+""")
+
+
+def triton_compiles(jobs: list, folder: Path, site: str | None = None) -> dict[str, dict[str, str]]:
+    """``{"name@arch": asm}`` from triton.compile for each job ``(name, path, types, constants, divisible,
+    options, arch, lanes)``; ``site``: a folder holding another Triton, first on the import path."""
+    script = folder / "reference.py"
+    script.write_text(REFERENCE)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, (site, os.environ.get("PYTHONPATH"))))}
+    proc = subprocess.run(
+        [sys.executable, str(script), json.dumps(jobs), str(folder / "triton-cache")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
 
 # @global_smem = external addrspace(3) global [0 x i8], align 16
 # @global_smem = external local_unnamed_addr addrspace(3) global [0 x i8], align 16
