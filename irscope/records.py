@@ -27,6 +27,9 @@ class Facts:
     shared: int | None = None  # bytes requested at launch
     ptx_lines: int | None = None
     ptx_instructions: int | None = None
+    amdgcn_lines: int | None = None  # an AMD variant's machine code, where an NVIDIA one has PTX
+    sgprs: int | None = None  # AMD: scalar registers per wave (``registers`` holds the VGPRs per lane)
+    scratch: int | None = None  # AMD: private memory per lane in bytes, where spills go
     load_bytes: int | None = None  # widest global load, in bytes
     store_bytes: int | None = None  # widest global store
     compile_s: float | None = None

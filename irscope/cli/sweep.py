@@ -163,13 +163,14 @@ def _print_table(results, kernel, as_json: bool) -> None:
 
     from ..measure.runtimes import shown_measurement
     from ..session.store import Entry
-    from ..session.table import FACT_COLUMNS, RUNTIME_COLUMNS, cell, note, text, varying
+    from ..session.table import FACT_COLUMNS, RUNTIME_COLUMNS, cell, note, shown, text, varying
 
     entries = []  # copies that carry the runtime shown: a session's entries keep only what was measured into them
     for r in results:  # from the index where the session has the variant: its files are not read
         entry = r.entry or Entry.of(r.variant)
         entries.append(replace(entry, measurement=shown_measurement(kernel, entry.config, entry.arch, entry)))
-    columns = FACT_COLUMNS + (RUNTIME_COLUMNS if any(e.measurement for e in entries) else [])
+    columns = shown(FACT_COLUMNS, (e.arch for e in entries))
+    columns += RUNTIME_COLUMNS if any(e.measurement for e in entries) else []
     names = varying(entries)
     if as_json:
         for e in entries:

@@ -13,7 +13,7 @@ from typing import Any
 from ..annotating.findings import Finding, findings
 from ..ir.sourcemap import SourceMap
 from ..session import Session
-from ..session.table import FACT_COLUMNS, RUNTIME_COLUMNS, cell, note, text, varying
+from ..session.table import FACT_COLUMNS, RUNTIME_COLUMNS, cell, note, shown, text, varying
 from ..types import Stage, Variant
 from .shared_paths import SharedPaths
 
@@ -101,8 +101,9 @@ def session_data(session: Session, paths: SharedPaths, sample_gpu: str | None = 
     """A session's variants table, runtime chart and every variant's stages and findings."""
     entries = list(session.entries)
     names = varying(entries)
+    facts = shown(FACT_COLUMNS, (e.arch for e in entries)) + RUNTIME_COLUMNS
     columns = [{"title": n, "numeric": True} for n in names]
-    columns += [{"title": c.title, "numeric": c.numeric} for c in FACT_COLUMNS + RUNTIME_COLUMNS]
+    columns += [{"title": c.title, "numeric": c.numeric} for c in facts]
     columns.append({"title": "note", "numeric": False})
     variants, runtime_sources = [], set()
     read: list[Variant | Exception] = []
@@ -118,8 +119,8 @@ def session_data(session: Session, paths: SharedPaths, sample_gpu: str | None = 
             entry = _with(entry, measurement)
         if measurement is not None and measurement.median_us is not None:
             runtime_sources.add(measurement.source or "measured")
-        cells = [text(entry.value(n)) for n in names]
-        cells += [text(cell(entry, c.key)) for c in FACT_COLUMNS + RUNTIME_COLUMNS]
+        cells = [text(cell(entry, n)) for n in names]  # cell: "arch" is the entry's, not a config value
+        cells += [text(cell(entry, c.key)) for c in facts]
         cells.append(note(entry))
         if isinstance(variant, Variant):
             listings = variant_listings(variant, stages)

@@ -142,15 +142,19 @@ def variant_facts(v: Variant) -> Facts:
             spill_loads=r.spill_loads,
             stack=r.stack_frame,
             shared=r.shared,
+            sgprs=r.sgprs,
+            scratch=r.scratch,
         )
     if Stage.PTX in v.listings:
         stats = stage_stats(Stage.PTX, v.listings[Stage.PTX])
-        facts.update(
-            ptx_lines=len(v.listings[Stage.PTX].splitlines()),
-            ptx_instructions=stats.count,
-            load_bytes=stats.widest("load"),
-            store_bytes=stats.widest("store"),
-        )
+        facts.update(ptx_lines=len(v.listings[Stage.PTX].splitlines()), ptx_instructions=stats.count)
+    elif Stage.AMDGCN in v.listings:
+        stats = stage_stats(Stage.AMDGCN, v.listings[Stage.AMDGCN])
+        facts["amdgcn_lines"] = len(v.listings[Stage.AMDGCN].splitlines())
+    else:
+        stats = None
+    if stats is not None:  # the widest global access per thread (NVIDIA) or lane (AMD), from the machine code
+        facts.update(load_bytes=stats.widest("load"), store_bytes=stats.widest("store"))
     if v.compile_info is not None:
         facts.update(compile_s=v.compile_info.compile_seconds, mode=v.compile_info.mode.value)
         if v.compile_info.heuristics:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from ..arch import Vendor, vendor_of
 from ..records import Facts
 from ..types import Status
 from .store import Entry
@@ -16,15 +17,20 @@ class Column:
     key: str
     title: str
     numeric: bool = True
+    vendor: Vendor | None = None  # a fact of this vendor's compiles only: shown where a row is one
+    amd_title: str | None = None  # the title where every row is an AMD variant's
 
 
 FACT_COLUMNS = [
     Column("status", "status", numeric=False),
-    Column("registers", "regs"),
-    Column("spills", "spill B"),
-    Column("shared", "shared B"),
+    Column("registers", "regs", amd_title="vgprs"),
+    Column("sgprs", "sgprs", vendor=Vendor.AMD),
+    Column("spills", "spill B", vendor=Vendor.NVIDIA),
+    Column("scratch", "scratch B", vendor=Vendor.AMD),
+    Column("shared", "shared B", amd_title="LDS B"),
     Column("ldst", "ld/st B", numeric=False),
-    Column("ptx_lines", "ptx lines"),
+    Column("ptx_lines", "ptx lines", vendor=Vendor.NVIDIA),
+    Column("amdgcn_lines", "amdgcn lines", vendor=Vendor.AMD),
     Column("compile_s", "compile s"),
 ]
 FACTS = {f.name for f in fields(Facts)}
@@ -33,6 +39,19 @@ RUNTIME_COLUMNS = [
     Column("gbps", "GB/s"),
     Column("pct_copy", "% copy"),
 ]
+
+
+def shown(columns: Sequence[Column], archs: Iterable[str]) -> list[Column]:
+    """``columns`` as a table of variants for ``archs`` shows them: one vendor's facts only where a row is
+    of that vendor (no PTX lines for gfx942, no AMDGCN lines for sm_90), AMD's names where every row is AMD's.
+    The one rule of the CLI's table, the report's and the TUI's."""
+    vendors = {vendor_of(arch) for arch in archs} or {Vendor.NVIDIA}
+    amd_only = vendors == {Vendor.AMD}
+    return [
+        replace(c, title=c.amd_title) if amd_only and c.amd_title else c
+        for c in columns
+        if c.vendor is None or c.vendor in vendors
+    ]
 
 
 def varying(entries: Sequence[Entry]) -> list[str]:

@@ -11,6 +11,7 @@ from textual.widgets import DataTable
 from textual.widgets._data_table import Row as TableRow
 from textual.widgets._data_table import RowKey
 
+from ...session.table import FACT_COLUMNS, RUNTIME_COLUMNS, Column, shown
 from ...session.table import text as fmt
 from ...types import Status
 from ..model import Model, Row
@@ -24,16 +25,12 @@ STATUS_STYLE = {
     "timeout": "red",
     DAMAGED: "bold red",
 }
+# the sweep table's columns (session/table.py), runtime first, without the line counts and compile time
 COLUMNS = [
-    ("status", "status"),
-    ("median_us", "median us"),
-    ("gbps", "GB/s"),
-    ("pct_copy", "% copy"),
-    ("registers", "regs"),
-    ("spills", "spill B"),
-    ("shared", "shared B"),
-    ("ldst", "ld/st B"),
-    ("note", "note"),
+    Column("status", "status", numeric=False),
+    *RUNTIME_COLUMNS,
+    *(c for c in FACT_COLUMNS if c.key not in ("status", "ptx_lines", "amdgcn_lines", "compile_s")),
+    Column("note", "note", numeric=False),
 ]
 
 
@@ -49,7 +46,9 @@ def row_values(model: Model, row: Row) -> dict[str, object]:
         "gbps": None if m is None else m.gbps,
         "pct_copy": None if m is None else m.pct_copy,
         "registers": f.registers,
+        "sgprs": f.sgprs,
         "spills": f.spills,
+        "scratch": f.scratch,
         "shared": f.shared,
         "ldst": f.ldst,
         "note": row.damage_note() if row.damage else row.why(),
@@ -75,6 +74,8 @@ class VariantsTable(DataTable):
         # rebuilds the table from these, not from the rows again
         self._texts_of: dict[int, dict[str, tuple[str, object]]] = {}
         self._texts_keys: list[str] = []
+        self._shown: list[Column] | None = None
+        self._archs: set[str] = set()
 
     def on_mount(self) -> None:
         self.rebuild()
@@ -82,14 +83,15 @@ class VariantsTable(DataTable):
     def rebuild(self) -> None:
         """All columns and rows from the model, in sort order (keeps the cursor on the same variant)."""
         current = self.current_index()
+        self._shown = None  # rows may have come: their vendors say the columns again
         self.clear(columns=True)
         self.add_column(" ", key="mark", width=1)
         if self.model.multi_kernel:
             self.add_column("kernel", key="kernel")
         for name in self.model.varying():
             self.add_column(name, key=name)
-        for key, title in COLUMNS:
-            self.add_column(title, key=key)
+        for column in self._columns():
+            self.add_column(column.title, key=column.key)
         ordered = self._ordered()
         keys = [RowKey(str(row.index)) for row in ordered]
         by_key = dict(zip(keys, ordered))
@@ -109,6 +111,9 @@ class VariantsTable(DataTable):
 
     def update_row(self, row: Row) -> None:
         """Refresh one row's cells, and the fastest row's (the fastest may have moved)."""
+        if row.arch and row.arch not in self._archs and shown(COLUMNS, self._archs | {row.arch}) != self._columns():
+            self.rebuild()  # the first row of a vendor the columns do not show yet (a live capture's first)
+            return
         fastest = self.model.fastest()
         for other in {id(r): r for r in (row, fastest, self._fastest) if r is not None}.values():
             self._texts_of.pop(other.index, None)
@@ -118,7 +123,15 @@ class VariantsTable(DataTable):
 
     def _keys(self) -> list[str]:
         kernel = ["kernel"] if self.model.multi_kernel else []
-        return ["mark", *kernel, *self.model.varying(), *(k for k, _ in COLUMNS)]
+        return ["mark", *kernel, *self.model.varying(), *(c.key for c in self._columns())]
+
+    def _columns(self) -> list[Column]:
+        """The columns the rows' vendors have (session/table.py's rule): SGPRs and scratch for AMD's. Asked for
+        each row's texts, so worked out once per rebuild, not once per row."""
+        if self._shown is None:
+            self._archs = {row.arch for row in self.model.rows if row.arch}  # a row still compiling has none
+            self._shown = shown(COLUMNS, self._archs)
+        return self._shown
 
     def _cells(self, row: Row) -> list[object]:
         return [self._cell(key, value, row) for key, value in self._texts(row).items()]
