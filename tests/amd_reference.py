@@ -104,3 +104,14 @@ def occupancy_with_launch_lds(variant) -> int:
     llir = variant.listings[Stage.LLIR]
     assert variant.resources.shared == 0 or DYNAMIC_LDS.search(llir), "no launch-time LDS global to size"
     return llvm_says(compile_llir(with_static_lds(llir, variant.resources.shared), variant.arch), "Occupancy")
+
+
+# %5 = tail call i32 @llvm.amdgcn.workitem.id.x(), !dbg !7
+WORKITEM = re.compile(r"tail call (?:range\(i32 \d+, \d+\) )?i32 @llvm\.amdgcn\.workitem\.id\.x\(\)")
+
+
+def with_workitem(llir: str, tid: int) -> str:
+    """``llir`` compiled for one workitem: its id the constant ``tid``, which LLVM then folds into every
+    address computed from it."""
+    assert WORKITEM.search(llir), "no workitem id to fold"
+    return WORKITEM.sub(f"add i32 0, {tid}", llir)

@@ -141,3 +141,18 @@ def held_row(x_ptr, y_ptr, BLOCK: tl.constexpr):
     tl.store(y_ptr + offs, x / total)
 """
 HELD_ROW_SIGNATURE = "*fp32:16, *fp32:16"
+
+# COL_SUM sums a tile over its rows, spread over the warps: their partial sums meet in LDS (an AMD bank conflict).
+COL_SUM = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def col_sum(x_ptr, y_ptr, R: tl.constexpr, C: tl.constexpr):
+    r = tl.arange(0, R)[:, None]
+    c = tl.arange(0, C)[None, :]
+    x = tl.load(x_ptr + r * C + c)
+    tl.store(y_ptr + tl.arange(0, C), tl.sum(x, axis=0))
+"""
+COL_SUM_SIGNATURE = "*fp32:16, *fp32:16"

@@ -14,6 +14,7 @@ from ..arch import wave_size
 from ..ir import amdgcn
 from ..ir.sourcemap import SourceMap
 from ..types import Stage, Variant
+from .amd_lds_banks import lds_bank_finding
 from .amd_occupancy import SimdOccupancy, simd_occupancy
 from .amdgcn_decode import matrix_shape
 from .finding import Finding
@@ -27,6 +28,7 @@ def amdgcn_findings(variant: Variant, smap: SourceMap) -> list[Finding]:
     out: list[Finding] = []
     out += _vectorization(variant, ops, smap)
     out += _lds(variant, ops, amdgcn.barriers(text))
+    out += lds_bank_finding(variant)
     out += _occupancy(variant)
     out += _spills(variant, ops)
     out += _matrix(amdgcn.instructions(text))
@@ -106,7 +108,7 @@ def _lds(variant: Variant, ops: list[amdgcn.MemoryOp], barriers: list[int]) -> l
         f"LDS (the workgroup's shared memory, as Triton requests it at launch plus any static part): "
         f"{lds_bytes or 0} bytes. Reads: {mix(reads)}. Writes: {mix(writes)}. "
         f"{len(barriers)} workgroup barrier{'s' if len(barriers) != 1 else ''} (s_barrier): every wave of the "
-        "workgroup waits there for the others."
+        "workgroup waits there for the others. The bank pattern, where the addresses are proven, is its own finding."
     )
     evidence = (
         f"{lds_bytes or 0} B LDS",

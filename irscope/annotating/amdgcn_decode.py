@@ -435,6 +435,8 @@ def _operand(op: str, opcode: str) -> str:
 
 def _integer(op: str, opcode: str) -> str:
     value = int(op, 0)
+    if value.bit_length() > 64:  # no operand is this wide: a damaged listing's, and too long to print
+        return "a constant wider than 64 bits"
     if opcode.startswith(WAITS):
         return f"at most {value} outstanding"
     if opcode == "s_nop":

@@ -9,7 +9,7 @@ from ..types import Stage
 
 @dataclass(frozen=True)
 class Finding:
-    kind: str  # vectorization, masking, spills, occupancy, shared-memory, async-copy, tma, tensor-cores, reduction, hot-lines
+    kind: str  # vectorization, masking, spills, occupancy, shared-memory, lds-banks (AMD), async-copy, tma, tensor-cores, reduction, hot-lines
     severity: str  # "info" or "warn"
     title: str
     detail: str
