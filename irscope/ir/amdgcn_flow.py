@@ -84,7 +84,7 @@ class Instruction:
                     return None
         return None
 
-    @property
+    @cached_property
     def writes(self) -> tuple[str, ...]:
         """The registers this instruction may write (EXEC where it changes it)."""
         if self.halves:
@@ -241,17 +241,19 @@ class Flow:
                     work.append(s)
         return state
 
+    @cached_property
+    def _full_exec_at(self) -> dict[int, bool]:
+        out: dict[int, bool] = {}
+        for block, state in zip(self.blocks, self._exec_in):
+            for i in block.instructions:
+                out[i.index] = state is not None and state.exec == FULL
+                if state is not None:
+                    state = state.after(i, self.wave)
+        return out
+
     def full_exec(self, index: int) -> bool:
         """Does every lane of the wave run instruction ``index``, whichever way the branches go?"""
-        block = self._block_of.get(index)
-        state = None if self.bad or block is None else self._exec_in[block]
-        if state is None:
-            return False
-        for i in self.blocks[block].instructions:  # type: ignore[index]
-            if i.index == index:
-                return state.exec == FULL
-            state = state.after(i, self.wave)
-        return False
+        return not self.bad and self._full_exec_at.get(index, False)
 
 
 def _merge(old: dict[str, frozenset[int]] | None, new: dict[str, frozenset[int]]) -> dict[str, frozenset[int]]:
