@@ -166,10 +166,12 @@ class LaneValues:
         writes = self.flow.reaching(index, reg)
         if not writes or depth > DEPTH:
             return None
-        values = set()
+        values: set[Value] = set()
         for write in writes:
             if write == ENTRY:
-                values.add(Value(tuple(range(self.threads))) if reg == "v0" else None)
+                if reg != "v0":
+                    return None
+                values.add(Value(tuple(range(self.threads))))
                 continue
             if not reg.startswith("s") and not self.flow.full_exec(write):
                 return None  # a vector write under a partial EXEC leaves the other lanes' old values
@@ -177,11 +179,13 @@ class LaneValues:
             if key not in self._proven:
                 self._proven[key] = None  # a cycle through this write proves nothing
                 self._proven[key] = self._result(self.flow.by_index[write], reg, depth + 1)
-            values.add(self._proven[key])
-        if None in values or len({v.lanes for v in values}) != 1:  # every path's write must agree lane for lane
+            proven = self._proven[key]
+            if proven is None:
+                return None
+            values.add(proven)
+        if len({v.lanes for v in values}) != 1:  # every path's write must agree lane for lane
             return None
-        lanes = next(iter(values)).lanes
-        return Value(lanes, min(v.align for v in values))  # type: ignore[union-attr]
+        return Value(next(iter(values)).lanes, min(v.align for v in values))
 
     def _result(self, ins: Instruction, reg: str, depth: int) -> Value | None:
         if ins.halves:  # a VOPD pair: the half that writes reg (both read before either writes)
@@ -195,6 +199,7 @@ class LaneValues:
         opcode = ins.opcode
         for suffix in ENCODINGS:
             opcode = opcode.removesuffix(suffix)
+        sources: tuple[str, ...]
         if opcode in CARRIES and len(ins.operands) == 4:
             operation, sources = CARRIES[opcode], ins.operands[2:]
         elif opcode in OPERATIONS and len(ins.operands) == 1 + OPERATIONS[opcode].reads:
@@ -303,8 +308,14 @@ SCALAR_ALIGNMENT: dict[str, Callable[[list[int], Instruction], int]] = {
     "s_mul_i32": lambda zeros, ins: min(32, sum(zeros)),
     "s_lshl_b32": _shifted,
 }
+
+
+def _shifted_sum(n: int) -> Callable[[list[int], Instruction], int]:  # s_lshlN_add_u32: (a << N) + b
+    return lambda zeros, ins: min(zeros[0] + n, zeros[1])
+
+
 for _n in (1, 2, 3, 4):
-    SCALAR_ALIGNMENT[f"s_lshl{_n}_add_u32"] = lambda zeros, ins, n=_n: min(zeros[0] + n, zeros[1])
+    SCALAR_ALIGNMENT[f"s_lshl{_n}_add_u32"] = _shifted_sum(_n)
 
 
 def _scalar_rule(ins: Instruction) -> Callable[[list[int], Instruction], int] | None:

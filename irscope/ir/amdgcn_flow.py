@@ -300,8 +300,8 @@ class Masks:
         if not i.opcode.endswith("_b64" if wave == 64 else "_b32"):  # not an operation on a whole wave's mask
             return Masks(None if touches_exec else self.exec, saved)
         old = self.exec
+        result: Mask = None
         if base.endswith("saveexec"):  # the old EXEC goes to the first operand
-            result = None
             if base == "s_and_saveexec" and old is not None:
                 result = ("carve", i.index, old)
             elif base == "s_andn2_saveexec" and isinstance(old, tuple) and old[0] == "carve":
