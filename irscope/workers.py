@@ -30,6 +30,7 @@ from typing import Any
 
 from . import own_python
 from .errors import UsageError
+from .timeline import mark
 
 PARENT_POLL_S = 0.2  # how soon a worker notices that irscope is gone
 
@@ -113,6 +114,7 @@ class WorkerPool:
             thread.join(timeout=5)
 
     def _spawn(self, k: int) -> tuple[subprocess.Popen, Any]:
+        mark(f"starting worker {k} ({self._serve})")
         errors = tempfile.TemporaryFile()
         module, function = self._serve.split(":")
         proc = subprocess.Popen(
