@@ -89,6 +89,7 @@ def bench(
       irscope bench square_kernel -s BLOCK_SIZE=128,1024,8192
       irscope bench square_kernel -c n_rows=65536 -c n_cols=1024 --ncu -o runs/square-big
     """
+    from .. import resident
     from ..config import listed_configs, parse_sweep, sweep_configs
     from ..errors import ExitCode, UsageError
     from ..measure.bench import bench as run_bench
@@ -153,6 +154,12 @@ def bench(
         if autotuner is not None and autotuner.error:
             notes.append(f"Triton's autotuner could not be run, so only irscope's timings are shown: {autotuner.error}")
             autotuner = None
+        if resident.STARTED:
+            notes.append(
+                f"GPU workers now fork from a process kept {resident.keep_seconds():.0f} s after its last use "
+                f"(pid {resident.STARTED[0]}; torch imported, no CUDA): the next bench starts at once; "
+                f"{resident.KEEP_ENV}=0 keeps none"
+            )
         for note in notes:
             echo(f"irscope: note: {note}", err=True)
         rows = [latest[i] for i in sorted(latest)]

@@ -232,4 +232,15 @@ MEASURE = Work(
     new_state=MeasureState,
     fatal=is_cuda_fault,
     gpu=True,
+    # torch's import is most of a GPU worker's start-up: imported once, in a parent the workers fork from;
+    # and Triton's hash of its own files (0.4 s), which every first JIT launch in a process would compute.
+    preload=(
+        "torch",
+        "triton",
+        "triton.runtime.cache:triton_key",
+        "irscope.measure.worker",
+        "irscope.measure.hardware",
+        "irscope.measure.timing",
+        "irscope.measure.l2",
+    ),
 )

@@ -24,7 +24,11 @@ SQUARE = ["square_kernel", "-s", "BLOCK_SIZE=128,256,512,1024,2048,4096,8192", "
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--gpus", default="0")
-    parser.add_argument("--runs", default="cold,warm")
+    parser.add_argument(
+        "--runs",
+        default="cold,warm",
+        help="names of runs, in order; a name with 'fresh' in it keeps no GPU worker parent",
+    )
     parser.add_argument("extra", nargs="*", help="bench arguments (default: the 21-variant square sweep)")
     args = parser.parse_args()
     bench_args = args.extra or SQUARE
@@ -35,7 +39,7 @@ def main() -> None:
             start = time.perf_counter()
             done = subprocess.run(
                 [sys.executable, "-m", "irscope", "bench", *bench_args, "--gpus", args.gpus],
-                env={**env, "IRSCOPE_TIMELINE": log},
+                env={**env, "IRSCOPE_TIMELINE": log, **({"IRSCOPE_KEEP_GPU_WORKERS": "0"} if "fresh" in run else {})},
                 capture_output=True,
                 text=True,
             )
