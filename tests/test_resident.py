@@ -7,15 +7,11 @@ torch) and forks one worker per connection; tests/resident_worker.py reports whi
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
-
-import pytest
 
 from irscope import resident
 from irscope.workers import WorkerPool
@@ -24,21 +20,7 @@ HERE = Path(__file__).parent
 PRELOAD = ("resident_marker", "resident_marker:remember", "resident_marker:no_such_function")
 
 
-@pytest.fixture
-def runtime(monkeypatch):
-    """A private runtime folder (short: a socket's path is limited to ~104 bytes); parents stop when it goes."""
-    root = Path(tempfile.mkdtemp(prefix="irs", dir="/tmp"))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(root))
-    monkeypatch.setenv(resident.KEEP_ENV, "30")
-    monkeypatch.syspath_prepend(str(HERE))
-    yield root / "irscope"
-    for sock in (root / "irscope").glob("*.sock"):
-        sock.unlink()  # the parent notices within a second and leaves
-    time.sleep(1.5)
-    shutil.rmtree(root, ignore_errors=True)
-
-
-def _pool(serve="resident_worker:serve", timeout=20.0, preload=PRELOAD, **env):
+def _pool(serve="flaky_worker:serve", timeout=20.0, preload=PRELOAD, **env):
     return WorkerPool(
         1,
         serve,
@@ -98,7 +80,7 @@ def test_a_crash_a_hang_and_an_abort_cost_their_own_job_as_with_any_worker(runti
 def test_a_fork_ends_when_its_command_is_killed_even_mid_job(runtime):
     script = (
         "import sys, time; from irscope.workers import WorkerPool; "
-        "pool = WorkerPool(1, 'resident_worker:serve', lambda k, m: (k, m), "
+        "pool = WorkerPool(1, 'flaky_worker:serve', lambda k, m: (k, m), "
         f"env={{'PYTHONPATH': {os.pathsep.join([str(HERE), *sys.path])!r}}}, resident_preload=('resident_marker',)); "
         "pool.submit(0, 'who'); pid = next(iter(pool.results(timeout=60)))[1]['pid']; "
         "print(pid, flush=True); pool.submit(1, 'hang'); time.sleep(3600)"

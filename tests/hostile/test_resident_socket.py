@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import shutil
 import socket
 import struct
 import subprocess
@@ -24,23 +23,10 @@ TESTS = Path(__file__).resolve().parent.parent
 PRELOAD = ("resident_marker",)
 
 
-@pytest.fixture
-def runtime(monkeypatch):
-    root = Path(tempfile.mkdtemp(prefix="irs", dir="/tmp"))
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(root))
-    monkeypatch.setenv(resident.KEEP_ENV, "30")
-    monkeypatch.syspath_prepend(str(TESTS))
-    yield root / "irscope"
-    for sock in (root / "irscope").glob("*.sock"):
-        sock.unlink()
-    time.sleep(1.5)
-    shutil.rmtree(root, ignore_errors=True)
-
-
 def _who():
     pool = WorkerPool(
         1,
-        "resident_worker:serve",
+        "flaky_worker:serve",
         lambda kind, message: ("failed", kind, message),
         timeout=20,
         env={"PYTHONPATH": os.pathsep.join([str(TESTS), *sys.path])},
