@@ -325,6 +325,7 @@ def rocm_run(tmp_path_factory):
 
 def test_a_rocm_run_keeps_what_the_jit_wrote_and_compiles_it_again_to_the_same_amdgcn(rocm_run):
     from irscope.capturing import capture_many
+    from irscope.ir.hsaco import kernel_resources, listed_resources
     from irscope.named import open_named
 
     folder, index, notes = rocm_run
@@ -346,6 +347,8 @@ def test_a_rocm_run_keeps_what_the_jit_wrote_and_compiles_it_again_to_the_same_a
         amdgcn = stored.listings[Stage.AMDGCN]
         assert f"; TotalNumVgprs: {stored.resources.registers}\n" in amdgcn
         assert f"; TotalNumSgprs: {stored.resources.sgprs}\n" in amdgcn
+        # the listing's own .amdgpu_metadata block (what a trace without the HSACO is read from) says the same
+        assert listed_resources(amdgcn) == kernel_resources((record / "stage.hsaco").read_bytes())
         again = next(iter(capture_many(target.kernel, [stored.config], "gfx942", use_cache=False))).variant
         for stage in IR_STAGES:
             assert again.listings[stage] == stored.listings[stage], (v["label"], stage)
@@ -466,6 +469,9 @@ def test_a_hip_trace_reads_as_gfx942_variants_with_the_traced_amdgcn(hip_trace):
             assert v.ok and v.arch == "gfx942" and Stage.PTX not in v.listings
             assert v.listings[Stage.AMDGCN] == events[v.config.options["num_warps"]].stages["amdgcn"]
             assert "PTX is a stage of NVIDIA GPUs only" in v.stage_errors[Stage.PTX]
+            # no HSACO in the trace: registers from its listing's metadata, as LLVM counted them there
+            assert f"; TotalNumVgprs: {v.resources.registers}\n" in v.listings[Stage.AMDGCN]
+            assert f"; TotalNumSgprs: {v.resources.sgprs}\n" in v.listings[Stage.AMDGCN]
         assert [e.config.label() for e in session.entries] == [
             "BLOCK=256 num_warps=4 num_stages=2",
             "BLOCK=1024 num_warps=8 num_stages=2 waves_per_eu=2",

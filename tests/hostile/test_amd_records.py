@@ -1,6 +1,7 @@
 """Records that say they were made on an AMD GPU are data: a bad arch, wave size or vendor is one line.
 
-Each case damages a record where it names the GPU: an Inductor log's DeviceProperties (tests/fixtures/
+Each case damages a record where it names the GPU (or, last, an AMDGCN listing's metadata, which a
+trace's registers are read from): an Inductor log's DeviceProperties (tests/fixtures/
 rocm, `irscope inductor --log`: exit 2, as any log that gives no usable kernels), an `irscope run`
 compile record (skipped with its reason, the others kept: the run's exit status is the program's),
 and a tritonparse trace's compile target (samples/tritonparse; `irscope dump`: exit 5, damaged data).
@@ -177,3 +178,22 @@ def test_a_compile_said_to_be_for_gfx942_that_holds_ptx_is_left_out_with_a_note(
     session = trace_session(path, None, note=notes.append)
     assert [e.arch for e in session.entries] == ["sm_75"]
     assert any("its target is gfx942 but it holds PTX, a stage of NVIDIA GPUs" in line for line in notes), notes
+
+
+@pytest.mark.parametrize(
+    "listing",
+    [
+        "",
+        "\t.amdgpu_metadata\n---\namdhsa.kernels:\n...\n\t.end_amdgpu_metadata\n",
+        "\t.amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n    .vgpr_count: -3\n\t.end_amdgpu_metadata\n",
+        "\t.amdgpu_metadata\n---\namdhsa.kernels:\n  - .name: k\n    .vgpr_count: "
+        + "9" * 400
+        + "\n\t.end_amdgpu_metadata\n",
+        "\t.end_amdgpu_metadata\n\t.amdgpu_metadata\n",
+    ],
+)
+def test_a_listing_whose_metadata_is_no_kernels_counts_is_a_value_error(listing):
+    from irscope.ir.hsaco import listed_resources
+
+    with pytest.raises(ValueError):
+        listed_resources(listing)
