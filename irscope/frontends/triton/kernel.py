@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -99,7 +98,7 @@ class TritonKernel(Kernel):
         return KernelId(self.name, self.file, self.fn.cache_key)
 
     def handle(self) -> KernelHandle:
-        extra: dict[str, Any] = {} if self.signature is None else {"signature": [asdict(a) for a in self.signature]}
+        extra: dict[str, Any] = {} if self.signature is None else {"signature": [a.to_json() for a in self.signature]}
         if self.source_text is not None:  # a worker rebuilds it from the text too, never from the file
             extra.update(source_text=self.source_text, inductor=self.inductor)
             if self.recorded_heuristics:
@@ -196,7 +195,7 @@ class TritonKernel(Kernel):
             "env": sorted(env.items()),
             "file_sha": _file_sha(self.file) if self.source_text is None else _text_sha(self.source_text),
             "triton_hash": self.fn.cache_key,  # Triton's dependency hash: helpers in other files count too
-            "signature": None if self.signature is None else [asdict(a) for a in self.signature],
+            "signature": None if self.signature is None else [a.to_json() for a in self.signature],
             "triton": triton.__version__,
         }
 

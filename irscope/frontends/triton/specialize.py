@@ -203,7 +203,8 @@ def specialize(kernel: TritonKernel, config: Config, arch: int | str, tensors: d
         options = {k: v for k, v in kwargs.items() if k not in kernel.fn.signature.parameters}
         options, signature, constexprs, attrs = kernel.fn._pack_args(backend, kwargs, bound, specialization, options)
     else:
-        signature, constexprs, attrs = _from_signature(kernel, launch_signature(kernel, config), kwargs)
+        amd = isinstance(arch, str)
+        signature, constexprs, attrs = _from_signature(kernel, launch_signature(kernel, config), kwargs, amd)
         options = backend.parse_options(kwargs)
     divisible = tuple(
         kernel.fn.arg_names[key[0]]
@@ -225,11 +226,13 @@ def launch_signature(kernel: TritonKernel, config: Config) -> tuple[SignatureArg
     )
 
 
-def _from_signature(kernel: TritonKernel, entries: Sequence[SignatureArg], values: dict[str, Any]):
+def _from_signature(kernel: TritonKernel, entries: Sequence[SignatureArg], values: dict[str, Any], amd: bool = False):
     """Signature, constexprs and attrs from -S ``entries``; ``values`` holds the constexprs (a heuristic's too).
 
     ``attrs`` as ``JITFunction._pack_args`` builds them, in parameter order: a constexpr gets what the
-    running Triton gives one (``versions.constexpr_attr``), so that the source hashes as the JIT's.
+    running Triton gives one (``versions.constexpr_attr``), so that the source hashes as the JIT's. For
+    an AMD target (``amd``), a pointer recorded within 2 GB gets ``tt.pointer_range`` after its
+    divisibility, as Triton's ``HIPBackend.parse_attr`` gives a "DS" argument.
     """
     signature, constexprs, attrs = {}, {}, {}
     for_constexpr = constexpr_attr()
@@ -258,4 +261,6 @@ def _from_signature(kernel: TritonKernel, entries: Sequence[SignatureArg], value
         else:
             signature[param.name] = arg.type
             attrs[(param.num,)] = [["tt.divisibility", 16]] if arg.hint == 16 else []
+            if amd and arg.pointer_range is not None:
+                attrs[(param.num,)].append(["tt.pointer_range", arg.pointer_range])
     return signature, constexprs, attrs
