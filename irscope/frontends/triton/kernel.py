@@ -50,6 +50,16 @@ CODEGEN_ENV = (
 )
 
 
+def _amd_knob_variables() -> tuple[str, ...]:
+    """The variables behind Triton's AMD knobs (``AMDGCN_USE_BUFFER_OPS``...), from Triton's own knob table:
+    the HIP backend reads them in Python, so the C++ list of cache-invalidating variables leaves them out."""
+    from triton import knobs
+
+    amd = getattr(knobs, "amd", None)
+    table = vars(type(amd)) if amd is not None else {}
+    return tuple(k for k in (getattr(v, "key", None) for v in table.values()) if isinstance(k, str))
+
+
 class TritonKernel(Kernel):
     """A resolved Triton kernel: the JIT function, where it lives and how to build its inputs."""
 
@@ -189,7 +199,7 @@ class TritonKernel(Kernel):
         import triton  # a second to import: only once a kernel is compiled or looked up in the cache
         from triton._C.libtriton import get_cache_invalidating_env_vars
 
-        env = {k: os.environ[k] for k in CODEGEN_ENV if k in os.environ}
+        env = {k: os.environ[k] for k in CODEGEN_ENV + _amd_knob_variables() if k in os.environ}
         env.update(get_cache_invalidating_env_vars())
         return {
             "env": sorted(env.items()),
