@@ -145,6 +145,76 @@ def wave_size(arch: str) -> int:
     return AMD_WAVE_SIZES[parse_amd_arch(arch)] if is_amd(arch) else 32
 
 
+# What other tools' records call the two vendors: Triton's GPUTarget.backend, Inductor's DeviceProperties.type.
+RECORD_BACKENDS = {"cuda": "nvidia", "hip": "amd"}
+LONGEST_RECORDED_ARCH = 40  # "gfx90a:sramecc+:xnack-" and the like; anything longer is no GPU's name
+
+
+def recorded_arch(arch: object, *, backend: object = None, warp_size: object = None) -> str | None:
+    """The arch a record made by another tool names, as irscope spells it; None where it names none.
+
+    NVIDIA's records give the compute capability (``90``, Inductor's ``"90a"``), AMD's the processor
+    (``"gfx942"``; ROCm's ``gcnArchName`` may add target features, ``"gfx90a:sramecc+:xnack-"``, which
+    torch strips before it records one). ``backend`` is the record's own word for the vendor where it
+    has one (``"cuda"``, ``"hip"``), ``warp_size`` the lanes it says a wave has. A record is data: a
+    value no GPU has, or one that contradicts the vendor or the wave size, is a ``ValueError`` whose
+    message is one line.
+    """
+    vendor = _recorded_vendor(backend)
+    if arch is None:
+        if vendor == "amd":
+            raise ValueError("names an AMD GPU (backend 'hip') but not its processor (gfx...)")
+        return None
+    if isinstance(arch, int) and not isinstance(arch, bool):
+        name = arch_name(arch) if capability_of(arch) is not None else None
+    elif isinstance(arch, str) and len(arch) <= LONGEST_RECORDED_ARCH:
+        gfx = gfx_of(arch.split(":", 1)[0])
+        name = gfx or (arch_name(capability_of(arch) or 0) if capability_of(arch) is not None else None)
+    else:
+        name = None
+    if name is None:
+        raise ValueError(f"names arch {_shown(arch)}, neither an NVIDIA compute capability (90) nor an AMD gfx name")
+    found = vendor_of(name).value
+    if vendor is not None and vendor != found:
+        raise ValueError(f"says backend {backend!r} but names {name}, an {found.upper()} arch")
+    _check_wave(name, warp_size)
+    return name
+
+
+def _recorded_vendor(backend: object) -> str | None:
+    if backend is None:
+        return None
+    if not isinstance(backend, str) or backend not in RECORD_BACKENDS:
+        raise ValueError(f"names backend {_shown(backend)}, neither 'cuda' (NVIDIA) nor 'hip' (AMD)")
+    return RECORD_BACKENDS[backend]
+
+
+def _check_wave(name: str, warp_size: object) -> None:
+    """A wave of 32 on NVIDIA; on AMD the processor's own (64 on gfx9, 32 on gfx10 on, as Triton's HIPOptions)."""
+    if warp_size is None:
+        return
+    if not isinstance(warp_size, int) or isinstance(warp_size, bool) or warp_size not in (32, 64):
+        raise ValueError(f"says a wave has {_shown(warp_size)} lanes (a GPU's has 32 or 64)")
+    expected = recorded_wave_size(name)
+    if warp_size != expected:
+        raise ValueError(f"says a wave of {name} has {warp_size} lanes; it has {expected}")
+
+
+def recorded_wave_size(arch: str | None) -> int:
+    """The lanes of a wave on a record's arch, one irscope compiles for or not: Triton's rule (HIPOptions),
+    64 on AMD's gfx9 and 32 from gfx10 on; NVIDIA's 32 (also where the record names no arch)."""
+    gfx = gfx_of(arch) if arch else None
+    if gfx is None:
+        return 32
+    return 64 if int(gfx[3:-2]) < 10 else 32
+
+
+def _shown(value: object) -> str:
+    """A value from a record, in a message: its repr, cut short."""
+    text = repr(value)
+    return text if len(text) <= 48 else text[:45] + "..."
+
+
 class CaptureMode(str, enum.Enum):
     """How the IR was produced."""
 
@@ -166,7 +236,8 @@ class Target:
     """Which GPU a compile is for, and whether it goes through the JIT on this machine's GPU.
 
     NVIDIA's by compute capability (90: sm_90); AMD's by processor name (``gfx="gfx942"``,
-    ``capability`` None), always ahead of time: no AMD GPU is driven from here.
+    ``capability`` None), compiled here always ahead of time: no AMD GPU is driven from here. A
+    compile a program's JIT made on an AMD GPU, and recorded, is ``recorded`` (JIT) all the same.
     """
 
     capability: int | None
@@ -179,6 +250,15 @@ class Target:
         if is_amd(arch):
             return cls(None, CaptureMode.AOT, parse_amd_arch(arch))
         return cls(parse_arch(arch), mode)
+
+    @classmethod
+    def recorded(cls, arch: str) -> Target:
+        """What a program's JIT compiled for on its own GPU: a record's arch as ``recorded_arch`` spells it
+        (``sm_90``, ``gfx942``), whether or not the compilers here target it."""
+        gfx = gfx_of(arch)
+        if gfx is not None:
+            return cls(None, CaptureMode.JIT, gfx)
+        return cls(capability_of(arch) or DEFAULT_CAPABILITY, CaptureMode.JIT)
 
     @property
     def arch(self) -> str:

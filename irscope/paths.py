@@ -31,6 +31,7 @@ INDUCTOR_FILES = "inductor"  # Inductor's kernels as files, inductor/<digest>/ (
 TRITONS = "tritons"  # private Tritons for -c triton=X, tritons/<version>/ (frontends/triton/environments.py)
 DEVICES = "devices"  # measured copy bandwidth per GPU (measure/hardware.py)
 CUDA_SOURCES = "cuda-sources"  # CUDA C++ given as strings, written for nvcc, <hash>.cu (frontends/cuda/kernel.py)
+BYTECODE = "bytecode"  # workers' .pyc files where torch's install keeps none (own_python.bytecode_prefix)
 
 
 def _package_dir(package: str) -> Path:

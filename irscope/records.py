@@ -75,7 +75,7 @@ class Measurement:
     min_us: float | None = None
     repetitions: int = 0
     method: str = ""  # how it was timed, in words (measure/timing.py)
-    timing: str = ""  # the method's key: "cupti", "events" or "graph" (older results: "")
+    timing: str = ""  # the method's key: "cupti", "events" or "graph"; "rocm": a run profiled on ROCm (older: "")
     gbps: float | None = None
     tflops: float | None = None
     pct_copy: float | None = None  # a copy of the same bytes, timed the same way, as % of this runtime

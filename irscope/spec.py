@@ -101,6 +101,8 @@ def check_triton_version(text: str) -> str:
 
 
 TRITON_DEFAULT_OPTIONS = {"num_warps": 4, "num_stages": 3}
+# What Triton's HIP backend compiles with where a launch gives none of its options (HIPOptions' defaults).
+AMD_OPTION_DEFAULTS = {"waves_per_eu": 0, "matrix_instr_nonkdim": 0, "kpack": 1}
 
 DTYPE_BYTES = {
     "float64": 8,

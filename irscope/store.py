@@ -89,6 +89,20 @@ def own_folder(path: Path, refuse: type[IrscopeError] = SessionError) -> None:
         raise refuse(f"{path} is {_kind(mode)}; irscope writes only inside the folder it was given")
 
 
+def private_folder(path: Path) -> bool:
+    """Make ``path`` a folder only this user may change (0700); False where it is not one and cannot be.
+
+    For what irscope keeps that would run as code or reach its processes (workers' bytecode, their
+    sockets): a folder that is a link, another user's, or writable by others is refused, not used.
+    """
+    try:
+        path.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o022
+
+
 def _mode(path: Path, refuse: type[IrscopeError]) -> int | None:
     try:
         return os.lstat(path).st_mode

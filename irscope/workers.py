@@ -28,8 +28,9 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from . import own_python
+from . import own_python, resident
 from .errors import UsageError
+from .timeline import mark
 
 PARENT_POLL_S = 0.2  # how soon a worker notices that irscope is gone
 
@@ -54,8 +55,11 @@ class WorkerPool:
         timeout: float | None = None,
         env: dict[str, str] | None = None,
         envs: list[dict[str, str]] | None = None,
+        resident_preload: tuple[str, ...] | None = None,
     ) -> None:
-        """``envs``: one environment per worker (each its own GPU, say), over ``env``."""
+        """``envs``: one environment per worker (each its own GPU, say), over ``env``. ``resident_preload``:
+        fork each worker from a parent kept between commands that imported these modules (resident.py),
+        where one can be had; None: start each worker from scratch."""
         if os.environ.get(own_python.WORKER_ENV):
             raise NestedWorkers(
                 "irscope was asked to start workers inside its own worker: does the kernel file "
@@ -67,12 +71,13 @@ class WorkerPool:
         self._timeout = timeout
         self._env = env or {}
         self._envs = envs or [{}] * n
+        self._resident = resident_preload
         self._jobs: queue.Queue = queue.Queue()
         self._results: queue.Queue = queue.Queue()
         self._outstanding = 0
         self._lock = threading.Lock()
         self._closed = threading.Event()
-        self._processes: list[subprocess.Popen] = []
+        self._processes: list[Any] = []  # subprocess.Popen, or resident.ResidentWorker
         self._threads = [threading.Thread(target=self._drive, args=(k,), daemon=True) for k in range(n)]
         for thread in self._threads:
             thread.start()
@@ -112,15 +117,22 @@ class WorkerPool:
         for thread in self._threads:
             thread.join(timeout=5)
 
-    def _spawn(self, k: int) -> tuple[subprocess.Popen, Any]:
+    def _spawn(self, k: int) -> tuple[Any, Any]:
+        mark(f"starting worker {k} ({self._serve})")
         errors = tempfile.TemporaryFile()
+        env = own_python.environment({**self._env, **self._envs[k]})
+        if self._resident is not None:
+            forked = resident.connect(self._serve, env, errors.fileno(), self._resident)
+            if forked is not None:
+                self._processes.append(forked)
+                return forked, errors
         module, function = self._serve.split(":")
         proc = subprocess.Popen(
             own_python.command(f"from {module} import {function}; {function}()"),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=errors,
-            env=own_python.environment({**self._env, **self._envs[k]}),
+            env=env,
             start_new_session=True,  # its own process group: see _kill. Ctrl-C reaches the parent, which closes the pool
         )
         self._processes.append(proc)
@@ -180,7 +192,7 @@ def _crash_reason(proc: subprocess.Popen, errors: Any, exc: Exception) -> str:
         code = None
     errors.seek(0)
     tail = [ln for ln in errors.read().decode("utf-8", "replace").splitlines() if ln.strip()][-1:]
-    signal = f" (signal {-code})" if code is not None and code < 0 else f" (exit {code})"
+    signal = "" if code is None else f" (signal {-code})" if code < 0 else f" (exit {code})"
     return f"worker process died{signal}" + (f": {tail[0][:300]}" if tail else f": {type(exc).__name__}")
 
 

@@ -70,3 +70,24 @@ def no_gpu(monkeypatch):
     gpu_capability.cache_clear()
     yield
     gpu_capability.cache_clear()
+
+
+@pytest.fixture
+def runtime(monkeypatch):
+    """A private folder for resident GPU-worker parents (irscope/resident.py), short because a socket's path
+    is limited to ~104 bytes; the parents started there leave once their sockets are gone."""
+    import shutil
+    import tempfile
+    import time
+
+    from irscope import resident
+
+    root = Path(tempfile.mkdtemp(prefix="irs", dir="/tmp"))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(root))
+    monkeypatch.setenv(resident.KEEP_ENV, "30")
+    monkeypatch.syspath_prepend(str(Path(__file__).parent))
+    yield root / "irscope"
+    for sock in (root / "irscope").glob("*.sock"):
+        sock.unlink()
+    time.sleep(1.5)  # a parent checks its socket every second
+    shutil.rmtree(root, ignore_errors=True)

@@ -1,4 +1,4 @@
-"""A worker main loop that misbehaves on request, for the worker pool test."""
+"""A worker main loop that misbehaves on request, for the worker pool tests (and says who it is, for resident.py's)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,25 @@ def serve() -> None:
         if job == "abort":
             os.abort()
         if job == "hang":
+            print(f"hanging in {os.getpid()}", file=sys.stderr, flush=True)
             time.sleep(3600)
+        if job == "who":  # for the resident-parent tests: which process this is, and what its parent did
+            pickle.dump(_who(), channel)
+            channel.flush()
+            continue
         print("this line goes to stderr, not into the protocol")
         pickle.dump(("done", job), channel)
         channel.flush()
+
+
+def _who() -> dict:
+    marker = sys.modules.get("resident_marker")
+    return {
+        "pid": os.getpid(),
+        "parent": os.getppid(),
+        "marker_imported_by": getattr(marker, "IMPORTED_BY", None),
+        "marker_called_in": getattr(marker, "CALLED_IN", None),
+        "env": os.environ.get("IRSCOPE_TEST_VALUE"),
+        "tmpdir": os.environ.get("TMPDIR"),
+        "cwd": os.getcwd(),
+    }

@@ -29,7 +29,7 @@ from ..errors import ParameterError, UsageError
 from ..executors import Executor
 from ..executors.local import LocalExecutor
 from ..frontends import Compiled, Kernel, resolve_kernel
-from ..ir.hsaco import kernel_resources
+from ..ir.hsaco import kernel_resources, listed_resources
 from ..ir.ptx_module import function_names
 from ..nvidia.ptxas import parse_ptxas_log, static_shared
 from ..nvidia.sass import disassemble
@@ -331,9 +331,13 @@ def nvidia_resources(compiled: Compiled) -> Resources:
 def amd_resources(compiled: Compiled) -> Resources:
     """From the HSACO's metadata note (``ir/hsaco.py`` says why there): the kernel's registers, its
     static LDS beside what the launch requests, and its scratch."""
-    if compiled.cubin is None:
-        return Resources(shared=compiled.shared)
-    kernel = kernel_resources(compiled.cubin)[0]  # Triton's HSACO holds its one kernel
+    if compiled.cubin is not None:
+        kernel = kernel_resources(compiled.cubin)[0]  # Triton's HSACO holds its one kernel
+    else:  # a record that kept only the listing (tritonparse's): the same metadata, as LLVM printed it
+        try:
+            kernel = listed_resources(compiled.stages.get(Stage.AMDGCN, ""))[0]
+        except ValueError:
+            return Resources(shared=compiled.shared)
     return Resources(
         shared=compiled.shared + kernel.lds,
         registers=kernel.vgprs,

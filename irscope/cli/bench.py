@@ -89,80 +89,99 @@ def bench(
       irscope bench square_kernel -s BLOCK_SIZE=128,1024,8192
       irscope bench square_kernel -c n_rows=65536 -c n_cols=1024 --ncu -o runs/square-big
     """
+    from .. import resident
     from ..config import listed_configs, parse_sweep, sweep_configs
     from ..errors import ExitCode, UsageError
     from ..measure.bench import bench as run_bench
-    from ..measure.bench import require_gpu
+    from ..measure.bench import require_gpu, start_gpu_workers
     from ..session import Session
+    from ..timeline import mark
     from .options import executor_given, open_named, overrides
 
+    mark("bench command starts")
     runner = executor_given()  # Ray missing or unreachable: refused before anything is compiled
     if not runner.remote:
         require_gpu()  # Ray's GPUs are the cluster's: bench asks it for them
     if arch is not None:
         raise UsageError("bench runs on this machine's GPU; --arch does not apply")
-    named = open_named(kernel, signature, need_kernel=True)
-    if not named.kernel.can_launch:
-        raise UsageError(named.kernel.no_launch_reason())
-    if sweeps or listed_configs(named.table) is not None:  # an autotuned kernel: its configs, as sweep does
-        configs = sweep_configs(named.table, named.name, parse_sweep(sweeps), overrides(assignments))
-    else:
-        configs = [named.config(overrides(assignments))]
-    runner.check_kernel(named.kernel)
-    session = named.session
-    if out is not None:
-        session = Session.of_kernel(out, named.kernel, named.table)
-    latest = {}
-    notes = []
-    tuned = []
+    if runner.remote and (gpus is not None or with_ncu):
+        raise UsageError("--gpus and --ncu use this host's GPUs: they go with the local executor")
+    # The GPU workers start up (torch, CUDA, CUPTI) while the kernel is found and compiled.
+    workers = start_gpu_workers(runner, _gpus(gpus), timeout=timeout)
     try:
-        for result in run_bench(
-            named.kernel,
-            configs,
-            session,
-            compile_timeout=named.compile_timeout,
-            method="graph" if graph else method,
-            ncu=with_ncu,
-            min_time_ms=min_time_ms,
-            timeout=timeout,
-            on_note=notes.append,
-            on_autotuner=tuned.append,
-            gpus=_gpus(gpus),
-            launch_stored_cubins=launch_stored_cubins,
-            executor=runner,
-        ):
-            latest[result.index] = result
-            if not as_json:
-                m = result.measurement
-                echo(f"  {result.variant.config.label()}: {m.status.value} {m.label()}", err=True)
-    except KeyboardInterrupt:
-        echo(f"irscope: interrupted after {len(latest)} of {len(configs)} variants", err=True)
-        raise SystemExit(int(ExitCode.INTERRUPTED)) from None
-    if runner.per_node():
-        echo(f"irscope: {runner.per_node()}", err=True)
-    autotuner = tuned[0] if tuned else None
-    if autotuner is not None and autotuner.error:
-        notes.append(f"Triton's autotuner could not be run, so only irscope's timings are shown: {autotuner.error}")
-        autotuner = None
-    for note in notes:
-        echo(f"irscope: note: {note}", err=True)
-    rows = [latest[i] for i in sorted(latest)]
-    if as_json:
-        for r in rows:
-            echo(
-                json.dumps(
-                    {
-                        "config": r.variant.config.to_json(),
-                        "arch": r.variant.arch,
-                        **r.measurement.to_json(),
-                        **_autotuner_json(autotuner, r),
-                    },
-                    default=str,
-                )
+        named = open_named(kernel, signature, need_kernel=True)
+        mark("kernel resolved")
+        if not named.kernel.can_launch:
+            raise UsageError(named.kernel.no_launch_reason())
+        if sweeps or listed_configs(named.table) is not None:  # an autotuned kernel: its configs, as sweep does
+            configs = sweep_configs(named.table, named.name, parse_sweep(sweeps), overrides(assignments))
+        else:
+            configs = [named.config(overrides(assignments))]
+        runner.check_kernel(named.kernel)
+        session = named.session
+        if out is not None:
+            session = Session.of_kernel(out, named.kernel, named.table)
+        latest = {}
+        notes = []
+        tuned = []
+        try:
+            for result in run_bench(
+                named.kernel,
+                configs,
+                session,
+                compile_timeout=named.compile_timeout,
+                method="graph" if graph else method,
+                ncu=with_ncu,
+                min_time_ms=min_time_ms,
+                timeout=timeout,
+                on_note=notes.append,
+                on_autotuner=tuned.append,
+                gpus=_gpus(gpus),
+                launch_stored_cubins=launch_stored_cubins,
+                executor=runner,
+                workers=workers,
+            ):
+                latest[result.index] = result
+                if not as_json:
+                    m = result.measurement
+                    echo(f"  {result.variant.config.label()}: {m.status.value} {m.label()}", err=True)
+        except KeyboardInterrupt:
+            echo(f"irscope: interrupted after {len(latest)} of {len(configs)} variants", err=True)
+            raise SystemExit(int(ExitCode.INTERRUPTED)) from None
+        if runner.per_node():
+            echo(f"irscope: {runner.per_node()}", err=True)
+        autotuner = tuned[0] if tuned else None
+        if autotuner is not None and autotuner.error:
+            notes.append(f"Triton's autotuner could not be run, so only irscope's timings are shown: {autotuner.error}")
+            autotuner = None
+        if resident.STARTED:
+            notes.append(
+                f"GPU workers now fork from a process kept {resident.keep_seconds():.0f} s after its last use "
+                f"(pid {resident.STARTED[0]}; torch imported, no CUDA): the next bench starts at once; "
+                f"{resident.KEEP_ENV}=0 keeps none"
             )
-    else:
-        print_bench_table(rows, autotuner)
-    exit_if_any_failed(rows)
+        for note in notes:
+            echo(f"irscope: note: {note}", err=True)
+        rows = [latest[i] for i in sorted(latest)]
+        if as_json:
+            for r in rows:
+                echo(
+                    json.dumps(
+                        {
+                            "config": r.variant.config.to_json(),
+                            "arch": r.variant.arch,
+                            **r.measurement.to_json(),
+                            **_autotuner_json(autotuner, r),
+                        },
+                        default=str,
+                    )
+                )
+        else:
+            print_bench_table(rows, autotuner)
+        mark("bench table printed")
+        exit_if_any_failed(rows)
+    finally:
+        workers.close()
 
 
 def _gpus(text: str | None) -> list[str] | None:

@@ -52,17 +52,19 @@ def run(out, profile, arch, as_json, command) -> None:
       irscope tui runs/bench
     """
     from ..arch import DEFAULT_CAPABILITY, parse_arch
-    from ..device import gpu_capability
+    from ..device import amd_gpu_arch, gpu_capability
     from ..errors import ExitCode, UsageError
     from ..interop.run import RAW
     from ..interop.run.collect import collect
     from ..interop.run.launch import environment, run_program
     from . import USER_ENVIRONMENT
 
-    capability = gpu_capability()
-    if arch is not None and capability is not None:
+    # An AMD GPU (ROCm) runs the program as it is too: Triton's HIP backend compiles for it, and the
+    # listener records what that JIT wrote. Without either, the stand-in driver answers (NVIDIA's).
+    gpu = gpu_capability() or amd_gpu_arch()
+    if arch is not None and gpu is not None:
         raise UsageError("--arch is for a machine without a GPU; here the program's own GPU compiles its kernels")
-    gpu_free = None if capability is not None else (parse_arch(arch) if arch else DEFAULT_CAPABILITY)
+    gpu_free = None if gpu is not None else (parse_arch(arch) if arch else DEFAULT_CAPABILITY)
     if out is None:
         stem = next((Path(c).stem for c in command[1:] if c.endswith(".py")), Path(command[0]).stem)
         out = Path(f"irscope-run-{stem}-{time.strftime('%Y%m%d-%H%M%S')}")

@@ -43,6 +43,9 @@ class Work:
     new_state: Callable[[], Any] = no_state
     fatal: Callable[[BaseException], bool] = never_fatal
     gpu: bool = False  # each process holds one GPU
+    # What every such process imports before its first job: a local GPU worker is forked from a parent
+    # kept between commands that imported these once (resident.py); () starts each from scratch.
+    preload: tuple[str, ...] = ()
 
 
 class Pool(Protocol):

@@ -10,4 +10,12 @@ class LocalExecutor(Executor):
     name = "local"
 
     def _pool(self, work: Work, size: int, timeout: float | None, env: dict, envs: list[dict]) -> Pool:
-        return WorkerPool(size, work.serve, work.failure, timeout=timeout, env=env, envs=envs or None)
+        return WorkerPool(
+            size,
+            work.serve,
+            work.failure,
+            timeout=timeout,
+            env=env,
+            envs=envs or None,
+            resident_preload=work.preload or None,
+        )

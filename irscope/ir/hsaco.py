@@ -14,6 +14,7 @@ nests too deep, claims more items than it has bytes, or uses a type the metadata
 
 from __future__ import annotations
 
+import re
 import struct
 from dataclasses import dataclass
 from typing import Any
@@ -51,6 +52,38 @@ def kernel_resources(hsaco: bytes) -> list[KernelResources]:
     kernels = meta.get("amdhsa.kernels")
     if not isinstance(kernels, list):
         raise ValueError("the AMDGPU metadata lists no kernels")
+    return [_resources(k) for k in kernels]
+
+
+# A kernel's own keys in the AMDGCN listing's ``.amdgpu_metadata`` YAML (its args nest deeper):
+#   - .agpr_count:     0          (the first key of a kernel of amdhsa.kernels)
+#     .vgpr_count:     3
+LISTED_KEY = re.compile(r"^  (?P<first>- |  )(?P<key>\.[a-z_]+):[ \t]*(?P<value>\S*)[ \t]*$")
+
+
+def listed_resources(amdgcn: str) -> list[KernelResources]:
+    """Every kernel's resources from the ``.amdgpu_metadata`` block of an AMDGCN listing, for where the
+    HSACO is not at hand (a tritonparse trace keeps it by name only); ValueError where the block is
+    missing or a kernel's count is not one."""
+    start, end = amdgcn.find(".amdgpu_metadata"), amdgcn.find(".end_amdgpu_metadata")
+    if start < 0 or end < start:
+        raise ValueError("the listing has no .amdgpu_metadata block")
+    kernels: list[dict[str, Any]] = []
+    in_kernels = False
+    for line in amdgcn[start:end].splitlines():
+        if not line.startswith(" "):
+            in_kernels = line.startswith("amdhsa.kernels:")
+            continue
+        m = LISTED_KEY.match(line) if in_kernels else None
+        if m is None:
+            continue
+        if m["first"] == "- ":
+            kernels.append({})
+        if kernels:
+            value = m["value"]
+            kernels[-1][m["key"]] = int(value) if value.isdigit() and len(value) <= 12 else value
+    if not kernels:
+        raise ValueError("the listing's metadata lists no kernels")
     return [_resources(k) for k in kernels]
 
 

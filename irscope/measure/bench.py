@@ -25,10 +25,46 @@ from ..frontends import Kernel
 from ..records import Measurement
 from ..session import Session, run_sweep
 from ..spec import TRITON_OPTION
+from ..timeline import mark
 from ..types import Config, Stage, Status, Variant
 
 DEFAULT_TIMEOUT = 300.0  # seconds per variant, compile included
 WARM_UP = "warm-up"  # the tag of a worker's start-up job (worker.warm_up), not a variant
+
+
+@dataclass
+class GpuWorkers:
+    """Measurement workers, started before the kernel is known so their start-up overlaps finding and compiling it.
+
+    A GPU worker's start-up (import torch, CUDA's context, CUPTI's first session, the L2 sweep) is the
+    longest step of a short bench; nothing in it depends on the kernel (tests/perf/probe_cli_timeline.py).
+    """
+
+    pool: Any
+    count: int
+    closed: bool = False
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.pool.close()
+            mark("GPU workers closed")
+
+
+def start_gpu_workers(
+    executor: Executor | None = None, gpus: Sequence[str] | None = None, *, timeout: float = DEFAULT_TIMEOUT
+) -> GpuWorkers:
+    """One warming worker per GPU (``gpus``: host ids; default every visible one; Ray: the cluster's)."""
+    from .worker import MEASURE
+
+    executor = executor or LocalExecutor()
+    gpus = list(gpus) if gpus is not None else [] if executor.remote else visible_gpus()
+    count = executor.gpu_count(len(gpus))
+    pool = executor.pool(MEASURE, count, timeout=timeout, envs=[{"CUDA_VISIBLE_DEVICES": g} for g in gpus])
+    for _ in range(count):
+        pool.submit(WARM_UP, (None, None, {"warm_up": True}))
+    mark(f"{count} GPU worker(s) asked to warm up")
+    return GpuWorkers(pool, count)
 
 
 @dataclass(frozen=True)
@@ -76,6 +112,7 @@ def bench(
     compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT,
     launch_stored_cubins: bool = False,
     executor: Executor | None = None,
+    workers: GpuWorkers | None = None,
 ) -> Iterator[BenchResult]:
     """Capture, check and time every config of ``kernel`` on this machine's GPUs, in completion order.
 
@@ -88,25 +125,30 @@ def bench(
     the cache) is launched from its stored cubin; else only one compiled in this run is.
     ``executor``: where compiles and measurements run (``executors``; default: this host's
     workers, one per GPU); Ray's measures on every GPU of its cluster, ``gpus`` and ``ncu`` are this host's.
+    ``workers``: started ahead by ``start_gpu_workers`` with the same executor and gpus; closed here.
     """
     from .autotuner import autotuner_job
-    from .worker import MEASURE
 
-    executor = executor or LocalExecutor()
-    executor.check_kernel(kernel)
-    if executor.remote and (gpus is not None or ncu):
-        raise UsageError("--gpus and --ncu use this host's GPUs: they go with the local executor")
-    if not executor.remote:
-        require_gpu()
+    try:
+        executor = executor or LocalExecutor()
+        executor.check_kernel(kernel)
+        if executor.remote and (gpus is not None or ncu):
+            raise UsageError("--gpus and --ncu use this host's GPUs: they go with the local executor")
+        if not executor.remote:
+            require_gpu()
+    except BaseException:
+        if workers is not None:
+            workers.close()
+        raise
     options = {"method": method, "min_time_ms": min_time_ms}
     if kernel.compiles_here:
+        if workers is not None:
+            workers.close()  # no worker can import a cell's kernel: it is measured in this process
         yield from _bench_here(kernel, configs, session, options, cancel, on_note)
         return
-    gpus = list(gpus) if gpus is not None else [] if executor.remote else visible_gpus()
-    workers = executor.gpu_count(len(gpus))
-    pool = executor.pool(MEASURE, workers, timeout=timeout, envs=[{"CUDA_VISIBLE_DEVICES": g} for g in gpus])
-    for _ in range(workers):  # CUDA, CUPTI and the copy rate start up while the variants compile
-        pool.submit(WARM_UP, (None, None, {"warm_up": True}))
+    if workers is None:  # CUDA, CUPTI and the copy rate start up while the variants compile
+        workers = start_gpu_workers(executor, gpus, timeout=timeout)
+    pool = workers.pool
     variants: dict[int, Variant] = {}
     entries: dict[int, Any] = {}
     done: list[BenchResult] = []
@@ -123,6 +165,7 @@ def bench(
         ):
             variants[result.index] = result.variant
             entries[result.index] = result.entry
+            mark(f"variant {result.index} compiled")
             binary, unlaunchable = _other_triton(result.variant)
             if binary is not None and result.reused and not launch_stored_cubins:
                 # A cubin read back from a session or the cache is GPU code from a file: run only on the user's say-so.
@@ -155,7 +198,7 @@ def bench(
                     session.save()
                 on_autotuner(run)
     finally:
-        pool.close()
+        workers.close()
     if ncu and not (cancel is not None and cancel.is_set()):
         yield from _add_ncu(kernel, done, entries, session, on_note)
 
@@ -225,6 +268,7 @@ def _keep(session: Session | None, entry: Any, measurement: Measurement) -> None
 
 def _collect(pool, variants, entries, session, done, wait: float) -> Iterator[BenchResult]:
     for index, measurement in pool.results(timeout=wait):
+        mark(f"variant {index} measured" if index != WARM_UP else "a GPU worker is warm")
         if index == WARM_UP:
             continue
         _keep(session, entries.get(index), measurement)

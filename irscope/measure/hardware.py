@@ -112,7 +112,11 @@ def current_device() -> DeviceInfo:
     import torch
     import triton
 
+    from ..timeline import mark
+
+    mark("GPU worker: torch and triton imported")
     index = torch.cuda.current_device()
+    mark("GPU worker: CUDA initialised")
     props = torch.cuda.get_device_properties(index)
     name = props.name.removeprefix("NVIDIA ").strip()
     capability = props.major * 10 + props.minor
@@ -124,8 +128,10 @@ def current_device() -> DeviceInfo:
         name=name,
         capability=capability,
         driver=_driver_version(),
-        torch=torch.__version__,
-        triton=triton.__version__,
+        # str(): torch's version is a TorchVersion, and unpickling one in irscope's main process
+        # imports all of torch (4 s on the device, before the first result could show).
+        torch=str(torch.__version__),
+        triton=str(triton.__version__),
         copy_gbps=copy_bandwidth(name),
         datasheet_gbps=gbps,
         datasheet_tflops=tflops,

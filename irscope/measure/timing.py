@@ -90,10 +90,14 @@ def warm_up() -> None:
     buffer and compile (1.3 s on an H200 from an empty Triton cache)."""
     import torch
 
+    from ..timeline import mark
     from .l2 import L2Sweep
 
     sweep = L2Sweep.for_device()
     x = torch.zeros(1, device="cuda")
+    sweep()
+    torch.cuda.synchronize()
+    mark("GPU worker: the L2 sweep's buffer and kernel ready")
     _profile(lambda: x.add_(1), sweep, 3, True)
 
 

@@ -24,6 +24,7 @@ from .. import frontends
 from ..errors import exception_line
 from ..executors import Work
 from ..records import AutotunerRun, Measurement
+from ..timeline import mark
 from ..types import Config, Status
 from ..workers import protocol_channel
 from .autotuner import AUTOTUNER, autotune
@@ -65,6 +66,7 @@ def measure(state: MeasureState, kernel, config: Config, options: dict[str, Any]
         launch = kernel.launch_binary(config, options["binary"], device="cuda", seed=options["seed"])
     else:
         launch = kernel.launch(config, device="cuda", seed=options["seed"])
+    mark(f"GPU worker: {config.label()}: inputs and reference ready")
     for out in launch.outputs.values():  # poison: an element the kernel never writes cannot pass as correct
         out.fill_(float("nan") if out.dtype.is_floating_point else -1)
 
@@ -88,6 +90,7 @@ def measure(state: MeasureState, kernel, config: Config, options: dict[str, Any]
     status, abs_err, rel_err, why = Status.OK, None, None, None
     if options["check"] and launch.expected is not None:
         status, abs_err, rel_err, why = _check(launch)
+    mark(f"GPU worker: {config.label()}: launched and checked")
     timing = time_launches(launch.run, method, min_time_ms=options["min_time_ms"], warmup_ms=options["warmup_ms"])
     stats = summarize(timing.times_ms)
     copy_us = None
@@ -140,7 +143,9 @@ def warm_up(state: MeasureState) -> Measurement:
 
     if state.device is None:
         state.device = current_device()
+    mark("GPU worker: torch, CUDA and the device ready")
     start_timing()
+    mark("GPU worker: CUPTI and the L2 sweep ready")
     return Measurement(Status.OK, method="warm-up", device=state.device.name, gpu_index=state.device.index)
 
 
@@ -186,7 +191,9 @@ def answer(state: MeasureState, handle, config: Config, options: dict[str, Any])
             return warm_up(state)
         if options.get(AUTOTUNER):
             return autotune(handle, config, options)
-        return measure(state, frontends.load(handle), config, options)
+        kernel = frontends.load(handle)
+        mark("GPU worker: kernel loaded")
+        return measure(state, kernel, config, options)
     except Exception as exc:
         if is_cuda_fault(exc):
             raise
@@ -198,6 +205,7 @@ def serve() -> None:
     """Read ``(handle, config, options)``, write ``answer``'s result, until stdin closes."""
     requests, channel = protocol_channel()
     state = MeasureState()
+    mark("GPU worker: up, irscope imported")
     while True:
         try:
             handle, config, options = pickle.load(requests)
@@ -205,6 +213,7 @@ def serve() -> None:
             return
         try:
             result = answer(state, handle, config, options)
+            mark("GPU worker: job answered")
         except Exception as exc:
             # The CUDA context is gone: say why on stderr (the pool reports it) and die.
             print(f"CUDA fault: {_one_line(exc)}", file=sys.stderr, flush=True)
@@ -223,4 +232,15 @@ MEASURE = Work(
     new_state=MeasureState,
     fatal=is_cuda_fault,
     gpu=True,
+    # torch's import is most of a GPU worker's start-up: imported once, in a parent the workers fork from;
+    # and Triton's hash of its own files (0.4 s), which every first JIT launch in a process would compute.
+    preload=(
+        "torch",
+        "triton",
+        "triton.runtime.cache:triton_key",
+        "irscope.measure.worker",
+        "irscope.measure.hardware",
+        "irscope.measure.timing",
+        "irscope.measure.l2",
+    ),
 )

@@ -19,4 +19,7 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(autouse=True)
 def fresh_triton_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "triton-cache"))
+    # Each test's environment differs (the cache above), so each bench starts its own resident parent
+    # (resident.py): let them leave soon rather than hold a torch import each for ten minutes.
+    monkeypatch.setenv("IRSCOPE_KEEP_GPU_WORKERS", "20")
     yield

@@ -77,3 +77,19 @@ def test_ncu_figures_are_attached_when_ncu_is_installed():
     ncu = rows[0].measurement.ncu
     assert ncu and ncu["gpu_time_us"] > 0 and 0 < ncu["dram_pct"] <= 100 and ncu["registers"] > 0
     assert abs(ncu["gpu_time_us"] - rows[0].measurement.median_us) / ncu["gpu_time_us"] < 0.25
+
+
+def test_a_measurement_reaches_irscope_without_importing_torch_there(tmp_path):
+    """A worker's result is unpickled in irscope's main process: a torch object in it (torch.__version__ is a
+    TorchVersion) made that process import all of torch before the first result showed (4 s on the device)."""
+    import pickle
+    import subprocess
+    import sys
+
+    rows, _ = _bench("square_kernel", [{"BLOCK_SIZE": 1024}], min_time_ms=10)
+    data = pickle.dumps(rows[0].measurement)
+    check = "import pickle, sys; pickle.loads(sys.stdin.buffer.read()); print('torch' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", check], input=data, capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr.decode()
+    assert done.stdout.decode().strip() == "False"
+    assert type(rows[0].measurement.torch) is str

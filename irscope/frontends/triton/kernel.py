@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +48,16 @@ CODEGEN_ENV = (
     "TRITON_NVDISASM_PATH",
     "USE_IR_LOC",
 )
+
+
+def _amd_knob_variables() -> tuple[str, ...]:
+    """The variables behind Triton's AMD knobs (``AMDGCN_USE_BUFFER_OPS``...), from Triton's own knob table:
+    the HIP backend reads them in Python, so the C++ list of cache-invalidating variables leaves them out."""
+    from triton import knobs
+
+    amd = getattr(knobs, "amd", None)
+    table = vars(type(amd)) if amd is not None else {}
+    return tuple(k for k in (getattr(v, "key", None) for v in table.values()) if isinstance(k, str))
 
 
 class TritonKernel(Kernel):
@@ -99,7 +108,7 @@ class TritonKernel(Kernel):
         return KernelId(self.name, self.file, self.fn.cache_key)
 
     def handle(self) -> KernelHandle:
-        extra: dict[str, Any] = {} if self.signature is None else {"signature": [asdict(a) for a in self.signature]}
+        extra: dict[str, Any] = {} if self.signature is None else {"signature": [a.to_json() for a in self.signature]}
         if self.source_text is not None:  # a worker rebuilds it from the text too, never from the file
             extra.update(source_text=self.source_text, inductor=self.inductor)
             if self.recorded_heuristics:
@@ -190,13 +199,13 @@ class TritonKernel(Kernel):
         import triton  # a second to import: only once a kernel is compiled or looked up in the cache
         from triton._C.libtriton import get_cache_invalidating_env_vars
 
-        env = {k: os.environ[k] for k in CODEGEN_ENV if k in os.environ}
+        env = {k: os.environ[k] for k in CODEGEN_ENV + _amd_knob_variables() if k in os.environ}
         env.update(get_cache_invalidating_env_vars())
         return {
             "env": sorted(env.items()),
             "file_sha": _file_sha(self.file) if self.source_text is None else _text_sha(self.source_text),
             "triton_hash": self.fn.cache_key,  # Triton's dependency hash: helpers in other files count too
-            "signature": None if self.signature is None else [asdict(a) for a in self.signature],
+            "signature": None if self.signature is None else [a.to_json() for a in self.signature],
             "triton": triton.__version__,
         }
 

@@ -42,8 +42,10 @@ from .gpu_free import describe, gpu_free_import
 
 RECORD = "compile.json"
 FORMAT = "irscope.triton-compile/1"
-OPTION_KEYS = ("num_warps", "num_stages", "num_ctas", "maxnreg")
-STAGE_EXTENSIONS = ("source", "ttir", "ttgir", "llir", "ptx", "cubin", "json")
+# Launch options as the compile's metadata has them: NVIDIA's maxnreg, or the HIP backend's three on ROCm.
+OPTION_KEYS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "waves_per_eu", "matrix_instr_nonkdim", "kpack")
+# What Triton's cache holds of a compile: NVIDIA's ptx and cubin, or, on ROCm, amdgcn and hsaco.
+STAGE_EXTENSIONS = ("source", "ttir", "ttgir", "llir", "ptx", "cubin", "amdgcn", "hsaco", "json")
 
 
 def _write(path: Path, text: str) -> None:
@@ -132,11 +134,7 @@ class Listener:
             "constexprs": [p.name for p in fn.params if p.is_constexpr],
             "signature": {k: jsonable(v) for k, v in dict(src.signature).items()},
             "constants": {names[k[0]]: jsonable(v) for k, v in src.constants.items() if len(k) == 1},
-            "divisible": sorted(
-                names[k[0]]
-                for k, v in src.attrs.items()
-                if len(k) == 1 and ["tt.divisibility", 16] in [list(a) for a in v]
-            ),
+            "divisible": _with_attribute(src.attrs, names, ["tt.divisibility", 16]),
             "options": {k: jsonable(meta.get(k)) for k in OPTION_KEYS if meta.get(k) is not None},
             "hash": str(meta.get("hash")),
             "name": str(meta.get("name") or fn.__name__),
@@ -147,6 +145,10 @@ class Listener:
             "compile_us": getattr(times, "total", None),
             "stages": stages,
         }
+        # ROCm's JIT marks a tensor whose storage fits in 2 GB (HIPBackend.get_tensor_specialization)
+        pointer_range = _with_attribute(src.attrs, names, ["tt.pointer_range", 32])
+        if pointer_range:
+            record["pointer_range"] = pointer_range
         _write(folder / RECORD, json.dumps(record, indent=1))
         self._watch_launches(fn)
 
@@ -250,6 +252,11 @@ class GpuFreeListener(Listener):
             )
         _write(self.directory / "launches_ahead_of_time.json", json.dumps(out, indent=1))
         self._write_autotuners()
+
+
+def _with_attribute(attrs: Any, names: list[str], attribute: list) -> list[str]:
+    """The parameters the compile's ``attrs`` give ``attribute`` (``["tt.divisibility", 16]``), by name."""
+    return sorted(names[k[0]] for k, v in dict(attrs).items() if len(k) == 1 and attribute in [list(a) for a in v])
 
 
 def _cache_key(fn: Any) -> str | None:

@@ -14,18 +14,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...arch import DEFAULT_CAPABILITY, Target, arch_name, recorded_arch
 from ...errors import IrscopeError, SessionError
+from ...spec import AMD_OPTION_DEFAULTS
 from ...store import contained, parse_json, read_bytes, read_json, read_text
 from ...types import Config
 from .autotune import distinct
-from .compile import _Result
+from .compile import ASM_KEYS, BINARIES, _Result
 from .kernel import TritonKernel
 from .listen import FORMAT, RECORD
 from .rebuild import rebuild_functions, rebuilt_kernel
 from .signature import SignatureArg, is_type
 
 # Options a launch always has; swept (and shown) only where some compile set them otherwise.
-QUIET_OPTIONS = {"num_ctas": (1,), "maxnreg": (None,)}
+QUIET_OPTIONS = {"num_ctas": (1,), "maxnreg": (None,), **{k: (v,) for k, v in AMD_OPTION_DEFAULTS.items()}}
 INDUCTOR_MARK = "from torch._inductor.runtime import triton_helpers"
 
 
@@ -40,7 +42,7 @@ class Recorded:
     constants: dict[str, Any]
     divisible: tuple[str, ...]
     options: dict[str, Any]
-    arch: int | None
+    arch: str | None  # "sm_90", "gfx942": what the compile was for (None: the record does not say)
     hash: str | None = None  # Triton's compile hash (what launches name)
     name: str | None = None  # the GPU kernel's name
     folder: Path | None = None  # the copied stage files of a compile on the GPU
@@ -51,10 +53,16 @@ class Recorded:
     params: list[str] | None = None  # the kernel's parameters, and which are constexprs (as the JIT saw them)
     constexprs: list[str] | None = None
     cache_key: str | None = None  # the JIT's hash of the function and its dependencies
+    pointer_range: tuple[str, ...] = ()  # ROCm: the pointers the JIT found within 2 GB ('tt.pointer_range': 32)
 
     @property
     def inductor(self) -> bool:
         return self.source is not None and INDUCTOR_MARK in self.source
+
+    @property
+    def target(self) -> Target:
+        """What the program's JIT compiled for, on its own GPU (sm_90 where the record does not say)."""
+        return Target.recorded(self.arch or arch_name(DEFAULT_CAPABILITY))
 
 
 def read_compiles(raw: Path) -> tuple[list[Recorded], list[str]]:
@@ -109,10 +117,14 @@ def _record(raw: Path, data: Any) -> Recorded:
         raise ValueError(f"not a record of format {FORMAT}")
     source_path = data.get("source")
     source = read_text(contained(raw, source_path)) if isinstance(source_path, str) else None
-    divisible = data.get("divisible") or []
-    if not isinstance(divisible, list) or not all(isinstance(d, str) for d in divisible):
-        raise ValueError("'divisible' must be a list of names")
-    arch = data.get("arch")
+    divisible, pointer_range = (data.get(key) or [] for key in ("divisible", "pointer_range"))
+    for key, names in (("divisible", divisible), ("pointer_range", pointer_range)):
+        if not isinstance(names, list) or not all(isinstance(d, str) for d in names):
+            raise ValueError(f"{key!r} must be a list of names")
+    try:
+        arch = recorded_arch(data.get("arch"))  # Triton's GPUTarget.arch: 90, or "gfx942" on ROCm
+    except ValueError as exc:
+        raise ValueError(f"the compile {exc}") from None
     return Recorded(
         kernel=_name(data.get("kernel")),
         file=str(data.get("file") or "<unknown>"),
@@ -121,7 +133,8 @@ def _record(raw: Path, data: Any) -> Recorded:
         constants={k: v for k, v in _mapping(data, "constants").items() if isinstance(k, str)},
         divisible=tuple(divisible),
         options={k: v for k, v in _mapping(data, "options").items() if isinstance(v, int) and not isinstance(v, bool)},
-        arch=arch if isinstance(arch, int) and not isinstance(arch, bool) else None,
+        arch=arch,
+        pointer_range=tuple(pointer_range),
     )
 
 
@@ -185,7 +198,8 @@ def signature_of(record: Recorded, fn: Any = None) -> tuple[SignatureArg, ...]:
         elif ty == "constexpr":  # an int equal to 1 (or None) the JIT made a constant
             out.append(SignatureArg(None, None, record.constants.get(name)))
         elif isinstance(ty, str) and is_type(ty):
-            out.append(SignatureArg(ty, 16 if name in record.divisible else None))
+            in_range = 32 if name in record.pointer_range and ty.startswith("*") else None
+            out.append(SignatureArg(ty, 16 if name in record.divisible else None, pointer_range=in_range))
         else:
             raise SessionError(
                 f"{record.kernel}: argument {name} was specialized as {ty!r}, which irscope "
@@ -223,10 +237,10 @@ def compiled_of(record: Recorded) -> Any:
     if record.folder is None:
         raise SessionError(f"{record.kernel}: no compile was recorded")
     asm: dict[str, Any] = {}
-    for ext in ("ttir", "ttgir", "llir", "ptx", "cubin"):
+    for ext in ASM_KEYS:
         if ext in record.stages:
             path = contained(record.folder, record.stages[ext])
-            asm[ext] = read_bytes(path) if ext == "cubin" else read_text(path)
+            asm[ext] = read_bytes(path) if ext in BINARIES else read_text(path)
     metadata = {}
     if "json" in record.stages:
         path = contained(record.folder, record.stages["json"])
@@ -236,7 +250,8 @@ def compiled_of(record: Recorded) -> Any:
 
 
 def compiled_from(record: Recorded, asm: dict[str, Any], metadata: dict[str, Any]) -> Any:
-    """A compile's stages (``asm``, Triton's keys) and metadata as a ``Compiled``; ptxas reports on the PTX."""
+    """A compile's stages (``asm``, Triton's keys) and metadata as a ``Compiled``; ptxas reports on the PTX,
+    the HSACO's metadata note on an AMD compile."""
     for key in ("num_warps", "num_stages", "num_ctas", "shared"):  # Triton's own are ints; a record is data
         value = metadata.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 31):
@@ -244,8 +259,8 @@ def compiled_from(record: Recorded, asm: dict[str, Any], metadata: dict[str, Any
     result = _Result(asm=asm, metadata=metadata)
     result.signature = {k: v for k, v in record.signature.items() if isinstance(v, str) and v != "constexpr"}
     result.divisible_by_16 = record.divisible
-    capability = record.arch or 90
-    return result.compiled(capability)
+    target = record.target
+    return result.compiled(target.gfx or target.nvidia_capability())
 
 
 __all__ = [

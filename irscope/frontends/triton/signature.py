@@ -22,6 +22,16 @@ class SignatureArg:
     type: str | None  # "*fp32", "i32", ... ; None for a constexpr
     hint: int | None = None  # 16: divisible by 16; 1: equal to 1
     value: Any = None  # the constexpr's value
+    # 32: a pointer whose buffer fits in 2 GB, as ROCm's JIT marks one ('tt.pointer_range'); AMD's
+    # compiler then reads it with buffer instructions. Only AMD compiles use it, and only records give it.
+    pointer_range: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """As a session stores it; ``pointer_range`` only where set, so other signatures read as they always have."""
+        out = {"type": self.type, "hint": self.hint, "value": self.value}
+        if self.pointer_range is not None:
+            out["pointer_range"] = self.pointer_range
+        return out
 
 
 # What an entry of --signature may be, as Triton's AOT compiler (triton/tools/compile.py) reads it.
@@ -125,7 +135,10 @@ def signature_from_json(data: Any) -> tuple[SignatureArg, ...]:
             raise ParameterError(f"stored signature type {ty!r} is not a Triton type")
         if hint not in (None, 1, 16):
             raise ParameterError(f"stored signature hint {hint!r} is not 1 or 16")
-        out.append(SignatureArg(None if ty is None else str(ty), hint, item.get("value")))
+        pointer_range = item.get("pointer_range")
+        if pointer_range is not None and (pointer_range != 32 or not str(ty).startswith("*")):
+            raise ParameterError(f"stored signature pointer range {pointer_range!r} is not 32 on a pointer")
+        out.append(SignatureArg(None if ty is None else str(ty), hint, item.get("value"), pointer_range))
     return tuple(out)
 
 

@@ -75,6 +75,11 @@ class ExampleTensor:
     def is_contiguous(self) -> bool:
         return True
 
+    def ptr_range(self) -> int:
+        """The bytes the tensor spans: what Triton's HIP backend asks (``is_within_2gb``) before it marks
+        a pointer for AMD's buffer loads and stores (``tt.pointer_range``)."""
+        return self.numel() * self.element_size()
+
 
 def example_tensors(kernel: TritonKernel, config: Config) -> dict[str, ExampleTensor]:
     sizes = dict(config.sizes)
@@ -85,8 +90,12 @@ def example_tensors(kernel: TritonKernel, config: Config) -> dict[str, ExampleTe
     return out
 
 
-def specialize_arg(arg: Any, is_const: bool, specialize: bool, align: bool) -> tuple[Any, Any]:
-    """``(type, key)`` for one argument, as Triton's ``native_specialize_impl`` (3.5: ``create_specialize_impl``)."""
+def specialize_arg(arg: Any, is_const: bool, specialize: bool, align: bool, backend: Any = None) -> tuple[Any, Any]:
+    """``(type, key)`` for one argument, as Triton's ``native_specialize_impl`` (3.5: ``create_specialize_impl``).
+
+    ``backend``: a tensor's key is then the backend's own (Triton's HIP backend adds "S" to a tensor
+    within 2 GB, which becomes ``tt.pointer_range``: AMD's buffer loads); without one, CUDA's rule.
+    """
     from triton.language import constexpr
     from triton.runtime.jit import JITCallable
 
@@ -119,20 +128,31 @@ def specialize_arg(arg: Any, is_const: bool, specialize: bool, align: bool) -> t
         kind = ptr_type(arg.dtype, is_const)
         if not specialize:
             return kind, None
+        if backend is not None:
+            return kind, tensor_key(backend, arg, align)
         return kind, "D" if align and arg.data_ptr() % 16 == 0 else ""
     raise TypeError(f"cannot specialize argument of type {type(arg).__name__}")
 
 
-def bind_specialization(fn: Any, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[dict, list]:
+def tensor_key(backend: Any, arg: Any, align: bool) -> str:
+    """A tensor argument's specialization key by the backend's own hook (3.6+: ``get_tensor_specialization``;
+    3.5: ``get_arg_specialization``)."""
+    hook = getattr(backend, "get_tensor_specialization", None)
+    if hook is not None:
+        return hook(arg, align=align)
+    return backend.get_arg_specialization(arg, "tensor", align=align)
+
+
+def bind_specialization(fn: Any, args: Sequence[Any], kwargs: dict[str, Any], backend: Any = None) -> tuple[dict, list]:
     """Bind ``args``/``kwargs`` to ``fn``'s parameters and specialise each, like the JIT's binder."""
     params = {k: v for k, v in kwargs.items() if k in fn.signature.parameters}
     bound = fn.signature.bind(*args, **params)
     bound.apply_defaults()
-    specialization = [specialize_param(kp, value) for kp, value in zip(fn.params, bound.arguments.values())]
+    specialization = [specialize_param(kp, value, backend) for kp, value in zip(fn.params, bound.arguments.values())]
     return dict(bound.arguments), specialization
 
 
-def specialize_param(kp: Any, value: Any) -> tuple[Any, Any]:
+def specialize_param(kp: Any, value: Any, backend: Any = None) -> tuple[Any, Any]:
     """``(type, key)`` for parameter ``kp`` (a ``KernelParam``) given ``value``, as the JIT's binder makes it."""
     if kp.is_constexpr:
         return "constexpr", value
@@ -140,10 +160,10 @@ def specialize_param(kp: Any, value: Any) -> tuple[Any, Any]:
     align = not kp.do_not_specialize_on_alignment
     annotation = kp.annotation_type
     if not annotation:
-        return specialize_arg(value, kp.is_const, specialize, align)
+        return specialize_arg(value, kp.is_const, specialize, align, backend)
     if annotation == "u1" or annotation[:2] in ("fp", "bf"):
         specialize = False
-    return annotation, specialize_arg(value, kp.is_const, True, align)[1] if specialize else None
+    return annotation, specialize_arg(value, kp.is_const, True, align, backend)[1] if specialize else None
 
 
 def argument_entry(kp: Any, value: Any, declared: SignatureArg) -> SignatureArg:
@@ -199,11 +219,14 @@ def specialize(kernel: TritonKernel, config: Config, arch: int | str, tensors: d
     if kernel.spec is not None:
         ns = kernel.spec.namespace(config.values(), tensors or example_tensors(kernel, config))
         args = tuple(kernel.spec.args(ns))
-        bound, specialization = bind_specialization(kernel.fn, args, kwargs)
+        # AMD: the HIP backend's own key marks each tensor within 2 GB, as ROCm's JIT does on a launch.
+        amd_backend = backend if isinstance(arch, str) else None
+        bound, specialization = bind_specialization(kernel.fn, args, kwargs, amd_backend)
         options = {k: v for k, v in kwargs.items() if k not in kernel.fn.signature.parameters}
         options, signature, constexprs, attrs = kernel.fn._pack_args(backend, kwargs, bound, specialization, options)
     else:
-        signature, constexprs, attrs = _from_signature(kernel, launch_signature(kernel, config), kwargs)
+        amd = isinstance(arch, str)
+        signature, constexprs, attrs = _from_signature(kernel, launch_signature(kernel, config), kwargs, amd)
         options = backend.parse_options(kwargs)
     divisible = tuple(
         kernel.fn.arg_names[key[0]]
@@ -225,11 +248,13 @@ def launch_signature(kernel: TritonKernel, config: Config) -> tuple[SignatureArg
     )
 
 
-def _from_signature(kernel: TritonKernel, entries: Sequence[SignatureArg], values: dict[str, Any]):
+def _from_signature(kernel: TritonKernel, entries: Sequence[SignatureArg], values: dict[str, Any], amd: bool = False):
     """Signature, constexprs and attrs from -S ``entries``; ``values`` holds the constexprs (a heuristic's too).
 
     ``attrs`` as ``JITFunction._pack_args`` builds them, in parameter order: a constexpr gets what the
-    running Triton gives one (``versions.constexpr_attr``), so that the source hashes as the JIT's.
+    running Triton gives one (``versions.constexpr_attr``), so that the source hashes as the JIT's. For
+    an AMD target (``amd``), a pointer recorded within 2 GB gets ``tt.pointer_range`` after its
+    divisibility, as Triton's ``HIPBackend.parse_attr`` gives a "DS" argument.
     """
     signature, constexprs, attrs = {}, {}, {}
     for_constexpr = constexpr_attr()
@@ -258,4 +283,6 @@ def _from_signature(kernel: TritonKernel, entries: Sequence[SignatureArg], value
         else:
             signature[param.name] = arg.type
             attrs[(param.num,)] = [["tt.divisibility", 16]] if arg.hint == 16 else []
+            if amd and arg.pointer_range is not None:
+                attrs[(param.num,)].append(["tt.pointer_range", arg.pointer_range])
     return signature, constexprs, attrs

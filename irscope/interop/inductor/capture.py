@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...arch import vendor_of
 from ...capturing import capture_many
 from ...config import config_from_table
 from ...errors import UsageError
@@ -146,7 +147,8 @@ def compile_all(
             ck.variant = refused_variant(ck.kernel, ck.file, ck.chosen, target_arch, ck.refused or "refused")
             yield ck
             continue
-        config = config_from_table(ck.triton.parameter_table(), {**config_of(ck.chosen).values()}, ck.triton.name)
+        launch = config_of(ck.chosen, vendor_of(target_arch))
+        config = config_from_table(ck.triton.parameter_table(), {**launch.values()}, ck.triton.name)
         ck.variant = next(
             iter(capture_many(ck.triton, [config], target_arch, **({"compile_timeout": None} if in_process else {})))
         ).variant
@@ -160,7 +162,7 @@ def write_sessions(capture: InductorCapture, directory: Path) -> None:
         if ck.variant is None or ck.triton is None:  # a refused kernel has nothing to sweep: inductor.json says why
             continue
         table = parameter_table(ck.candidates, ck.chosen)
-        signature = [asdict(a) for a in ck.triton.signature or ()]
+        signature = [a.to_json() for a in ck.triton.signature or ()]
         session = Session.create(
             directory / ck.kernel.name,
             ck.triton.identity(),

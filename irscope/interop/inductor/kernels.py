@@ -13,15 +13,20 @@ from its text (frontends/triton/rebuild.py), which runs nothing of it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import inspect
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...arch import Vendor, normalise_arch
 from ...errors import KernelNotFound, SessionError
 from ...frontends.triton import SignatureArg, TritonKernel
+from ...frontends.triton.compile import AMD_OPTIONS
 from ...frontends.triton.rebuild import rebuild_functions, rebuilt_kernel
+from ...spec import AMD_OPTION_DEFAULTS, VENDOR_OPTIONS
 from ...store import atomic_write, read_text
 from ...types import CaptureError, Config, Stage, Status, Variant
 from .parse import InductorKernel
@@ -35,10 +40,20 @@ class LaunchConfig:
     constexprs: dict[str, Any]
     num_warps: int
     num_stages: int
+    options: dict[str, int] = field(default_factory=dict)  # ROCm's: waves_per_eu, matrix_instr_nonkdim, kpack
+
+    @classmethod
+    def of(cls, kwargs: dict[str, Any], num_warps: int, num_stages: int) -> LaunchConfig:
+        """A ``triton.Config``'s parts. On ROCm its kwargs hold the HIP backend's launch options beside the
+        constexprs; Inductor hands those to ``triton.compile`` as options (``_create_compile_meta``)."""
+        options = {k: v for k, v in kwargs.items() if k in AMD_OPTIONS}
+        constexprs = {k: v for k, v in kwargs.items() if k not in AMD_OPTIONS}
+        return cls(constexprs, num_warps, num_stages, options)
 
     def label(self) -> str:
         parts = [f"{k}={v}" for k, v in self.constexprs.items()]
-        return " ".join(parts + [f"num_warps={self.num_warps}", f"num_stages={self.num_stages}"])
+        options = [f"{k}={v}" for k, v in self.options.items()]
+        return " ".join(parts + [f"num_warps={self.num_warps}", f"num_stages={self.num_stages}", *options])
 
 
 def kernel_text(kernel: InductorKernel) -> str:
@@ -91,7 +106,8 @@ def signature(kernel: InductorKernel, fn: Any) -> tuple[SignatureArg, ...]:
             if ty == "constexpr":
                 out.append(SignatureArg(None, None, constants.get(name)))
             else:
-                out.append(SignatureArg(ty, 16 if name in kernel.divisible_by_16 else None))
+                hint = 16 if name in kernel.divisible_by_16 else None
+                out.append(SignatureArg(ty, hint, pointer_range=32 if name in kernel.pointer_range_32 else None))
     return tuple(out)
 
 
@@ -106,7 +122,6 @@ def triton_kernel_of(kernel: InductorKernel, file: Path) -> TritonKernel:
 
 def refused_variant(kernel: InductorKernel, file: Path, launch: LaunchConfig, arch: str, why: str) -> Variant:
     """What a kernel whose source was refused (or did not rebuild) becomes: FAILED, nothing compiled."""
-    from ...arch import arch_name, parse_arch
     from ...types import KernelId
 
     text = kernel_text(kernel)
@@ -114,7 +129,7 @@ def refused_variant(kernel: InductorKernel, file: Path, launch: LaunchConfig, ar
     return Variant(
         kernel=KernelId(kernel.name, str(file), hashlib.sha256(text.encode()).hexdigest()),
         config=config_of(launch),
-        arch=arch_name(parse_arch(arch)),
+        arch=normalise_arch(arch) or arch,
         status=Status.FAILED,
         listings={Stage.SOURCE: text},
         stage_errors=stages,
@@ -147,12 +162,47 @@ def launch_configs(kernel: InductorKernel) -> list[LaunchConfig]:
         and "return_configs" in inspect.signature(heuristic).parameters
     ):
         raise ValueError(f"{kernel.kind!r} is not one of Inductor's config heuristics")
-    configs = heuristic(**args, return_configs=True)
-    return [LaunchConfig(dict(c.kwargs), int(c.num_warps), int(c.num_stages)) for c in configs]
+    with _as_built_for(kernel.vendor):
+        configs = heuristic(**args, return_configs=True)
+    return [LaunchConfig.of(dict(c.kwargs), int(c.num_warps), int(c.num_stages)) for c in configs]
 
 
-def config_of(launch: LaunchConfig) -> Config:
-    return Config(dict(launch.constexprs), {"num_warps": launch.num_warps, "num_stages": launch.num_stages}, {})
+ROCM = "rocm (the log's; irscope's torch is not)"  # any true torch.version.hip takes ROCm's branches
+
+
+@contextlib.contextmanager
+def _as_built_for(vendor: Vendor | None) -> Iterator[None]:
+    """Inductor's heuristics as the torch build that wrote the log runs them.
+
+    They ask ``torch.version.hip``, not the kernel's DeviceProperties, whether to give ROCm's configs
+    (``waves_per_eu``, the extra pointwise tiles, the 2^31-thread grid limit, no 4-warp floor), and
+    hints.py fixed ``TRITON_MAX_BLOCK["X"]`` (8192 on ROCm, 4096 on CUDA) when it was imported. For a
+    kernel a ROCm build wrote, both say ROCm while the heuristic runs; nothing else runs meanwhile
+    that reads them (a capture's planning is one thread), and both are put back.
+    """
+    if vendor is not Vendor.AMD:
+        yield
+        return
+    import torch
+    from torch._inductor.runtime import hints
+
+    hip, block_x = torch.version.hip, hints.TRITON_MAX_BLOCK["X"]
+    torch.version.hip = torch.version.hip or ROCM
+    hints.TRITON_MAX_BLOCK["X"] = 8192
+    try:
+        yield
+    finally:
+        torch.version.hip = hip
+        hints.TRITON_MAX_BLOCK["X"] = block_x
+
+
+def config_of(launch: LaunchConfig, vendor: Vendor | None = None) -> Config:
+    """The launch as irscope's config; for ``vendor``'s GPUs, without the other vendor's launch options
+    (a ROCm log's ``waves_per_eu`` where its kernel is compiled for sm_90: NVIDIA's compiler takes none)."""
+    options = {"num_warps": launch.num_warps, "num_stages": launch.num_stages, **launch.options}
+    if vendor is not None:
+        options = {k: v for k, v in options.items() if VENDOR_OPTIONS.get(k, vendor.value) == vendor.value}
+    return Config(dict(launch.constexprs), options, {})
 
 
 def parameter_table(candidates: list[LaunchConfig], chosen: LaunchConfig) -> dict[str, dict[str, Any]]:
@@ -168,4 +218,8 @@ def parameter_table(candidates: list[LaunchConfig], chosen: LaunchConfig) -> dic
             "sweep": sorted({getattr(c, name) for c in candidates} | {value}),
             "kind": "option",
         }
+    for name in sorted({n for c in [*candidates, chosen] for n in c.options}):  # ROCm's launch options
+        value = chosen.options.get(name, AMD_OPTION_DEFAULTS[name])
+        values = {c.options.get(name, AMD_OPTION_DEFAULTS[name]) for c in candidates} | {value}
+        table[name] = {"default": value, "sweep": sorted(values), "kind": "option"}
     return table

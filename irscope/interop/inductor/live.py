@@ -117,7 +117,7 @@ def _chosen_configs(names: set[str]) -> dict[str, LaunchConfig]:
             launchers = getattr(getattr(module, name), "launchers", None) or []
             if launchers:
                 config = launchers[0].config
-                chosen[name] = LaunchConfig(dict(config.kwargs), int(config.num_warps), int(config.num_stages))
+                chosen[name] = LaunchConfig.of(dict(config.kwargs), int(config.num_warps), int(config.num_stages))
     return chosen
 
 

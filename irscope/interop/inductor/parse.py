@@ -28,6 +28,7 @@ import warnings
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ...arch import Vendor, recorded_arch, vendor_of
 from ...errors import UsageError
 
 __all__ = [
@@ -95,7 +96,7 @@ class InductorKernel:
     inductor_meta: dict
     signature: dict[str, str]
     device: dict  # DeviceProperties(...) as a dict of its keywords
-    arch: str | None  # 'sm_90'
+    arch: str | None  # 'sm_90', or 'gfx942' for a kernel Inductor compiled on ROCm
     divisible_by_16: tuple[str, ...]
     constants: dict
     source_nodes: tuple[str, ...]
@@ -106,6 +107,13 @@ class InductorKernel:
     user_source: tuple[str, ...]
     launches: tuple[str, ...]
     launch_args: tuple[str, ...]
+    # ROCm: the pointers whose buffers fit in 2 GB ('tt.pointer_range': 32), which AMD's buffer ops need
+    pointer_range_32: tuple[str, ...] = ()
+
+    @property
+    def vendor(self) -> Vendor | None:
+        """Whose GPU Inductor compiled for (None: the log does not say)."""
+        return vendor_of(self.arch) if self.arch else None
 
 
 @dataclass(frozen=True)
@@ -185,8 +193,6 @@ HEURISTIC_DECORATOR = re.compile(r"^@triton_heuristics\.(?P<kind>\w+)\(", re.MUL
 LAUNCH = re.compile(r"^\s*(?P<name>[A-Za-z_]\w*)\.run\(")
 #             extern_kernels.mm(reinterpret_tensor(buf6, (4096, 3072), (3072, 1), 0), ..., out=buf7)
 EXTERN_CALL = re.compile(r"\bextern_kernels\.\w+\(")
-# 90 | '90' | '90a'     (DeviceProperties.cc on CUDA; ROCm gives 'gfx942')
-CUDA_CC = re.compile(r"^\d+[a-z]?$")
 
 # When a module has no @triton_heuristics decorator to ask, the name says the kind.
 KIND_BY_PREFIX = {
@@ -217,6 +223,7 @@ def parse_modules(modules: list[tuple[str, str]]) -> list[OutputCode]:
     outputs = _unique([_parse_module(module, graph) for graph, module in modules])
     if not any(out.kernels for out in outputs):
         raise _no_kernels("\n".join(module for _, module in modules), outputs)
+    _one_vendor(outputs)
     return outputs
 
 
@@ -227,6 +234,20 @@ def parse_output_code(text: str, graph: str = "") -> OutputCode:
     if not out.kernels:
         raise _no_kernels(text, [out])
     return out
+
+
+def _one_vendor(outputs: list[OutputCode]) -> None:
+    """One torch build compiles for one vendor's GPUs: a log with both is two machines' logs run together."""
+    first: dict[Vendor, InductorKernel] = {}
+    for kernel in (k for out in outputs for k in out.kernels):
+        if kernel.vendor is not None:
+            first.setdefault(kernel.vendor, kernel)
+    if len(first) > 1:
+        nvidia, amd = first[Vendor.NVIDIA], first[Vendor.AMD]
+        raise InductorLogError(
+            f"the log mixes NVIDIA and AMD compiles ({nvidia.name} for {nvidia.arch}, {amd.name} for {amd.arch}): "
+            "one torch build compiles for one of them; give each machine's log on its own"
+        )
 
 
 def _normalize_newlines(text: str) -> str:
@@ -610,7 +631,8 @@ def _kernel(name: str, source: str, header: _Header, launches: tuple[str, ...]) 
     constants = triton_meta.get("constants")
     constants = {_arg_label(k, arg_names): v for k, v in constants.items()} if isinstance(constants, dict) else {}
 
-    device = _device(triton_meta)
+    device = _device(name, triton_meta)
+    arch = _arch(name, device)
     in_source = [m["loc"] for line in source.split("\n") if "File:" in line and (m := USER_SOURCE.match(line))]
     user_source = tuple(dict.fromkeys((*header.user_source, *in_source)))
     return InductorKernel(
@@ -623,8 +645,8 @@ def _kernel(name: str, source: str, header: _Header, launches: tuple[str, ...]) 
         inductor_meta=inductor_meta,
         signature=signature,
         device=device,
-        arch=_arch(device),
-        divisible_by_16=_divisible_by_16(triton_meta.get("configs"), arg_names),
+        arch=arch,
+        divisible_by_16=_with_property(triton_meta.get("configs"), arg_names, ["tt.divisibility", 16]),
         constants=constants,
         source_nodes=header.source_nodes,
         aten_ops=header.aten_ops,
@@ -634,6 +656,7 @@ def _kernel(name: str, source: str, header: _Header, launches: tuple[str, ...]) 
         user_source=user_source,
         launches=launches,
         launch_args=_launch_args(launches[0]) if launches else (),
+        pointer_range_32=_with_property(triton_meta.get("configs"), arg_names, ["tt.pointer_range", 32]),
     )
 
 
@@ -672,30 +695,31 @@ def _arg_label(key: Any, names: list[str]) -> Any:
     return head + "".join(f"[{p}]" for p in path[1:])
 
 
-def _device(triton_meta: dict) -> dict:
+def _device(kernel: str, triton_meta: dict) -> dict:
     device = triton_meta.get("device")
     if isinstance(device, dict):
         return {k: v for k, v in device.items() if k != "_type"}
     if isinstance(device, int) and not isinstance(device, bool):
         # torch <= 2.3: 'device': 0, 'device_type': 'cuda', and no compute capability
         return {"type": triton_meta.get("device_type"), "index": device}
+    if isinstance(device, str):  # the walker keeps what is not a literal as its text: whose GPU is unknown
+        shown = device if len(device) <= 60 else device[:57] + "..."
+        raise InductorLogError(f"kernel {kernel}: its triton_meta's device is not a literal DeviceProperties: {shown}")
     return {}
 
 
-def _arch(device: dict) -> str | None:
-    cc = device.get("cc")
-    if isinstance(cc, int) and not isinstance(cc, bool):
-        return f"sm_{cc}"
-    if isinstance(cc, str):
-        if CUDA_CC.match(cc):
-            return f"sm_{cc}"
-        if cc.startswith("gfx"):
-            return cc
-    return None
+def _arch(kernel: str, device: dict) -> str | None:
+    """``sm_90`` from CUDA's ``cc=90``; ``gfx942`` from ROCm's ``type='hip', cc='gfx942'`` (torch's
+    DeviceProperties.create: under torch.version.hip the type is 'hip' and ``cc`` is the gcnArchName)."""
+    try:
+        return recorded_arch(device.get("cc"), backend=device.get("type"), warp_size=device.get("warp_size"))
+    except ValueError as exc:
+        raise InductorLogError(f"kernel {kernel}: its DeviceProperties {exc}") from None
 
 
-def _divisible_by_16(configs: Any, names: list[str]) -> tuple[str, ...]:
-    # Three spellings over torch's history:
+def _with_property(configs: Any, names: list[str], prop: list) -> tuple[str, ...]:
+    """The arguments ``configs[0]`` gives ``prop`` (``['tt.divisibility', 16]``), by name."""
+    # Three spellings over torch's history (only the newest has 'tt.pointer_range', ROCm's):
     #   [{(0,): [['tt.divisibility', 16]], ...}]                           (2.6+)
     #   [AttrsDescriptor.from_dict({'arg_properties': {'tt.divisibility': (0, 1)}})]  (2.5)
     #   [instance_descriptor(divisible_by_16=(0, 1), ...)]                 (2.1-2.4)
@@ -704,6 +728,8 @@ def _divisible_by_16(configs: Any, names: list[str]) -> tuple[str, ...]:
     first = configs[0]
     paths: list[Any] = []
     if "_type" in first:
+        if prop != ["tt.divisibility", 16]:
+            return ()
         if isinstance(first.get("divisible_by_16"), (tuple, list)):
             paths = list(first["divisible_by_16"])
         else:
@@ -714,7 +740,7 @@ def _divisible_by_16(configs: Any, names: list[str]) -> tuple[str, ...]:
     else:
         for key, props in first.items():
             if isinstance(props, (list, tuple)) and any(
-                isinstance(p, (list, tuple)) and list(p) == ["tt.divisibility", 16] for p in props
+                isinstance(p, (list, tuple)) and list(p) == prop for p in props
             ):
                 paths.append(key)
     paths = [(p,) if isinstance(p, int) else p for p in paths]

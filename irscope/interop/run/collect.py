@@ -7,9 +7,12 @@ stages the program's JIT wrote. Kernels rebuilt from their recorded source can b
 swept, diffed and benched afterwards, on any machine; a kernel irscope cannot
 rebuild (it calls a helper from another file, say) keeps what the JIT compiled and
 says why. Without a GPU, the recorded specializations are compiled here, ahead of time.
+A run on an AMD GPU (ROCm) is read the same way: its compiles are for the gfx processor
+Triton's HIP backend targeted there, with AMDGCN and the HSACO where NVIDIA's have PTX and a
+cubin, and its GPU times are ROCm's tracer's, on that GPU.
 
-The profile links to variants by the GPU kernel's name, its block (32 x num_warps)
-and grid (from the recorded launches); GPU time that fits several variants stays
+The profile links to variants by the GPU kernel's name, its block (a wave x num_warps:
+32 lanes on NVIDIA, 64 on AMD's CDNA) and grid (from the recorded launches); GPU time that fits several variants stays
 with the kernel, and the rest of the run's GPU work (torch's own kernels, copies)
 is listed beside it.
 """
@@ -21,10 +24,11 @@ import json
 import os
 import re
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ...arch import DEFAULT_CAPABILITY, arch_name, is_amd, recorded_arch, recorded_wave_size
 from ...errors import IrscopeError, SessionError
 from ...frontends.triton.recorded import (
     QUIET_OPTIONS,
@@ -47,6 +51,8 @@ from .hook import PROFILE
 from .timeline import link_trace
 
 PROFILE_METHOD = "CUPTI kernel durations over the program's run (torch.profiler)"
+# On ROCm torch.profiler's GPU activities come from Kineto's ROCm tracer (roctracer, or rocprofiler-sdk).
+PROFILE_METHOD_ROCM = "ROCm tracer kernel durations over the program's run (torch.profiler)"
 SESSION_FOLDERS = ("kernels", "inductor", "load_inline")  # where a run's sessions may be
 
 
@@ -62,7 +68,8 @@ class RunVariant:
 
     @property
     def threads(self) -> int:
-        return 32 * int(self.record.options.get("num_warps", 4))
+        """A block's threads as the profiler reports it: num_warps waves of the record's GPU (64 lanes on CDNA)."""
+        return recorded_wave_size(self.record.arch) * int(self.record.options.get("num_warps", 4))
 
     def gpu_totals(self) -> tuple[int, float]:
         return sum(g["calls"] for g in self.gpu), sum(g["total_us"] for g in self.gpu)
@@ -118,14 +125,16 @@ def collect(
             kernel.why = kernel.why or str(exc)
             note(f"{kernel.name}: {exc}")
     profile = _read_optional(raw, PROFILE, dict) or {}
+    gpu = None if ahead_of_time else _gpu_arch(profile, records, note)
     others = _attach_profile(profile, kernels)
     _attach_autotuners(tuners, kernels)
-    _store_measurements(out, kernels, profile)
-    extra = [] if ahead_of_time else _inductor_rows(out, outputs, kernels, others, profile, arch)
-    extra += _load_inline_rows(out, raw, others, profile, arch, note)
+    _store_measurements(out, kernels, profile, gpu)
+    extra = [] if ahead_of_time else _inductor_rows(out, outputs, kernels, others, arch or gpu)
+    extra += _load_inline_rows(out, raw, others, arch or gpu, note)
     covered = {row["name"] for row in extra if row["session"]}  # compiled from the output code instead
     kernels = [k for k in kernels if k.session is not None or k.name not in covered]
     index = _index(command, exit_code, wall_s, ahead_of_time, profile, kernels, extra, others, skipped, raw)
+    index["arch"] = arch if ahead_of_time else gpu
     link_trace(out, raw, index, note)
     atomic_write(out / INDEX, json.dumps(index, indent=1, default=str))
     return index
@@ -186,8 +195,7 @@ def _count_launch(variant: RunVariant, grid: list[int], arguments: dict[str, Any
 def _write_session(
     out: Path, kernel: RunKernel, used: set[str], ahead_of_time: bool, arch: str | None, note: Callable[[str], None]
 ) -> None:
-    from ...arch import CaptureMode
-    from ...capturing import Target, build_variant, with_sass
+    from ...capturing import build_variant, with_sass
     from ...frontends.triton import TritonKernel
 
     first = kernel.variants[0].record
@@ -199,7 +207,7 @@ def _write_session(
         # source's), and a sweep rebuilds it when it needs to compile.
         digest = hashlib.sha256(source.encode("utf-8", errors="surrogatepass")).hexdigest()[:32]
         identity = KernelId(first.kernel, first.file, first.cache_key or f"recorded-{digest}")
-        signature, rebuild = [asdict(a) for a in signature_of(first)], {"inductor": True}
+        signature, rebuild = [a.to_json() for a in signature_of(first)], {"inductor": True}
     else:
         try:
             compilable = kernel_of(first)
@@ -207,7 +215,7 @@ def _write_session(
             kernel.why = str(exc)
         if compilable is not None:
             identity = compilable.identity()
-            signature = [asdict(a) for a in compilable.signature or ()]
+            signature = [a.to_json() for a in compilable.signature or ()]
             rebuild = {k: v for k, v in compilable.handle().extra.items() if k in ("inductor", "heuristics") and v}
         else:
             digest = hashlib.sha256(source.encode("utf-8", errors="surrogatepass")).hexdigest()[:32]
@@ -225,7 +233,7 @@ def _write_session(
     if ahead_of_time:
         from ...session import run_sweep
 
-        target_arch = arch or f"sm_{first.arch or 90}"
+        target_arch = arch or first.arch or "sm_90"
         for result in run_sweep(compilable, configs, target_arch, session):
             kernel.variants[result.index].entry = result.entry.id if result.entry else None
             if not result.variant.ok:
@@ -233,10 +241,8 @@ def _write_session(
     else:
         batch = []
         for i, v in enumerate(kernel.variants):
-            target = Target(v.record.arch or 90, CaptureMode.JIT)
-            batch.append(
-                (i, build_variant(identity, v.config, target, compiled_of(v.record), source, TritonKernel.stages))
-            )
+            compiled = compiled_of(v.record)
+            batch.append((i, build_variant(identity, v.config, v.record.target, compiled, source, TritonKernel.stages)))
         for i, variant in with_sass(batch):
             kernel.variants[i].entry = session.add(variant).id
     launches = {
@@ -358,7 +364,27 @@ def _matches(values: dict[str, Any], config: Any) -> bool:
     return all(values.get(k) == v or (k not in values and v in QUIET_OPTIONS.get(k, ())) for k, v in config.items())
 
 
-def _store_measurements(out: Path, kernels: list[RunKernel], profile: dict[str, Any]) -> None:
+def _gpu_arch(profile: dict[str, Any], records: list[Recorded], note: Callable[[str], None]) -> str | None:
+    """The run's GPU: the profile's ``arch`` (ROCm's gfx name), else the arch Triton compiled for (its
+    GPUTarget's), else the profile's compute capability. A ROCm profile written before it had ``arch``
+    says "94" for an MI300X (torch.cuda.get_device_capability), and "90" for an MI250X: read only last."""
+    try:
+        if profile.get("arch") is not None:
+            return recorded_arch(profile["arch"], backend="hip")
+    except ValueError as exc:
+        note(f"the profile {exc}; the run's GPU is taken from its compiles")
+    compiled = next((r.arch for r in records if r.arch), None)
+    if compiled is not None or profile.get("capability") is None:
+        return compiled
+    try:
+        return recorded_arch(str(profile["capability"]), backend="cuda")
+    except ValueError as exc:
+        note(f"the profile {exc}")
+        return None
+
+
+def _store_measurements(out: Path, kernels: list[RunKernel], profile: dict[str, Any], gpu: str | None) -> None:
+    method, timing = (PROFILE_METHOD_ROCM, "rocm") if gpu and is_amd(gpu) else (PROFILE_METHOD, "cupti")
     for kernel in kernels:
         if kernel.session is None:
             continue
@@ -374,8 +400,8 @@ def _store_measurements(out: Path, kernels: list[RunKernel], profile: dict[str, 
                 median_us=one["median_us"] if one else total / calls,
                 min_us=min(g["min_us"] for g in v.gpu),
                 repetitions=calls,
-                method=PROFILE_METHOD if one else PROFILE_METHOD + ", mean over several grids",
-                timing="cupti",
+                method=method if one else method + ", mean over several grids",
+                timing=timing,
                 device=str(profile.get("device") or ""),
                 torch=str(profile.get("torch") or ""),
                 source="torch profiler (irscope run)",
@@ -428,13 +454,13 @@ def _inductor_rows(
     outputs: list[Any],
     kernels: list[RunKernel],
     others: list[dict[str, Any]],
-    profile: dict[str, Any],
     arch: str | None,
 ) -> list[dict[str, Any]]:
     """Kernels of the output code Inductor logged that Triton did not compile in the run (cache hits).
 
-    They are compiled here, ahead of time for the run's GPU, with the launch config each
-    kernel's autotuner launched in the program; their GPU time is the profile's for their name.
+    They are compiled here, ahead of time for ``arch`` (the run's GPU: else the one each kernel's
+    DeviceProperties name), with the launch config each kernel's autotuner launched in the program;
+    their GPU time is the profile's for their name.
     """
     from ..inductor.capture import InductorCapture, compile_all, plan, write_sessions
     from ..inductor.kernels import LaunchConfig
@@ -451,16 +477,18 @@ def _inductor_rows(
     chosen = {}
     for name, c in (_read_optional(out / RAW, "inductor/inductor_chosen.json", dict) or {}).items():
         if isinstance(c, dict) and isinstance(c.get("constexprs"), dict):
-            chosen[name] = LaunchConfig(dict(c["constexprs"]), int(c.get("num_warps", 4)), int(c.get("num_stages", 1)))
+            # on ROCm the autotuner's config kwargs hold waves_per_eu and the like too: LaunchConfig.of parts them
+            chosen[name] = LaunchConfig.of(
+                dict(c["constexprs"]), int(c.get("num_warps", 4)), int(c.get("num_stages", 1))
+            )
     planned = plan(outputs, out / "inductor", chosen)
     by_name: dict[str, list[dict[str, Any]]] = {}
     for item in list(others):
         if any(item["name"] == ck.kernel.name for ck in planned):
             others.remove(item)
             by_name.setdefault(item["name"], []).append(item)
-    target = arch or (f"sm_{profile['capability']}" if profile.get("capability") else None)
     rows = []
-    for ck in compile_all(planned, target, in_process=True):
+    for ck in compile_all(planned, arch, in_process=True):
         items = by_name.get(ck.kernel.name, [])
         calls, total = sum(i["calls"] for i in items), sum(i["total_us"] for i in items)
         if calls:
@@ -486,6 +514,7 @@ def _inductor_rows(
                         **ck.chosen.constexprs,
                         "num_warps": ck.chosen.num_warps,
                         "num_stages": ck.chosen.num_stages,
+                        **ck.chosen.options,
                     },
                     "label": ck.chosen.label(),
                     "chosen_by": ck.chosen_by,
@@ -515,15 +544,15 @@ def _load_inline_rows(
     out: Path,
     raw: Path,
     others: list[dict[str, Any]],
-    profile: dict[str, Any],
     arch: str | None,
     note: Callable[[str], None],
 ) -> list[dict[str, Any]]:
     """A session per ``__global__`` kernel of each recorded load_inline call, its GPU time from the profile.
 
     The CUDA sources are written as torch compiled them (its prelude first) to
-    ``load_inline/<name>.cu``; irscope's CUDA frontend compiles their device code for the
-    run's GPU, mapped to that file's lines.
+    ``load_inline/<name>.cu``; irscope's CUDA frontend compiles their device code for
+    ``arch``, the run's GPU, mapped to that file's lines. On an AMD GPU torch hipified them and
+    hipcc compiled them: irscope, whose CUDA C++ compiles for NVIDIA only, keeps the file and says so.
     """
     from ...config import resolve_config
     from ...device import gpu_capability
@@ -534,8 +563,13 @@ def _load_inline_rows(
     folder = raw / "load_inline"
     if not folder.is_dir():
         return []
-    capability = profile.get("capability") or gpu_capability() or 90
-    target = arch or f"sm_{capability}"
+    target = arch or arch_name(gpu_capability() or DEFAULT_CAPABILITY)
+    not_here = (
+        f"torch hipified these CUDA sources and hipcc compiled them for {target}; irscope compiles CUDA C++ "
+        "for NVIDIA GPUs only"
+        if is_amd(target)
+        else None
+    )
     rows, used = [], set()
     for path in sorted(folder.glob("[0-9]*.json")):
         try:
@@ -567,15 +601,16 @@ def _load_inline_rows(
                 if m:
                     overrides["maxrregcount"] = int(m.group(1))
             config = resolve_config(kernel, overrides)
-            session_dir = out / "load_inline" / f"{stem}.{decl.name}"
-            session = Session.create(
-                session_dir, kernel.identity(), kernel.source(), kernel.parameter_table(), frontend="cuda"
-            )
-            why = None
-            for result in run_sweep(kernel, [config], target, session):
-                if not result.variant.ok:
-                    why = f"it did not compile: {result.variant.error}"
-                    note(f"{decl.name} ({stem}): {result.variant.error}")
+            why = not_here
+            if why is None:
+                session_dir = out / "load_inline" / f"{stem}.{decl.name}"
+                session = Session.create(
+                    session_dir, kernel.identity(), kernel.source(), kernel.parameter_table(), frontend="cuda"
+                )
+                for result in run_sweep(kernel, [config], target, session):
+                    if not result.variant.ok:
+                        why = f"it did not compile: {result.variant.error}"
+                        note(f"{decl.name} ({stem}): {result.variant.error}")
             mine = [o for o in others if o["name"] == decl.name or o["name"].startswith(decl.name + "(")]
             for item in mine:
                 others.remove(item)

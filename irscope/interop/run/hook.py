@@ -85,7 +85,10 @@ def _say(message: str) -> None:
 
 
 class Profiler:
-    """torch.profiler over the whole run, GPU activities only (what the lecture's table shows per kernel)."""
+    """torch.profiler over the whole run, GPU activities only (what the lecture's table shows per kernel).
+
+    On ROCm torch.cuda is HIP's and ProfilerActivity.CUDA is Kineto's ROCm tracer: the same calls record
+    an AMD GPU's kernels."""
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
@@ -132,12 +135,13 @@ class Profiler:
                     "max_us": durations[-1],
                 }
             )
-        report = {
-            "device": torch.cuda.get_device_name(device),
-            "capability": "".join(map(str, torch.cuda.get_device_capability(device))),
-            "torch": torch.__version__,
-            "kernels": kernels,
-        }
+        report = {"device": torch.cuda.get_device_name(device), "torch": torch.__version__, "kernels": kernels}
+        if torch.version.hip:
+            # ROCm's device capability is the gfx name's digits ((9, 4) on an MI300X), no sm_ arch: the
+            # processor itself, as torch's own CudaInterface.get_compute_capability reads it there.
+            report["arch"] = torch.cuda.get_device_properties(device).gcnArchName.split(":", 1)[0]
+        else:
+            report["capability"] = "".join(map(str, torch.cuda.get_device_capability(device)))
         tmp = self.directory / f".{PROFILE}.tmp"
         tmp.write_text(json.dumps(report, indent=1), encoding="utf-8")
         os.replace(tmp, self.directory / PROFILE)

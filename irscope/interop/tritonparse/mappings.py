@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ...ir.locations import locations
 from ...stages import Stage
 
-STAGES = ("ttir", "ttgir", "llir", "ptx", "sass")
+STAGES = ("ttir", "ttgir", "llir", "ptx", "amdgcn", "sass")
 SHOWN = 3  # disagreements kept per stage, enough to find the pattern
 
 

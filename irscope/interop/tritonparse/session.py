@@ -5,7 +5,10 @@ irscope's cache, atomically (built beside, then renamed into place), so every co
 that reads a session reads a trace the same way. Each compilation event becomes a
 variant holding exactly the stages the program's JIT produced, its config the
 event's constexprs and options; registers and spills come from ptxas run on the
-recorded PTX (tritonparse records the cubin by name only). The kernel's signature is
+recorded PTX (tritonparse records the cubin by name only). A trace taken on an AMD GPU
+(Triton's HIP backend: target ``hip``, ``gfx942``) holds AMDGCN where NVIDIA's hold PTX and
+SASS, and its variants are that processor's; tritonparse keeps no HSACO's bytes either, so
+their resources beyond LDS are not known. The kernel's signature is
 read from the TTIR's ``tt.func`` (the types the JIT specialized to) and the event's
 constants and attributes, so a sweep can rebuild the kernel from the recorded source
 (``frontends/triton/rebuild.py``: none of the text runs). Launch events become the
@@ -19,11 +22,11 @@ import os
 import re
 import shutil
 from collections.abc import Callable
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ...arch import CaptureMode, Target
+from ...arch import DEFAULT_CAPABILITY, arch_name, recorded_arch, vendor_of
 from ...capturing.housekeeping import mark_used
 from ...errors import IrscopeError, KernelNotFound, SessionError
 from ...frontends.triton.recorded import Recorded, compiled_from, config_of, parameter_table, signature_of
@@ -37,9 +40,16 @@ from .events import CompileEvent, LaunchEvent, Trace, kernel_parameters, read_tr
 from .launches import recorded_launches, specialization
 
 FORMAT = 1  # bump when what a trace's session holds changes: older ones are rebuilt
-OPTION_KEYS = ("num_warps", "num_stages", "num_ctas", "maxnreg")
-TRITON_ASM = ("ttir", "ttgir", "llir", "ptx")  # the stages Triton's compile gives, as its asm keys
-STAGES = {"ttir": Stage.TTIR, "ttgir": Stage.TTGIR, "llir": Stage.LLIR, "ptx": Stage.PTX, "sass": Stage.SASS}
+OPTION_KEYS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "waves_per_eu", "matrix_instr_nonkdim", "kpack")
+TRITON_ASM = ("ttir", "ttgir", "llir", "ptx", "amdgcn")  # the stages Triton's compile gives, as its asm keys
+STAGES = {
+    "ttir": Stage.TTIR,
+    "ttgir": Stage.TTGIR,
+    "llir": Stage.LLIR,
+    "ptx": Stage.PTX,
+    "amdgcn": Stage.AMDGCN,
+    "sass": Stage.SASS,
+}
 # `tt.func public @add_kernel(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32} loc("x_ptr"(#loc)), %n: i32 ...`
 TT_FUNC = re.compile(r"^\s*tt\.func\s+(?:public\s+|private\s+)?@(\w+)\((.*)\)\s*(?:attributes\s*\{.*\})?\s*\{\s*$")
 # one argument of it: `%x_ptr: !tt.ptr<f32>` or `%n_elements: i32`
@@ -139,7 +149,7 @@ def _write(trace: Trace, kernel: str, folder: Path) -> None:
     try:
         if not first.signature:
             raise SessionError("the trace does not say how its arguments were specialized")
-        signature = [asdict(a) for a in signature_of(first)]
+        signature = [a.to_json() for a in signature_of(first)]
     except IrscopeError as exc:
         notes.append(f"{kernel} cannot be compiled again: {exc}")
     digest = hashlib.sha256(first.source.encode("utf-8", errors="surrogatepass")).hexdigest()[:32]
@@ -148,18 +158,22 @@ def _write(trace: Trace, kernel: str, folder: Path) -> None:
     checks = {}
     for event, record, config in variants:
         compiled = compiled_from(record, {k: v for k, v in event.stages.items() if k in TRITON_ASM}, event.metadata)
-        variant = build_variant(
-            identity, config, Target(record.arch or 90, CaptureMode.JIT), compiled, first.source, list(STAGES.values())
-        )
+        target = record.target
+        variant = build_variant(identity, config, target, compiled, first.source, list(STAGES.values()))
         sass = event.stages.get("sass")
-        variant = replace(
-            variant,
-            listings={**variant.listings, **({Stage.SASS: sass} if sass else {})},
-            stage_errors={
-                **variant.stage_errors,
-                **({} if sass else {Stage.SASS: "not in the trace (tritonparse records SASS with enable_sass_dump)"}),
-            },
-        )
+        if target.gfx is None:  # an AMD compile has no SASS: build_variant said why
+            variant = replace(
+                variant,
+                listings={**variant.listings, **({Stage.SASS: sass} if sass else {})},
+                stage_errors={
+                    **variant.stage_errors,
+                    **(
+                        {}
+                        if sass
+                        else {Stage.SASS: "not in the trace (tritonparse records SASS with enable_sass_dump)"}
+                    ),
+                },
+            )
         entry = session.add(variant)
         if event.mappings:
             result = mappings.check(event.stages, event.mappings, event.file)
@@ -195,10 +209,13 @@ def record_of(
     meta = event.metadata
     params, constexprs = kernel_parameters(event.source, event.kernel)
     constants = _by_index(meta.get("src_constants"), params)
+    attributes = _by_index(meta.get("src_attrs"), params)
     divisible = sorted(
-        name
-        for name, attrs in _by_index(meta.get("src_attrs"), params).items()
-        if isinstance(attrs, list) and ["tt.divisibility", 16] in attrs
+        n for n, attrs in attributes.items() if isinstance(attrs, list) and ["tt.divisibility", 16] in attrs
+    )
+    # ROCm's JIT: a pointer whose tensor fits in 2 GB (HIPBackend.get_tensor_specialization)
+    in_range = sorted(
+        n for n, attrs in attributes.items() if isinstance(attrs, list) and ["tt.pointer_range", 32] in attrs
     )
     types = _ttir_types(event.stages.get("ttir", ""), event.kernel)
     signature: dict[str, Any] = {}
@@ -226,9 +243,11 @@ def record_of(
                 f"for {', '.join(differ)}; the TTIR's is kept"
             )
     target = meta.get("target") if isinstance(meta.get("target"), dict) else {}
-    if target.get("backend") not in (None, "cuda"):
-        raise ValueError(f"compiled for {target.get('backend')}; irscope reads NVIDIA compiles")
-    arch = target.get("arch")
+    try:  # Triton's GPUTarget: ("cuda", 90, 32), or ("hip", "gfx942", 64) on ROCm
+        arch = recorded_arch(target.get("arch"), backend=target.get("backend"), warp_size=target.get("warp_size"))
+    except ValueError as exc:
+        raise ValueError(f"its target {exc}") from None
+    _check_stages(event.stages, arch)
     return Recorded(
         kernel=event.kernel,
         file=event.file,
@@ -237,12 +256,23 @@ def record_of(
         constants=constants,
         divisible=tuple(divisible),
         options={k: meta[k] for k in OPTION_KEYS if isinstance(meta.get(k), int) and not isinstance(meta[k], bool)},
-        arch=arch if isinstance(arch, int) and not isinstance(arch, bool) else None,
+        arch=arch,
         hash=event.hash,
         name=event.kernel,
         params=params,
         constexprs=constexprs,
+        pointer_range=tuple(in_range),
     )
+
+
+def _check_stages(stages: dict[str, str], arch: str | None) -> None:
+    """A compile for one vendor's GPU holds none of the other's stages (PTX for gfx942 is two records run together)."""
+    vendor = vendor_of(arch or arch_name(DEFAULT_CAPABILITY))
+    for name in stages:
+        stage = STAGES.get(name)
+        if stage is not None and not stage.spec.made_for(vendor.value):
+            whose = "AMD" if stage.spec.vendor == "amd" else "NVIDIA"
+            raise ValueError(f"its target is {arch or 'NVIDIA'} but it holds {stage.label}, a stage of {whose} GPUs")
 
 
 def _by_index(value: Any, params: list[str] | None) -> dict[str, Any]:

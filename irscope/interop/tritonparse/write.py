@@ -13,18 +13,30 @@ import gzip
 import hashlib
 import json
 import os
+import re
 import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ...arch import parse_arch
+from ...arch import Target, recorded_wave_size
+from ...spec import VENDOR_OPTIONS
 from ...stages import Stage
 from ...store import write_output
 from ...types import Variant
 
 # irscope's stage -> the extension tritonparse keys it by
-EXTENSIONS = {Stage.TTIR: "ttir", Stage.TTGIR: "ttgir", Stage.LLIR: "llir", Stage.PTX: "ptx", Stage.SASS: "sass"}
+EXTENSIONS = {
+    Stage.TTIR: "ttir",
+    Stage.TTGIR: "ttgir",
+    Stage.LLIR: "llir",
+    Stage.PTX: "ptx",
+    Stage.AMDGCN: "amdgcn",
+    Stage.SASS: "sass",
+}
+# one argument of a tt.func that ROCm's JIT found within 2 GB:
+# %x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32, tt.pointer_range = 32 : i32} loc("x_ptr"(#loc))
+RANGED_ARGUMENT = re.compile(r"%([\w.$-]+): [^{},]*\{[^}]*\btt\.pointer_range = 32 : i32\b[^}]*\}")
 
 
 def compilation_event(variant: Variant, parameters: list[str] | None = None) -> dict[str, Any]:
@@ -37,28 +49,40 @@ def compilation_event(variant: Variant, parameters: list[str] | None = None) -> 
     digest = hashlib.sha256(f"{variant.kernel.source_hash}/{variant.identity()}".encode()).hexdigest()
     info, resources = variant.compile_info, variant.resources
     options = dict(info.options) if info else {}
-    capability = parse_arch(variant.arch)
+    target = Target.recorded(variant.arch)
     index = {p: i for i, p in enumerate(parameters or [])}
     # Parameters the JIT made constants (ints equal to 1; None is rarer) are "constexpr" in the signature.
     signature = dict(info.signature) if info else {}
     constants = {p: 1 for p in index if signature.get(p) == "constexpr" and p not in variant.config.constexprs}
     constants.update({k: v for k, v in variant.config.constexprs.items() if k in index})
+    attrs: dict[str, list] = {
+        f"({index[k]},)": [["tt.divisibility", 16]] for k in (info.divisible_by_16 if info else ()) if k in index
+    }
+    if target.gfx is not None:  # as Triton's HIPBackend.parse_attr gives a "DS" argument: after its divisibility
+        for k in _ranged_arguments(variant.listings.get(Stage.TTIR, "")):
+            if k in index:
+                attrs.setdefault(f"({index[k]},)", []).append(["tt.pointer_range", 32])
+    backend = "hip" if target.gfx is not None else "cuda"
     metadata = {
         "hash": digest,
         "name": name,
-        "target": {"backend": "cuda", "arch": capability, "warp_size": 32},
+        # Triton's GPUTarget and options.arch: ("cuda", 90, 32) and "sm90", or ("hip", "gfx942", 64) and "gfx942"
+        "target": {
+            "backend": backend,
+            "arch": target.gfx or target.capability,
+            "warp_size": recorded_wave_size(variant.arch),
+        },
         "num_warps": options.get("num_warps"),
         "num_stages": options.get("num_stages"),
         "num_ctas": options.get("num_ctas", 1),
+        **{k: v for k, v in options.items() if VENDOR_OPTIONS.get(k) == "amd" and target.gfx is not None},
         "shared": resources.shared if resources else 0,
         "triton_version": (info.compiler.removeprefix("triton ") if info else None),
-        "backend_name": "cuda",
-        "arch": f"sm{capability}",
+        "backend_name": backend,
+        "arch": target.gfx or f"sm{target.capability}",
         "cache_hit": False,
         "src_constants": {f"({index[k]},)": v for k, v in constants.items()},
-        "src_attrs": {
-            f"({index[k]},)": [["tt.divisibility", 16]] for k in (info.divisible_by_16 if info else ()) if k in index
-        },
+        "src_attrs": attrs,
     }
     if resources is not None and resources.registers is not None:
         metadata["n_regs"] = resources.registers
@@ -83,6 +107,12 @@ def compilation_event(variant: Variant, parameters: list[str] | None = None) -> 
         "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000000Z", time.gmtime()),
         "payload": payload,
     }
+
+
+def _ranged_arguments(ttir: str) -> list[str]:
+    """The kernel's arguments its TTIR gives ``tt.pointer_range = 32`` (the first tt.func's)."""
+    line = next((line for line in ttir.splitlines() if line.lstrip().startswith("tt.func")), "")
+    return RANGED_ARGUMENT.findall(line)
 
 
 def write_trace(path: Path, variants: Iterable[Variant], parameters: list[str] | None = None) -> int:

@@ -1,0 +1,418 @@
+"""GPU workers forked from a parent kept between commands, so a bench does not wait for torch's import.
+
+A GPU worker's start-up is mostly importing torch: 1.3 s with bytecode and 4.3 s without on the
+lent H100 and H200, against 0.6 s for CUDA, CUPTI and the L2 sweep and 1.5 s for 21 measurements
+(tests/perf/probe_cli_timeline.py). A resident parent imports torch, Triton and irscope's
+measurement code once, never touching CUDA, and waits on a Unix socket; each GPU worker a command
+asks for is a fork of it that starts CUDA on its own GPU and serves that command over the
+connection exactly as a worker serves its pipes (``workers.WorkerPool``). The fork ends with the
+connection, so no CUDA context, GPU memory or user's kernel module outlives the command: only the
+parent stays, idle for ``IRSCOPE_KEEP_GPU_WORKERS`` seconds (default 600; 0: none is kept, and every
+worker starts from scratch as before).
+
+Who may connect: the socket lives in a folder only this user may use (``store.private_folder``),
+and the parent forks only for a peer of its own uid (``SO_PEERCRED``); the client checks the
+parent's uid the same way. Which parent: one per environment, named by a hash of the interpreter,
+irscope's own files (a changed irscope never runs old code) and every environment variable (torch
+and Triton read some when imported), less the GPU (set in the fork before CUDA starts) and what
+differs per command (irscope's private temporary folder, its markers, the shell's PWD).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import re
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from . import own_python
+from .store import private_folder
+from .timeline import mark
+
+KEEP_ENV = "IRSCOPE_KEEP_GPU_WORKERS"
+DEFAULT_KEEP_S = 600.0
+CONNECT_WAIT_S = 10.0  # how long a client waits for a parent it started to listen
+# Not part of a parent's identity: they differ per command, and a fork takes the command's own.
+PER_COMMAND = {
+    "CUDA_VISIBLE_DEVICES",
+    own_python.WORKER_ENV,
+    "IRSCOPE_TIMELINE",
+    "IRSCOPE_TIMELINE_T0",
+    "TMPDIR",
+    "TEMP",
+    "TMP",
+    "PWD",
+    "OLDPWD",
+    "_",
+    "SHLVL",
+    "COLUMNS",
+    "LINES",
+}
+STARTED: list[int] = []  # pids of the parents this process started (bench says so once)
+SERVE_NAME = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+MODULE_NAME = re.compile(r"^[A-Za-z_][\w.]*(:[A-Za-z_]\w*)?$")  # a module, or a module's function to call
+_HEADER = struct.Struct("!I")
+MAX_MESSAGE = 1 << 24
+MAX_SOCKET_PATH = 104  # sun_path holds 108 bytes on Linux, 104 on macOS, with its NUL
+
+
+def keep_seconds() -> float:
+    """How long an idle parent stays (``IRSCOPE_KEEP_GPU_WORKERS``, seconds); 0 where none is to be kept."""
+    text = os.environ.get(KEEP_ENV, "").strip()
+    if not text:
+        return DEFAULT_KEEP_S
+    try:
+        return max(0.0, float(text))
+    except ValueError:
+        return 0.0  # a value irscope cannot read keeps nothing rather than guessing
+
+
+def folder() -> Path:
+    """Where this user's parents listen: ``$XDG_RUNTIME_DIR/irscope``, else ``/tmp/irscope-<uid>``."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isabs(runtime):
+        return Path(runtime) / "irscope"
+    return Path("/tmp") / f"irscope-{os.getuid()}"  # not tempfile's: irscope's CLI runs in a private TMPDIR
+
+
+def identity(env: dict[str, str], preload: tuple[str, ...]) -> str:
+    """The hash that names the parent serving workers of this environment (that imported ``preload``)."""
+    digest = hashlib.sha256()
+    digest.update(f"{sys.executable}\0{sys.version}\0{os.getuid()}\0{','.join(preload)}\0".encode())
+    for name in sorted(env):
+        if name not in PER_COMMAND:
+            digest.update(f"{name}={env[name]}\0".encode(errors="surrogateescape"))
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*.py")):
+        info = path.stat()
+        digest.update(f"{path.relative_to(package)}:{info.st_mtime_ns}:{info.st_size}\0".encode())
+    return digest.hexdigest()[:24]
+
+
+class ResidentWorker:
+    """A worker forked by a parent: what ``WorkerPool`` uses of a ``subprocess.Popen``, over a socket."""
+
+    def __init__(self, sock: socket.socket, pid: int, status: Path) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+        self._sock = sock
+        self._status = status
+        self.stdin = _Requests(sock)
+        self.stdout = sock.makefile("rb")
+
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            code = _read_status(self._status)
+            if code is not None:
+                self.returncode = code
+            elif not _alive(self.pid):
+                # Reaped: its parent writes how it ended a moment later (or is gone itself, and cannot say).
+                deadline = time.monotonic() + 1.0
+                while code is None and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                    code = _read_status(self._status)
+                self.returncode = -signal.SIGKILL if code is None else code
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(f"resident worker {self.pid}", timeout or 0.0)
+            time.sleep(0.02)
+        self._sock.close()
+        return self.returncode  # type: ignore[return-value]
+
+    def kill(self) -> None:
+        try:
+            os.killpg(self.pid, signal.SIGKILL)  # the fork leads its own group: what it started goes too
+        except (ProcessLookupError, PermissionError):
+            pass
+
+
+class _Requests:
+    """The request stream: closing it tells the worker no more jobs come (it then exits)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock = sock
+        self._file = sock.makefile("wb")
+
+    def write(self, data: bytes) -> int:
+        return self._file.write(data)
+
+    def flush(self) -> None:
+        self._file.flush()
+
+    def close(self) -> None:
+        try:
+            self._file.close()
+            self._sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            pass
+
+
+def connect(serve: str, env: dict[str, str], errors_fd: int, preload: tuple[str, ...]) -> ResidentWorker | None:
+    """A worker running ``serve`` in ``env``, forked by the parent of that environment that imported the modules
+    ``preload`` names (started if none listens).
+
+    None where no parent is to be kept or none can be reached: the caller starts a worker of its own.
+    ``errors_fd``: the worker's stderr (sent over the socket), read by the caller when it dies.
+    """
+    keep = keep_seconds()
+    where = folder()
+    if keep <= 0 or not SERVE_NAME.match(serve) or not all(MODULE_NAME.match(m) for m in preload):
+        return None
+    if not private_folder(where):
+        return None
+    name = identity(env, preload)
+    path = where / f"{name}.sock"
+    if len(os.fsencode(path)) > MAX_SOCKET_PATH:
+        return None
+    sock = _connect(path)
+    if sock is None:
+        _start_parent(where, name, env, keep, preload)
+        deadline = time.monotonic() + CONNECT_WAIT_S
+        while sock is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+            sock = _connect(path)
+        if sock is None:
+            return None
+    try:
+        socket.send_fds(sock, [b"E"], [errors_fd])
+        hello = pickle.dumps({"serve": serve, "env": env, "cwd": os.getcwd()})
+        sock.sendall(_HEADER.pack(len(hello)) + hello)
+        pid = int.from_bytes(_read_exactly(sock, 8), "big")
+    except (OSError, EOFError, ValueError):
+        sock.close()
+        return None
+    mark(f"a resident parent forked worker {pid}")
+    return ResidentWorker(sock, pid, where / "status" / str(pid))
+
+
+def _connect(path: Path) -> socket.socket | None:
+    if not path.exists():
+        return None
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.connect(str(path))
+        if _peer_uid(sock) != os.getuid():
+            raise PermissionError(f"{path} is served by another user")
+    except OSError:
+        sock.close()
+        return None
+    return sock
+
+
+def _start_parent(where: Path, name: str, env: dict[str, str], keep: float, preload: tuple[str, ...]) -> None:
+    parent_env = {k: v for k, v in env.items() if k not in PER_COMMAND - {own_python.WORKER_ENV}}
+    parent_env[own_python.WORKER_ENV] = "resident"  # a worker, but one no command's exit ends
+    with open(where / f"{name}.log", "ab") as log:
+        parent = subprocess.Popen(
+            own_python.command(
+                "from irscope.resident import serve_parent; serve_parent()", name, str(keep), ",".join(preload)
+            ),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            env=parent_env,
+            cwd="/",
+            start_new_session=True,  # outlives the command that started it, and its Ctrl-C
+        )
+    STARTED.append(parent.pid)
+    mark("a resident parent was started")
+
+
+def serve_parent() -> None:
+    """The parent: listen, import what every GPU worker needs, fork one worker per connection; leave when idle."""
+    import fcntl
+
+    name, keep, preload = sys.argv[1], float(sys.argv[2]), [m for m in sys.argv[3].split(",") if m]
+    where = folder()
+    if not private_folder(where) or not re.fullmatch(r"[0-9a-f]{24}", name):
+        return
+    if not all(MODULE_NAME.match(m) for m in preload):
+        return
+    lock = open(where / f"{name}.lock", "a")  # held (and so locked) for the parent's whole life
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        return  # another parent of this environment is starting or serving
+    path = where / f"{name}.sock"
+    status = where / "status"
+    private_folder(status)
+    path.unlink(missing_ok=True)  # a dead parent's (the lock says none is alive)
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    old_umask = os.umask(0o177)
+    try:
+        listener.bind(str(path))
+    finally:
+        os.umask(old_umask)
+    listener.listen(64)
+    inode = path.stat().st_ino
+    _preload(preload)
+    signal.signal(signal.SIGCHLD, lambda *_: _reap(status))
+    listener.settimeout(1.0)
+    idle_since = time.monotonic()
+    while True:
+        try:
+            conn, _ = listener.accept()
+        except TimeoutError:
+            if time.monotonic() - idle_since > keep or not _same_file(path, inode):
+                path.unlink(missing_ok=True) if _same_file(path, inode) else None
+                return
+            continue
+        idle_since = time.monotonic()
+        if _peer_uid(conn) != os.getuid():
+            conn.close()
+            continue
+        if os.fork() == 0:
+            listener.close()
+            _become_worker(conn)  # never returns
+        conn.close()
+
+
+def _preload(modules: list[str]) -> None:
+    """Import what a worker imports before its first job, and call the ``module:function`` entries (work
+    whose result the module keeps, such as Triton's hash of its own sources), without starting CUDA."""
+    import importlib
+
+    for entry in modules:
+        module, _, function = entry.partition(":")
+        imported = importlib.import_module(module)
+        if function:
+            try:
+                getattr(imported, function)()
+            except Exception:  # another Triton without that function: the worker just pays for it itself
+                pass
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.cuda.is_initialized():
+        raise SystemExit("irscope: CUDA was started while preloading; a fork of this process could not use it")
+    mark(f"resident parent: {', '.join(modules)} imported")
+
+
+def _become_worker(conn: socket.socket) -> None:
+    """In the fork: take the command's environment, stderr and connection as its own, then serve it."""
+    code = 0
+    try:
+        signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+        os.setsid()
+        conn.settimeout(10.0)
+        _, fds, _, _ = socket.recv_fds(conn, 1, 1)
+        size = _HEADER.unpack(_read_exactly(conn, _HEADER.size))[0]
+        if not fds or size > MAX_MESSAGE:
+            os._exit(2)
+        hello = pickle.loads(_read_exactly(conn, size))
+        serve = hello["serve"]
+        if not SERVE_NAME.match(serve):
+            os._exit(2)
+        conn.settimeout(None)
+        os.environ.clear()
+        os.environ.update(hello["env"])
+        os.environ[own_python.WORKER_ENV] = "resident"  # never starts workers; ends with its connection
+        import tempfile
+
+        tempfile.tempdir = None  # the command's TMPDIR, not the parent's
+        os.chdir(hello["cwd"])
+        os.dup2(fds[0], 2)
+        os.close(fds[0])
+        conn.sendall(os.getpid().to_bytes(8, "big"))
+        os.dup2(conn.fileno(), 0)
+        os.dup2(conn.fileno(), 1)
+        conn.close()
+        _end_with_the_connection()
+        module, function = serve.split(":")
+        getattr(__import__(module, fromlist=[function]), function)()
+    except BaseException:  # a fork must never return into the parent's accept loop
+        import traceback
+
+        traceback.print_exc()
+        code = 70
+    finally:
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def _end_with_the_connection() -> None:
+    """Kill this worker's group once the command is gone (its end of the socket closed), even mid-job."""
+    import select
+
+    def watch() -> None:
+        poller = select.poll()
+        poller.register(0, select.POLLRDHUP)
+        while True:
+            for _, events in poller.poll():
+                if events & (select.POLLRDHUP | select.POLLHUP | select.POLLERR):
+                    time.sleep(0.5)  # a clean end (the requests closed) exits by itself first
+                    os.killpg(0, signal.SIGKILL)
+
+    threading.Thread(target=watch, name="irscope-connection-watch", daemon=True).start()
+
+
+def _reap(status: Path) -> None:
+    """Write each ended fork's exit status (negative: the signal) where its client looks for it."""
+    while True:
+        try:
+            pid, code = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+        value = -os.WTERMSIG(code) if os.WIFSIGNALED(code) else os.WEXITSTATUS(code)
+        try:
+            (status / str(pid)).write_text(str(value))
+        except OSError:
+            pass
+
+
+def _read_status(path: Path) -> int | None:
+    try:
+        value = int(path.read_text())
+    except (OSError, ValueError):
+        return None
+    path.unlink(missing_ok=True)
+    return value
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` runs: a zombie (ended, not yet reaped by its parent) does not."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _same_file(path: Path, inode: int) -> bool:
+    try:
+        return path.stat().st_ino == inode
+    except OSError:
+        return False
+
+
+def _peer_uid(sock: socket.socket) -> int:
+    creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    return struct.unpack("3i", creds)[1]
+
+
+def _read_exactly(sock: socket.socket, n: int) -> bytes:
+    data = b""
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        if not chunk:
+            raise EOFError("the connection closed")
+        data += chunk
+    return data

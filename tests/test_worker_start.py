@@ -1,0 +1,85 @@
+"""What a GPU worker's start-up needs that a CPU machine can check: the command's timeline across
+processes, and where a worker keeps bytecode when Python would keep none (tests/perf/probe_cli_timeline.py
+found both on the device: 3.1 s of a 4.3 s start-up was compiling torch's sources)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from irscope import own_python
+from irscope.store import private_folder
+
+
+def _run(code: str, env: dict[str, str]) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", code], env={**os.environ, **env}, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_the_timeline_puts_a_process_and_the_workers_it_starts_on_one_clock(tmp_path):
+    log = tmp_path / "timeline"
+    code = (
+        "import time, subprocess, sys; from irscope.timeline import mark; mark('parent starts'); time.sleep(0.3); "
+        "subprocess.run([sys.executable, '-c', 'from irscope.timeline import mark; mark(\"child marks\")'], "
+        "check=True); mark('parent ends')"
+    )
+    done = _run(code, {"IRSCOPE_TIMELINE": str(log), "IRSCOPE_TIMELINE_T0": ""})
+    assert done.returncode == 0, done.stderr
+    lines = [line.split(None, 2) for line in log.read_text().splitlines()]
+    steps = [step for _, _, step in lines]
+    assert steps == ["parent starts", "child marks", "parent ends"]
+    seconds = [float(t) for t, _, _ in lines]
+    assert seconds == sorted(seconds) and seconds[1] - seconds[0] >= 0.3  # the child counts from the parent's start
+    assert lines[0][1] == lines[2][1] != lines[1][1]  # pids tell the processes apart
+
+
+def test_without_the_variable_nothing_is_written(tmp_path):
+    done = _run("from irscope.timeline import mark; mark('x')", {"IRSCOPE_TIMELINE": ""})
+    assert done.returncode == 0 and not list(tmp_path.iterdir())
+
+
+def _prefix(env: dict[str, str]) -> dict[str, str]:
+    code = "import json; from irscope.own_python import bytecode_prefix; print(json.dumps(bytecode_prefix()))"
+    done = _run(code, env)
+    assert done.returncode == 0, done.stderr
+    import json
+
+    return json.loads(done.stdout)
+
+
+def test_workers_keep_bytecode_in_the_cache_where_python_is_told_to_write_none(tmp_path):
+    prefix = _prefix({"PYTHONDONTWRITEBYTECODE": "1", "IRSCOPE_CACHE_DIR": str(tmp_path), "PYTHONPYCACHEPREFIX": ""})
+    assert prefix == {"PYTHONPYCACHEPREFIX": str(tmp_path / "bytecode"), "PYTHONDONTWRITEBYTECODE": ""}
+    assert (tmp_path / "bytecode").stat().st_mode & 0o777 == 0o700
+    # A worker started with it writes torch's... here a module's bytecode there, and reads it next time.
+    module = tmp_path / "src" / "some_module.py"
+    module.parent.mkdir()
+    module.write_text("X = 1\n")
+    env = {**prefix, "PYTHONPATH": str(module.parent)}
+    assert _run("import some_module", env).returncode == 0
+    assert list((tmp_path / "bytecode").rglob("some_module.*.pyc"))
+    assert not (module.parent / "__pycache__").exists()  # nothing beside the user's sources
+
+
+def test_a_users_own_prefix_and_a_writable_install_are_left_alone(tmp_path):
+    assert _prefix({"PYTHONPYCACHEPREFIX": str(tmp_path / "mine"), "PYTHONDONTWRITEBYTECODE": "1"}) == {}
+    assert _prefix({"PYTHONDONTWRITEBYTECODE": "", "PYTHONPYCACHEPREFIX": ""}) == {}  # torch here has its bytecode
+
+
+def test_bytecode_is_never_kept_in_a_folder_others_can_write(tmp_path):
+    shared = tmp_path / "bytecode"
+    shared.mkdir()
+    shared.chmod(0o777)
+    assert not private_folder(shared)
+    assert (
+        _prefix({"PYTHONDONTWRITEBYTECODE": "1", "IRSCOPE_CACHE_DIR": str(tmp_path), "PYTHONPYCACHEPREFIX": ""}) == {}
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir(mode=0o700)
+    linked = tmp_path / "linked"
+    linked.symlink_to(elsewhere)
+    assert not private_folder(linked)  # a link to a folder is not this folder
+    assert private_folder(tmp_path / "fresh" / "deeper")
+    assert own_python.environment().get(own_python.WORKER_ENV) == str(os.getpid())
