@@ -24,13 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from .arch import normalise_arch
-from .capturing import capture
-from .capturing.pipeline import DEFAULT_COMPILE_TIMEOUT
 from .config import config_from_table, parse_sweep, sweep_configs
 from .errors import SessionError, UsageError
 from .frontends import Kernel, KernelHandle, resolve_kernel
 from .session import Entry, Session
 from .types import Config, Variant
+from .workers import DEFAULT_COMPILE_TIMEOUT
 
 
 @dataclass
@@ -89,6 +88,8 @@ class Named:
                     f"sweep it with --passes, or name the kernel instead of the session"
                 )
             return variant
+        from .capturing import capture
+
         return capture(
             self.require_kernel(),
             config=config,

@@ -1,7 +1,7 @@
 """`irscope tui` paints its first frame without importing what that frame does not show.
 
-The chart (plotext), the help (markdown), the diff screen, the annotations and the other importers
-(Inductor's, a run's, tritonparse's) are imported when first used, not before the first paint: a
+The chart (plotext), the help (markdown), the diff screen, the annotations, capture and the other
+importers (Inductor's, a run's, tritonparse's) are imported when first used, not before the first paint: a
 fresh interpreter opens the session recorded in samples/ under Textual's pilot and lists the modules
 loaded at the first frame that shows the variants table and a listing. Then the keys that need each
 one are pressed, and each must load then (the check above would mean nothing if they never did).
@@ -28,6 +28,8 @@ DEFERRED = {
     "irscope.diffing": "a diff (d)",
     "irscope.annotating.explain": "the annotation pane, just after the first frame",
     "irscope.annotating.findings": "the findings, once a variant stays shown",
+    "irscope.session.sweep": "a sweep (a kernel named instead of a session)",
+    "irscope.capturing.pipeline": "a sweep (a kernel named instead of a session)",
     "irscope.interop.inductor.capture": "an Inductor capture named instead of a session",
     "irscope.interop.run.collect": "a run named instead of a session",
     "irscope.interop.tritonparse.events": "a trace named instead of a session",
