@@ -176,11 +176,11 @@ def tui_paint(count: int = 5000) -> str:
         made = time.perf_counter() - start
         tree = {"PYTHONPATH": str(IRSCOPE_TREE[0])}
         installed = {**tree, **bytecode_env(f"{tmp}/bytecode")}
-        first_paint([str(sample)], installed)  # writes the bytecode: not timed
+        first_paint([str(sample)], installed, tree=IRSCOPE_TREE[0])  # writes the bytecode: not timed
         from_source = {**tree, "PYTHONDONTWRITEBYTECODE": "1"}
         for label, env in (("bytecode kept", installed), ("PYTHONDONTWRITEBYTECODE=1", from_source)):
-            big = [first_paint([str(session.path)], env, ".version", "TERMS") for _ in range(5)]
-            small = [first_paint([str(sample)], env) for _ in range(5)]
+            big = [first_paint([str(session.path)], env, ".version", "TERMS", IRSCOPE_TREE[0]) for _ in range(5)]
+            small = [first_paint([str(sample)], env, tree=IRSCOPE_TREE[0]) for _ in range(5)]
             lines += [
                 f"TUI first paint, {len(session)}-variant session, {label}: {paints(big)}",
                 f"TUI first paint, 21-variant sample session, {label}: {paints(small)}",

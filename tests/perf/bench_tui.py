@@ -48,13 +48,19 @@ def bytecode_env(folder: str) -> dict[str, str]:
     return {"PYTHONDONTWRITEBYTECODE": "", "PYTHONPYCACHEPREFIX": folder}
 
 
-def first_paint(args: list[str], env: dict[str, str], needle: str = ".version", header: str = "BLOCK_SIZE") -> Paint:
+def first_paint(
+    args: list[str], env: dict[str, str], needle: str = ".version", header: str = "BLOCK_SIZE", tree: Path = REPO
+) -> Paint:
+    """``irscope tui ARGS`` of the irscope in ``tree``, started in tmux, until the screen shows ``needle`` and ``header``.
+
+    It runs in ``tree``: ``python -m`` puts the working directory first on sys.path, ahead of PYTHONPATH.
+    """
     session = f"bench-{uuid.uuid4().hex[:8]}"
     env_args = [x for k, v in env.items() for x in ("-e", f"{k}={v}")]
     load = os.getloadavg()[0]
     start = time.perf_counter()
     tmux_start(
-        ["-s", session, "-x", "120", "-y", "36", *env_args, sys.executable, "-m", "irscope", "tui", *args], cwd=REPO
+        ["-s", session, "-x", "120", "-y", "36", *env_args, sys.executable, "-m", "irscope", "tui", *args], cwd=tree
     )
     try:
         pid = subprocess.run(
