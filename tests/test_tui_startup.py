@@ -3,7 +3,8 @@
 The chart (plotext), the help (markdown), the diff screen, the annotations, capture and the other
 importers (Inductor's, a run's, tritonparse's) are imported when first used, not before the first paint: a
 fresh interpreter opens the session recorded in samples/ under Textual's pilot and lists the modules
-loaded at the first frame that shows the variants table and a listing. Then the keys that need each
+loaded at the first frame that shows the variants table and a listing (the command runs as typed,
+but for the terminal: the app it builds runs under the pilot). Then the keys that need each
 one are pressed, and each must load then (the check above would mean nothing if they never did).
 The time itself is measured in tests/perf/bench_scale.py and bench_tui.py, not here.
 """
@@ -40,9 +41,10 @@ DEFERRED = {
 PROBE = r"""
 import asyncio, json, sys
 
-import irscope.cli.tui  # the command's own imports count too
+from click.testing import CliRunner
+
+from irscope.cli import main as irscope
 from irscope.tui.app import IrscopeApp
-from irscope.tui.factory import make_app
 
 watched = json.loads(sys.argv[1])
 seen = {}
@@ -53,7 +55,12 @@ def loaded():
 
 
 async def main():
-    app = make_app("samples/sessions/square_kernel")
+    # `irscope tui SESSION` itself, all but the terminal: the app it builds runs under the pilot below.
+    built = []
+    IrscopeApp.run = lambda app, *args, **kwargs: built.append(app)
+    result = CliRunner().invoke(irscope, ["tui", "samples/sessions/square_kernel"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    (app,) = built
 
     def display(screen, renderable):  # every frame the app writes; the first with rows and a listing counts
         IrscopeApp._display(app, screen, renderable)
