@@ -34,6 +34,7 @@ DEFERRED = {
     "irscope.interop.inductor.capture": "an Inductor capture named instead of a session",
     "irscope.interop.run.collect": "a run named instead of a session",
     "irscope.interop.tritonparse.events": "a trace named instead of a session",
+    "pygments.lexers.c_like": "a CUDA C++ kernel's source (its lexer)",
     "torch": "never, in the TUI of a session",
     "triton": "never, in the TUI of a session",
 }
