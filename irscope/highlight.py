@@ -9,9 +9,10 @@ demand: IR is line-oriented, and a 10,000-line listing must open instantly.
 from __future__ import annotations
 
 import functools
+import importlib
 
 from pygments.lexer import Lexer, RegexLexer, inherit
-from pygments.lexers import CudaLexer, LlvmLexer, PtxLexer, PythonLexer
+from pygments.lexers import LlvmLexer, PtxLexer, PythonLexer
 from pygments.token import (
     Comment,
     Error,
@@ -176,13 +177,21 @@ LEXERS: dict[Stage, type[Lexer]] = {
     Stage.SASS: SassLexer,
     Stage.AMDGCN: AmdgcnLexer,
 }
-# A kernel's source in another language than the source stage's own (Python): by file suffix.
-SOURCE_LEXERS: dict[str, type[Lexer]] = {".cu": CudaLexer, ".cuh": CudaLexer}
+# A kernel's source in another language than the source stage's own (Python): by file suffix, the
+# pygments module and lexer, imported when such a source is first shown (most sessions have none).
+SOURCE_LEXERS: dict[str, tuple[str, str]] = {
+    ".cu": ("pygments.lexers.c_like", "CudaLexer"),
+    ".cuh": ("pygments.lexers.c_like", "CudaLexer"),
+}
 
 
 @functools.lru_cache(maxsize=16)
 def _lexer(stage: Stage, suffix: str = ""):
-    lexer = SOURCE_LEXERS[suffix] if stage is Stage.SOURCE and suffix in SOURCE_LEXERS else LEXERS[stage]
+    if stage is Stage.SOURCE and suffix in SOURCE_LEXERS:
+        module, name = SOURCE_LEXERS[suffix]
+        lexer: type[Lexer] = getattr(importlib.import_module(module), name)
+    else:
+        lexer = LEXERS[stage]
     return lexer(stripnl=False, ensurenl=False)
 
 

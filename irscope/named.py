@@ -24,13 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from .arch import normalise_arch
-from .capturing import capture
-from .capturing.pipeline import DEFAULT_COMPILE_TIMEOUT
 from .config import config_from_table, parse_sweep, sweep_configs
 from .errors import SessionError, UsageError
 from .frontends import Kernel, KernelHandle, resolve_kernel
 from .session import Entry, Session
 from .types import Config, Variant
+from .workers import DEFAULT_COMPILE_TIMEOUT
 
 
 @dataclass
@@ -89,6 +88,8 @@ class Named:
                     f"sweep it with --passes, or name the kernel instead of the session"
                 )
             return variant
+        from .capturing import capture
+
         return capture(
             self.require_kernel(),
             config=config,
@@ -146,16 +147,15 @@ def open_named(
     capture or a run may be named (else naming one is a usage error that says what to name instead).
     ``note``: where a line about reading a trace goes.
     """
-    from .interop.tritonparse.events import is_trace, split_argument
-
     try:
         is_dir = Path(text).is_dir()
     except OSError as exc:  # a name longer than a path may be: no kernel, file or session has it
         raise UsageError(f"{text[:60]}...: not a kernel, kernel file or session ({exc.strerror})") from None
-    trace = is_trace(text) and not is_dir
+    trace = not is_dir and _is_trace(text)
     if spec_file is not None and (trace or is_dir):
         raise UsageError(f"--spec goes with a kernel file, not a session or trace ({text})")
     if trace:
+        from .interop.tritonparse.events import split_argument
         from .interop.tritonparse.session import trace_session
 
         path, name = split_argument(text)
@@ -173,14 +173,21 @@ def open_named(
     return named
 
 
+def _is_trace(text: str) -> bool:
+    from .interop.tritonparse.events import is_trace
+
+    return is_trace(text)
+
+
 def _directory(directory: Path, several: bool, compile_timeout: float | None) -> Named:
     """A session, or an Inductor capture's or a run's sessions."""
-    from .interop.inductor.capture import is_inductor_dir
-    from .interop.run.collect import is_run_dir
-
     if Session.is_session(directory):
         session = Session.open(directory)
         return Named(session.kernel.name, session.parameters, None, session, compile_timeout=compile_timeout)
+    # Imported only past the session check: opening a session (irscope tui DIR) needs neither importer.
+    from .interop.inductor.capture import is_inductor_dir
+    from .interop.run.collect import is_run_dir
+
     kind = "an Inductor capture" if is_inductor_dir(directory) else "an irscope run" if is_run_dir(directory) else None
     if kind is None:
         raise SessionError(f"{directory} is a directory but not an irscope session (no session.json)")

@@ -33,6 +33,10 @@ from .errors import UsageError
 from .timeline import mark
 
 PARENT_POLL_S = 0.2  # how soon a worker notices that irscope is gone
+# Seconds a compile worker is given per variant before it is killed (--compile-timeout): a real kernel
+# compiles in seconds. Here, below capture, so that what only names the default (a session opened in the
+# TUI) need not import capture.
+DEFAULT_COMPILE_TIMEOUT = 300.0
 
 
 class NestedWorkers(UsageError):

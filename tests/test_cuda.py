@@ -180,6 +180,11 @@ async def test_the_tui_opens_a_cuda_kernel_with_its_source_highlighted_as_cuda()
             await pilot.pause(0.05)
         source = app.query_one("#source", ListingView)
         assert source.suffix == ".cu" and any("__global__" in line for line in source.lines)
+        # ...highlighted by pygments' CUDA lexer (imported only now): a keyword there, bold (a name to Python's)
+        line = next(i for i, text in enumerate(source.lines) if "__global__" in text)
+        assert any(
+            seg.text == "__global__" and seg.style is not None and seg.style.bold for seg in source._segments(line)
+        )
 
 
 SHARED = textwrap.dedent("""

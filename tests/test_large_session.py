@@ -113,16 +113,41 @@ def test_resuming_the_sweep_on_the_cli_lists_1000_variants_from_the_index(large)
 
 
 def test_the_tui_shows_the_first_rows_and_moves_and_sorts_reading_only_the_variant_shown(large):
+    from irscope.tui.app import IrscopeApp
     from irscope.tui.factory import make_app
+    from irscope.tui.widgets.variants import FIRST_ROWS
 
     async def run() -> None:
         with variant_reads(large) as opening:
             start = time.perf_counter()
             app = make_app(str(large))
+            first_frame: dict[str, int] = {}
+
+            def display(screen, renderable) -> None:  # the first frame with rows and a listing: what it measured
+                IrscopeApp._display(app, screen, renderable)
+                if not first_frame and renderable is not None and app._shown is not None:
+                    measured = app.query_one("#variants")._texts_of
+                    first_frame.update(measured=len(measured))
+
+            app._display = display
             async with app.run_test(size=(120, 36)) as pilot:
                 await pilot.pause()
                 painted = time.perf_counter() - start
                 table = app.query_one("#variants")
+                # Painted from the rows around the cursor; the other rows are measured after it.
+                assert 0 < first_frame["measured"] <= FIRST_ROWS, first_frame
+                widths_at_first = [c.content_width for c in table.ordered_columns]
+                deadline = time.perf_counter() + 60
+                while table.unmeasured and time.perf_counter() < deadline:
+                    await pilot.pause(0.05)
+                assert table.unmeasured == 0 and len(table._texts_of) == COUNT
+                # ... and then the columns are as wide as every row's text, as if all were measured first
+                every_row = table._column_widths(app.model.rows)
+                labels = [len(str(c.label)) for c in table.ordered_columns]
+                assert [c.content_width for c in table.ordered_columns][1:] == [
+                    max(w, label) for w, label in zip(every_row, labels)
+                ][1:]  # (the mark column is one wide, whatever its text)
+                assert all(a <= b for a, b in zip(widths_at_first, (c.content_width for c in table.ordered_columns)))
                 first = app.model.rows[0]
                 assert table.row_count == COUNT and app.current_row() is first
                 cells = [str(c) for c in table.get_row_at(0)]

@@ -35,11 +35,11 @@ from ..nvidia.ptxas import parse_ptxas_log, static_shared
 from ..nvidia.sass import disassemble
 from ..spec import TRITON_OPTION, check_options_for
 from ..types import CompileInfo, Config, KernelId, Resources, Stage, Status, Variant
+from ..workers import DEFAULT_COMPILE_TIMEOUT
 from .cache import CaptureCache
 from .worker import COMPILE
 
 SASS_BATCH = 6  # variants per nvdisasm run while compiles are still going (the first goes alone)
-DEFAULT_COMPILE_TIMEOUT = 300.0  # seconds per variant: a real kernel compiles in seconds
 MAX_COMPILE_TIMEOUT = 86400.0  # --compile-timeout's own limit (cli/options.py: MAX_SECONDS)
 
 

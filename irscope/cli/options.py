@@ -126,7 +126,7 @@ def set_compile_timeout(ctx: click.Context, param: click.Parameter, value: float
 
 def compile_timeout_given() -> float:
     """The --compile-timeout of the command running now, else the default."""
-    from ..capturing.pipeline import DEFAULT_COMPILE_TIMEOUT
+    from ..workers import DEFAULT_COMPILE_TIMEOUT
 
     ctx = click.get_current_context(silent=True)
     return ctx.meta.get(COMPILE_TIMEOUT, DEFAULT_COMPILE_TIMEOUT) if ctx is not None else DEFAULT_COMPILE_TIMEOUT

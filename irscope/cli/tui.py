@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import click
@@ -45,6 +46,12 @@ def tui(ctx, kernel, assignments, arch, signature, sweeps, out, stage_name, with
       irscope tui matmul_kernel -s num_stages=2,3,4 --arch sm_80
       irscope tui runs/square
     """
+    # Starting allocates some 100,000 objects that live as long as the app (textual's modules, a
+    # session's index): the collector's passes over them free nothing and cost 0.1-0.2 s of the first
+    # paint here (tests/perf/RESULTS.md, bench_scale). So none until the app is built, and what was
+    # built by then is left out of later passes (gc.freeze) while it runs.
+    gc.disable()
+    ctx.call_on_close(_collect_again)  # however the command ends
     from ..tui.factory import make_app
     from .options import compile_timeout_given, spec_file_given
 
@@ -60,7 +67,14 @@ def tui(ctx, kernel, assignments, arch, signature, sweeps, out, stage_name, with
         spec_file=spec_file_given(),
         compile_timeout=compile_timeout_given(),
     )
+    gc.freeze()
+    gc.enable()
     app.run()
     if app.internal_error is not None:
         raise app.internal_error  # the irscope group says it in one line (the traceback under --debug)
     ctx.exit(app.return_code or 0)
+
+
+def _collect_again() -> None:
+    gc.enable()
+    gc.unfreeze()

@@ -62,6 +62,13 @@ def _index(directory: str) -> _Index:
     return index
 
 
+@functools.lru_cache(maxsize=4)
+def _kernels(directory: str) -> frozenset[tuple[str, str]]:
+    """(kernel name, source hash) of every kernel recorded: most variants asked about have none, and the
+    answer is then known without working out the variant's config key (a table of thousands asks per row)."""
+    return frozenset(key[:2] for key in _index(directory))
+
+
 def chosen_gpu(gpu: str | None = None) -> str:
     """Whose samples to show: ``gpu``, else ``$IRSCOPE_SAMPLE_GPU``, else an H100's."""
     return gpu or os.environ.get(SAMPLE_GPU_ENV) or DEFAULT_SAMPLE_GPU
@@ -75,7 +82,10 @@ def sample_measurement(
     kernel: KernelId, config: Config, arch: str, gpu: str | None = None, directory: Path | None = None
 ) -> Measurement | None:
     """The recorded measurement of this exact variant, if samples/ has one: the chosen GPU's, else another's."""
-    recorded = _index(str(directory or SAMPLES_DIR)).get((kernel.name, kernel.source_hash, config.key(), arch))
+    where = str(directory or SAMPLES_DIR)
+    if (kernel.name, kernel.source_hash) not in _kernels(where):
+        return None
+    recorded = _index(where).get((kernel.name, kernel.source_hash, config.key(), arch))
     if not recorded:
         return None
     choice = chosen_gpu(gpu)
@@ -170,6 +180,7 @@ def write_samples(
     }
     atomic_write(path, json.dumps(payload, indent=1))
     _index.cache_clear()
+    _kernels.cache_clear()
 
 
 def _rounded(data: dict[str, Any]) -> dict[str, Any]:

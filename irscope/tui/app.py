@@ -4,6 +4,10 @@ The app only shows; the work (capturing variants, measuring them) runs in a
 thread worker over the same generators the CLI drives, posting a message per
 result. The listing switches in constant time whatever its length (see
 widgets/listing.py); findings are computed off the UI thread.
+
+What the first frame does not show is imported when first shown, not at start: the
+chart (plotext), the help (markdown), the diff screen and the annotations (the
+pane fills just after the first frame). ``tests/test_tui_startup.py`` keeps it so.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import os
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from textual import events, on, work
 from textual.app import App, ComposeResult
@@ -20,9 +25,6 @@ from textual.command import Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static, Tab, Tabs
 
-from ..annotating.decode import Explanation
-from ..annotating.explain import LineExplainer, explainer
-from ..annotating.findings import findings
 from ..arch import vendor_of
 from ..records import Runtime
 from ..stages import specs as stage_specs
@@ -30,13 +32,15 @@ from ..types import Stage, Variant
 from .jobs import Job
 from .messages import BackgroundDone, Measured, Progress, VariantReady
 from .model import Model, Row, source_line_counts
-from .screens.diff import DiffScreen
-from .screens.help import HelpScreen
-from .widgets.chart import RuntimeChart
 from .widgets.listing import ListingView
 from .widgets.passes import PassesView
 from .widgets.side import AnnotationPane
 from .widgets.variants import DAMAGED, VariantsTable
+
+if TYPE_CHECKING:
+    from ..annotating.decode import Explanation
+    from ..annotating.explain import LineExplainer
+    from .widgets.chart import RuntimeChart
 
 # One tab (and digit key) per registered stage, then the chart and the passes.
 STAGE_TABS = [(spec.key, spec.label) for spec in stage_specs()] + [("chart", "Chart"), ("passes", "Passes")]
@@ -161,8 +165,7 @@ class IrscopeApp(App):
         with Horizontal(id="main"):
             with ContentSwitcher(initial="listing", id="switcher"):
                 yield ListingView(id="listing")
-                yield RuntimeChart(self.model, id="chart")
-                yield PassesView(id="passes")
+                yield PassesView(id="passes")  # and the chart, mounted when first shown (_chart)
             with Vertical(id="side"):
                 yield ListingView(id="source")
                 yield AnnotationPane(id="annotation")
@@ -255,8 +258,9 @@ class IrscopeApp(App):
         self.stage_key = key
         switcher = self.query_one("#switcher", ContentSwitcher)
         if key == "chart":
+            chart = self._chart()
             switcher.current = "chart"
-            self.query_one("#chart", RuntimeChart).redraw()
+            chart.redraw()
             return
         if key == "passes":
             switcher.current = "passes"
@@ -365,6 +369,8 @@ class IrscopeApp(App):
     @work(thread=True, exclusive=True, group="findings", exit_on_error=False)
     def compute_findings(self, row: Row, stage: Stage = Stage.PTX) -> None:
         variant = self.model.variant(row)
+        from ..annotating.findings import findings
+
         result = findings(variant, stage) if variant is not None else []
         self.call_from_thread(self._show_findings, row, stage, result)
 
@@ -416,6 +422,8 @@ class IrscopeApp(App):
     def _decode(self, row: Row, stage: Stage, text: str) -> Explanation | None:
         key = (row.index, stage.value)
         if key not in self._explainers:
+            from ..annotating.explain import explainer
+
             variant = self.model.variant(row)
             self._explainers[key] = explainer(variant, stage) if variant is not None else None
         explain = self._explainers[key]
@@ -465,6 +473,8 @@ class IrscopeApp(App):
             self.notify("both variants must be captured first", severity="warning")
             return
         stage = Stage(self.stage_key) if self.stage_key not in (*VIEWS, Stage.SOURCE) else Stage.PTX
+        from .screens.diff import DiffScreen
+
         runtimes = tuple(Runtime.of(r.measurement) for r in pair)
         self.push_screen(DiffScreen(a, b, stage, runtimes))
 
@@ -475,9 +485,11 @@ class IrscopeApp(App):
         self.query_one("#side").toggle_class("hidden")
 
     def action_chart_metric(self) -> None:
-        self.set_status(f"chart: {self.query_one('#chart', RuntimeChart).toggle_metric()}")
+        self.set_status(f"chart: {self._chart().toggle_metric()}")
 
     def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
         self.push_screen(HelpScreen(self.stage_tabs))
 
     def action_search(self) -> None:
@@ -528,7 +540,20 @@ class IrscopeApp(App):
 
     def _refresh_chart(self) -> None:
         if self.stage_key == "chart":
-            self.query_one("#chart", RuntimeChart).redraw()
+            self._chart().redraw()
+
+    def _chart(self) -> RuntimeChart:
+        """The chart, mounted into the switcher the first time it is wanted (plotext is not needed before)."""
+        found = self.query("#chart")
+        if found:
+            return found.first()
+        from .widgets.chart import RuntimeChart
+
+        chart = RuntimeChart(self.model, id="chart")
+        switcher = self.query_one("#switcher", ContentSwitcher)
+        chart.display = switcher.current == "chart"
+        switcher.mount(chart, after="#listing")
+        return chart
 
 
 def _findings_stage(stage: Stage) -> Stage:
@@ -537,4 +562,4 @@ def _findings_stage(stage: Stage) -> Stage:
 
 
 def _vendors(model: Model) -> set[str]:
-    return {vendor_of(row.arch).value for row in model.rows if row.arch}
+    return {vendor_of(arch).value for arch in {row.arch for row in model.rows} if arch}

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..arch import vendor_of
-from ..capturing.pipeline import DEFAULT_COMPILE_TIMEOUT
 from ..errors import UsageError
 from ..types import KernelId
+from ..workers import DEFAULT_COMPILE_TIMEOUT
 from .app import IrscopeApp
 from .model import Model
 

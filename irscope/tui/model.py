@@ -247,7 +247,13 @@ class Model:
                 if any(n in r.config.constexprs or n in (r.facts.heuristics or {}) for r in self.rows)
                 or n == "num_warps"
             ]
-        return [n for n in names if len({repr(r.value(n)) for r in self.rows}) > 1]
+        return [n for n in names if self._differs(n)]
+
+    def _differs(self, name: str) -> bool:
+        """Whether some row's value of ``name`` differs from the first row's: stops at the first that does
+        (a sweep's settings differ within a few rows; a session of thousands need not be scanned for each)."""
+        first = repr(self.rows[0].value(name))
+        return any(repr(row.value(name)) != first for row in self.rows)
 
     def marked(self) -> list[Row]:
         return [self.rows[i] for i in self.mark_order]

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.console import Group
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from ...annotating.decode import Explanation
-from ...annotating.findings import Finding
+if TYPE_CHECKING:  # the pane shows them; the app imports annotating when it first explains a line
+    from ...annotating.decode import Explanation
+    from ...annotating.findings import Finding
 
 
 class AnnotationPane(VerticalScroll):

@@ -32,6 +32,10 @@ COLUMNS = [
     *(c for c in FACT_COLUMNS if c.key not in ("status", "ptx_lines", "amdgcn_lines", "compile_s")),
     Column("note", "note", numeric=False),
 ]
+# Rows whose texts give the column widths before the first paint: those around the cursor. A longer
+# table's other rows are measured just after it is painted, CHUNK at a time between keypresses.
+FIRST_ROWS = 100
+CHUNK = 500
 
 
 def row_values(model: Model, row: Row) -> dict[str, object]:
@@ -63,6 +67,8 @@ class VariantsTable(DataTable):
     it all at once, each cell made only when its row is first painted (``_LazyCells``), and the
     column widths come from the cells' plain text (``_column_widths``): opening or sorting costs
     one pass over the index, whatever the session's size, and the rendering is DataTable's own.
+    Of a table longer than FIRST_ROWS only the rows around the cursor are measured before it is
+    painted; the rest are measured right after (``_measure_rest``), widening a column if needed.
     """
 
     def __init__(self, model: Model, **kwargs) -> None:
@@ -76,6 +82,8 @@ class VariantsTable(DataTable):
         self._texts_keys: list[str] = []
         self._shown: list[Column] | None = None
         self._archs: set[str] = set()
+        self._rebuilt = 0  # which rebuild the rows still being measured belong to
+        self.unmeasured = 0  # rows whose texts the column widths do not count yet (see _measure_rest)
 
     def on_mount(self) -> None:
         self.rebuild()
@@ -98,16 +106,50 @@ class VariantsTable(DataTable):
         self._row_locations = TwoWayDict({key: i for i, key in enumerate(keys)})
         self.rows = {key: TableRow(key, 1) for key in keys}
         self._data = _LazyCells(by_key, lambda key: dict(zip(self._keys(), self._cells(by_key[key]))))
-        for column, width in zip(self.ordered_columns, self._column_widths(ordered)):
-            column.content_width = max(column.content_width, width)
-        self._require_update_dimensions = True  # the table's size, from the rows, when it is next idle
-        self._update_count += 1
         self._fastest = self.model.fastest()
-        self.check_idle()
+        self._rebuilt += 1
+        at = (self._row_locations.get(RowKey(str(current))) if current is not None else None) or 0
+        rest = self._measure_first(ordered, at)
+        self.unmeasured = len(rest)
+        if rest:
+            self.call_after_refresh(self._measure_rest, self._rebuilt, rest)
+        self._resized()
         if current is not None:
             self.select_index(current)  # the variant shown stays shown: nothing to read
         elif keys:  # as add_row says when the cursor, at (0, 0), first has a row under it
             self._highlight_cursor()
+
+    def _measure_first(self, ordered: list[Row], at: int) -> list[Row]:
+        """Widen the columns to the rows around position ``at`` and every row measured before; the rows left."""
+        start = max(at - FIRST_ROWS // 2, 0)
+        for row in ordered[start : start + FIRST_ROWS]:
+            self._texts(row)
+        known = self._texts_of
+        self._widen([row for row in ordered if row.index in known])
+        return [row for row in ordered if row.index not in known]
+
+    def _measure_rest(self, rebuilt: int, rows: list[Row]) -> None:
+        """Measure CHUNK more of ``rows`` (a table painted before all its rows were measured), then yield."""
+        if rebuilt != self._rebuilt:  # rebuilt since: that rebuild measures its own rows
+            return
+        if self._widen(rows[:CHUNK]):
+            self._resized()
+        self.unmeasured = len(rows[CHUNK:])
+        if rows[CHUNK:]:
+            self.call_later(self._measure_rest, rebuilt, rows[CHUNK:])
+
+    def _widen(self, rows: list[Row]) -> bool:
+        """Widen each column to its widest text in ``rows``; whether one was widened."""
+        wider = False
+        for column, width in zip(self.ordered_columns, self._column_widths(rows)):
+            if width > column.content_width:
+                column.content_width, wider = width, True
+        return wider
+
+    def _resized(self) -> None:
+        self._require_update_dimensions = True  # the table's size, from its columns, when it is next idle
+        self._update_count += 1
+        self.check_idle()
 
     def update_row(self, row: Row) -> None:
         """Refresh one row's cells, and the fastest row's (the fastest may have moved)."""
@@ -176,7 +218,7 @@ class VariantsTable(DataTable):
         return Text(text, style="bold green" if self.model.fastest() is row else "", justify="right")
 
     def _column_widths(self, rows: list[Row]) -> list[int]:
-        """The widest plain text of each column over ``rows``: every row's text, none of its cells."""
+        """The widest plain text of each column over ``rows``: their texts, none of their cells."""
         texts = [self._texts(row) for row in rows]
         return [
             max((cell_len(text) for text in {row_texts[key][0] for row_texts in texts}), default=0)
