@@ -38,39 +38,49 @@ def environment(overrides: dict[str, str] | None = None) -> dict[str, str]:
 def bytecode_prefix() -> dict[str, str]:
     """Where a worker keeps the bytecode of what it imports, when Python would otherwise keep none.
 
-    With ``PYTHONDONTWRITEBYTECODE`` set, or torch installed read-only without bytecode (a
-    container image built with --no-compile), every process compiles torch's ~1,000 modules
-    from source on import: 3.1 s of a GPU worker's 4.3 s start-up on the lent H100 and H200
-    (cProfile: builtins.compile), on every bench. irscope's own workers then keep bytecode in
-    irscope's cache (``PYTHONPYCACHEPREFIX``): the first worker writes it, later ones read it,
-    and no ``__pycache__`` appears beside anyone's sources, which is what that setting is for.
-    Where the user chose a prefix, or torch has its bytecode, or will write it, nothing changes; nor
-    where the folder is not this user's alone (bytecode is code: another user must not plant it).
+    Where torch or Triton is installed without bytecode and Python may not write it beside them
+    (``PYTHONDONTWRITEBYTECODE``, or a read-only install such as a container image built with
+    --no-compile), every process compiles their ~1,000 modules from source on import: 3.1 s of a GPU
+    worker's 4.3 s start-up on the lent H100 and H200 (cProfile: builtins.compile), on every bench.
+    irscope's own workers then keep bytecode in irscope's cache (``PYTHONPYCACHEPREFIX``): the first
+    worker writes it, later ones read it, and no ``__pycache__`` appears beside anyone's sources. Where
+    their bytecode is there (Python reads it even when told to write none) or will be written, or the
+    user chose a prefix, nothing changes: a prefix makes Python read only the prefix's bytecode, so
+    setting one there would make the next worker compile everything again. Nor where the folder is not
+    this user's alone (bytecode is code: another user must not plant it).
     """
     # Imported here: ``python -m irscope`` imports this module to take the working directory off the
     # path, and anything imported before that could come from a folder just downloaded.
-    import importlib.util
-
     from .paths import BYTECODE, cache_dir
     from .store import private_folder
 
     if os.environ.get("PYTHONPYCACHEPREFIX") or sys.pycache_prefix:
         return {}
-    folder = cache_dir() / BYTECODE
-    prefix = {"PYTHONPYCACHEPREFIX": str(folder), "PYTHONDONTWRITEBYTECODE": ""}
-    if sys.flags.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE"):
-        return prefix if private_folder(folder) else {}
-    try:
-        spec = importlib.util.find_spec("torch")
-    except (ImportError, ValueError):
+    writes = not (sys.flags.dont_write_bytecode or os.environ.get("PYTHONDONTWRITEBYTECODE"))
+    if not any(_compiles_from_source(package, writes) for package in ("torch", "triton")):
         return {}
+    folder = cache_dir() / BYTECODE
+    if not private_folder(folder):
+        return {}
+    return {"PYTHONPYCACHEPREFIX": str(folder), "PYTHONDONTWRITEBYTECODE": ""}
+
+
+def _compiles_from_source(package: str, writes: bool) -> bool:
+    """Whether importing ``package`` compiles it from source every time: no bytecode beside it, and
+    none will be written there (``writes``: Python may write bytecode; the folder must allow it too)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(package)
+    except (ImportError, ValueError):
+        return False
     origin = getattr(spec, "origin", None)
     if not origin or not origin.endswith(".py"):
-        return {}
+        return False
     compiled = importlib.util.cache_from_source(origin)
-    if os.path.exists(compiled) or os.access(os.path.dirname(os.path.dirname(compiled)), os.W_OK):
-        return {}
-    return prefix if private_folder(folder) else {}
+    if os.path.exists(compiled):
+        return False
+    return not (writes and os.access(os.path.dirname(os.path.dirname(compiled)), os.W_OK))
 
 
 def import_path() -> list[str]:
