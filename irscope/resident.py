@@ -266,7 +266,8 @@ def serve_parent() -> None:
             conn, _ = listener.accept()
         except TimeoutError:
             if time.monotonic() - idle_since > keep or not _same_file(path, inode):
-                path.unlink(missing_ok=True) if _same_file(path, inode) else None
+                if _same_file(path, inode):  # still ours: take it; a newer parent's stays
+                    path.unlink(missing_ok=True)
                 return
             continue
         idle_since = time.monotonic()
