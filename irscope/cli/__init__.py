@@ -12,6 +12,7 @@ or when ptxas fails), and Ctrl-C, TERM and HUP handled once.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import getpass
 import os
@@ -26,6 +27,7 @@ from collections.abc import Iterator
 import click
 
 from ..errors import ExitCode, IrscopeError, exception_line, install_hint
+from ..timeline import mark
 
 # command name -> (module, function); loaded only when the command runs
 COMMANDS = {
@@ -57,6 +59,8 @@ class LazyGroup(click.Group):
     def __call__(self, *args, **kwargs):
         # The console script and run() call the group; click's CliRunner calls .main(), so
         # tests that invoke irscope in-process keep their own signal handlers and temp folder.
+        mark("irscope CLI imported")
+        atexit.register(mark, "Python exits")  # the last handler to run: after it, only the interpreter's teardown
         with _private_tempdir(), _stop_once() as stopped_by:
             try:
                 return self.main(*args, **kwargs)
@@ -65,6 +69,8 @@ class LazyGroup(click.Group):
                 if stopped_by and stopped_by[0] != signal.SIGINT and exc.code == ExitCode.INTERRUPTED:
                     raise SystemExit(128 + stopped_by[0]) from None
                 raise
+            finally:
+                mark("command returned")
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
@@ -209,6 +215,7 @@ def _private_tempdir() -> Iterator[None]:
             else:
                 os.environ[name] = value
         shutil.rmtree(private, ignore_errors=True)
+        mark("private temp folder removed")
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -102,6 +102,7 @@ def bench(
     runner = executor_given()  # Ray missing or unreachable: refused before anything is compiled
     if not runner.remote:
         require_gpu()  # Ray's GPUs are the cluster's: bench asks it for them
+        mark("GPU found")
     if arch is not None:
         raise UsageError("bench runs on this machine's GPU; --arch does not apply")
     if runner.remote and (gpus is not None or with_ncu):
@@ -177,6 +178,7 @@ def bench(
                     )
                 )
         else:
+            mark("bench table made")
             print_bench_table(rows, autotuner)
         mark("bench table printed")
         exit_if_any_failed(rows)

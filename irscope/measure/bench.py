@@ -47,6 +47,7 @@ class GpuWorkers:
     def close(self) -> None:
         if not self.closed:
             self.closed = True
+            mark("closing the GPU workers")
             self.pool.close()
             mark("GPU workers closed")
 
@@ -57,6 +58,7 @@ def start_gpu_workers(
     """One warming worker per GPU (``gpus``: host ids; default every visible one; Ray: the cluster's)."""
     from .worker import MEASURE
 
+    mark("GPU worker module imported")
     executor = executor or LocalExecutor()
     gpus = list(gpus) if gpus is not None else [] if executor.remote else visible_gpus()
     count = executor.gpu_count(len(gpus))

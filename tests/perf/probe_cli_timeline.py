@@ -5,7 +5,7 @@ and then warm, and prints each step's second since the command's process started
 process, its compile workers and its GPU worker(s). Runs of the same kind of step ("variant 3
 measured") are folded into their first and last.
 
-    python tests/perf/probe_cli_timeline.py [--gpus 0] [--runs cold,warm] [-- extra bench args]
+    python tests/perf/probe_cli_timeline.py [--gpus 0] [--runs cold,warm,warm@0+1] [-- extra bench args]
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ def main() -> None:
     parser.add_argument(
         "--runs",
         default="cold,warm",
-        help="names of runs, in order; a name with 'fresh' in it keeps no GPU worker parent",
+        help="names of runs, in order; a name with 'fresh' in it keeps no GPU worker parent; NAME@0+1 runs on "
+        "GPUs 0 and 1 instead of --gpus",
     )
     parser.add_argument("extra", nargs="*", help="bench arguments (default: the 21-variant square sweep)")
     args = parser.parse_args()
@@ -35,17 +36,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "IRSCOPE_CACHE_DIR": f"{tmp}/irscope", "TRITON_CACHE_DIR": f"{tmp}/triton"}
         for run in args.runs.split(","):
+            run, _, gpus = run.partition("@")
+            gpus = gpus.replace("+", ",") or args.gpus
             log = f"{tmp}/{run}.timeline"
             start = time.perf_counter()
             done = subprocess.run(
-                [sys.executable, "-m", "irscope", "bench", *bench_args, "--gpus", args.gpus],
+                [sys.executable, "-m", "irscope", "bench", *bench_args, "--gpus", gpus],
                 env={**env, "IRSCOPE_TIMELINE": log, **({"IRSCOPE_KEEP_GPU_WORKERS": "0"} if "fresh" in run else {})},
                 capture_output=True,
                 text=True,
             )
             wall = time.perf_counter() - start
             print(
-                f"== {run}: `irscope bench {' '.join(bench_args)} --gpus {args.gpus}`: exit {done.returncode}, "
+                f"== {run}: `irscope bench {' '.join(bench_args)} --gpus {gpus}`: exit {done.returncode}, "
                 f"wall {wall:.2f} s"
             )
             if done.returncode not in (0, 1):
