@@ -101,3 +101,15 @@ def test_bytecode_is_never_kept_in_a_folder_others_can_write(tmp_path):
     assert not private_folder(linked)  # a link to a folder is not this folder
     assert private_folder(tmp_path / "fresh" / "deeper")
     assert own_python.environment().get(own_python.WORKER_ENV) == str(os.getpid())
+
+
+def test_cuda_visible_devices_is_read_as_cuda_reads_indices_and_nothing_else_is_guessed():
+    from irscope.device import _visible_count
+
+    assert _visible_count(None, 2) == 2
+    assert _visible_count("1,0", 2) == 2
+    assert _visible_count(" 1 ", 2) == 1
+    assert _visible_count("0,3,1", 2) == 1  # CUDA's list ends at the first index that is no GPU
+    assert _visible_count("3", 2) == 0
+    for only_cuda_knows in ("GPU-5e2f", "MIG-1234", "0,0", "", "-1", "0,,1", "0x1"):
+        assert _visible_count(only_cuda_knows, 2) is None, only_cuda_knows
