@@ -16,6 +16,12 @@ parent's uid the same way. Which parent: one per environment, named by a hash of
 irscope's own files (a changed irscope never runs old code) and every environment variable (torch
 and Triton read some when imported), less the GPU (set in the fork before CUDA starts) and what
 differs per command (irscope's private temporary folder, its markers, the shell's PWD).
+
+The CUDA driver kept started: a process's ``cuInit`` takes 0.22 s per H200 when no other process
+has the GPU open and 0.05 s when one has (tests/perf/RESULTS.md), so the first fork for a GPU also
+starts a keeper: a small process that calls ``cuInit`` on that GPU and waits until the parent and
+its forks are gone. It makes no context: it holds no GPU memory, runs nothing, and `nvidia-smi`
+lists no process for it.
 """
 
 from __future__ import annotations
@@ -40,6 +46,27 @@ from .timeline import mark
 KEEP_ENV = "IRSCOPE_KEEP_GPU_WORKERS"
 DEFAULT_KEEP_S = 600.0
 CONNECT_WAIT_S = 10.0  # how long a client waits for a parent it started to listen
+# A status no client read by then was let go of (``ResidentWorker.release``): the idle parent removes it.
+STATUS_KEPT_S = 60.0
+# The driver keeper (run as ``python -I -S -c KEEPER LOCK FD``): one per GPU and parent (it holds LOCK);
+# FD is the read end of a pipe whose write end the parent and its forks hold, so it reads EOF once
+# they are all gone. cuInit only: no context, so no GPU memory and nothing nvidia-smi would list.
+KEEPER = """
+import ctypes, fcntl, os, sys
+lock = open(sys.argv[1], "a")
+try:
+    fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+except OSError:
+    sys.exit(0)
+try:
+    ctypes.CDLL("libcuda.so.1").cuInit(0)
+except (OSError, AttributeError):
+    pass
+while os.read(int(sys.argv[2]), 1):
+    pass
+"""
+# Set in the parent for its forks: (the folder, the parent's name, the read end of its lifeline pipe).
+_KEEPER_PLACE: tuple[Path, str, int] | None = None
 # Not part of a parent's identity: they differ per command, and a fork takes the command's own.
 PER_COMMAND = {
     "CUDA_VISIBLE_DEVICES",
@@ -122,6 +149,10 @@ class ResidentWorker:
                 self.returncode = -signal.SIGKILL if code is None else code
         return self.returncode
 
+    def running(self) -> bool:
+        """Whether it runs, without waiting for its parent to say how it ended (``poll`` waits up to 1 s)."""
+        return self.returncode is None and _alive(self.pid)
+
     def wait(self, timeout: float | None = None) -> int:
         deadline = None if timeout is None else time.monotonic() + timeout
         while self.poll() is None:
@@ -136,6 +167,19 @@ class ResidentWorker:
             os.killpg(self.pid, signal.SIGKILL)  # the fork leads its own group: what it started goes too
         except (ProcessLookupError, PermissionError):
             pass
+
+    def release(self) -> None:
+        """Let go of a worker that was killed, without waiting for it to end: its parent reaps it.
+
+        A GPU worker's end tears down its CUDA context (0.1-1 s on an H100); a pool being closed has no
+        use for how it ended, and its status file is removed by the parent (``_forget_old_statuses``).
+        """
+        self.stdin.close()
+        for stream in (self.stdout, self._sock):
+            try:
+                stream.close()
+            except OSError:
+                pass
 
 
 class _Requests:
@@ -248,6 +292,9 @@ def serve_parent() -> None:
     path = where / f"{name}.sock"
     status = where / "status"
     private_folder(status)
+    global _KEEPER_PLACE
+    lifeline, _held = os.pipe()  # the write end is never written: held until this parent (and each fork) ends
+    _KEEPER_PLACE = (where, name, lifeline)
     path.unlink(missing_ok=True)  # a dead parent's (the lock says none is alive)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     old_umask = os.umask(0o177)
@@ -265,18 +312,30 @@ def serve_parent() -> None:
         try:
             conn, _ = listener.accept()
         except TimeoutError:
+            _forget_old_statuses(status)
             if time.monotonic() - idle_since > keep or not _same_file(path, inode):
-                if _same_file(path, inode):  # still ours: take it; a newer parent's stays
+                if _same_file(path, inode) or not os.path.lexists(path):  # ours or none: a newer parent's stays
                     path.unlink(missing_ok=True)
+                    for keeper_lock in where.glob(f"{name}.driver-*.lock"):  # their keepers leave after us
+                        keeper_lock.unlink(missing_ok=True)
                 return
             continue
         idle_since = time.monotonic()
         if _peer_uid(conn) != os.getuid():
             conn.close()
             continue
-        if os.fork() == 0:
-            listener.close()
-            _become_worker(conn)  # never returns
+        # No reaping between the fork and clearing its pid's status: a status left there for an earlier
+        # process of the same pid (one whose client let go of it) must not be read as this one's.
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
+        try:
+            pid = os.fork()
+            if pid == 0:
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
+                listener.close()
+                _become_worker(conn)  # never returns
+            (status / str(pid)).unlink(missing_ok=True)
+        finally:
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
         conn.close()
 
 
@@ -287,7 +346,10 @@ def _preload(modules: list[str]) -> None:
 
     for entry in modules:
         module, _, function = entry.partition(":")
-        imported = importlib.import_module(module)
+        try:
+            imported = importlib.import_module(module)
+        except ImportError:  # another Triton without that module: the worker imports what it needs itself
+            continue
         if function:
             try:
                 getattr(imported, function)()
@@ -329,6 +391,7 @@ def _become_worker(conn: socket.socket) -> None:
         os.dup2(conn.fileno(), 1)
         conn.close()
         _end_with_the_connection()
+        _keep_the_driver_started()
         module, function = serve.split(":")
         getattr(__import__(module, fromlist=[function]), function)()
     except BaseException:  # a fork must never return into the parent's accept loop
@@ -339,6 +402,30 @@ def _become_worker(conn: socket.socket) -> None:
     finally:
         sys.stderr.flush()
         os._exit(code)
+
+
+def _keep_the_driver_started() -> None:
+    """In a fork given one GPU: start that GPU's driver keeper (see KEEPER) unless it runs already."""
+    import fcntl
+
+    gpu = os.environ.get("CUDA_VISIBLE_DEVICES", "")
+    if _KEEPER_PLACE is None or not re.fullmatch(r"[\w-]{1,100}", gpu):
+        return
+    where, name, lifeline = _KEEPER_PLACE
+    lock = where / f"{name}.driver-{hashlib.sha256(gpu.encode()).hexdigest()[:12]}.lock"
+    try:
+        with open(lock, "a") as held:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free: no keeper (closing frees it again)
+        subprocess.Popen(
+            [sys.executable, "-I", "-S", "-c", KEEPER, str(lock), str(lifeline)],
+            pass_fds=(lifeline,),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # not in the fork's group: the fork's end must not end it
+        )
+    except OSError:
+        pass  # held by a keeper, or none could start: the fork starts CUDA on its own either way
 
 
 def _end_with_the_connection() -> None:
@@ -371,6 +458,17 @@ def _reap(status: Path) -> None:
             (status / str(pid)).write_text(str(value))
         except OSError:
             pass
+
+
+def _forget_old_statuses(status: Path) -> None:
+    """Remove the statuses no client read within STATUS_KEPT_S: those of workers let go of at close."""
+    old = time.time() - STATUS_KEPT_S
+    try:
+        for path in status.iterdir():
+            if path.lstat().st_mtime < old:
+                path.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 def _read_status(path: Path) -> int | None:

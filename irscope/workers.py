@@ -111,13 +111,17 @@ class WorkerPool:
                 return
 
     def close(self) -> None:
-        """Stop every worker now; jobs not yet finished are dropped."""
+        """Stop every worker now; jobs not yet finished are dropped.
+
+        Each is killed and let go of: a forked GPU worker's end (its CUDA context torn down, 0.1-1 s)
+        is its parent's to reap, not this command's to wait for (tests/perf/probe_cli_timeline.py).
+        """
         self._closed.set()
+        for proc in list(self._processes):
+            if _running(proc):
+                _kill(proc)
         for _ in self._threads:
             self._jobs.put(None)
-        for proc in list(self._processes):
-            if proc.poll() is None:
-                _kill(proc)
         for thread in self._threads:
             thread.join(timeout=5)
 
@@ -172,7 +176,9 @@ class WorkerPool:
                     proc = None
                 self._results.put((tag, result))
         finally:
-            if proc is not None and proc.poll() is None:
+            if proc is not None and self._closed.is_set():
+                _let_go(proc)  # close() killed it
+            elif proc is not None and proc.poll() is None:
                 try:
                     proc.stdin.close()
                     proc.wait(timeout=5)
@@ -187,6 +193,22 @@ def _kill(proc: subprocess.Popen) -> None:
     except (ProcessLookupError, PermissionError):
         pass
     proc.kill()
+
+
+def _running(proc: Any) -> bool:
+    """Whether ``proc`` still runs, asked without waiting (a forked worker's ``poll`` waits for its status)."""
+    return proc.running() if isinstance(proc, resident.ResidentWorker) else proc.poll() is None
+
+
+def _let_go(proc: Any) -> None:
+    """A killed worker: a forked one is its parent's to reap; a process of ours is reaped here."""
+    if isinstance(proc, subprocess.Popen):
+        try:
+            proc.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            pass
+    else:
+        proc.release()
 
 
 def _crash_reason(proc: subprocess.Popen, errors: Any, exc: Exception) -> str:

@@ -116,3 +116,101 @@ def test_nothing_is_kept_where_it_is_turned_off(runtime, monkeypatch):
         (answer,), pool = _run(["who"])
         assert type(pool._processes[0]) is subprocess.Popen and answer["parent"] == os.getpid()
     assert not runtime.exists() or not list(runtime.glob("*.sock"))
+
+
+def test_closing_kills_the_forks_without_waiting_for_their_parent_to_say_how_they_ended(runtime):
+    pool = WorkerPool(
+        2,
+        "flaky_worker:serve",
+        lambda kind, message: ("failed", kind, message),
+        timeout=20.0,
+        env={"PYTHONPATH": os.pathsep.join([str(HERE), *sys.path])},
+        resident_preload=PRELOAD,
+    )
+    try:
+        pool.submit(0, "who")
+        pool.submit(1, "who")
+        answers = []
+        while len(answers) < 2:
+            answers.extend(answer for _, answer in pool.results(timeout=60))
+        answer = answers[0]
+        # A stopped parent reaps nothing and writes no status: the fork stays a zombie. Before, close
+        # waited a second for that status; a GPU worker's CUDA teardown cost every bench up to 1 s so.
+        os.kill(answer["parent"], signal.SIGSTOP)
+        # and one fork ended already (as a GPU worker does, once its connection closes), its status unwritten
+        os.kill(answers[1]["pid"], signal.SIGKILL)
+        assert _until(lambda: not resident._alive(answers[1]["pid"]))
+        start = time.monotonic()
+        pool.close()
+        took = time.monotonic() - start
+    finally:
+        os.kill(answer["parent"], signal.SIGCONT)
+    assert took < 0.5
+    assert _until(lambda: not any(resident._alive(a["pid"]) for a in answers))  # killed all the same
+    (again,), _ = _run(["who"])  # and the parent serves the next command
+    assert again["parent"] == answer["parent"]
+
+
+def test_statuses_nobody_read_are_forgotten_and_a_new_fork_never_reads_an_old_one(runtime, tmp_path):
+    old, new = tmp_path / "4242", tmp_path / "4343"
+    old.write_text("-9")
+    new.write_text("0")
+    os.utime(old, (time.time() - resident.STATUS_KEPT_S - 5,) * 2)
+    resident._forget_old_statuses(tmp_path)
+    assert not old.exists() and new.exists()
+    # A fork's status is cleared when it is forked: a pid used again never inherits an earlier status.
+    (answer,), pool = _run(["who"])
+    status = runtime / "status"
+    stale = status / str(answer["pid"] + 1)
+    stale.write_text("-9")  # as if left there by an earlier process of the pid the next fork gets
+    pool = _pool()
+    try:
+        pool.submit(0, "who")
+        ((_, second),) = list(pool.results(timeout=60))
+        if second["pid"] == answer["pid"] + 1:  # the usual case; another process may take that pid first
+            assert not stale.exists() or stale.read_text() != "-9"
+        assert pool._processes[0].poll() is None  # alive, whatever statuses lie there
+    finally:
+        pool.close()
+
+
+def _keepers(runtime: Path) -> dict[int, str]:
+    """The driver keepers of parents in ``runtime``: pid -> the lock it holds (from its command line)."""
+    found = {}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            args = (proc / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        locks = [a.decode() for a in args if a.startswith(str(runtime).encode()) and b".driver-" in a]
+        if locks and resident._alive(int(proc.name)):
+            found[int(proc.name)] = locks[0]
+    return found
+
+
+def _until(condition, seconds=10.0):
+    deadline = time.monotonic() + seconds
+    while not condition() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return condition()
+
+
+def test_forks_given_a_gpu_keep_its_driver_started_in_one_keeper_per_gpu_that_leaves_with_the_parent(runtime):
+    (a,), _ = _run(["who"], CUDA_VISIBLE_DEVICES="0")
+    (b,), _ = _run(["who"], CUDA_VISIBLE_DEVICES="0")
+    (c,), _ = _run(["who"], CUDA_VISIBLE_DEVICES="1")
+    (d,), _ = _run(["who"], CUDA_VISIBLE_DEVICES="../../elsewhere")  # not a GPU name: no keeper, no file
+    assert a["parent"] == b["parent"] == c["parent"] == d["parent"]  # the GPU is the command's, not the parent's
+    assert _until(lambda: len(_keepers(runtime)) == 2)
+    keepers = _keepers(runtime)
+    assert len(set(keepers.values())) == 2  # one per GPU, however many forks used it
+    assert all(Path(lock).parent == runtime for lock in keepers.values())
+    assert not list(runtime.parent.glob("elsewhere*")) and len(list(runtime.glob("*.driver-*.lock"))) == 2
+    for pid in keepers:
+        assert os.getsid(pid) != os.getsid(a["parent"])  # its own session: no fork's end takes it along
+    for sock in runtime.glob("*.sock"):
+        sock.unlink()  # the parent leaves within a second, and with it the keepers
+    assert _until(lambda: not _keepers(runtime))
+    assert _until(lambda: not list(runtime.glob("*.driver-*.lock")))

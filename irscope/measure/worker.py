@@ -92,6 +92,7 @@ def measure(state: MeasureState, kernel, config: Config, options: dict[str, Any]
         status, abs_err, rel_err, why = _check(launch)
     mark(f"GPU worker: {config.label()}: launched and checked")
     timing = time_launches(launch.run, method, min_time_ms=options["min_time_ms"], warmup_ms=options["warmup_ms"])
+    mark(f"GPU worker: {config.label()}: timed")
     stats = summarize(timing.times_ms)
     copy_us = None
     if launch.bytes_moved:
@@ -233,11 +234,14 @@ MEASURE = Work(
     fatal=is_cuda_fault,
     gpu=True,
     # torch's import is most of a GPU worker's start-up: imported once, in a parent the workers fork from;
-    # and Triton's hash of its own files (0.4 s), which every first JIT launch in a process would compute.
+    # and Triton's hash of its own files (0.4 s), which every first JIT launch in a process would compute;
+    # and what Triton's first JIT launch and the device's figures import (gluon's 39 modules, the specs).
     preload=(
         "torch",
         "triton",
         "triton.runtime.cache:triton_key",
+        "triton.experimental.gluon",
+        "triton.profiler.specs",
         "irscope.measure.worker",
         "irscope.measure.hardware",
         "irscope.measure.timing",

@@ -1,5 +1,6 @@
 """On a GPU: a second bench forks its GPU worker from the parent the first one left, and that parent
-never holds a CUDA context (irscope/resident.py); the measurements are the same kind either way."""
+never holds a CUDA context (irscope/resident.py); the measurements are the same kind either way. The
+driver keeper the first fork left holds no context either, and the second fork's cuInit is the quicker for it."""
 
 from __future__ import annotations
 
@@ -44,6 +45,25 @@ def _parents(runtime: Path) -> list[str]:
     return found
 
 
+def _keepers(runtime: Path) -> list[str]:
+    """Pids of the driver keepers of parents in ``runtime`` (resident.KEEPER)."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            cmdline = (proc / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if str(runtime).encode() in cmdline and b".driver-" in cmdline:
+            found.append(proc.name)
+    return found
+
+
+def _cuda_start(timeline: str) -> float:
+    """Seconds the GPU worker took to start CUDA (torch imported to CUDA initialised), from its timeline."""
+    at = {line.split(None, 2)[2]: float(line.split()[0]) for line in timeline.splitlines() if len(line.split()) > 2}
+    return at["GPU worker: CUDA initialised"] - at["GPU worker: torch and triton imported"]
+
+
 def test_the_second_bench_forks_from_the_parent_the_first_left_which_holds_no_cuda(tmp_path):
     runtime = Path(tempfile.mkdtemp(prefix="irs", dir="/tmp"))
     env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "IRSCOPE_KEEP_GPU_WORKERS": "60"}
@@ -59,6 +79,9 @@ def test_the_second_bench_forks_from_the_parent_the_first_left_which_holds_no_cu
             ["nvidia-smi", "--query-compute-apps=pid", "--format=csv,noheader"], capture_output=True, text=True
         ).stdout.split()
         assert parent not in apps  # torch imported, CUDA never started: no GPU memory held between commands
+        keepers = _keepers(runtime)
+        assert len(keepers) == 1 and not set(keepers) & set(apps)  # cuInit only: no context, no memory
+        assert _cuda_start(reused) < _cuda_start(started)  # the driver was kept started for the second
     finally:
         for sock in (runtime / "irscope").glob("*.sock"):
             sock.unlink()
