@@ -176,3 +176,31 @@ def test_the_tui_shows_the_first_rows_and_moves_and_sorts_reading_only_the_varia
         assert sorted_in < 3.0, sorted_in
 
     asyncio.run(run())
+
+
+def test_the_quick_type_check_of_an_index_entry_keeps_every_refusal():
+    """typed_fields passes JSON's own types at a glance (5,000 entries open a session); the rest as before."""
+    import enum
+
+    import pytest
+
+    from irscope.records import Facts, Measurement
+    from irscope.types import typed_fields
+
+    class Count(int):  # not what JSON gives, but an int all the same
+        pass
+
+    class Level(enum.IntEnum):
+        HIGH = 3
+
+    assert typed_fields(Facts, {"registers": 32, "shared": None, "not_a_field": "x"}) == {"registers": 32, "shared": None}
+    assert typed_fields(Facts, {"registers": Count(7)})["registers"] == 7
+    assert typed_fields(Facts, {"registers": Level.HIGH})["registers"] == 3
+    assert typed_fields(Measurement, {"median_us": 3})["median_us"] == 3  # an int where a float goes
+    for field, value in (("registers", True), ("registers", 1.5), ("registers", "32"), ("registers", [32])):
+        with pytest.raises(TypeError, match=f"Facts.{field} must be"):
+            typed_fields(Facts, {field: value})
+    with pytest.raises(TypeError, match="median_us must be"):
+        typed_fields(Measurement, {"median_us": False})  # a bool is never a number here
+    with pytest.raises(TypeError, match="must be an object"):
+        typed_fields(Facts, [("registers", 32)])
