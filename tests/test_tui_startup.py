@@ -6,11 +6,14 @@ fresh interpreter opens the session recorded in samples/ under Textual's pilot a
 loaded at the first frame that shows the variants table and a listing (the command runs as typed,
 but for the terminal: the app it builds runs under the pilot). Then the keys that need each
 one are pressed, and each must load then (the check above would mean nothing if they never did).
+Two costs wait for that frame too: pygments' Python lexer (the source pane shows plain, then in colour)
+and the garbage collector (``irscope tui`` turns it back on once the frame is out).
 The time itself is measured in tests/perf/bench_scale.py and bench_tui.py, not here.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import subprocess
 import sys
@@ -45,7 +48,9 @@ import asyncio, json, sys
 from click.testing import CliRunner
 
 from irscope.cli import main as irscope
+from irscope.highlight import lexer_built
 from irscope.tui.app import IrscopeApp
+from irscope.types import Stage
 
 watched = json.loads(sys.argv[1])
 seen = {}
@@ -68,6 +73,11 @@ async def main():
         if "first" not in seen and renderable is not None and app._shown is not None:
             if app.query_one("#variants").row_count:
                 seen["first"] = loaded()
+                seen["first_frame"] = {
+                    "source_lexer": lexer_built(Stage.SOURCE, app.query_one("#source").suffix),
+                    "waiting_for_it": [f.__name__ for f in app.after_first_paint],
+                    "source_line": [[g.text, str(g.style or "")] for g in app.query_one("#source")._segments(0)[1:]],
+                }
 
     app._display = display
     async with app.run_test(size=(120, 36)) as pilot:
@@ -76,6 +86,11 @@ async def main():
             await asyncio.sleep(0.02)
         await pilot.pause(0.3)  # the findings wait for the variant to stay shown
         seen["settled"] = loaded()
+        seen["settled_frame"] = {
+            "source_lexer": lexer_built(Stage.SOURCE, app.query_one("#source").suffix),
+            "waiting_for_it": [f.__name__ for f in app.after_first_paint],
+            "source_line": [[g.text, str(g.style or "")] for g in app.query_one("#source")._segments(0)[1:]],
+        }
         for name, keys in (("chart", ["7"]), ("help", ["question_mark", "escape"]), ("diff", ["m", "down", "m", "d"])):
             await pilot.press(*keys)
             await pilot.pause()
@@ -87,7 +102,9 @@ asyncio.run(main())
 """
 
 
-def test_the_first_frame_imports_none_of_what_it_does_not_show():
+@functools.cache
+def _started() -> dict:
+    """What the probe saw, started once for the tests below."""
     result = subprocess.run(
         [sys.executable, "-c", PROBE, json.dumps(sorted(DEFERRED))],
         cwd=REPO,  # the sample's paths are relative to the repository
@@ -96,7 +113,11 @@ def test_the_first_frame_imports_none_of_what_it_does_not_show():
         timeout=300,
     )
     assert result.returncode == 0, result.stderr[-3000:]
-    seen = json.loads(result.stdout.strip().splitlines()[-1])
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def test_the_first_frame_imports_none_of_what_it_does_not_show():
+    seen = _started()
     early = {m: DEFERRED[m] for m in seen["first"]}
     assert early == {}, f"imported before the first frame, though first needed by: {early}"
     # ...and each is there once what needs it is shown.
@@ -105,3 +126,13 @@ def test_the_first_frame_imports_none_of_what_it_does_not_show():
     assert {"markdown_it", "irscope.tui.screens.help"} <= set(seen["help"])
     assert {"irscope.tui.screens.diff", "irscope.diffing"} <= set(seen["diff"])
     assert not {"torch", "triton"} & set(seen["diff"])
+
+
+def test_the_source_is_coloured_and_the_collector_back_once_the_first_frame_is_out():
+    seen = _started()
+    first, settled = seen["first_frame"], seen["settled_frame"]
+    assert not first["source_lexer"] and first["waiting_for_it"] == ["_collect_from_now_on"]
+    assert len(first["source_line"]) == 1 and first["source_line"][0][1] == ""  # the line, plain
+    assert settled["source_lexer"] and settled["waiting_for_it"] == []
+    assert "".join(text for text, _ in settled["source_line"]) == first["source_line"][0][0]
+    assert any(style for _, style in settled["source_line"])  # the same line, in colour

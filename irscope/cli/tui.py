@@ -48,8 +48,8 @@ def tui(ctx, kernel, assignments, arch, signature, sweeps, out, stage_name, with
     """
     # Starting allocates some 100,000 objects that live as long as the app (textual's modules, a
     # session's index): the collector's passes over them free nothing and cost 0.1-0.2 s of the first
-    # paint here (tests/perf/RESULTS.md, bench_scale). So none until the app is built, and what was
-    # built by then is left out of later passes (gc.freeze) while it runs.
+    # paint here (tests/perf/RESULTS.md, bench_scale). So none until the first frame is out, and what
+    # was built by then is left out of later passes (gc.freeze) while it runs.
     gc.disable()
     ctx.call_on_close(_collect_again)  # however the command ends
     from ..tui.factory import make_app
@@ -67,12 +67,16 @@ def tui(ctx, kernel, assignments, arch, signature, sweeps, out, stage_name, with
         spec_file=spec_file_given(),
         compile_timeout=compile_timeout_given(),
     )
-    gc.freeze()
-    gc.enable()
+    app.after_first_paint.append(_collect_from_now_on)
     app.run()
     if app.internal_error is not None:
         raise app.internal_error  # the irscope group says it in one line (the traceback under --debug)
     ctx.exit(app.return_code or 0)
+
+
+def _collect_from_now_on() -> None:
+    gc.freeze()
+    gc.enable()
 
 
 def _collect_again() -> None:

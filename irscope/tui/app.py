@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -124,6 +125,7 @@ class IrscopeApp(App):
         self.busy = False
         self.status_text = ""
         self.internal_error: Exception | None = None  # what escaped a handler (see _handle_exception)
+        self.after_first_paint: list[Callable[[], None]] = []  # called once the first frame is out
         # IRSCOPE_TUI_TRACE=<file>: log key, listing-shown and screen-written times (tests/perf/bench_tui.py)
         trace = os.environ.get("IRSCOPE_TUI_TRACE")
         self._trace = open(trace, "a", buffering=1) if trace else None
@@ -174,6 +176,7 @@ class IrscopeApp(App):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.call_after_refresh(self._first_frame_out)
         self.title = f"irscope · {self.model.title}"
         self.query_one("#variants", VariantsTable).focus()
         self.query_one("#search", Input).cursor_blink = False
@@ -185,6 +188,11 @@ class IrscopeApp(App):
             self.run_jobs()
         else:
             self.set_status(self._summary())
+
+    def _first_frame_out(self) -> None:
+        for call in self.after_first_paint:
+            call()
+        self.after_first_paint.clear()
 
     # ------------------------------------------------------------ background work
 

@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...highlight import highlight_line
+from ...highlight import highlight_line, lexer_built
 from ...types import Stage
 
 CURSOR = Style(bgcolor="#2a3f5f")
@@ -197,6 +197,12 @@ class ListingView(ScrollView, can_focus=True):
         base = base_style + background if background is not None else base_style
         return Strip(segments).crop(scroll_x, scroll_x + width).apply_style(base).extend_cell_length(width, base)
 
+    def _colour_the_source(self, suffix: str) -> None:
+        if not lexer_built(Stage.SOURCE, suffix):
+            highlight_line(Stage.SOURCE, "x", suffix)  # builds it
+            self._strips.clear()
+            self.refresh()
+
     def _segments(self, index: int) -> list[Segment]:
         cached = self._strips.get(index)
         if cached is not None:
@@ -215,6 +221,12 @@ class ListingView(ScrollView, can_focus=True):
                 ]
                 at = end
             segments.append(Segment(line[at:], style))
+        elif self.stage is Stage.SOURCE and not lexer_built(self.stage, self.suffix):
+            # The source's lexer takes a twentieth of the first paint to build: the lines show plain in the
+            # first frame, and in colour once it is built, just after (and are not kept plain).
+            segments.append(Segment(line))
+            self.call_after_refresh(self._colour_the_source, self.suffix)
+            return segments
         elif self.stage is not None:
             segments.extend(
                 Segment(text, _style(style)) for style, text in highlight_line(self.stage, line, self.suffix)
