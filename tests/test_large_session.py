@@ -193,7 +193,10 @@ def test_the_quick_type_check_of_an_index_entry_keeps_every_refusal():
     class Level(enum.IntEnum):
         HIGH = 3
 
-    assert typed_fields(Facts, {"registers": 32, "shared": None, "not_a_field": "x"}) == {"registers": 32, "shared": None}
+    assert typed_fields(Facts, {"registers": 32, "shared": None, "not_a_field": "x"}) == {
+        "registers": 32,
+        "shared": None,
+    }
     assert typed_fields(Facts, {"registers": Count(7)})["registers"] == 7
     assert typed_fields(Facts, {"registers": Level.HIGH})["registers"] == 3
     assert typed_fields(Measurement, {"median_us": 3})["median_us"] == 3  # an int where a float goes
