@@ -20,9 +20,9 @@ HERE = Path(__file__).parent
 PRELOAD = ("resident_marker", "resident_marker:remember", "resident_marker:no_such_function")
 
 
-def _pool(serve="flaky_worker:serve", timeout=20.0, preload=PRELOAD, **env):
+def _pool(serve="flaky_worker:serve", timeout=20.0, preload=PRELOAD, workers=1, **env):
     return WorkerPool(
-        1,
+        workers,
         serve,
         lambda kind, message: ("failed", kind, message),
         timeout=timeout,
@@ -119,14 +119,7 @@ def test_nothing_is_kept_where_it_is_turned_off(runtime, monkeypatch):
 
 
 def test_closing_kills_the_forks_without_waiting_for_their_parent_to_say_how_they_ended(runtime):
-    pool = WorkerPool(
-        2,
-        "flaky_worker:serve",
-        lambda kind, message: ("failed", kind, message),
-        timeout=20.0,
-        env={"PYTHONPATH": os.pathsep.join([str(HERE), *sys.path])},
-        resident_preload=PRELOAD,
-    )
+    pool = _pool(workers=2)
     try:
         pool.submit(0, "who")
         pool.submit(1, "who")
