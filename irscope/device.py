@@ -11,6 +11,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import os
+import re
 from pathlib import Path
 
 _CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
@@ -57,8 +58,10 @@ def _ask_nvml() -> tuple[int, int] | None:
     so NVML answers only where the numbering cannot matter: every GPU of one compute capability (then
     device 0's is theirs), no MIG instances (CUDA lists those, not their GPU), and CUDA_VISIBLE_DEVICES
     unset or distinct indices (as CUDA does, the list ends at the first that names no GPU). UUIDs, MIG
-    names and anything else are left to cuInit. torch counts GPUs through NVML the same way
-    (``torch.cuda._device_count_nvml``).
+    names and anything else are left to cuInit. (torch can count GPUs through NVML too:
+    ``PYTORCH_NVML_BASED_CUDA_CHECK=1``.) NVML sees a GPU where CUDA may still fail to start on it (a
+    forward-compatibility libcuda the GPU does not support, a GPU awaiting reset): bench then goes on,
+    and each variant says the worker's CUDA error instead of bench's "no GPU" exit.
     """
     visible = os.environ.get("CUDA_VISIBLE_DEVICES")
     try:
@@ -99,9 +102,9 @@ def _visible_count(visible: str | None, total: int) -> int | None:
     """How many of ``total`` GPUs CUDA_VISIBLE_DEVICES=``visible`` lets CUDA see; None where only CUDA can say."""
     if visible is None:
         return total
-    entries = [entry.strip() for entry in visible.split(",")]
-    if not all(entry.isdigit() for entry in entries) or len(set(map(int, entries))) != len(entries):
-        return None
+    entries = visible.split(",")
+    if not all(re.fullmatch(r"[0-9]+", entry) for entry in entries) or len(set(map(int, entries))) != len(entries):
+        return None  # (ASCII digits only: "٣" is a digit to Python, not to CUDA; spaces are CUDA's to read)
     seen = 0
     for entry in entries:
         if int(entry) >= total:

@@ -46,8 +46,10 @@ from .timeline import mark
 KEEP_ENV = "IRSCOPE_KEEP_GPU_WORKERS"
 DEFAULT_KEEP_S = 600.0
 CONNECT_WAIT_S = 10.0  # how long a client waits for a parent it started to listen
-# A status no client read by then was let go of (``ResidentWorker.release``): the idle parent removes it.
-STATUS_KEPT_S = 60.0
+# A client that lets go of its fork (``ResidentWorker.release``) leaves ``status/<pid>`` + RELEASED: the
+# parent then writes no status for that fork, or removes the one it wrote. Every other status stays until
+# its client reads it, so a dead fork is never taken for a live process that reuses its pid.
+RELEASED = ".released"
 # The driver keeper (run as ``python -I -S -c KEEPER LOCK FD``): one per GPU and parent (it holds LOCK);
 # FD is the read end of a pipe whose write end the parent and its forks hold, so it reads EOF once
 # they are all gone. cuInit only: no context, so no GPU memory and nothing nvidia-smi would list.
@@ -172,8 +174,12 @@ class ResidentWorker:
         """Let go of a worker that was killed, without waiting for it to end: its parent reaps it.
 
         A GPU worker's end tears down its CUDA context (0.1-1 s on an H100); a pool being closed has no
-        use for how it ended, and its status file is removed by the parent (``_forget_old_statuses``).
+        use for how it ended, and says so to the parent (RELEASED), which then keeps no status for it.
         """
+        try:
+            self._status.with_name(self._status.name + RELEASED).touch()
+        except OSError:
+            pass
         self.stdin.close()
         for stream in (self.stdout, self._sock):
             try:
@@ -312,11 +318,12 @@ def serve_parent() -> None:
         try:
             conn, _ = listener.accept()
         except TimeoutError:
-            _forget_old_statuses(status)
+            _forget_released_statuses(status)
             if time.monotonic() - idle_since > keep or not _same_file(path, inode):
-                if _same_file(path, inode) or not os.path.lexists(path):  # ours or none: a newer parent's stays
+                if _same_file(path, inode):  # still ours: take it; a newer parent's stays (and its keepers')
                     path.unlink(missing_ok=True)
-                    for keeper_lock in where.glob(f"{name}.driver-*.lock"):  # their keepers leave after us
+                if not os.path.lexists(path):  # no newer parent: our keepers' locks go (they leave after us)
+                    for keeper_lock in where.glob(f"{name}.driver-*.lock"):
                         keeper_lock.unlink(missing_ok=True)
                 return
             continue
@@ -333,7 +340,11 @@ def serve_parent() -> None:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
                 listener.close()
                 _become_worker(conn)  # never returns
-            (status / str(pid)).unlink(missing_ok=True)
+            for stale in (str(pid), str(pid) + RELEASED):
+                try:
+                    (status / stale).unlink(missing_ok=True)
+                except OSError:
+                    pass
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
         conn.close()
@@ -419,6 +430,8 @@ def _keep_the_driver_started() -> None:
         subprocess.Popen(
             [sys.executable, "-I", "-S", "-c", KEEPER, str(lock), str(lifeline)],
             pass_fds=(lifeline,),
+            cwd="/",  # holds no command's folder for the parent's life
+            env={k: v for k, v in os.environ.items() if k.startswith(("CUDA_", "NVIDIA_")) or k == "LD_LIBRARY_PATH"},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -455,18 +468,23 @@ def _reap(status: Path) -> None:
             return
         value = -os.WTERMSIG(code) if os.WIFSIGNALED(code) else os.WEXITSTATUS(code)
         try:
-            (status / str(pid)).write_text(str(value))
+            released = status / (str(pid) + RELEASED)
+            if released.exists():  # its client let go of it: nobody will read a status
+                released.unlink()
+            else:
+                (status / str(pid)).write_text(str(value))
         except OSError:
             pass
 
 
-def _forget_old_statuses(status: Path) -> None:
-    """Remove the statuses no client read within STATUS_KEPT_S: those of workers let go of at close."""
-    old = time.time() - STATUS_KEPT_S
+def _forget_released_statuses(status: Path) -> None:
+    """Remove the statuses written before their clients let go of them (``RELEASED``), with the marks."""
     try:
-        for path in status.iterdir():
-            if path.lstat().st_mtime < old:
-                path.unlink(missing_ok=True)
+        for mark in status.glob("*" + RELEASED):
+            written = mark.with_name(mark.name[: -len(RELEASED)])
+            if written.exists():  # reaped before the client let go: neither will be read
+                written.unlink(missing_ok=True)
+                mark.unlink(missing_ok=True)
     except OSError:
         pass
 

@@ -201,8 +201,11 @@ def _running(proc: Any) -> bool:
 
 
 def _let_go(proc: Any) -> None:
-    """A killed worker: a forked one is its parent's to reap; a process of ours is reaped here."""
+    """A worker of a closed pool: a forked one is its parent's to reap; a process of ours is killed (it may
+    have started after close() killed the others) and reaped here."""
     if isinstance(proc, subprocess.Popen):
+        if proc.poll() is None:
+            _kill(proc)
         try:
             proc.wait(timeout=5)
         except subprocess.TimeoutExpired:

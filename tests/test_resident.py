@@ -144,16 +144,27 @@ def test_closing_kills_the_forks_without_waiting_for_their_parent_to_say_how_the
     assert again["parent"] == answer["parent"]
 
 
-def test_statuses_nobody_read_are_forgotten_and_a_new_fork_never_reads_an_old_one(runtime, tmp_path):
-    old, new = tmp_path / "4242", tmp_path / "4343"
-    old.write_text("-9")
-    new.write_text("0")
-    os.utime(old, (time.time() - resident.STATUS_KEPT_S - 5,) * 2)
-    resident._forget_old_statuses(tmp_path)
-    assert not old.exists() and new.exists()
-    # A fork's status is cleared when it is forked: a pid used again never inherits an earlier status.
-    (answer,), pool = _run(["who"])
+def test_a_status_is_kept_until_read_unless_its_client_let_go_and_a_new_fork_never_reads_an_old_one(runtime):
     status = runtime / "status"
+    # Closing lets go of the forks: their parent keeps no status for them (nobody would read it).
+    (answer,), _ = _run(["who"])
+    assert _until(lambda: not resident._alive(answer["pid"]))
+    assert _until(lambda: not list(status.iterdir()))
+    # A fork that dies while its client still holds it: its status waits for the client, however long.
+    pool = _pool()
+    try:
+        pool.submit(0, "who")
+        ((_, held),) = list(pool.results(timeout=60))
+        os.kill(held["pid"], signal.SIGKILL)
+        assert _until(lambda: (status / str(held["pid"])).exists())
+        time.sleep(2.5)  # two of the idle parent's ticks, where it removes what was let go of
+        assert (status / str(held["pid"])).exists()
+        assert pool._processes[0].poll() == -signal.SIGKILL  # read, then gone
+        assert not (status / str(held["pid"])).exists()
+    finally:
+        pool.close()
+    # A fork's status is cleared when it is forked: a pid used again never inherits an earlier status.
+    (answer,), _ = _run(["who"])
     stale = status / str(answer["pid"] + 1)
     stale.write_text("-9")  # as if left there by an earlier process of the pid the next fork gets
     pool = _pool()
@@ -203,6 +214,9 @@ def test_forks_given_a_gpu_keep_its_driver_started_in_one_keeper_per_gpu_that_le
     assert not list(runtime.parent.glob("elsewhere*")) and len(list(runtime.glob("*.driver-*.lock"))) == 2
     for pid in keepers:
         assert os.getsid(pid) != os.getsid(a["parent"])  # its own session: no fork's end takes it along
+        assert os.readlink(f"/proc/{pid}/cwd") == "/"  # holds no command's folder
+        environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        assert all(v.startswith((b"CUDA_", b"NVIDIA_", b"LD_LIBRARY_PATH=")) for v in environ if v)
     for sock in runtime.glob("*.sock"):
         sock.unlink()  # the parent leaves within a second, and with it the keepers
     assert _until(lambda: not _keepers(runtime))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -39,3 +40,36 @@ def test_a_crashing_or_hanging_worker_fails_only_its_job(monkeypatch):
     assert results[4] == ("done", "ok")
     assert results[5][:2] == ("failed", "crashed") and "signal 6" in results[5][2]
     assert results[6] == ("done", "ok")
+
+
+def test_a_worker_that_starts_after_close_is_killed_and_close_waits_for_none(monkeypatch):
+    """close() can come while a worker is still starting (an early error, Ctrl-C): the worker started after
+    close() killed the others is killed too, not left running while close waits for it."""
+    import subprocess
+    import time
+
+    from irscope import resident
+
+    monkeypatch.setenv(resident.KEEP_ENV, "0")  # a process of the pool's own
+    pool = WorkerPool(
+        1,
+        "flaky_worker:serve",
+        lambda kind, message: ("failed", kind, message),
+        timeout=20,
+        env={"PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), *sys.path])},
+    )
+    spawn = pool._spawn
+
+    def slow_spawn(k):
+        time.sleep(1.0)  # close() runs meanwhile
+        return spawn(k)
+
+    pool._spawn = slow_spawn
+    pool.submit(0, "ok")
+    time.sleep(0.3)
+    start = time.monotonic()
+    pool.close()
+    took = time.monotonic() - start
+    assert took < 3.0
+    (proc,) = pool._processes
+    assert type(proc) is subprocess.Popen and proc.poll() is not None
