@@ -35,7 +35,7 @@ def test_nvml_answers_what_cuda_answers_and_sooner():
     assert everything["nvml"] == list(everything["cuda"])
     assert everything["nvml_s"] < everything["cuda_s"]
     last = str(total - 1)
-    cases = ["0", last, f"{last},0", f"0,{total}", f"{total},0", "0,0", "GPU-not-a-uuid", ""]
+    cases = ["0", last, f"{last},0", f"0,{total}", f"{total},0", "0,0", "GPU-not-a-uuid", "", " 0", "0, 1", "٣"]
     for visible in cases:
         answer = _ask(visible)
         if answer["nvml"] is not None:  # where NVML answers, it is CUDA's answer
