@@ -156,6 +156,8 @@ class WorkerPool:
                 tag, job = item
                 if proc is None or proc.poll() is not None:
                     proc, errors = self._spawn(k)
+                    if self._closed.is_set():
+                        return  # closed while it started: no job for it (the finally kills it)
                 try:
                     pickle.dump(job, proc.stdin)
                     proc.stdin.flush()

@@ -70,6 +70,6 @@ def test_a_worker_that_starts_after_close_is_killed_and_close_waits_for_none(mon
     start = time.monotonic()
     pool.close()
     took = time.monotonic() - start
-    assert took < 3.0
+    assert took < 3.0  # the rest of its start-up (0.7 s), not its job nor close's 5 s wait
     (proc,) = pool._processes
     assert type(proc) is subprocess.Popen and proc.poll() is not None
