@@ -205,6 +205,11 @@ def lexer_built(stage: Stage, suffix: str = "") -> bool:
     return (stage, suffix) in _BUILT
 
 
+def build_lexer(stage: Stage, suffix: str = "") -> None:
+    """Build ``stage``'s lexer now (``highlight_line`` builds it when first used)."""
+    _lexer(stage, suffix)
+
+
 def highlight_line(stage: Stage, line: str, suffix: str = "") -> list[tuple[str, str]]:
     """``[(style, text), ...]`` covering ``line`` exactly; ``suffix``: the source file's (``.cu``), for its lexer."""
     if not line:

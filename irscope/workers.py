@@ -179,7 +179,7 @@ class WorkerPool:
                 self._results.put((tag, result))
         finally:
             if proc is not None and self._closed.is_set():
-                _let_go(proc)  # close() killed it
+                _let_go(proc)  # killed by close(), or started since: see _let_go
             elif proc is not None and proc.poll() is None:
                 try:
                     proc.stdin.close()

@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...highlight import highlight_line, lexer_built
+from ...highlight import build_lexer, highlight_line, lexer_built
 from ...types import Stage
 
 CURSOR = Style(bgcolor="#2a3f5f")
@@ -199,7 +199,7 @@ class ListingView(ScrollView, can_focus=True):
 
     def _colour_the_source(self, suffix: str) -> None:
         if not lexer_built(Stage.SOURCE, suffix):
-            highlight_line(Stage.SOURCE, "x", suffix)  # builds it
+            build_lexer(Stage.SOURCE, suffix)
             self._strips.clear()
             self.refresh()
 
