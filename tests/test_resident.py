@@ -221,3 +221,10 @@ def test_forks_given_a_gpu_keep_its_driver_started_in_one_keeper_per_gpu_that_le
         sock.unlink()  # the parent leaves within a second, and with it the keepers
     assert _until(lambda: not _keepers(runtime))
     assert _until(lambda: not list(runtime.glob("*.driver-*.lock")))
+
+
+def test_a_keeper_leaves_when_its_parent_is_killed_outright(runtime):
+    (answer,), _ = _run(["who"], CUDA_VISIBLE_DEVICES="3")
+    assert _until(lambda: len(_keepers(runtime)) == 1)
+    os.kill(answer["parent"], signal.SIGKILL)  # no idle exit, no cleanup: only its end of the lifeline closes
+    assert _until(lambda: not _keepers(runtime))
