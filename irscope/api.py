@@ -82,7 +82,7 @@ def sweep(
     in the session with its error; the others go on. ``len(session)`` is its number of variants.
     ``executor="ray"``: compile on a Ray cluster (``RAY_ADDRESS``, else a local instance; docs/ray.md).
     """
-    from .executors import executor_named
+    from .processes.executors import executor_named
     from .session.sweep import run_sweep
 
     named = _named(kernel, signature, name)
@@ -147,9 +147,9 @@ def bench(
     ``executor="ray"``: compile and measure on a Ray cluster's GPUs (``gpu_type``: only those of Ray's
     accelerator type, ``"H100"``), which need not include this machine's.
     """
-    from .executors import executor_named
     from .measure.bench import bench as run_bench
     from .measure.bench import require_gpu
+    from .processes.executors import executor_named
 
     if executor == "local":
         require_gpu()

@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from .arch import normalise_arch
-from .config import config_from_table, parse_sweep, sweep_configs
 from .errors import SessionError, UsageError
 from .frontends import Kernel, KernelHandle, resolve_kernel
+from .frontends.config import config_from_table, parse_sweep, sweep_configs
+from .processes.workers import DEFAULT_COMPILE_TIMEOUT
 from .session import Entry, Session
 from .types import Config, Variant
-from .workers import DEFAULT_COMPILE_TIMEOUT
 
 
 @dataclass

@@ -7,8 +7,8 @@ derived from this one list.
 
 What is done with a stage's text is code, and lives with the code that does it,
 one table per kind of work keyed by stage: ``ir/locations.py: LOCATIONS``,
-``ir/normalize.py: NORMALISERS``, ``ir/stats.py: STATS``, ``highlight.py: LEXERS``
-and ``annotate/explain.py: EXPLAINERS``. So this base module imports nothing of
+``ir/normalize.py: NORMALISERS``, ``ir/stats.py: STATS``, ``ir/highlight.py: LEXERS``
+and ``annotating/explain.py: EXPLAINERS``. So this base module imports nothing of
 irscope's, every arrow to a parser is an import the linter sees, and
 tests/test_stages.py checks every table holds every stage.
 
@@ -16,7 +16,7 @@ The stage registry (``stages.py``). One ordered list of ``StageSpec``s, data onl
 file extension, comment marker, description, and whether its lines are explained. What is done with
 a stage's text lives with the code that does it, in one table per kind of work keyed by ``Stage``:
 ``ir/locations.py: LOCATIONS``, ``ir/normalize.py: NORMALISERS``, ``ir/stats.py: STATS``,
-``highlight.py: LEXERS``, ``annotate/explain.py: EXPLAINERS``, so every arrow to a parser is an
+``ir/highlight.py: LEXERS``, ``annotating/explain.py: EXPLAINERS``, so every arrow to a parser is an
 import the linter sees and the base layer imports nothing. The CLI's ``--stage`` choices, the TUI's
 tabs and digit keys and the help are derived from it, followed by two views that are not stages: the
 runtime chart and the Passes tab (``tui/widgets/passes.py``: a variant's ``PassLog``, each pass's IR
@@ -96,7 +96,7 @@ class StageSpec:
     comment: str  # how a line comment starts, to weave source lines in
     description: str  # one line for help texts
     provided_by: str  # how a frontend provides it
-    explained: bool = False  # its lines are decoded in plain words (annotate/explain.py: EXPLAINERS)
+    explained: bool = False  # its lines are decoded in plain words (annotating/explain.py: EXPLAINERS)
     aliases: tuple[str, ...] = ()
     vendor: str = ""  # "nvidia" or "amd": only a compile for that vendor's GPUs has it; "": every compile
 

@@ -374,7 +374,7 @@ def test_a_rocm_runs_gpu_times_are_the_amd_gpus_each_on_its_variant(rocm_run):
 
 
 def test_the_amd_gpu_of_a_rocm_machine_is_read_from_the_drivers_topology(tmp_path):
-    from irscope.device import amd_gpu_arch
+    from irscope.nvidia.device import amd_gpu_arch
 
     for node, version in (("0", 0), ("1", 90402), ("2", 110000)):  # a CPU node, an MI300X, an RX 7900
         (tmp_path / node).mkdir()
@@ -386,10 +386,10 @@ def test_the_amd_gpu_of_a_rocm_machine_is_read_from_the_drivers_topology(tmp_pat
 
 
 def test_run_takes_an_amd_gpu_for_a_gpu_and_refuses_arch_there(cli, monkeypatch, tmp_path):
-    import irscope.device
+    import irscope.nvidia.device
 
-    monkeypatch.setattr(irscope.device, "gpu_capability", lambda: None)
-    monkeypatch.setattr(irscope.device, "amd_gpu_arch", lambda: "gfx942")
+    monkeypatch.setattr(irscope.nvidia.device, "gpu_capability", lambda: None)
+    monkeypatch.setattr(irscope.nvidia.device, "amd_gpu_arch", lambda: "gfx942")
     result = cli("run", "-o", str(tmp_path / "out"), "--arch", "sm_80", "--", sys.executable, "-c", "pass")
     one_line_error(result, 2, "--arch is for a machine without a GPU")
 

@@ -209,8 +209,8 @@ def test_the_ir_of_a_config_is_what_triton_itself_compiles(kernels, config, tmp_
     from triton.runtime.jit import create_function_from_signature
 
     from irscope.capturing import capture
-    from irscope.config import resolve_config
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import resolve_config
     from irscope.frontends.triton.versions import jit_run_kwargs
 
     ref = resolve_kernel(f"{kernels}:scale_kernel")

@@ -105,7 +105,7 @@ def test_resuming_the_sweep_on_the_cli_lists_1000_variants_from_the_index(large)
         (b, t, w) for b in (32, 64, 128, 256, 512) for t in range(1, 51) for w in (1, 2, 4, 8)
     }
     assert "1000 ok, 0 failed, 1000 reused" in result.stderr
-    # Saving the sweep's request lists variants/ for a killed writer's leftovers (store._recover):
+    # Saving the sweep's request lists variants/ for a killed writer's leftovers (session/store.py: _recover):
     # names only, no variant opened.
     assert read <= {"<variants/ listed>"}, sorted(read)[:5]
     assert elapsed < 15.0, elapsed

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from irscope.capturing import capture, capture_many
-from irscope.config import resolve_config, sweep_configs
 from irscope.errors import KernelFileError, KernelNotFound, ParameterError, UsageError
 from irscope.frontends import kernel_from_object
+from irscope.frontends.config import resolve_config, sweep_configs
 from irscope.ir.sourcemap import SourceMap
 from irscope.types import Stage, Status
 

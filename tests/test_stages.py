@@ -26,7 +26,7 @@ SAMPLE = {
 @pytest.mark.parametrize("spec", specs(), ids=lambda s: s.key)
 def test_every_stage_spec_is_complete_and_every_table_of_work_holds_the_stage(spec: StageSpec):
     from irscope.annotating.explain import EXPLAINERS
-    from irscope.highlight import LEXERS
+    from irscope.ir.highlight import LEXERS
     from irscope.ir.locations import LOCATIONS
     from irscope.ir.normalize import NORMALISERS
     from irscope.ir.stats import STATS
@@ -41,7 +41,7 @@ def test_every_stage_spec_is_complete_and_every_table_of_work_holds_the_stage(sp
 
 @pytest.mark.parametrize("spec", specs(), ids=lambda s: s.key)
 def test_every_stage_parses_highlights_normalises_and_counts_a_listing(spec: StageSpec):
-    from irscope.highlight import highlight_line
+    from irscope.ir.highlight import highlight_line
     from irscope.ir.locations import locations
     from irscope.ir.normalize import normalize
     from irscope.ir.stats import stage_stats

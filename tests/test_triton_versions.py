@@ -108,8 +108,8 @@ def test_a_pointers_type_is_the_jit_binders(dtype):
 
 
 def _square_source(arch: int | str = 90):
-    from irscope.config import resolve_config
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import resolve_config
     from irscope.frontends.triton.specialize import specialize
 
     ref = resolve_kernel("square_kernel")

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..paths import CAPTURES, INDUCTOR_FILES, TRACES, TRITONS, cache_dir
-from ..store import OLD_MARK, TEMP_MARK
+from ..storage.files import OLD_MARK, TEMP_MARK
 
 # section -> how deep its entries sit below it (variants/<2 hex>/<key>/: two)
 TRIMMED = {CAPTURES: 2, TRACES: 1, INDUCTOR_FILES: 1}

@@ -21,21 +21,21 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from .. import own_python
 from ..arch import DEFAULT_CAPABILITY, CaptureMode, Target, Vendor, parse_arch, vendor_of
-from ..config import resolve_config
-from ..device import gpu_capability
 from ..errors import ParameterError, UsageError
-from ..executors import Executor
-from ..executors.local import LocalExecutor
 from ..frontends import Compiled, Kernel, resolve_kernel
+from ..frontends.config import resolve_config
 from ..ir.hsaco import kernel_resources, listed_resources
 from ..ir.ptx_module import function_names
+from ..nvidia.device import gpu_capability
 from ..nvidia.ptxas import parse_ptxas_log, static_shared
 from ..nvidia.sass import disassemble
+from ..processes import own_python
+from ..processes.executors import Executor
+from ..processes.executors.local import LocalExecutor
+from ..processes.workers import DEFAULT_COMPILE_TIMEOUT
 from ..spec import TRITON_OPTION, check_options_for
 from ..types import CompileInfo, Config, KernelId, Resources, Stage, Status, Variant
-from ..workers import DEFAULT_COMPILE_TIMEOUT
 from .cache import CaptureCache
 from .worker import COMPILE
 

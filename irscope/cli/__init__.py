@@ -27,7 +27,7 @@ from collections.abc import Iterator
 import click
 
 from ..errors import ExitCode, IrscopeError, exception_line, install_hint
-from ..timeline import mark
+from ..processes.timeline import mark
 
 # command name -> (module, function); loaded only when the command runs
 COMMANDS = {

@@ -89,13 +89,13 @@ def bench(
       irscope bench square_kernel -s BLOCK_SIZE=128,1024,8192
       irscope bench square_kernel -c n_rows=65536 -c n_cols=1024 --ncu -o runs/square-big
     """
-    from .. import resident
-    from ..config import listed_configs, parse_sweep, sweep_configs
     from ..errors import ExitCode, UsageError
+    from ..frontends.config import listed_configs, parse_sweep, sweep_configs
     from ..measure.bench import bench as run_bench
     from ..measure.bench import require_gpu, start_gpu_workers
+    from ..processes import resident
+    from ..processes.timeline import mark
     from ..session import Session
-    from ..timeline import mark
     from .options import executor_given, open_named, overrides
 
     mark("bench command starts")
@@ -187,8 +187,8 @@ def bench(
 
 
 def _gpus(text: str | None) -> list[str] | None:
-    from ..device import visible_gpus
     from ..errors import ParameterError
+    from ..nvidia.device import visible_gpus
 
     if text is None:
         return None

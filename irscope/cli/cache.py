@@ -1,4 +1,4 @@
-"""``irscope cache``: where the cache is, what it holds, and trimming it (capture/housekeeping.py)."""
+"""``irscope cache``: where the cache is, what it holds, and trimming it (capturing/housekeeping.py)."""
 
 from __future__ import annotations
 

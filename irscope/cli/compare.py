@@ -65,10 +65,10 @@ def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time
       irscope compare square_kernel square_matrix_kernel square_numba_kernel -c fast_math=true
     """
     from ..capturing import capture, choose_target
-    from ..config import parse_assignments
-    from ..device import gpu_capability
     from ..diffing.compare import implementation_label, structure
     from ..errors import ExitCode, UsageError
+    from ..frontends.config import parse_assignments
+    from ..nvidia.device import gpu_capability
     from ..types import Status
     from .options import open_named
 

@@ -118,7 +118,7 @@ def _summary(variant) -> str:
 
 def _as_json(variant, stages) -> dict:
     from ..ir.sourcemap import SourceMap
-    from ..store import variant_to_json
+    from ..storage.variants import variant_to_json
 
     source_map = SourceMap(variant)
     data = variant_to_json(variant)
@@ -134,7 +134,8 @@ def _as_json(variant, stages) -> dict:
 
 def _write_dir(out_dir: Path, variant) -> None:
     from ..errors import UsageError
-    from ..store import replaceable, safe_name, variant_to_json, write_output
+    from ..storage.files import replaceable, safe_name, write_output
+    from ..storage.variants import variant_to_json
 
     # from a session's data: a file name in out_dir, no more; a C++ kernel's punctuation spelled out first
     # (v1::norm -> v1__norm.ptx, scale<__half> -> scale___half_.ptx), anything else refused as it stands

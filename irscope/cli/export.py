@@ -38,7 +38,7 @@ def export(kernel, assignments, arch, signature, out) -> None:
     from ..interop.tritonparse.events import SUFFIXES, kernel_parameters
     from ..interop.tritonparse.write import write_trace
     from ..stages import Stage
-    from ..store import replaceable
+    from ..storage.files import replaceable
     from .options import open_named, overrides
 
     if not str(out).endswith(SUFFIXES[:2]):

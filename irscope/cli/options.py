@@ -11,8 +11,8 @@ import click
 from ..stages import Stage, specs
 
 if TYPE_CHECKING:
-    from ..executors import Executor
     from ..named import Named
+    from ..processes.executors import Executor
 
 # Derived from the stage registry: every compiled stage, and those annotate can explain.
 STAGE_CHOICES = [s.value for s in Stage.compiled()]
@@ -126,7 +126,7 @@ def set_compile_timeout(ctx: click.Context, param: click.Parameter, value: float
 
 def compile_timeout_given() -> float:
     """The --compile-timeout of the command running now, else the default."""
-    from ..workers import DEFAULT_COMPILE_TIMEOUT
+    from ..processes.workers import DEFAULT_COMPILE_TIMEOUT
 
     ctx = click.get_current_context(silent=True)
     return ctx.meta.get(COMPILE_TIMEOUT, DEFAULT_COMPILE_TIMEOUT) if ctx is not None else DEFAULT_COMPILE_TIMEOUT
@@ -149,7 +149,7 @@ def open_named(kernel: str, signature: str | None = None, need_kernel: bool = Fa
 
 def overrides(assignments: tuple[str, ...]) -> dict[str, str]:
     """``-c NAME=VALUE`` words -> ``{NAME: VALUE}``."""
-    from ..config import parse_assignments
+    from ..frontends.config import parse_assignments
 
     return parse_assignments(assignments)
 
@@ -210,7 +210,7 @@ def remember(key: str) -> Callable[[click.Context, click.Parameter, Any], None]:
 
 def executor_given() -> Executor:
     """The executor the running command was asked for (Ray missing or unreachable: UsageError, exit 2)."""
-    from ..executors import executor_named
+    from ..processes.executors import executor_named
 
     ctx = click.get_current_context(silent=True)
     meta = ctx.meta if ctx is not None else {}

@@ -54,7 +54,7 @@ def report(session_dir, out, diffs, diff_stage, sample_gpu, absolute_paths) -> N
     from ..report.html import DiffRequest, build
     from ..report.run import build_run
     from ..session import Session
-    from ..store import replaceable, write_output
+    from ..storage.files import replaceable, write_output
     from ..types import Stage
     from .options import open_named, overrides
 

@@ -52,11 +52,11 @@ def run(out, profile, arch, as_json, command) -> None:
       irscope tui runs/bench
     """
     from ..arch import DEFAULT_CAPABILITY, parse_arch
-    from ..device import amd_gpu_arch, gpu_capability
     from ..errors import ExitCode, UsageError
     from ..interop.run import RAW
     from ..interop.run.collect import collect
     from ..interop.run.launch import environment, run_program
+    from ..nvidia.device import amd_gpu_arch, gpu_capability
     from . import USER_ENVIRONMENT
 
     # An AMD GPU (ROCm) runs the program as it is too: Triton's HIP backend compiles for it, and the

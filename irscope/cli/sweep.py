@@ -54,8 +54,8 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
       irscope sweep square_kernel -o runs/square
       irscope sweep square_kernel -s BLOCK_SIZE=256,1024 -s num_warps=4,8 -c n_cols=1024
     """
-    from ..config import parse_sweep
     from ..errors import ExitCode, SessionError, UsageError
+    from ..frontends.config import parse_sweep
     from ..session import Session, run_sweep
     from .options import executor_given, open_named, overrides
     from .progress import Phases

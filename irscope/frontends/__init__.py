@@ -2,7 +2,8 @@
 
 ``FRONTENDS`` (registry.py) is the one list of them; a kernel is found by the file it lives
 in (each frontend claims file suffixes) or by its built-in name, or given as a Python object
-(objects.py: ``kernel_from_object``).
+(objects.py: ``kernel_from_object``). A kernel's parameter table (what ``-c``/``-s`` accept) turns
+the user's values into Configs in config.py, the same for every frontend.
 """
 
 from __future__ import annotations

@@ -17,15 +17,15 @@ from typing import Any
 
 from ..arch import is_amd
 from ..capturing.pipeline import DEFAULT_COMPILE_TIMEOUT
-from ..device import gpu_capability, visible_gpus
 from ..errors import NoGpu, UsageError, exception_line
-from ..executors import Executor
-from ..executors.local import LocalExecutor
 from ..frontends import Kernel
+from ..nvidia.device import gpu_capability, visible_gpus
+from ..processes.executors import Executor
+from ..processes.executors.local import LocalExecutor
+from ..processes.timeline import mark
 from ..records import Measurement
 from ..session import Session, run_sweep
 from ..spec import TRITON_OPTION
-from ..timeline import mark
 from ..types import Config, Stage, Status, Variant
 
 DEFAULT_TIMEOUT = 300.0  # seconds per variant, compile included
@@ -331,7 +331,7 @@ def _save_report(kernel: Kernel, variant: Variant, stem, on_note, said: set[str]
     here, its per-instruction counters as JSON beside it (read anywhere later). Returns their names."""
     import json
 
-    from ..store import atomic_write, own_folder, replaceable
+    from ..storage.files import atomic_write, own_folder, replaceable
     from .ncu import function_name, save_report
     from .ncu_report import NcuReportUnavailable, read_report
 

@@ -21,8 +21,8 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from .. import own_python
 from ..frontends import KernelHandle
+from ..processes import own_python
 from ..types import Config, Variant
 
 METRICS = {

@@ -25,7 +25,7 @@ from typing import Any
 from ..errors import ParameterError
 from ..paths import runtime_samples_dir
 from ..records import Measurement
-from ..store import atomic_write
+from ..storage.files import atomic_write
 from ..types import Config, KernelId
 
 SAMPLES_FORMAT = "irscope.samples/1"

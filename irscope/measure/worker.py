@@ -22,11 +22,11 @@ from typing import Any
 
 from .. import frontends
 from ..errors import exception_line
-from ..executors import Work
+from ..processes.executors import Work
+from ..processes.timeline import mark
+from ..processes.workers import protocol_channel
 from ..records import AutotunerRun, Measurement
-from ..timeline import mark
 from ..types import Config, Status
-from ..workers import protocol_channel
 from .autotuner import AUTOTUNER, autotune
 from .faults import is_cuda_fault
 from .results import derived, summarize

@@ -21,7 +21,7 @@ from ..interop.run.collect import read_index
 from ..interop.run.hook import TRACE
 from ..interop.run.timeline import SESSION_ARG
 from ..session import Session
-from ..store import contained, read_json
+from ..storage.files import contained, read_json
 from .page import Parts, render_page
 from .payload import session_data
 from .shared_paths import SharedPaths

@@ -41,7 +41,7 @@ from ..errors import SessionError
 from ..ir.stats import stage_stats
 from ..records import Facts, Measurement
 from ..spec import TRITON_OPTION
-from ..store import (
+from ..storage.files import (
     LEFTOVER,
     MAX_JSON_BYTES,
     OLD_MARK,
@@ -52,10 +52,9 @@ from ..store import (
     read_bytes,
     read_json,
     read_text,
-    read_variant,
     safe_name,
-    write_variant,
 )
+from ..storage.variants import read_variant, write_variant
 from ..types import Config, HtmlDisplay, KernelId, Stage, Status, Variant, short_repr
 
 if TYPE_CHECKING:

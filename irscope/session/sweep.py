@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 from ..capturing import capture_many, choose_target
 from ..capturing.pipeline import DEFAULT_COMPILE_TIMEOUT
-from ..executors import Executor
 from ..frontends import Kernel
+from ..processes.executors import Executor
 from ..types import Config, Status, Variant
 from .store import Entry, Session
 

@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from ..arch import vendor_of
 from ..errors import UsageError
+from ..processes.workers import DEFAULT_COMPILE_TIMEOUT
 from ..types import KernelId
-from ..workers import DEFAULT_COMPILE_TIMEOUT
 from .app import IrscopeApp
 from .model import Model
 
@@ -38,7 +38,7 @@ def make_app(
     measures them on this GPU in the background (None: when there is one and no ``arch`` was asked for).
     ``spec_file`` and ``compile_timeout``: as the commands' ``--spec`` and ``--compile-timeout``.
     """
-    from ..config import parse_assignments, parse_sweep
+    from ..frontends.config import parse_assignments, parse_sweep
     from ..named import open_named
 
     named = open_named(kernel, signature=signature, spec_file=spec_file, several=True, compile_timeout=compile_timeout)
@@ -54,7 +54,7 @@ def make_app(
         return IrscopeApp(
             Model.from_session(named.session), [], f"session {named.session.path}{samples}", initial_stage=stage
         )
-    from ..device import gpu_capability
+    from ..nvidia.device import gpu_capability
     from ..session import Session
     from .jobs import bench_job, capture_job
 

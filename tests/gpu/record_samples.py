@@ -15,8 +15,8 @@ REPO = Path(__file__).resolve().parent.parent.parent
 
 
 def main() -> None:
-    from irscope.config import sweep_configs
     from irscope.frontends import builtin_kernels
+    from irscope.frontends.config import sweep_configs
     from irscope.measure.bench import bench
     from irscope.measure.hardware import current_device, device_json
     from irscope.measure.samples import write_samples

@@ -254,7 +254,7 @@ def test_every_recorded_kernel_rebuilt_gives_the_ir_an_import_gives(tmp_path):
     from triton import knobs
 
     from irscope.arch import CaptureMode, Target
-    from irscope.config import config_from_table
+    from irscope.frontends.config import config_from_table
     from irscope.frontends.triton.kernel_files import kernel_with_signature, load_module
     from irscope.interop.inductor.capture import plan
     from irscope.interop.inductor.kernels import config_of, signature

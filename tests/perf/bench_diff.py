@@ -45,10 +45,10 @@ def main() -> None:
     args = parser.parse_args()
 
     from irscope.capturing import capture
-    from irscope.config import sweep_configs
     from irscope.diffing import diff_variants
     from irscope.diffing.render import unified_lines
     from irscope.diffing.summary import summary_lines
+    from irscope.frontends.config import sweep_configs
     from irscope.session import Session, run_sweep
     from irscope.types import Stage
 

@@ -38,7 +38,7 @@ def timed(args: list[str]) -> float:
 
 def storage() -> dict:
     from irscope.capturing import capture
-    from irscope.store import PASSES_FILE, write_variant
+    from irscope.storage.variants import PASSES_FILE, write_variant
 
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["IRSCOPE_CACHE_DIR"] = f"{tmp}/cache"

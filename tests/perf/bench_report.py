@@ -29,8 +29,8 @@ def main() -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
     if chromium is None:
         sys.exit("needs Chromium (apt-get install chromium)")
-    from irscope.config import sweep_configs
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import sweep_configs
     from irscope.report.html import DiffRequest, build
     from irscope.session import Session, run_sweep
     from irscope.types import Stage

@@ -27,8 +27,8 @@ def child(args: argparse.Namespace) -> None:
     from triton.runtime.cache import triton_key
 
     triton_key()
-    from irscope.config import parse_sweep, sweep_configs
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import parse_sweep, sweep_configs
     from irscope.measure import worker
 
     kernel = resolve_kernel(args.kernel)

@@ -40,8 +40,8 @@ def _nvml_clock():
 
 
 def _ncu(kernel, config, function, cache_control):
-    from irscope import own_python
     from irscope.measure.ncu import TARGET, kernel_filter, ncu_path, parse_csv
+    from irscope.processes import own_python
 
     with tempfile.TemporaryDirectory() as tmp:
         job = Path(tmp) / "job.json"
@@ -71,8 +71,8 @@ def main() -> None:
     import torch
 
     from irscope.capturing import capture
-    from irscope.config import resolve_config
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import resolve_config
     from irscope.measure.ncu import function_name
     from irscope.measure.timing import time_launches
 

@@ -34,7 +34,7 @@ from .versions import top_k_count
 if TYPE_CHECKING:
     from .kernel import TritonKernel
 
-# The mark a table gives autotuned configs that prune_configs_by drops (see irscope/config.py: config_from_table).
+# The mark a table gives autotuned configs that prune_configs_by drops (see irscope/frontends/config.py: config_from_table).
 PRUNED = "pruned"
 
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from ...arch import DEFAULT_CAPABILITY
-from ...device import gpu_capability
 from ...errors import KernelNotFound, ParameterError
+from ...nvidia.device import gpu_capability
 from ...spec import kernel_specs
 from ..files import import_file, module_name, said
 from .autotune import is_kernel, jit_of, unwrap

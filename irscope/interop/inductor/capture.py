@@ -17,12 +17,12 @@ from typing import Any
 
 from ...arch import vendor_of
 from ...capturing import capture_many
-from ...config import config_from_table
 from ...errors import UsageError
+from ...frontends.config import config_from_table
 from ...frontends.triton import TritonKernel
 from ...records import Measurement
 from ...session import Session
-from ...store import atomic_write, read_json
+from ...storage.files import atomic_write, read_json
 from ...types import Status, Variant
 from .kernels import (
     LaunchConfig,
@@ -186,7 +186,7 @@ def is_inductor_dir(path: str | Path) -> bool:
 def read_index(path: str | Path) -> dict[str, Any]:
     """``inductor.json``, checked: every session it names is a folder of its own directory."""
     from ...errors import SessionError
-    from ...store import contained, safe_name
+    from ...storage.files import contained, safe_name
 
     index = contained(Path(path), INDEX)
     data = read_json(index)

@@ -27,7 +27,7 @@ from ...frontends.triton import SignatureArg, TritonKernel
 from ...frontends.triton.compile import AMD_OPTIONS
 from ...frontends.triton.rebuild import rebuild_functions, rebuilt_kernel
 from ...spec import AMD_OPTION_DEFAULTS, VENDOR_OPTIONS
-from ...store import atomic_write, read_text
+from ...storage.files import atomic_write, read_text
 from ...types import CaptureError, Config, Stage, Status, Variant
 from .parse import InductorKernel
 

@@ -46,7 +46,7 @@ def parse_input(spec: str) -> tuple[str, tuple[int, ...]]:
 
 
 def require_gpu() -> None:
-    from ...device import has_gpu
+    from ...nvidia.device import has_gpu
 
     if not has_gpu():
         raise NoGpu(

@@ -44,7 +44,7 @@ from ...frontends.triton.recorded import (
 from ...frontends.triton.replay import launch_key
 from ...records import Measurement
 from ...session import Session
-from ...store import atomic_write, contained, read_json, safe_name
+from ...storage.files import atomic_write, contained, read_json, safe_name
 from ...types import Config, KernelId, Status
 from . import INDEX, INDEX_FORMAT, RAW
 from .hook import PROFILE
@@ -415,7 +415,7 @@ def _store_measurements(out: Path, kernels: list[RunKernel], profile: dict[str, 
 
 def _output_codes(raw: Path, note: Callable[[str], None]) -> list[Any]:
     """Every output-code module Inductor logged in the run (one per compiled graph), in order, parsed."""
-    from ...store import read_text
+    from ...storage.files import read_text
     from ..inductor.parse import InductorLogError, parse_output_code
 
     outputs = []
@@ -554,10 +554,10 @@ def _load_inline_rows(
     ``arch``, the run's GPU, mapped to that file's lines. On an AMD GPU torch hipified them and
     hipcc compiled them: irscope, whose CUDA C++ compiles for NVIDIA only, keeps the file and says so.
     """
-    from ...config import resolve_config
-    from ...device import gpu_capability
+    from ...frontends.config import resolve_config
     from ...frontends.cuda import CudaFrontend
     from ...frontends.cuda.source import kernels as cuda_kernels
+    from ...nvidia.device import gpu_capability
     from ...session import run_sweep
 
     folder = raw / "load_inline"

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import SessionError
-from ...store import atomic_write, contained, read_json
+from ...storage.files import atomic_write, contained, read_json
 from .hook import TRACE
 
 SESSION_ARG = "irscope session"  # relative to the run folder, as run.json names it

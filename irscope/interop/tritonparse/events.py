@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import SessionError, UsageError
-from ...store import parse_json, read_bytes
+from ...storage.files import parse_json, read_bytes
 
 # tritonparse's file_content keys are "<kernel>.<ext>"; these are the stages irscope keeps.
 STAGE_EXTENSIONS = ("ttir", "ttgir", "llir", "ptx", "amdgcn", "sass")

@@ -22,7 +22,7 @@ from typing import Any
 from ...arch import Target, recorded_wave_size
 from ...spec import VENDOR_OPTIONS
 from ...stages import Stage
-from ...store import write_output
+from ...storage.files import write_output
 from ...types import Variant
 
 # irscope's stage -> the extension tritonparse keys it by

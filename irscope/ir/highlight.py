@@ -25,9 +25,10 @@ from pygments.token import (
     Text,
     Token,
     Whitespace,
+    _TokenType,
 )
 
-from .stages import Stage
+from ..stages import Stage
 
 
 class MlirLexer(RegexLexer):
@@ -157,8 +158,8 @@ STYLES = [
 
 
 @functools.cache
-def _style(token: object) -> str:
-    t = token
+def _style(token: _TokenType) -> str:
+    t: _TokenType | None = token
     while t is not None:
         for kind, style in STYLES:
             if t is kind:

@@ -12,17 +12,10 @@ import itertools
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from .errors import ParameterError
-from .frontends import Kernel
-from .spec import (
-    LAUNCH_OPTION_VALUES,
-    LAUNCH_OPTIONS,
-    OPTION_CHECKS,
-    TRITON_OPTION,
-    check_triton_version,
-    parse_value,
-)
-from .types import Config
+from ..errors import ParameterError
+from ..spec import LAUNCH_OPTION_VALUES, LAUNCH_OPTIONS, OPTION_CHECKS, TRITON_OPTION, check_triton_version, parse_value
+from ..types import Config
+from .base import Kernel
 
 # ------------------------------------------------------------------ configs
 

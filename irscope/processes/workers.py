@@ -28,8 +28,8 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ..errors import UsageError
 from . import own_python, resident
-from .errors import UsageError
 from .timeline import mark
 
 PARENT_POLL_S = 0.2  # how soon a worker notices that irscope is gone
