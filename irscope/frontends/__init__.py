@@ -13,8 +13,9 @@ from pathlib import Path
 from ..errors import KernelFileError, KernelNotFound
 from ..paths import builtin_kernels_dir
 from .base import Compiled, Frontend, Kernel, KernelHandle, Launch
+from .info import FrontendInfo, OptionSpec
 from .objects import kernel_from_object
-from .registry import FRONTENDS, frontend
+from .registry import FRONTENDS, compiler_version, frontend, frontend_info, frontend_infos
 
 
 def frontend_for(path: Path) -> Frontend:
@@ -87,6 +88,11 @@ def _find_kernel(name: str, signature: str | None) -> Kernel:
 __all__ = [
     "Compiled",
     "FRONTENDS",
+    "FrontendInfo",
+    "OptionSpec",
+    "compiler_version",
+    "frontend_info",
+    "frontend_infos",
     "Frontend",
     "Kernel",
     "KernelHandle",
