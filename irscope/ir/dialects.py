@@ -104,6 +104,7 @@ def register(dialect: Dialect) -> Dialect:
 @lru_cache(maxsize=64)
 def dialect_of(stage: Stage, suffix: str = "") -> Dialect:
     """The dialect ``stage`` is written in; for the source stage, the one its file's ``suffix`` names."""
+    stage = Stage(stage)  # the public API (SourceMap, notebooks) takes a stage's name as well as the member
     if stage is Stage.SOURCE and suffix:
         for dialect in DIALECTS.values():
             if suffix in dialect.suffixes:
