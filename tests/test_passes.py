@@ -19,7 +19,7 @@ from irscope.ir.passes import (
     split_dumps,
 )
 from irscope.session import Session
-from irscope.store import read_variant, write_variant
+from irscope.storage.variants import read_variant, write_variant
 from irscope.types import PassStep, Stage
 
 pytestmark = pytest.mark.triton_api  # run again under every other supported Triton (.ci/run)

@@ -18,7 +18,7 @@ from irscope.capturing import capture
 from irscope.capturing.cache import CaptureCache
 from irscope.frontends import resolve_kernel
 from irscope.session import Session
-from irscope.store import write_variant
+from irscope.storage.variants import write_variant
 
 KERNEL = """
 import triton
@@ -195,7 +195,7 @@ RACER = """
 import sys
 from pathlib import Path
 from irscope.capturing.cache import CaptureCache
-from irscope.store import read_variant
+from irscope.storage.variants import read_variant
 
 cache, key, source, times = CaptureCache(Path(sys.argv[1])), sys.argv[2], read_variant(Path(sys.argv[3])), int(sys.argv[4])
 print("ready", flush=True)
