@@ -1,7 +1,7 @@
-"""Shared fixtures: a private irscope cache per test session, and a CLI runner.
+"""Shared fixtures: one irscope cache for the whole test run, a cold one for the tests that need it, a CLI runner.
 
-Tests compile real kernels with the real Triton; the cache keeps a session's
-repeated captures of one variant from compiling twice.
+Tests compile real kernels with the real Triton; the cache keeps the run's repeated
+captures of one variant from compiling twice, across pytest-xdist's workers too.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -17,9 +18,34 @@ from click.testing import CliRunner
 REPO = Path(__file__).resolve().parent.parent
 
 
+# The irscope cache CI keeps between runs (.ci/run sets it to a folder named by what can change a capture:
+# irscope's capture code, the Tritons, nvcc, ptxas, nvdisasm, numba-cuda). Unset: a fresh cache per run.
+CACHE_ENV = "IRSCOPE_TEST_CACHE_DIR"
+
+
+def run_dir(tmp_path_factory) -> Path:
+    """A folder of this test run's own that every pytest-xdist worker shares (each worker's basetemp is a
+    folder of the run's)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+def shared_cache_dir(tmp_path_factory) -> Path:
+    """The irscope cache every test of this run shares, whichever pytest-xdist worker runs it.
+
+    One cache for the run, not one per worker: a variant one worker compiled is a hit for the
+    other (irscope's cache is written atomically and is safe under concurrent writers:
+    tests/hostile/test_writes_lose_nothing.py races two captures of the same variants). Each
+    xdist worker's basetemp is a folder of the run's own, so the run's cache sits beside them.
+    """
+    kept = os.environ.get(CACHE_ENV)
+    return Path(kept) if kept else run_dir(tmp_path_factory) / "irscope-cache"
+
+
 @pytest.fixture(scope="session", autouse=True)
-def _private_cache(tmp_path_factory):
-    root = tmp_path_factory.mktemp("irscope-cache")
+def _shared_cache(tmp_path_factory):
+    root = shared_cache_dir(tmp_path_factory)
+    root.mkdir(parents=True, exist_ok=True)
     old = os.environ.get("IRSCOPE_CACHE_DIR")
     os.environ["IRSCOPE_CACHE_DIR"] = str(root)
     yield root
@@ -27,6 +53,71 @@ def _private_cache(tmp_path_factory):
         os.environ.pop("IRSCOPE_CACHE_DIR", None)
     else:
         os.environ["IRSCOPE_CACHE_DIR"] = old
+
+
+@pytest.fixture
+def cold_cache(tmp_path, monkeypatch) -> Path:
+    """An empty irscope cache of this test's own, for a test about compiling or caching itself: what
+    another test (or an earlier CI run) cached must not turn its compile into a hit."""
+    root = tmp_path / "cold-irscope-cache"
+    root.mkdir()
+    monkeypatch.setenv("IRSCOPE_CACHE_DIR", str(root))
+    return root
+
+
+@pytest.fixture(scope="session")
+def once_per_run(tmp_path_factory):
+    """``once_per_run(name, record) -> folder``: what ``record(folder)`` writes there, recorded once per
+    test run, by whichever pytest-xdist worker asks first; the other waits for it and reads the same
+    folder. Tests only read it: one that changes what it holds works on a copy."""
+    import fcntl
+    import shutil
+
+    root = run_dir(tmp_path_factory) / "recorded"
+    root.mkdir(exist_ok=True)
+
+    def get(name: str, record) -> Path:
+        folder = root / name
+        with open(root / f"{name}.lock", "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not (folder / ".recorded").exists():
+                shutil.rmtree(folder, ignore_errors=True)
+                folder.mkdir()
+                record(folder)
+                (folder / ".recorded").touch()
+        return folder
+
+    return get
+
+
+@dataclass(frozen=True)
+class InductorCapture:
+    folder: Path  # what -o wrote
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture(scope="session")
+def inductor_capture(once_per_run):
+    """``inductor_capture("reduction")``: ``irscope inductor --log samples/inductor/reduction.log -o FOLDER --json``,
+    run once per test run (each capture compiles every kernel of the log, ~30 s) for the tests that read it."""
+    import json
+
+    def get(log: str) -> InductorCapture:
+        def record(folder: Path) -> None:
+            from irscope.cli import main
+
+            log_file = REPO / "samples" / "inductor" / f"{log}.log"
+            args = ["inductor", "--log", str(log_file), "-o", str(folder / "capture"), "--json"]
+            result = CliRunner().invoke(main, args, catch_exceptions=False)
+            outcome = {"exit_code": result.exit_code, "stdout": result.stdout, "stderr": result.stderr}
+            (folder / "result.json").write_text(json.dumps(outcome))
+
+        folder = once_per_run(f"inductor-{log}", record)
+        return InductorCapture(folder / "capture", **json.loads((folder / "result.json").read_text()))
+
+    return get
 
 
 @pytest.fixture
@@ -78,7 +169,6 @@ def runtime(monkeypatch):
     is limited to ~104 bytes; the parents started there leave once their sockets are gone."""
     import shutil
     import tempfile
-    import time
 
     from irscope.processes import resident
 
@@ -89,5 +179,24 @@ def runtime(monkeypatch):
     yield root / "irscope"
     for sock in (root / "irscope").glob("*.sock"):
         sock.unlink()
-    time.sleep(1.5)  # a parent checks its socket every second
+    _wait_for_parents_to_leave(root / "irscope")
     shutil.rmtree(root, ignore_errors=True)
+
+
+def _wait_for_parents_to_leave(folder: Path, timeout: float = 10.0) -> None:
+    """Until every resident parent of ``folder`` has left: each holds its ``<name>.lock`` locked for its
+    whole life, and leaves within a second of its socket going (it checks once a second)."""
+    import fcntl
+    import time
+
+    deadline = time.monotonic() + timeout
+    for lock in folder.glob("*.lock"):
+        with open(lock, "a") as held:
+            while True:
+                try:
+                    fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        return
+                    time.sleep(0.05)

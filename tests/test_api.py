@@ -82,7 +82,7 @@ def test_sweep_diff_annotate_and_open(tmp_path):
     )
 
 
-def test_a_sweep_without_out_goes_to_the_cache_and_is_found_again():
+def test_a_sweep_without_out_goes_to_the_cache_and_is_found_again(cold_cache):  # no other test's session there
     first = irscope.sweep("square_kernel", {"BLOCK_SIZE": [256]}, arch="sm_90")
     second = irscope.sweep("square_kernel", {"BLOCK_SIZE": [256, 512]}, arch="sm_90")
     assert first.path == second.path and len(second) == 2

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from expect import one_line_error
 
+pytestmark = pytest.mark.triton_api  # run again under every other supported Triton (.ci/run)
+
 KERNELS = """
 import triton
 import triton.language as tl

@@ -12,6 +12,8 @@ from irscope.frontends import builtin_kernels, resolve_kernel
 from irscope.ir.sourcemap import SourceMap
 from irscope.types import CaptureMode, Stage, Status
 
+pytestmark = pytest.mark.triton_api  # run again under every other supported Triton (.ci/run)
+
 BUILTINS = ["square_kernel", "add_kernel", "gelu_kernel", "softmax_kernel", "matmul_kernel"]
 CUDA_BUILTINS = ["square_matrix_kernel", "gelu_tanh_kernel"]  # tests/test_cuda.py
 NUMBA_BUILTINS = ["gelu_numba_kernel", "square_numba_kernel"]  # listed without numba: found with ast
@@ -121,7 +123,7 @@ def test_too_much_shared_memory_is_a_failed_variant_that_keeps_its_stages():
     assert Stage.PTX in v.listings and Stage.SASS in v.listings
 
 
-def test_the_same_variant_again_comes_from_the_cache_unchanged():
+def test_the_same_variant_again_comes_from_the_cache_unchanged(cold_cache):
     from irscope.capturing import capture_many
     from irscope.frontends.config import resolve_config
 
@@ -135,13 +137,13 @@ def test_the_same_variant_again_comes_from_the_cache_unchanged():
     assert again.variant.cubin == first.variant.cubin
 
 
-def test_a_changed_config_misses_the_cache():
+def test_a_changed_config_misses_the_cache(cold_cache):
     from irscope.capturing import capture_many
     from irscope.frontends.config import resolve_config
 
     ref = resolve_kernel("gelu_kernel")
     first = next(capture_many(ref, [resolve_config(ref, {"BLOCK_SIZE": 256})], "sm_90"))
-    # num_warps=1 is outside gelu's declared sweep, so no other test has cached it
+    # the cache is this test's own (cold_cache): no other test, nor an earlier CI run, has cached it
     other = next(capture_many(ref, [resolve_config(ref, {"BLOCK_SIZE": 256, "num_warps": 1})], "sm_90"))
     assert not other.cached and other.variant.config != first.variant.config
     assert ".reqntid 32" in other.variant.listings[Stage.PTX]

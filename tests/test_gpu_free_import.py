@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.triton_api  # run again under every other supported Triton (.ci/run)
+
 # Triton's tutorial 01 (python/tutorials/01-vector-add.py) as people write it: a device from the driver,
 # tensors on it, and a test launch at module level through a Python wrapper.
 VECTOR_ADD = textwrap.dedent("""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -33,10 +34,16 @@ EXPECTED = {
 }
 
 
+# Logs other tests capture with `irscope inductor` too (the inductor_capture fixture, once per run): their
+# kernel files are written where that capture wrote them, the same files, so each compiles once a run.
+CAPTURED_BY_THE_CLI = {"mlp_layernorm", "reduction"}
+
+
 @pytest.mark.parametrize("log", sorted(EXPECTED))
-def test_every_kernel_of_every_recorded_log_compiles_for_sm90(log, tmp_path):
+def test_every_kernel_of_every_recorded_log_compiles_for_sm90(log, tmp_path, inductor_capture):
     outputs = parse_log((LOGS / f"{log}.log").read_text())
-    kernels = list(compile_all(plan(outputs, tmp_path), None))
+    folder = inductor_capture(log).folder if log in CAPTURED_BY_THE_CLI else tmp_path
+    kernels = list(compile_all(plan(outputs, folder), None))
     assert [ck.kernel.name for ck in kernels] == EXPECTED[log]
     for ck in kernels:
         v = ck.variant
@@ -64,9 +71,10 @@ def test_inductor_choices_come_from_its_heuristics(tmp_path):
     assert tem.kernel.kind == "template" and (tem.chosen.num_warps, tem.chosen.num_stages) == (4, 4)
 
 
-def test_cli_writes_sessions_that_sweep_diff_and_open(cli, tmp_path):
+def test_cli_writes_sessions_that_sweep_diff_and_open(cli, tmp_path, inductor_capture):
     out = tmp_path / "ind"
-    result = cli("inductor", "--log", str(LOGS / "mlp_layernorm.log"), "-o", str(out), "--json")
+    result = inductor_capture("mlp_layernorm")  # irscope inductor --log .../mlp_layernorm.log -o ... --json
+    shutil.copytree(result.folder, out)  # the run's one capture, copied: the sweep below adds to it
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
     kinds = {k["name"]: k["kind"] for k in data["kernels"]}
@@ -91,11 +99,13 @@ def test_cli_writes_sessions_that_sweep_diff_and_open(cli, tmp_path):
     assert diffed.stdout.startswith("A  triton_poi_fused_gelu_view_1") and "B  square_kernel" in diffed.stdout
 
 
-async def test_the_tui_opens_every_kernel_of_an_inductor_capture(cli, tmp_path):
+async def test_the_tui_opens_every_kernel_of_an_inductor_capture(tmp_path, inductor_capture):
     from irscope.tui.factory import make_app
 
     out = tmp_path / "red"
-    assert cli("inductor", "--log", str(LOGS / "reduction.log"), "-o", str(out)).exit_code == 0
+    captured = inductor_capture("reduction")  # irscope inductor --log .../reduction.log -o ...
+    assert captured.exit_code == 0
+    shutil.copytree(captured.folder, out)
     app = make_app(str(out))
     async with app.run_test(size=(160, 40)) as pilot:
         await pilot.pause(0.5)

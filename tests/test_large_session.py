@@ -24,6 +24,9 @@ from irscope.cli import main
 from irscope.session import Session
 from irscope.session.table import FACT_COLUMNS, cell, varying
 
+# Timed (opening, sorting, resuming and painting 5,000 variants within seconds): alone, not beside another test.
+pytestmark = pytest.mark.serial
+
 COUNT = 5000
 _watched: list[tuple[Path, list[str]]] = []  # (folder, what was opened under it) while a test watches
 _lock = threading.Lock()

@@ -1,4 +1,8 @@
-"""The rules in pyproject.toml hold: lint-imports keeps every layer contract, mypy finds the typed part sound."""
+"""The rules in pyproject.toml hold: lint-imports keeps every layer contract, mypy finds the typed part sound.
+
+The tool runs are marked ``static``: CI runs the same commands first, outside pytest (``.ci/static``),
+and its test step deselects them; a plain ``pytest`` runs them as before.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.static
 def test_lint_imports_keeps_every_layer_contract():
     tool = shutil.which("lint-imports") or str(Path(sys.executable).parent / "lint-imports")
     if not Path(tool).exists():
@@ -142,6 +147,7 @@ def test_the_cycle_check_counts_package_inits_and_leaves_out_annotations_and_fun
     assert _cycles(graph) == [["pkg.diff", "pkg.diff.core", "pkg.ir.normalize"]]  # diff.native runs diff/__init__
 
 
+@pytest.mark.static
 def test_the_whole_tree_type_checks_for_the_oldest_python_declared():
     """mypy over the files [tool.mypy] names: irscope/ and tests/, for Python 3.10 (requires-python)."""
     if shutil.which("mypy") is None and not (Path(sys.executable).parent / "mypy").exists():
@@ -150,6 +156,7 @@ def test_the_whole_tree_type_checks_for_the_oldest_python_declared():
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
 
 
+@pytest.mark.static
 def test_ruff_finds_nothing_to_lint_or_reformat():
     """ruff's lint rules and its formatter, as [tool.ruff] sets them, over the package and the tests."""
     ruff = shutil.which("ruff") or str(Path(sys.executable).parent / "ruff")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,6 @@ from irscope.named import open_named
 
 REPO = Path(__file__).resolve().parents[1]
 SESSION = REPO / "samples" / "sessions" / "square_kernel"
-LOGS = REPO / "samples" / "inductor"
 
 KERNEL_FILE = """
 import triton
@@ -49,9 +49,11 @@ def test_the_compile_timeout_given_at_the_door_is_the_one_every_capture_uses(tmp
     assert not variant.ok and variant.error.stage == "timeout", variant.error
 
 
-def test_an_inductor_capture_is_several_sessions_only_where_several_can_be_shown(cli, tmp_path):
+def test_an_inductor_capture_is_several_sessions_only_where_several_can_be_shown(cli, tmp_path, inductor_capture):
     out = tmp_path / "red"
-    assert cli("inductor", "--log", str(LOGS / "reduction.log"), "-o", str(out)).exit_code == 0
+    captured = inductor_capture("reduction")  # irscope inductor --log .../reduction.log -o ...
+    assert captured.exit_code == 0
+    shutil.copytree(captured.folder, out)
     several = open_named(str(out), several=True)
     assert len(several.sessions) == 5 and several.title.startswith("Inductor: ")
     assert several.about == "5 Inductor kernels"

@@ -11,6 +11,8 @@ from irscope.diffing import diff_variants
 from irscope.ir.dialects import normalize
 from irscope.types import Stage
 
+pytestmark = pytest.mark.triton_api  # run again under every other supported Triton (.ci/run)
+
 KERNELS: list[tuple[str, dict[str, int]]] = [("square_kernel", {}), ("softmax_kernel", {}), ("matmul_kernel", {})]
 
 

@@ -316,7 +316,7 @@ def test_the_same_cuda_text_is_one_file_and_one_cache_entry():
     assert [c.cached for c in capture_many(again, configs, "sm_90", compile_timeout=None)] == [True]
 
 
-def test_a_changed_cell_compiles_again_and_two_cells_of_one_name_share_nothing(cell):
+def test_a_changed_cell_compiles_again_and_two_cells_of_one_name_share_nothing(cell, cold_cache):
     one = kernel_from_object(cell(TRITON_CELL)["scale_kernel"], signature=SIGNATURE)
     configs = [resolve_config(one, {"BLOCK": 64})]
     first = next(iter(capture_many(one, configs, "sm_90", compile_timeout=None)))

@@ -22,6 +22,8 @@ from irscope.session import Session
 from irscope.storage.variants import read_variant, write_variant
 from irscope.types import PassStep, Stage
 
+pytestmark = pytest.mark.triton_api  # run again under every other supported Triton (.ci/run)
+
 # n_cols=1024: 16-byte aligned rows, so that the coalesce pass may give a thread 4 elements.
 ALIGNED = {"n_cols": 1024}
 

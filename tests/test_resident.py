@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from irscope.processes import resident
 from irscope.processes.workers import WorkerPool
 
@@ -118,6 +120,7 @@ def test_nothing_is_kept_where_it_is_turned_off(runtime, monkeypatch):
     assert not runtime.exists() or not list(runtime.glob("*.sock"))
 
 
+@pytest.mark.serial  # timed: close() within 0.5 s
 def test_closing_kills_the_forks_without_waiting_for_their_parent_to_say_how_they_ended(runtime):
     pool = _pool(workers=2)
     try:

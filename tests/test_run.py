@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.triton_api  # run again under every other supported Triton (.ci/run)
+
 # A program written for this test, in the style of Triton's tutorials: a device from the driver,
 # an autotuned kernel whose configs come from a helper, a plain kernel, launches at module level.
 PROGRAM = textwrap.dedent("""

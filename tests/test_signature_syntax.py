@@ -15,6 +15,8 @@ import textwrap
 import pytest
 from expect import one_line_error
 
+pytestmark = pytest.mark.triton_api  # run again under every other supported Triton (.ci/run)
+
 KERNEL = textwrap.dedent("""\
     import triton
     import triton.language as tl

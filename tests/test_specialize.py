@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+pytestmark = pytest.mark.triton_api  # run again under every other supported Triton (.ci/run)
+
 torch = pytest.importorskip("torch")
 
 from triton.backends.compiler import GPUTarget  # noqa: E402

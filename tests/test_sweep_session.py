@@ -19,6 +19,8 @@ from irscope.session import Session, run_sweep
 from irscope.session.store import Entry
 from irscope.types import Stage, Status
 
+pytestmark = pytest.mark.triton_api  # run again under every other supported Triton (.ci/run)
+
 
 def _sweep(tmp_path, name, sweep, fixed=None, arch="sm_90"):
     ref = resolve_kernel(name)

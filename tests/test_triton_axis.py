@@ -16,6 +16,8 @@ from expect import one_line_error
 from irscope.errors import ExitCode
 from irscope.frontends.triton.environments import site_for, tritons_dir
 
+pytestmark = pytest.mark.triton_api  # run again under every other supported Triton (.ci/run)
+
 RUNNING = triton.__version__
 OTHERS = [v for v in ("3.5.1", "3.6.0", "3.7.1", "3.8.0", "3.9.0") if v != RUNNING]
 PREPARED = [v for v in OTHERS if (tritons_dir() / v / "triton" / "__init__.py").is_file()]

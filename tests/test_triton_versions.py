@@ -19,6 +19,8 @@ from packaging.requirements import Requirement
 from irscope.errors import ExitCode, UsageError
 from irscope.frontends.triton import versions
 
+pytestmark = pytest.mark.triton_api  # run again under every other supported Triton (.ci/run)
+
 REPO = Path(__file__).resolve().parent.parent
 SUPPORTED = ["3.5.1", "3.6.0", "3.7.1", "3.8.0", "3.9.0"]
 UNSUPPORTED = ["3.4.0", "3.10.0"]

@@ -17,6 +17,19 @@ def _screen(session: str) -> str:
     return subprocess.run(["tmux", "capture-pane", "-p", "-t", session], capture_output=True, text=True).stdout
 
 
+def _screen_until(session: str, shown, seconds: float = 10, gone: bool = False) -> str:
+    """The screen once ``shown(screen)`` holds (polled), or as it is after ``seconds``; ``gone``: stop once
+    the session has ended."""
+    deadline = time.monotonic() + seconds
+    while True:
+        screen = _screen(session)
+        if shown(screen) or time.monotonic() > deadline:
+            return screen
+        if gone and subprocess.run(["tmux", "has-session", "-t", session], capture_output=True).returncode:
+            return screen
+        time.sleep(0.05)
+
+
 def test_irscope_tui_square_kernel_shows_the_variants_and_ptx(tmp_path):
     session = f"irscope-{uuid.uuid4().hex[:8]}"
     command = f"{sys.executable} -m irscope tui square_kernel"
@@ -39,13 +52,12 @@ def test_irscope_tui_square_kernel_shows_the_variants_and_ptx(tmp_path):
         assert "BLOCK_SIZE" in screen and "num_warps" in screen, screen
         assert "21/21 variants" in screen, screen
         subprocess.run(["tmux", "send-keys", "-t", session, "5"], check=True)
-        time.sleep(0.5)
-        screen = _screen(session)
+        screen = _screen_until(session, lambda s: ".version" in s or ".target sm_90a" in s)
         assert ".version" in screen or ".target sm_90a" in screen, screen
         subprocess.run(["tmux", "send-keys", "-t", session, "6"], check=True)
-        time.sleep(1)
-        assert "//## File" in _screen(session) or "LDC" in _screen(session)
+        screen = _screen_until(session, lambda s: "//## File" in s or "LDC" in s)
+        assert "//## File" in screen or "LDC" in screen
         subprocess.run(["tmux", "send-keys", "-t", session, "q"], check=True)
-        time.sleep(1)
+        _screen_until(session, lambda s: False, seconds=1, gone=True)  # q ends the TUI, and with it the session
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

@@ -6,6 +6,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 from irscope.processes.workers import WorkerPool
 
 HERE = Path(__file__).parent
@@ -42,6 +44,7 @@ def test_a_crashing_or_hanging_worker_fails_only_its_job(monkeypatch):
     assert results[6] == ("done", "ok")
 
 
+@pytest.mark.serial  # timed: close() within 3 s
 def test_a_worker_that_starts_after_close_is_killed_and_close_waits_for_none(monkeypatch):
     """close() can come while a worker is still starting (an early error, Ctrl-C): the worker started after
     close() killed the others is killed too, not left running while close waits for it."""

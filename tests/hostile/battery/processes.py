@@ -139,7 +139,9 @@ def _signal_case(signame: str) -> Case:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.communicate()
-            time.sleep(3)  # a worker's own watchdog may take a moment
+            deadline = time.monotonic() + 3  # a worker's own watchdog may take a moment
+            while _alive(started) and time.monotonic() < deadline:
+                time.sleep(0.05)
             left = _alive(started)
             for pid in left:  # ours: started by the irscope this case started
                 os.kill(pid, signal.SIGKILL)
