@@ -28,8 +28,11 @@ from .config import config_from_table, parse_sweep, sweep_configs
 from .errors import SessionError, UsageError
 from .frontends import Kernel, KernelHandle, resolve_kernel
 from .session import Entry, Session
+from .spec import LAUNCH_OPTIONS, TRITON_OPTION
 from .types import Config, Variant
 from .workers import DEFAULT_COMPILE_TIMEOUT
+
+OPTIONS = (*LAUNCH_OPTIONS, TRITON_OPTION)
 
 
 @dataclass
@@ -47,11 +50,27 @@ class Named:
     compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT
 
     def config(self, overrides: Mapping[str, Any]) -> Config:
-        """The config ``-c`` values name: the table's defaults with ``overrides`` applied, checked."""
-        config = config_from_table(self.table, overrides, self.name)
+        """The config ``-c`` values name: the table's defaults with ``overrides`` applied, checked; for a
+        session, the values its sweep fixed (``fixed``) first."""
+        config = config_from_table(self.table, {**self.fixed(), **overrides}, self.name)
         if self.kernel is not None:
             self.kernel.check_config(config)
         return config
+
+    def fixed(self) -> dict[str, Any]:
+        """The values a session's sweep fixed with ``-c`` (its stored request), which every variant in it
+        shares: they hold for any variant named against the session, on either side of a diff, so that
+        ``-a triton=3.8.0`` names the variant swept with ``-c BLOCK=1024``. Data: only names of the table
+        (or launch options) with plain values are taken."""
+        request = self.session.data.get("request") if self.session is not None else None
+        fixed = request.get("fixed") if isinstance(request, dict) else None
+        if not isinstance(fixed, dict):
+            return {}
+        return {
+            k: v
+            for k, v in fixed.items()
+            if isinstance(k, str) and isinstance(v, (str, int, float, bool)) and (k in self.table or k in OPTIONS)
+        }
 
     def configs(
         self, sweeps: Mapping[str, Sequence[Any]], fixed: Mapping[str, Any], *, stored: bool = False
