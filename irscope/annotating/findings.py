@@ -21,6 +21,7 @@ from .finding import Finding
 from .masks import Origins, mask_origins
 from .occupancy import Occupancy, occupancy
 from .reductions import Chains, Reductions, reductions
+from .smem_banks import bank_finding
 from .widths import vectorization
 
 
@@ -39,6 +40,7 @@ def findings(variant: Variant, stage: Stage = Stage.PTX, smap: SourceMap | None 
     out += _spills(variant, facts)
     out += _occupancy(variant, stage)
     out += _shared_memory(variant, facts)
+    out += bank_finding(variant, stage)
     out += _async_copies(variant, facts)
     out += _tensor_cores(facts)
     out += _reductions(variant, facts, smap)
