@@ -18,6 +18,7 @@ from .amd_lds_banks import lds_bank_finding
 from .amd_occupancy import SimdOccupancy, simd_occupancy
 from .amdgcn_decode import matrix_shape
 from .finding import Finding
+from .redundancy import redundancy_finding
 from .widths import one_value_lines
 
 WIDEST = 16  # bytes per lane of the widest global access (dwordx4, b128)
@@ -33,6 +34,7 @@ def amdgcn_findings(variant: Variant, smap: SourceMap) -> list[Finding]:
     out += _occupancy(variant)
     out += _spills(variant, ops, text)
     out += _matrix(amdgcn.instructions(text))
+    out += redundancy_finding(variant, smap, Stage.AMDGCN)
     return out
 
 

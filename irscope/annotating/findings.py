@@ -16,11 +16,14 @@ from ..arch import Vendor, capability_of
 from ..ir.sourcemap import SourceMap
 from ..types import Stage, Variant
 from .amd_findings import amdgcn_findings
+from .atomics import atomics_finding
+from .blackwell import blackwell_findings, block_threads
 from .facts import StageFacts, stage_facts
 from .finding import Finding
 from .masks import Origins, mask_origins
 from .occupancy import Occupancy, occupancy
 from .reductions import Chains, Reductions, reductions
+from .redundancy import redundancy_finding
 from .smem_banks import bank_finding
 from .widths import vectorization
 
@@ -37,13 +40,17 @@ def findings(variant: Variant, stage: Stage = Stage.PTX, smap: SourceMap | None 
     out: list[Finding] = []
     out += vectorization(variant, facts, smap)
     out += _masking(variant, facts, smap)
-    out += _spills(variant, facts)
+    out += _spills(variant, facts, smap)
     out += _occupancy(variant, stage)
     out += _shared_memory(variant, facts)
     out += bank_finding(variant, stage)
     out += _async_copies(variant, facts)
     out += _tensor_cores(facts)
     out += _reductions(variant, facts, smap)
+    out += atomics_finding(variant, facts, smap)
+    out += redundancy_finding(variant, smap, stage)
+    if variant.vendor is Vendor.NVIDIA:
+        out += blackwell_findings(variant, stage)
     out += _hot_lines(variant, facts, smap)
     return out
 
@@ -130,7 +137,7 @@ def _origin_words(origins: Origins, guard: str, skipped: str) -> str:
     return "Of the masked accesses, " + "; ".join(parts)
 
 
-def _spills(variant: Variant, facts: StageFacts) -> list[Finding]:
+def _spills(variant: Variant, facts: StageFacts, smap: SourceMap) -> list[Finding]:
     r = variant.resources
     spilled = (r.spill_stores or 0) + (r.spill_loads or 0) if r else 0
     if not spilled and not facts.local:
@@ -141,9 +148,13 @@ def _spills(variant: Variant, facts: StageFacts) -> list[Finding]:
         if r
         else ""
     )
+    rows: list[str] = []
     if facts.local:
         names = "ld.local/st.local" if facts.stage == Stage.PTX else "LDL/STL"
         detail += f"; the {facts.stage.value.upper()} has {len(facts.local)} local-memory accesses ({names})"
+        rows = _local_by_line(variant, facts, smap)
+        if rows:
+            detail += f", by {_language(variant)} line: " + "; ".join(rows)
     detail += (
         ". Spilled values live in local memory (DRAM, cached in L1/L2): expect extra memory traffic. "
         "Fewer elements per thread (smaller blocks, more warps) lowers register pressure."
@@ -156,9 +167,30 @@ def _spills(variant: Variant, facts: StageFacts) -> list[Finding]:
             detail,
             facts.stage,
             tuple(facts.local),
-            (f"{spilled} bytes spilled", f"{len(facts.local)} local accesses"),
+            (f"{spilled} bytes spilled", f"{len(facts.local)} local accesses", *rows),
         )
     ]
+
+
+def _local_by_line(variant: Variant, facts: StageFacts, smap: SourceMap, top: int = 6) -> list[str]:
+    """``line 12 (x = tl.load(...)): 40 stores, 38 loads``: the local accesses of the listing by the source line
+    its line information gives them, most first."""
+    own = smap.own_lines(facts.stage)
+    kinds = {i.index: a.kind for i, a in facts.accesses if a.space == "local"}
+    per_line: dict[int | None, Counter[str]] = {}
+    for index in facts.local:
+        line = own[index] if index < len(own) else None
+        per_line.setdefault(line, Counter())[kinds.get(index, "load")] += 1
+    source = variant.listings.get(Stage.SOURCE, "").splitlines()
+    rows = []
+    for line, counts in sorted(per_line.items(), key=lambda kv: -sum(kv[1].values()))[:top]:
+        where = f"line {line}" if line else "no source line"
+        if line and 0 < line <= len(source):
+            where += f" ({source[line - 1].strip()[:40]})"
+        rows.append(f"{where}: {counts['store']} stores, {counts['load']} loads")
+    if len(per_line) > top:
+        rows.append(f"{len(per_line) - top} more lines")
+    return rows
 
 
 def kernel_occupancy(variant: Variant) -> Occupancy | None:
@@ -167,7 +199,9 @@ def kernel_occupancy(variant: Variant) -> Occupancy | None:
         return None
     if variant.vendor is not Vendor.NVIDIA:  # an SM's limits: an AMD SIMD's (VGPRs per wave size) differ
         return None
-    return occupancy(capability_of(variant.arch) or 90, r.registers, info.threads_per_block, r.shared or 0)
+    # a warp-specialised kernel runs more warps than num_warps: the PTX's .reqntid says how many
+    threads = max(info.threads_per_block, block_threads(variant.listings.get(Stage.PTX, "")) or 0)
+    return occupancy(capability_of(variant.arch) or 90, r.registers, threads, r.shared or 0)
 
 
 def _occupancy(variant: Variant, stage: Stage) -> list[Finding]:
@@ -201,6 +235,7 @@ def _occupancy(variant: Variant, stage: Stage) -> list[Finding]:
         + " per block"
     )
     allowed = ", ".join(f"{name} {n}" for name, n in occ.by.items())
+    cliffs = " " + _cliffs(occ)
     if occ.warps == occ.max_warps:
         return [
             Finding(
@@ -208,7 +243,7 @@ def _occupancy(variant: Variant, stage: Stage) -> list[Finding]:
                 "info",
                 f"full occupancy: {occ.warps} warps per SM",
                 f"{shape}: {occ.blocks} blocks fill all {occ.max_warps} warp slots of a {variant.arch} SM "
-                f"(blocks each limit allows: {allowed}).",
+                f"(blocks each limit allows: {allowed}).{cliffs}",
                 stage,
                 (),
                 evidence,
@@ -221,7 +256,7 @@ def _occupancy(variant: Variant, stage: Stage) -> list[Finding]:
     )
     if len(binding) > 1:
         detail += f" {' and '.join(binding).capitalize()} bind equally: easing only one of them gains nothing."
-    detail += " " + _to_fit_one_more(occ)
+    detail += " " + _to_fit_one_more(occ) + cliffs
     severity = "warn" if pct < 25 else "info"
     return [
         Finding(
@@ -234,6 +269,30 @@ def _occupancy(variant: Variant, stage: Stage) -> list[Finding]:
             evidence,
         )
     ]
+
+
+def _cliffs(occ: Occupancy) -> str:
+    """How far each resource is from the next occupancy step, up and down: the most it may grow to before a
+    block no longer fits, and what it must shrink to for one more block where it alone decides that."""
+    blocks = occ.blocks
+    parts = []
+    keep = occ.registers_for(blocks)
+    if keep is not None and keep >= occ.registers:
+        head = f"registers: up to {keep} a thread keep {blocks} blocks ({keep - occ.registers} more than now" + (
+            ", the most a thread may have)" if keep >= occ.limits.max_registers_per_thread else ")"
+        )
+        fewer = occ.registers_for(blocks + 1)
+        if fewer is not None and fewer < occ.registers and occ.binding == ("registers",):
+            head += f", {fewer} or fewer fit {blocks + 1} ({occ.registers - fewer} fewer)"
+        parts.append(head)
+    if occ.shared:
+        keep_shared = occ.shared_for(blocks)
+        head = f"shared memory: up to {keep_shared} B a block keep {blocks} ({keep_shared - occ.shared} B more)"
+        if occ.binding == ("shared memory",):
+            more = occ.shared_for(blocks + 1)
+            head += f", {more} B or less fit {blocks + 1} ({occ.shared - more} B less)"
+        parts.append(head)
+    return ("Steps: " + "; ".join(parts) + ".") if parts else ""
 
 
 def _to_fit_one_more(occ: Occupancy) -> str:

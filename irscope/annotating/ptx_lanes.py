@@ -241,9 +241,16 @@ class PtxLanes:
             return None
         known: list[Value] = values  # type: ignore[assignment]
         uniform = [i for i, v in enumerate(known) if v.uniform]
+        if uniform and base in ("or", "xor") and len(known) == 2 and len(uniform) == 1:
+            # an or of a uniform number aligned to 2**a (ctaid << 6) and per-thread bits below 2**a is their sum
+            u, other = known[uniform[0]], known[1 - uniform[0]]
+            if not other.uniform and all(0 <= x < (1 << u.align) for x in other.lanes) and not any(u.lanes):
+                return Value(other.lanes, u.align)
         if uniform and not (
             set(uniform) <= set(operation.carries) and all(known[i].constant() for i in operation.fixed)
         ):
+            if all(v.uniform or v.constant() for v in known):
+                return Value((0,) * self.block.threads, 0)  # every operand the same in all threads
             return None
         bits = 64 if "wide" in ins.opcode else _bits(ins.opcode)
         mask = (1 << bits) - 1
