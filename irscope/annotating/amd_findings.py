@@ -66,7 +66,7 @@ def _vectorization(variant: Variant, ops: list[amdgcn.MemoryOp], smap: SourceMap
         accesses = [op for op in every if op not in scalars]
         aside = ""
         if scalars:
-            lines = sorted({own[op.index] for op in scalars if own[op.index]})
+            lines = sorted({line for op in scalars if (line := own[op.index])})
             aside = (
                 f" Not counted: {len(scalars)} access{'es' if len(scalars) != 1 else ''} of one value per "
                 f"program (a scalar tl.load or tl.store, Python line{'s' if len(lines) != 1 else ''} "

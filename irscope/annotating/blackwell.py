@@ -68,7 +68,8 @@ SASS_MMA = re.compile(r"\bUTC\w*MMA((?:\.\w+)*)")
 def _tensor_memory(ptx: str, stage: Stage, cite: bool, sass: str | None = None) -> list[Finding]:
     instructions = ptx_ir.instructions(ptx)
     constants = ptx_ir.constant_registers(instructions)
-    allocs, mmas = [], {"1": [], "2": []}
+    allocs: list[tuple[int, int, int | None]] = []
+    mmas: dict[str, list[int]] = {"1": [], "2": []}
     for ins in instructions:
         if ins.base != "tcgen05":
             continue

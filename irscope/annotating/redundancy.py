@@ -135,7 +135,6 @@ def redundancy_finding(variant: Variant, smap: SourceMap, stage: Stage) -> list[
         + ". The copies are loaded and computed by every thread that holds them (stores are predicated to one copy). "
         "A block sized to the tensor (more elements per program, or fewer warps) gives every thread its own."
     )
-    lines = tuple(
-        i for c in found for i in smap.lines_for(stage, line) if (line := smap.source_line(Stage.TTGIR, c.index))
-    )
+    python = [line for c in found if (line := smap.source_line(Stage.TTGIR, c.index)) is not None]
+    lines = tuple(i for line in python for i in smap.lines_for(stage, line))
     return [Finding("redundant-threads", "warn", title, detail, stage, tuple(sorted(set(lines))), tuple(rows))]

@@ -248,8 +248,7 @@ class SassLanes:
                 return None
             if name not in _writes(ins):
                 continue
-            ops = ins.operands
-            ops = [_bare(o) for o in ops]
+            ops = tuple(_bare(o) for o in ins.operands)
             if not ins.guard and ins.base == "LOP3" and len(ops) >= 6 and ops[0] == name and _immediate(ops[5]):
                 # LOP3.LUT P0, RZ, R12, 0x1f, RZ, 0xc0, !PT: P0 = the result is not zero
                 values = [self._operand(j, ops[i], depth + 1) for i in (2, 3, 4)]

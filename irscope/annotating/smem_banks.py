@@ -143,7 +143,7 @@ def _pattern(access: Access, addresses: list[int], active, exact: bool) -> BankP
     smaller than its bound), or None where no warp runs the access."""
     chosen = None
     for warp in range(len(addresses) // 32):
-        words = set()
+        words: set[int] = set()
         for lane in range(min(32, access.threads)):
             t = warp * 32 + lane
             if active[t]:

@@ -143,7 +143,7 @@ def layout_rows(layouts_a, layouts_b) -> list[str]:
     alone."""
     la = {x.name: x.describe() for x in layouts_a}
     lb = {x.name: x.describe() for x in layouts_b}
-    by_description = {}
+    by_description: dict[str, str] = {}
     for name, description in lb.items():
         by_description.setdefault(description, name)
     partner: dict[str, str] = {}
