@@ -25,10 +25,10 @@ from typing import Any
 
 from .arch import normalise_arch
 from .config import config_from_table, parse_sweep, sweep_configs
-from .errors import SessionError, UsageError
+from .errors import ParameterError, SessionError, UsageError
 from .frontends import Kernel, KernelHandle, resolve_kernel
 from .session import Entry, Session
-from .spec import LAUNCH_OPTIONS, TRITON_OPTION
+from .spec import LAUNCH_OPTIONS, TRITON_OPTION, parse_value
 from .types import Config, Variant
 from .workers import DEFAULT_COMPILE_TIMEOUT
 
@@ -66,11 +66,21 @@ class Named:
         fixed = request.get("fixed") if isinstance(request, dict) else None
         if not isinstance(fixed, dict):
             return {}
-        return {
+        out = {
             k: v
             for k, v in fixed.items()
             if isinstance(k, str) and isinstance(v, (str, int, float, bool)) and (k in self.table or k in OPTIONS)
         }
+        for name, value in out.items():
+            like = self.table[name].get("default") if isinstance(self.table.get(name), dict) else None
+            try:
+                parse_value(name, value, like) if isinstance(value, str) else value
+            except ParameterError as exc:
+                raise SessionError(
+                    f"session {self.session.path if self.session else ''}: a value its stored sweep request fixes is "
+                    f"not one irscope reads ({exc})"
+                ) from None
+        return out
 
     def configs(
         self, sweeps: Mapping[str, Sequence[Any]], fixed: Mapping[str, Any], *, stored: bool = False

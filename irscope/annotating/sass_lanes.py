@@ -239,6 +239,8 @@ class SassLanes:
         negate = operand.startswith("!")
         name = operand.lstrip("!")
         n = self.block.threads
+        if depth > DEPTH:
+            return None
         if name == "PT":
             return (not negate,) * n
         floor = self._label_before[k]
