@@ -66,6 +66,8 @@ SASS_MMA = re.compile(r"\bUTC\w*MMA((?:\.\w+)*)")
 
 
 def _tensor_memory(ptx: str, stage: Stage, cite: bool, sass: str | None = None) -> list[Finding]:
+    if "tcgen05" not in ptx:
+        return []
     instructions = ptx_ir.instructions(ptx)
     constants = ptx_ir.constant_registers(instructions)
     allocs: list[tuple[int, int, int | None]] = []

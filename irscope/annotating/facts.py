@@ -164,10 +164,9 @@ def skipped_lines(stage: Stage, text: str, instructions: Sequence[Instruction]) 
     label = PTX_LABEL if stage == Stage.PTX else SASS_LABEL
     labels = {m[1]: n for n, line in enumerate(lines) if (m := label.match(line))}
     starts = sorted(labels.values())
-    varying = varying_guards(stage, instructions)
-    out: set[int] = set()
-    for i in instructions:
-        if not i.guard or i.index not in varying:
+    candidates = []
+    for k, i in enumerate(instructions):
+        if not i.guard:
             continue
         if i.base in ("bra", "BRA") and ".DIV" not in i.opcode:
             m = BRANCH_TARGET.search(i.operand_text)
@@ -176,8 +175,12 @@ def skipped_lines(stage: Stage, text: str, instructions: Sequence[Instruction]) 
                 continue  # a loop's back edge: every thread gets past it in the end
         elif i.base not in ("ret", "EXIT"):
             continue
-        end = next((n for n in starts if n > i.index), len(lines))
-        out.update(range(i.index + 1, end))
+        candidates.append(k)
+    out: set[int] = set()
+    for k in varying_guards(stage, instructions, candidates):
+        index = instructions[k].index
+        end = next((n for n in starts if n > index), len(lines))
+        out.update(range(index + 1, end))
     return out
 
 
@@ -190,43 +193,63 @@ PTX_TOKEN = re.compile(r"%[a-z]+\d+")
 SASS_NO_WRITE = ("ST", "STG", "STS", "STL", "RED", "REDG", "BRA", "EXIT", "BAR", "RET", "CALL", "WARPSYNC", "BSYNC")
 
 
-def varying_guards(stage: Stage, instructions: Sequence[Instruction]) -> set[int]:
-    """Lines of guarded instructions whose predicate may differ between the threads of a block: made, by its
-    last write before them, from the thread or lane index, an atomic's or a shuffle's result, or another
-    such register (the listing read twice in order, so that a value a loop carries round is seen)."""
-    varying: set[str] = set()
-    out: set[int] = set()
+def varying_guards(stage: Stage, instructions: Sequence[Instruction], candidates: Sequence[int]) -> list[int]:
+    """Those of the guarded instructions at positions ``candidates`` whose predicate may differ between the
+    threads of a block: made, by its last write before them, from the thread or lane index, an atomic's or
+    a shuffle's result, or another such register, followed back from each guard (what a guard does not
+    reach is not read)."""
     ptx = stage == Stage.PTX
-    rows = []
-    for i in instructions:
-        ops = i.operands
-        if ptx:
-            writes = set(PTX_TOKEN.findall(ops[0])) if ops and i.base not in NO_WRITE_PTX else set()
-            reads = {r for op in (ops[1:] if writes else ops) for r in PTX_TOKEN.findall(op)}
-            source = i.base in PTX_VARYING_OPS or bool(PTX_VARYING.search(i.operand_text))
-        else:
-            if i.base in SASS_NO_WRITE or not ops:
-                writes = set()
+    rows: dict[int, tuple[set[str], set[str], bool]] = {}
+    # the first two operands of each instruction: where what it writes is named (a substring test finds the
+    # candidates for a register's last write, its row says whether it is one)
+    heads = [i.operand_text.split(",", 2)[:2] for i in instructions]
+
+    def row(k: int) -> tuple[set[str], set[str], bool]:
+        found = rows.get(k)
+        if found is None:
+            i = instructions[k]
+            base = i.opcode.split(".", 1)[0]
+            head, _, rest = i.operand_text.partition(",")
+            if ptx:
+                writes = set(PTX_TOKEN.findall(head)) if head and base not in NO_WRITE_PTX else set()
+                reads = set(PTX_TOKEN.findall(rest if writes else i.operand_text))
+                source = base in PTX_VARYING_OPS or bool(PTX_VARYING.search(i.operand_text))
             else:
-                writes = set(SASS_TOKEN.findall(ops[0]))
-                if len(ops) > 1 and re.fullmatch(r"U?P(?:\d+|T)", ops[1]):
-                    writes |= set(SASS_TOKEN.findall(ops[1]))
-            reads = {r for op in ops for r in SASS_TOKEN.findall(op)} - writes
-            source = i.base in SASS_VARYING_OPS or bool(SASS_VARYING.search(i.operand_text))
-        if i.guard:
-            reads.add(i.guard.lstrip("!"))
-        rows.append((i.index, i.guard.lstrip("!") if i.guard else "", writes, reads, source))
-    for _ in range(2):
-        for index, guard, writes, reads, source in rows:
-            if guard in varying:
-                out.add(index)
-            if not writes:
-                continue
-            if source or reads & varying:
-                varying |= writes
-            elif not guard:  # a guarded write may leave the old value in some threads
-                varying -= writes
-    return out
+                writes = set()
+                if base not in SASS_NO_WRITE and head:
+                    writes = set(SASS_TOKEN.findall(head))
+                    second = rest.partition(",")[0].strip()
+                    if re.fullmatch(r"U?P(?:\d+|T)", second):
+                        writes.add(second)
+                reads = set(SASS_TOKEN.findall(i.operand_text)) - writes
+                source = base in SASS_VARYING_OPS or bool(SASS_VARYING.search(i.operand_text))
+            if i.guard:
+                reads.add(i.guard.lstrip("!"))
+            found = rows[k] = (writes, reads, source)
+        return found
+
+    memo: dict[tuple[int, str], bool] = {}
+
+    def varying(k: int, reg: str, depth: int) -> bool:
+        """Whether ``reg`` as instruction ``k`` reads it may differ between threads (its last write before k,
+        in listing order; a value a loop carries round is taken from the write before the loop)."""
+        key = (k, reg)
+        if key in memo:
+            return memo[key]
+        memo[key] = False  # a cycle proves nothing varying
+        answer = False
+        if depth <= 32:
+            for j in range(k - 1, -1, -1):
+                if not any(reg in part for part in heads[j]):
+                    continue
+                writes, reads, source = row(j)
+                if reg in writes:
+                    answer = source or any(varying(j, r, depth + 1) for r in reads)
+                    break
+        memo[key] = answer
+        return answer
+
+    return [k for k in candidates if varying(k, (instructions[k].guard or "").lstrip("!"), 0)]
 
 
 NO_WRITE_PTX = ("st", "red", "cp", "bar", "barrier", "bra", "ret", "mbarrier", "fence", "wgmma", "tcgen05", "prefetch")

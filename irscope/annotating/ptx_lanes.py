@@ -27,6 +27,7 @@ from .amd_lanes import Value, trailing_zeros
 
 DEPTH = 48
 REGISTER = re.compile(r"^%[a-z]+\d+$")
+PTX_REGISTERS = re.compile(r"%[a-z]+\d+")
 # .shared .align 4 .b8 _ZZ17transpose_and_sumPKfPfS1_iE4tile[4224];   .extern .shared .align 16 .b8 global_smem[];
 SHARED_SYMBOL = re.compile(r"^\s*(?:\.extern\s+)?\.shared\s+\.align\s+(\d+)\s+\.\w+\s+([$\w]+)\s*\[")
 # .reqntid 128, 1, 1     .maxntid 1024, 1, 1
@@ -129,9 +130,9 @@ def _operation(opcode: str) -> Operation | None:
 class PtxLanes:
     """Proves register values per thread over one PTX listing, for the block ``block``."""
 
-    def __init__(self, text: str, block: Block) -> None:
+    def __init__(self, text: str, block: Block, instructions: list[ptx_ir.PtxInstruction] | None = None) -> None:
         self.block = block
-        self.instructions = ptx_ir.instructions(text)
+        self.instructions = ptx_ir.instructions(text) if instructions is None else instructions
         self.writes: dict[str, list[ptx_ir.PtxInstruction]] = {}
         self.symbols: dict[str, int] = {}
         for line in text.splitlines():
@@ -160,7 +161,7 @@ class PtxLanes:
             dest = self._destination(ins)
             if not dest:
                 continue
-            reads = {r for op in ins.operands[1:] for r in re.findall(r"%[a-z]+\d+", op)}
+            reads = set(PTX_REGISTERS.findall(ins.operand_text.partition(",")[2]))
             if ins.guard:
                 reads.add(ins.guard.lstrip("!"))
             source = bool(VARYING_SPECIAL.search(ins.operand_text)) or (

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..types import Stage
-from .roles import NO_DESTINATION, Definitions
+from .roles import IMMEDIATE, NO_DESTINATION, Definitions
 
 PTX_REG = re.compile(r"%[a-z]+\d+")
 SASS_REG = re.compile(r"\bU?R\d+\b")
@@ -132,12 +132,12 @@ def _shuffle_registers(stage: Stage, instructions: Sequence) -> list[tuple[Shuff
     """Every shuffle with the register it writes and the one it shuffles out."""
     out = []
     if stage == Stage.PTX:
+        found = [i for i in instructions if i.opcode.startswith("shfl")]
         defs = Definitions()
-        for i in instructions:
-            defs.note(i)
-        for i in instructions:
-            if i.base != "shfl":
-                continue
+        if any(not IMMEDIATE.match(i.operands[2].strip()) for i in found if len(i.operands) > 2):
+            for i in instructions:  # an offset in a register: the mov that sets it
+                defs.note(i)
+        for i in found:
             mode = next((m for m in i.modifiers if m in ("bfly", "down", "up", "idx")), "")
             ops = i.operands  # d[|p], a, b (the offset), c, membermask
             offset = defs.constant(ops[2]) if len(ops) > 2 else None
@@ -179,8 +179,8 @@ class _Flow:
     def __init__(self, stage: Stage, instructions: Sequence) -> None:
         self.stage = stage
         self.instructions = instructions
-        self.sets = [_writes_and_reads(stage, ins) for ins in instructions]
-        self.read = set().union(*(reads for _, reads in self.sets))
+        self.sets = _Sets(stage, instructions)
+        self._uses: Counter[str] | None = None
 
     def moves(self, k: int) -> bool:
         ins = self.instructions[k]
@@ -231,7 +231,10 @@ class _Flow:
         return base in ("st", "red", "atom") if self.stage == Stage.PTX else base in SASS_STORES
 
     def read_anywhere(self, reg: str) -> bool:
-        return reg in self.read
+        """Whether any instruction reads ``reg`` (PTX: virtual registers, so any use but its one write)."""
+        if self._uses is None:
+            self._uses = Counter(r for ins in self.instructions for r in PTX_REG.findall(ins.operand_text))
+        return self._uses[reg] > 1
 
     def previous_step(self, k: int, source: str, combines: dict[int, int]) -> int | None:
         """The combining shuffle whose combine made the value shuffle ``k`` shuffles out (through moves,
@@ -250,6 +253,22 @@ class _Flow:
             if not wanted:
                 return None
         return None
+
+
+class _Sets:
+    """``_writes_and_reads`` of each instruction, worked out when first asked for: a listing of 15,000
+    lines has a few dozen shuffles, and only the instructions near them are read."""
+
+    def __init__(self, stage: Stage, instructions: Sequence) -> None:
+        self.stage = stage
+        self.instructions = instructions
+        self.cache: dict[int, tuple[set[str], set[str]]] = {}
+
+    def __getitem__(self, k: int) -> tuple[set[str], set[str]]:
+        found = self.cache.get(k)
+        if found is None:
+            found = self.cache[k] = _writes_and_reads(self.stage, self.instructions[k])
+        return found
 
 
 def reductions(

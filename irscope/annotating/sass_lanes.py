@@ -79,9 +79,9 @@ def _shf(opcode: str) -> Callable[[int, int, int], int] | None:
 class SassLanes:
     """Proves register values per thread over one SASS listing, for the block ``block``."""
 
-    def __init__(self, text: str, block: Block) -> None:
+    def __init__(self, text: str, block: Block, instructions: list[sass_ir.SassInstruction] | None = None) -> None:
         self.block = block
-        self.instructions = sass_ir.instructions(text)
+        self.instructions = sass_ir.instructions(text) if instructions is None else instructions
         self.position = {ins.index: k for k, ins in enumerate(self.instructions)}
         labels = [n for n, line in enumerate(text.split("\n")) if LABEL.match(line)]
         # for each instruction, the line of the last label before it
@@ -94,9 +94,10 @@ class SassLanes:
                 k += 1
             self._label_before.append(last)
         self.first_label = labels[0] if labels else None
+        self.writes = [_writes(ins) for ins in self.instructions]
         self.write_count: dict[str, int] = {}
-        for ins in self.instructions:
-            for reg in _writes(ins):
+        for written in self.writes:
+            for reg in written:
                 self.write_count[reg] = self.write_count.get(reg, 0) + 1
         self._proven: dict[tuple[int, str], Value | None] = {}
 
@@ -141,7 +142,7 @@ class SassLanes:
             ins = self.instructions[j]
             if ins.index < floor and not once:
                 return None
-            if reg not in _writes(ins):
+            if reg not in self.writes[j]:
                 continue
             if ins.index < floor and (self.first_label is None or ins.index > self.first_label):
                 return None
@@ -248,7 +249,7 @@ class SassLanes:
             ins = self.instructions[j]
             if ins.index < floor:
                 return None
-            if name not in _writes(ins):
+            if name not in self.writes[j]:
                 continue
             ops = tuple(_bare(o) for o in ins.operands)
             if not ins.guard and ins.base == "LOP3" and len(ops) >= 6 and ops[0] == name and _immediate(ops[5]):

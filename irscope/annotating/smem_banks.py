@@ -96,8 +96,10 @@ def shared_accesses(instructions) -> list[tuple[ptx_ir.PtxInstruction, Access]]:
 
 
 def _access(ins: ptx_ir.PtxInstruction) -> Access | None:
-    base, ops = ins.base, ins.operands
-    mods = ins.modifiers
+    base = ins.base
+    if base not in ("ld", "st", "ldmatrix", "stmatrix", "cp") or "shared" not in ins.opcode:
+        return None
+    ops, mods = ins.operands, ins.modifiers
     if base in ("ld", "st") and any(m == "shared" or m.startswith("shared::") for m in mods):
         where = ops[1] if base == "ld" and len(ops) > 1 else ops[0] if ops else ""
         width = ins.access_bytes
@@ -116,16 +118,17 @@ def _access(ins: ptx_ir.PtxInstruction) -> Access | None:
     return Access(ins.index, ins.opcode, m[1], int(m[2], 0) if m[2] else 0, width, threads)
 
 
-def bank_patterns(variant: Variant) -> tuple[list[BankPattern], int]:
-    """The proven bank pattern of each shared access of the PTX, and how many shared accesses there are."""
+def bank_patterns(variant: Variant, instructions=None) -> tuple[list[BankPattern], int]:
+    """The proven bank pattern of each shared access of the PTX, and how many shared accesses there are
+    (``instructions``: the PTX's, where the caller has them)."""
     text = variant.listings.get(Stage.PTX, "")
     info = variant.compile_info
     block = block_of(text, info.threads_per_block if info is not None else None)
-    instructions = ptx_ir.instructions(text)
+    instructions = ptx_ir.instructions(text) if instructions is None else instructions
     accesses = shared_accesses(instructions)
     if not accesses or block is None or block.threads % 32 or block.threads > 1024:
         return [], len(accesses)
-    lanes = PtxLanes(text, block)
+    lanes = PtxLanes(text, block, instructions)
     found = []
     for ins, access in accesses:
         base = lanes.value(access.address)
@@ -138,21 +141,27 @@ def bank_patterns(variant: Variant) -> tuple[list[BankPattern], int]:
     return found, len(accesses)
 
 
+_BUSIEST: dict[frozenset[int], tuple[int, int]] = {}  # a warp's words -> (its busiest bank, its words there)
+
+
 def _pattern(access: Access, addresses: list[int], active, exact: bool) -> BankPattern | None:
     """The pattern of the warp whose busiest bank is busiest (the least busy warp's where the block may be
     smaller than its bound), or None where no warp runs the access."""
     chosen = None
+    span = (access.width + 3) // 4  # words a thread's bytes fall in, at an aligned address
+    supplying = min(32, access.threads)
     for warp in range(len(addresses) // 32):
-        words: set[int] = set()
-        for lane in range(min(32, access.threads)):
-            t = warp * 32 + lane
-            if active[t]:
-                a = addresses[t]
-                words.update(range(a // 4, (a + access.width - 1) // 4 + 1))
-        if not words:
+        first = warp * 32
+        starts = {addresses[t] >> 2 for t in range(first, first + supplying) if active[t]}
+        if not starts:
             continue
-        per_bank = Counter(w % BANKS for w in words)
-        bank, busiest = max(per_bank.items(), key=lambda kv: (kv[1], -kv[0]))
+        words = starts if span == 1 else {w + k for w in starts for k in range(span)}
+        low = min(words)
+        key = frozenset(w - (low - low % BANKS) for w in words)  # the same words a whole number of rows on
+        if key not in _BUSIEST:
+            per_bank = Counter(w & (BANKS - 1) for w in words)
+            _BUSIEST[key] = max(per_bank.items(), key=lambda kv: (kv[1], -kv[0]))
+        bank, busiest = _BUSIEST[key]
         pattern = BankPattern(access.index, access.opcode, len(words), busiest, bank, warp)
         if chosen is None or (pattern.ways > chosen.ways if exact else pattern.ways < chosen.ways):
             chosen = pattern
@@ -208,16 +217,16 @@ def _sass_address(lanes: SassLanes, ins, where: str):
     return total
 
 
-def sass_bank_patterns(variant: Variant) -> tuple[list[BankPattern], int]:
+def sass_bank_patterns(variant: Variant, instructions=None) -> tuple[list[BankPattern], int]:
     """As ``bank_patterns``, for the SASS."""
     text = variant.listings.get(Stage.SASS, "")
     info = variant.compile_info
     block = block_of(variant.listings.get(Stage.PTX, ""), info.threads_per_block if info is not None else None)
-    instructions = sass_ir.instructions(text)
+    instructions = sass_ir.instructions(text) if instructions is None else instructions
     accesses = sass_shared_accesses(instructions)
     if not accesses or block is None or block.threads % 32 or block.threads > 1024:
         return [], len(accesses)
-    lanes = SassLanes(text, block)
+    lanes = SassLanes(text, block, instructions)
     found = []
     for ins, access in accesses:
         value = _sass_address(lanes, ins, access.address)
@@ -235,7 +244,8 @@ def _judged(access: Access, base, active, exact: bool) -> BankPattern | None:
     patterns = []
     for r in range(0, 4, 1 << min(base.align, 2)):
         addresses = [a + access.offset + r for a in base.lanes]
-        if any(a % min(access.width, 4) for a, on in zip(addresses, active) if on):
+        unit = min(access.width, 4)
+        if unit > 1 and any(addresses[t] % unit for t in range(len(addresses)) if active[t]):
             continue  # a misaligned access traps: not a number the unknown part can be
         found = _pattern(access, addresses, active, exact)
         if found is not None:
@@ -247,12 +257,23 @@ def _judged(access: Access, base, active, exact: bool) -> BankPattern | None:
     return None
 
 
-def bank_finding(variant: Variant, stage: Stage = Stage.PTX) -> list[Finding]:
+_KEPT: dict[tuple, tuple[list[BankPattern], int]] = {}  # the last listings' patterns, by their texts
+
+
+def bank_finding(variant: Variant, stage: Stage = Stage.PTX, instructions=None) -> list[Finding]:
     """The finding for a PTX or SASS listing: conflicts where the addresses force them, else that they force
-    none."""
+    none (``instructions``: the stage's, where the caller has them)."""
     if variant.vendor is not Vendor.NVIDIA or (capability_of(variant.arch) or 0) < 80:
         return []
-    patterns, total = bank_patterns(variant) if stage == Stage.PTX else sass_bank_patterns(variant)
+    info = variant.compile_info
+    key = (stage, variant.listings.get(stage, ""), variant.listings.get(Stage.PTX, ""), info and info.threads_per_block)
+    if key not in _KEPT:  # the TUI and the report ask again for a variant they show again
+        if len(_KEPT) >= 16:
+            _KEPT.pop(next(iter(_KEPT)))
+        _KEPT[key] = (
+            bank_patterns(variant, instructions) if stage == Stage.PTX else sass_bank_patterns(variant, instructions)
+        )
+    patterns, total = _KEPT[key]
     if not patterns:
         return []
     conflicts = [p for p in patterns if p.conflict]
