@@ -231,7 +231,8 @@ def _spills(variant: Variant, ops: list[amdgcn.MemoryOp], text: str) -> list[Fin
     spilled = (r.vgpr_spills or 0) + (r.sgpr_spills or 0) if r else 0
     if not spilled and not scratch and not (r and r.scratch):
         return []
-    lanes = amdgcn.lane_spills(text)
+    # v_writelane/v_readlane serve other ends too (a value kept across lanes): spills only where SGPRs spilled
+    lanes = amdgcn.lane_spills(text) if r and r.sgpr_spills else amdgcn.LaneSpills(0, 0, (), ())
     stores = sum(1 for op in scratch if op.kind == "store")
     parts = [
         f"The code object's metadata: {r.vgpr_spills if r else '?'} VGPRs and {r.sgpr_spills if r else '?'} SGPRs "
