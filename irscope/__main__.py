@@ -1,4 +1,4 @@
-from .own_python import drop_working_directory
+from .processes.own_python import drop_working_directory
 
 drop_working_directory()  # `python -m` put it first: a pickle.py there must not run inside irscope
 

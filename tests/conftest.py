@@ -64,7 +64,7 @@ def run_irscope():
 @pytest.fixture
 def no_gpu(monkeypatch):
     """As on a machine without a GPU, whatever this one has: a kernel file is imported with the stand-in driver."""
-    from irscope.device import gpu_capability
+    from irscope.nvidia.device import gpu_capability
 
     monkeypatch.setenv("IRSCOPE_NO_GPU", "1")
     gpu_capability.cache_clear()
@@ -74,13 +74,13 @@ def no_gpu(monkeypatch):
 
 @pytest.fixture
 def runtime(monkeypatch):
-    """A private folder for resident GPU-worker parents (irscope/resident.py), short because a socket's path
+    """A private folder for resident GPU-worker parents (irscope/processes/resident.py), short because a socket's path
     is limited to ~104 bytes; the parents started there leave once their sockets are gone."""
     import shutil
     import tempfile
     import time
 
-    from irscope import resident
+    from irscope.processes import resident
 
     root = Path(tempfile.mkdtemp(prefix="irs", dir="/tmp"))
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(root))

@@ -9,7 +9,7 @@ import time
 
 
 def serve() -> None:
-    from irscope.workers import protocol_channel
+    from irscope.processes.workers import protocol_channel
 
     requests, channel = protocol_channel()
     while True:

@@ -14,8 +14,8 @@ import itertools
 from dataclasses import replace
 from pathlib import Path
 
-from irscope.config import resolve_config
 from irscope.frontends import resolve_kernel
+from irscope.frontends.config import resolve_config
 from irscope.session import Session, run_sweep
 from irscope.types import Stage
 

@@ -23,8 +23,8 @@ OUT = REPO / "samples" / "sessions" / "square_kernel"
 def main() -> None:
     import triton
 
-    from irscope.config import sweep_configs
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import sweep_configs
     from irscope.measure.samples import sample_measurement
     from irscope.session import Session, run_sweep
     from irscope.types import KernelId

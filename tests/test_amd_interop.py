@@ -63,9 +63,12 @@ def _reference(kernel, file: Path, chosen, arch: str = "gfx942") -> dict[Stage, 
     from triton.compiler import ASTSource
 
     spec = importlib.util.spec_from_file_location(f"rocm_{kernel.name}", file)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    attrs = ast.literal_eval(CONFIGS.search(kernel.source)[1])
+    configs = CONFIGS.search(kernel.source)
+    assert configs is not None
+    attrs = ast.literal_eval(configs[1])
     signature = kernel.triton_meta["signature"]
     options = {"num_warps": chosen.num_warps, "num_stages": chosen.num_stages, "debug": False}
     options.update({"sanitize_overflow": False, "enable_fp_fusion": True, **chosen.options})
@@ -374,7 +377,7 @@ def test_a_rocm_runs_gpu_times_are_the_amd_gpus_each_on_its_variant(rocm_run):
 
 
 def test_the_amd_gpu_of_a_rocm_machine_is_read_from_the_drivers_topology(tmp_path):
-    from irscope.device import amd_gpu_arch
+    from irscope.nvidia.device import amd_gpu_arch
 
     for node, version in (("0", 0), ("1", 90402), ("2", 110000)):  # a CPU node, an MI300X, an RX 7900
         (tmp_path / node).mkdir()
@@ -386,10 +389,10 @@ def test_the_amd_gpu_of_a_rocm_machine_is_read_from_the_drivers_topology(tmp_pat
 
 
 def test_run_takes_an_amd_gpu_for_a_gpu_and_refuses_arch_there(cli, monkeypatch, tmp_path):
-    import irscope.device
+    import irscope.nvidia.device
 
-    monkeypatch.setattr(irscope.device, "gpu_capability", lambda: None)
-    monkeypatch.setattr(irscope.device, "amd_gpu_arch", lambda: "gfx942")
+    monkeypatch.setattr(irscope.nvidia.device, "gpu_capability", lambda: None)
+    monkeypatch.setattr(irscope.nvidia.device, "amd_gpu_arch", lambda: "gfx942")
     result = cli("run", "-o", str(tmp_path / "out"), "--arch", "sm_80", "--", sys.executable, "-c", "pass")
     one_line_error(result, 2, "--arch is for a machine without a GPU")
 
@@ -397,8 +400,8 @@ def test_run_takes_an_amd_gpu_for_a_gpu_and_refuses_arch_there(cli, monkeypatch,
 def test_load_inline_on_rocm_is_kept_and_said_to_be_hipified_not_compiled(tmp_path):
     from torch.utils.cpp_extension import load_inline
 
+    from irscope.frontends.cuda.listen import LoadInlineRecorder
     from irscope.interop.run.collect import collect
-    from irscope.interop.run.inline_listen import LoadInlineRecorder
 
     raw = tmp_path / "raw"
     raw.mkdir()

@@ -21,8 +21,8 @@ from irscope.annotating import annotate, explain_lines
 from irscope.annotating.decode import PtxContext, float_bits, immediate, ptx_line, sass_line
 from irscope.annotating.knowledge import load
 from irscope.capturing import capture_many
-from irscope.config import sweep_configs
 from irscope.frontends import builtin_kernels
+from irscope.frontends.config import sweep_configs
 from irscope.types import Stage
 
 PTX = load("ptx")

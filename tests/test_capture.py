@@ -123,7 +123,7 @@ def test_too_much_shared_memory_is_a_failed_variant_that_keeps_its_stages():
 
 def test_the_same_variant_again_comes_from_the_cache_unchanged():
     from irscope.capturing import capture_many
-    from irscope.config import resolve_config
+    from irscope.frontends.config import resolve_config
 
     ref = resolve_kernel("gelu_kernel")
     config = resolve_config(ref, {"BLOCK_SIZE": 512})
@@ -137,7 +137,7 @@ def test_the_same_variant_again_comes_from_the_cache_unchanged():
 
 def test_a_changed_config_misses_the_cache():
     from irscope.capturing import capture_many
-    from irscope.config import resolve_config
+    from irscope.frontends.config import resolve_config
 
     ref = resolve_kernel("gelu_kernel")
     first = next(capture_many(ref, [resolve_config(ref, {"BLOCK_SIZE": 256})], "sm_90"))
@@ -149,7 +149,7 @@ def test_a_changed_config_misses_the_cache():
 
 def test_parallel_capture_yields_every_variant_once():
     from irscope.capturing import capture_many
-    from irscope.config import resolve_config
+    from irscope.frontends.config import resolve_config
 
     ref = resolve_kernel("add_kernel")
     configs = [resolve_config(ref, {"BLOCK_SIZE": b, "num_warps": w}) for b in (128, 256, 512) for w in (1, 2)]

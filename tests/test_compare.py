@@ -59,7 +59,7 @@ def test_compare_puts_triton_cuda_and_numba_side_by_side(cli):
 
 
 def test_compare_with_bench_but_no_gpu_is_one_line(run_irscope, monkeypatch):
-    monkeypatch.setenv("IRSCOPE_NO_GPU", "1")  # irscope/device.py: as on a machine without one
+    monkeypatch.setenv("IRSCOPE_NO_GPU", "1")  # irscope/nvidia/device.py: as on a machine without one
     result = run_irscope("compare", "gelu_kernel", "gelu_tanh_kernel", "--bench")
     assert result.returncode == 4, result.stderr
     assert [ln for ln in result.stderr.splitlines() if ln.strip()] == [result.stderr.strip()]

@@ -14,9 +14,9 @@ import textwrap
 import pytest
 
 from irscope.capturing import capture
-from irscope.config import resolve_config, sweep_configs
 from irscope.errors import KernelFileError, ParameterError
 from irscope.frontends import resolve_kernel
+from irscope.frontends.config import resolve_config, sweep_configs
 from irscope.nvidia.launch import LaunchError, NumbaArray, entry_params, pack
 from irscope.spec import parse_block
 from irscope.types import Stage, Status

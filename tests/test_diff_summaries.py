@@ -21,7 +21,7 @@ from irscope.diffing import diff_variants
 from irscope.diffing.passes import first_divergence
 from irscope.diffing.summary import layout_rows, summary_lines
 from irscope.frontends import resolve_kernel
-from irscope.ir.stats import stage_stats
+from irscope.ir.dialects import stage_stats
 from irscope.types import Stage
 
 # ---------------------------------------------------------------- layouts renumbered, not changed
@@ -60,8 +60,8 @@ def test_layouts_under_other_aliases_are_renumbered_and_a_changed_one_is_not(tmp
 # ---------------------------------------------------------------- first divergence: coincident constants
 
 # operations without side effects, which CSE merges where they are alike
-PURE = ("arith.", "math.", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.make_range", "tt.addptr")
-PURE += ("tt.get_program_id", "tt.reshape", "tt.trans", "ttg.convert_layout")
+PURE: tuple[str, ...] = ("arith.", "math.", "tt.splat", "tt.broadcast", "tt.expand_dims", "tt.make_range")
+PURE += ("tt.addptr", "tt.get_program_id", "tt.reshape", "tt.trans", "ttg.convert_layout")
 
 
 def _merged(lines: list[str]) -> list[str]:

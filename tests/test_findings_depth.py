@@ -205,6 +205,7 @@ def _metadata(fn_name: str, options: dict) -> dict:
     from triton.compiler import ASTSource
 
     spec = importlib.util.spec_from_file_location("written_gather_mm", GATHER)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     signature = {"A": "*fp16", "B": "*fp16", "C": "*fp16", "M": "i32", "N": "i32", "K": "i32"}
@@ -307,7 +308,7 @@ def test_a_two_cta_mma_in_ptx_and_sass_as_nvcc_builds_it(tmp_path):
         "sm_100a",
         Status.OK,
         {Stage.PTX: ptx, Stage.SASS: sass},
-        compile_info=CompileInfo(mode=None, arch="sm_100a", compiler="nvcc", compile_seconds=0.0),  # type: ignore[arg-type]
+        compile_info=CompileInfo(mode=None, arch="sm_100a", compiler="nvcc", compile_seconds=0.0),
     )
     counts = {
         Stage.PTX: len(re.findall(r"tcgen05\.mma\.cta_group::2", ptx)),

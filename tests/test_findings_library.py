@@ -82,7 +82,11 @@ def _ttir_masked_accesses(ttir: str) -> int:
 
 
 def _masked_count(finding) -> int:
-    return int(re.match(r"(\d+) of", finding.title)[1]) if finding else 0
+    if not finding:
+        return 0
+    m = re.match(r"(\d+) of", finding.title)
+    assert m, finding.title
+    return int(m[1])
 
 
 # ---------------------------------------------------------------- 1. masks

@@ -153,7 +153,7 @@ def test_neither_or_both_of_target_and_log(cli):
 
 
 def test_a_live_capture_without_a_gpu_says_to_use_a_log(cli, tmp_path, monkeypatch):
-    from irscope.device import gpu_capability
+    from irscope.nvidia.device import gpu_capability
 
     monkeypatch.setenv("IRSCOPE_NO_GPU", "1")
     gpu_capability.cache_clear()

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from irscope.capturing import capture
-from irscope.config import resolve_config
 from irscope.frontends import resolve_kernel
+from irscope.frontends.config import resolve_config
 from irscope.measure.ncu import parse_csv
 from irscope.measure.results import derived, summarize
 from irscope.measure.runtimes import shown_measurement
@@ -89,7 +89,7 @@ def test_ncu_csv_recorded_on_a_gpu_parses_into_one_row_per_launch():
 
 def test_bench_without_a_gpu_says_so_with_its_own_exit_code(cli, monkeypatch):
     monkeypatch.setenv("IRSCOPE_NO_GPU", "1")
-    from irscope.device import gpu_capability
+    from irscope.nvidia.device import gpu_capability
 
     gpu_capability.cache_clear()
     try:
@@ -135,7 +135,7 @@ TUNED = str(REPO / "tests/gpu/tuned_kernels.py") + ":tuned_scale_kernel"
 
 def _tuned_rows():
     """The autotuned test kernel's configs, compiled for real, with irscope's medians (BLOCK=512 fastest)."""
-    from irscope.config import sweep_configs
+    from irscope.frontends.config import sweep_configs
     from irscope.measure.bench import BenchResult
 
     ref = resolve_kernel(TUNED)
@@ -194,8 +194,8 @@ def test_only_a_kernel_with_its_own_autotuner_gets_an_autotuner_job():
 
 
 def test_without_a_gpu_the_autotuner_job_fails_in_one_line():
-    from irscope.device import has_gpu
     from irscope.measure.autotuner import autotune
+    from irscope.nvidia.device import has_gpu
 
     if has_gpu():
         pytest.skip("this machine has a GPU: the autotuner would run")

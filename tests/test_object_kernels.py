@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from irscope.capturing import capture, capture_many
-from irscope.config import resolve_config, sweep_configs
 from irscope.errors import KernelFileError, KernelNotFound, ParameterError, UsageError
 from irscope.frontends import kernel_from_object
+from irscope.frontends.config import resolve_config, sweep_configs
 from irscope.ir.sourcemap import SourceMap
 from irscope.types import Stage, Status
 
@@ -181,6 +181,7 @@ def script(tmp_path: Path, text: str) -> dict:
     path = tmp_path / f"kernels_{next(_counter)}.py"
     path.write_text(text)
     spec = importlib.util.spec_from_file_location(f"object_kernels_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return vars(module)

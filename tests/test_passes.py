@@ -19,7 +19,7 @@ from irscope.ir.passes import (
     split_dumps,
 )
 from irscope.session import Session
-from irscope.store import read_variant, write_variant
+from irscope.storage.variants import read_variant, write_variant
 from irscope.types import PassStep, Stage
 
 # n_cols=1024: 16-byte aligned rows, so that the coalesce pass may give a thread 4 elements.

@@ -20,10 +20,10 @@ from written_kernels import MM_UNIT_B, TILE_MM  # noqa: E402
 
 from irscope.capturing import capture_many  # noqa: E402
 from irscope.capturing.worker import COMPILE, failure  # noqa: E402
-from irscope.config import resolve_config  # noqa: E402
 from irscope.errors import UsageError  # noqa: E402
-from irscope.executors import Work, executor_named  # noqa: E402
 from irscope.frontends import Compiled, resolve_kernel  # noqa: E402
+from irscope.frontends.config import resolve_config  # noqa: E402
+from irscope.processes.executors import Work, executor_named  # noqa: E402
 from irscope.session import Session, run_sweep  # noqa: E402
 
 KILL_MARKER = "IRSCOPE_TEST_KILL_MARKER"

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from irscope.config import resolve_config
 from irscope.frontends import resolve_kernel
+from irscope.frontends.config import resolve_config
 
 torch = pytest.importorskip("torch")
 KERNEL = Path(__file__).resolve().parent / "scale_kernel.py"

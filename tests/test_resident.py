@@ -1,4 +1,4 @@
-"""GPU workers forked from a parent kept between commands (irscope/resident.py), checked with CPU workers.
+"""GPU workers forked from a parent kept between commands (irscope/processes/resident.py), checked with CPU workers.
 
 The parent is generic: it imports what it is told to preload (here tests/resident_marker.py stands in for
 torch) and forks one worker per connection; tests/resident_worker.py reports which process it is.
@@ -13,8 +13,8 @@ import sys
 import time
 from pathlib import Path
 
-from irscope import resident
-from irscope.workers import WorkerPool
+from irscope.processes import resident
+from irscope.processes.workers import WorkerPool
 
 HERE = Path(__file__).parent
 PRELOAD = ("resident_marker", "resident_marker:remember", "resident_marker:no_such_function")
@@ -79,7 +79,7 @@ def test_a_crash_a_hang_and_an_abort_cost_their_own_job_as_with_any_worker(runti
 
 def test_a_fork_ends_when_its_command_is_killed_even_mid_job(runtime):
     script = (
-        "import sys, time; from irscope.workers import WorkerPool; "
+        "import sys, time; from irscope.processes.workers import WorkerPool; "
         "pool = WorkerPool(1, 'flaky_worker:serve', lambda k, m: (k, m), "
         f"env={{'PYTHONPATH': {os.pathsep.join([str(HERE), *sys.path])!r}}}, resident_preload=('resident_marker',)); "
         "pool.submit(0, 'who'); pid = next(iter(pool.results(timeout=60)))[1]['pid']; "

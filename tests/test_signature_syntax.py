@@ -116,8 +116,8 @@ def test_the_specialization_from_bare_constants_is_the_jit_binders(matmul_file):
     from triton.compiler import make_backend
     from triton.runtime.jit import create_function_from_signature
 
-    from irscope.config import resolve_config
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import resolve_config
     from irscope.frontends.triton.specialize import specialize
 
     target = f"{matmul_file}:unit_stride_matmul"

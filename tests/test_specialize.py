@@ -15,8 +15,8 @@ from triton.backends.compiler import GPUTarget  # noqa: E402
 from triton.compiler import make_backend  # noqa: E402
 from triton.runtime.jit import create_function_from_signature  # noqa: E402
 
-from irscope.config import resolve_config  # noqa: E402
 from irscope.frontends import resolve_kernel  # noqa: E402
+from irscope.frontends.config import resolve_config  # noqa: E402
 from irscope.frontends.triton.inputs import example_namespace, launch_arguments  # noqa: E402
 from irscope.frontends.triton.specialize import ExampleTensor, bind_specialization, specialize  # noqa: E402
 

@@ -13,8 +13,8 @@ import time
 import pytest
 from expect import one_line_error
 
-from irscope.config import parse_sweep, sweep_configs
 from irscope.frontends import resolve_kernel
+from irscope.frontends.config import parse_sweep, sweep_configs
 from irscope.session import Session, run_sweep
 from irscope.session.store import Entry
 from irscope.types import Stage, Status

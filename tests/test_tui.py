@@ -198,8 +198,8 @@ async def test_the_chart_plots_runtime_per_block_size():
 
 
 async def test_escape_cancels_a_running_sweep(tmp_path, monkeypatch):
-    from irscope.config import sweep_configs
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import sweep_configs
 
     monkeypatch.setenv("IRSCOPE_CACHE_DIR", str(tmp_path / "cache"))  # nothing cached: the sweep takes seconds
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "triton"))

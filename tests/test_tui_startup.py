@@ -48,7 +48,7 @@ import asyncio, json, sys
 from click.testing import CliRunner
 
 from irscope.cli import main as irscope
-from irscope.highlight import lexer_built
+from irscope.ir.highlight import lexer_built
 from irscope.tui.app import IrscopeApp
 from irscope.types import Stage
 

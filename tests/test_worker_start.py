@@ -8,8 +8,8 @@ import os
 import subprocess
 import sys
 
-from irscope import own_python
-from irscope.store import private_folder
+from irscope.processes import own_python
+from irscope.storage.files import private_folder
 
 
 def _run(code: str, env: dict[str, str]) -> subprocess.CompletedProcess:
@@ -21,8 +21,8 @@ def _run(code: str, env: dict[str, str]) -> subprocess.CompletedProcess:
 def test_the_timeline_puts_a_process_and_the_workers_it_starts_on_one_clock(tmp_path):
     log = tmp_path / "timeline"
     code = (
-        "import time, subprocess, sys; from irscope.timeline import mark; mark('parent starts'); time.sleep(0.3); "
-        "subprocess.run([sys.executable, '-c', 'from irscope.timeline import mark; mark(\"child marks\")'], "
+        "import time, subprocess, sys; from irscope.processes.timeline import mark; mark('parent starts'); time.sleep(0.3); "
+        "subprocess.run([sys.executable, '-c', 'from irscope.processes.timeline import mark; mark(\"child marks\")'], "
         "check=True); mark('parent ends')"
     )
     done = _run(code, {"IRSCOPE_TIMELINE": str(log), "IRSCOPE_TIMELINE_T0": ""})
@@ -36,12 +36,12 @@ def test_the_timeline_puts_a_process_and_the_workers_it_starts_on_one_clock(tmp_
 
 
 def test_without_the_variable_nothing_is_written(tmp_path):
-    done = _run("from irscope.timeline import mark; mark('x')", {"IRSCOPE_TIMELINE": ""})
+    done = _run("from irscope.processes.timeline import mark; mark('x')", {"IRSCOPE_TIMELINE": ""})
     assert done.returncode == 0 and not list(tmp_path.iterdir())
 
 
 def _prefix(env: dict[str, str]) -> dict[str, str]:
-    code = "import json; from irscope.own_python import bytecode_prefix; print(json.dumps(bytecode_prefix()))"
+    code = "import json; from irscope.processes.own_python import bytecode_prefix; print(json.dumps(bytecode_prefix()))"
     done = _run(code, env)
     assert done.returncode == 0, done.stderr
     import json
@@ -104,7 +104,7 @@ def test_bytecode_is_never_kept_in_a_folder_others_can_write(tmp_path):
 
 
 def test_cuda_visible_devices_is_read_as_cuda_reads_indices_and_nothing_else_is_guessed():
-    from irscope.device import _visible_count
+    from irscope.nvidia.device import _visible_count
 
     assert _visible_count(None, 2) == 2
     assert _visible_count("1,0", 2) == 2

@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from irscope.workers import WorkerPool
+from irscope.processes.workers import WorkerPool
 
 HERE = Path(__file__).parent
 
@@ -48,7 +48,7 @@ def test_a_worker_that_starts_after_close_is_killed_and_close_waits_for_none(mon
     import subprocess
     import time
 
-    from irscope import resident
+    from irscope.processes import resident
 
     monkeypatch.setenv(resident.KEEP_ENV, "0")  # a process of the pool's own
     pool = WorkerPool(

@@ -1,7 +1,7 @@
 """Annotate: every line of a PTX or SASS listing explained in plain words, with the
 Python line it came from, and a short list of findings about the kernel.
 
-Annotating (``annotate/``): ``decode.py`` explains one PTX or SASS line part by part from the
+Annotating (``annotating/``): ``decode.py`` explains one PTX or SASS line part by part from the
 knowledge base (``knowledge.py``, the JSON under ``irscope/knowledge/``); ``facts.py`` sorts one
 stage's own instructions into what findings are about (accesses with widths and masks from
 ``ir/ptx.access`` and ``ir/sass.access``, copies and their commit/wait groups, TMA, barriers, MMA,

@@ -17,7 +17,7 @@ from pathlib import Path
 from ..errors import SessionError
 from ..frontends import Kernel
 from ..paths import CAPTURES, cache_dir
-from ..store import read_variant, write_variant
+from ..storage.variants import read_variant, write_variant
 from ..types import Config, Variant
 from .housekeeping import mark_used
 

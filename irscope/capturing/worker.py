@@ -6,10 +6,10 @@ import pickle
 from typing import Any
 
 from .. import frontends
-from ..executors import Work
 from ..frontends import Compiled, KernelHandle
+from ..processes.executors import Work
+from ..processes.workers import protocol_channel
 from ..types import CaptureError, Config
-from ..workers import protocol_channel
 
 
 def failure(kind: str, message: str) -> Compiled:

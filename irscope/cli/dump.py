@@ -34,7 +34,7 @@ CXX_PUNCTUATION = re.compile(r"[<>,\s*&()\[\]]+")
     help="Write one file per stage plus the metadata into this directory.",
 )
 @click.option("--no-cache", is_flag=True, help="Compile even if this variant is cached.")
-def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_dir, no_cache) -> None:
+def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_dir, no_cache, settings) -> None:
     """Compile KERNEL for one configuration and print a stage of it.
 
     KERNEL may also be a session directory or a tritonparse trace (trace.ndjson[.gz|.zst][:kernel]):
@@ -51,7 +51,7 @@ def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_
     from ..types import Stage
     from .options import open_named, overrides
 
-    named = open_named(kernel, signature)
+    named = open_named(kernel, settings, signature)
     variant = named.variant(overrides(assignments), arch, use_cache=not no_cache)
     config = variant.config
     stages = (
@@ -118,7 +118,7 @@ def _summary(variant) -> str:
 
 def _as_json(variant, stages) -> dict:
     from ..ir.sourcemap import SourceMap
-    from ..store import variant_to_json
+    from ..storage.variants import variant_to_json
 
     source_map = SourceMap(variant)
     data = variant_to_json(variant)
@@ -134,7 +134,8 @@ def _as_json(variant, stages) -> dict:
 
 def _write_dir(out_dir: Path, variant) -> None:
     from ..errors import UsageError
-    from ..store import replaceable, safe_name, variant_to_json, write_output
+    from ..storage.files import replaceable, safe_name, write_output
+    from ..storage.variants import variant_to_json
 
     # from a session's data: a file name in out_dir, no more; a C++ kernel's punctuation spelled out first
     # (v1::norm -> v1__norm.ptx, scale<__half> -> scale___half_.ptx), anything else refused as it stands

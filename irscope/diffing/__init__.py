@@ -1,6 +1,6 @@
 """Diff: what really changed between two variants, in lines and in numbers.
 
-Diffing (``diff/``): ``canonical.py`` writes two listings in one vocabulary (lines aligned as
+Diffing (``diffing/``): ``canonical.py`` writes two listings in one vocabulary (lines aligned as
 written, then by shape; names paired by their roles, SASS registers versioned at each write,
 ``--ignore`` classes as coarser texts); ``algorithm.py`` is the patience alignment it and the line
 diff use (``realign`` for the re-pairing rounds, ``settle`` for the final alignment), with regions

@@ -19,7 +19,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..ir.normalize import NormalizedLine, normalize
+from ..ir.dialects import dialect_of, normalize
+from ..ir.normalize import NormalizedLine
 from ..ir.passes import ir_after_each
 from ..types import PassLog, PassStep, Stage
 from .canonical import canonical_diff_texts
@@ -78,9 +79,15 @@ def _masked_named(step: PassStep, text: str) -> list[NormalizedLine]:
             if CONSTANT_OP.search(code):
                 code = _outside_names(code)
         out.append(NormalizedLine(line.index, code))
-    if step.listing_stage in (Stage.TTIR, Stage.TTGIR):
+    if _mlir(step):
         out = merged(out)
     return out
+
+
+def _mlir(step: PassStep) -> bool:
+    """The step's listing is MLIR (TTIR, TTGIR: the dialect registry says), whose pure operations are merged
+    and numbered by value; LLVM IR's are left as they are."""
+    return dialect_of(step.listing_stage).key == "mlir"
 
 
 def _outside_names(code: str) -> str:
@@ -122,7 +129,7 @@ def compared(step: PassStep, text: str) -> list[str]:
     defined) and its definition left out; where a pure operation is defined, and which Python name it got,
     is the canonicalizer's and CSE's business, not a decision the configs made."""
     lines = _masked_named(step, text)
-    if step.listing_stage not in (Stage.TTIR, Stage.TTGIR):
+    if not _mlir(step):
         return [_names_masked(x.text) for x in lines]
     names: dict[str, str] = {}
     out = []

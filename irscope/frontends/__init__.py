@@ -2,7 +2,8 @@
 
 ``FRONTENDS`` (registry.py) is the one list of them; a kernel is found by the file it lives
 in (each frontend claims file suffixes) or by its built-in name, or given as a Python object
-(objects.py: ``kernel_from_object``).
+(objects.py: ``kernel_from_object``). A kernel's parameter table (what ``-c``/``-s`` accept) turns
+the user's values into Configs in config.py, the same for every frontend.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from pathlib import Path
 from ..errors import KernelFileError, KernelNotFound
 from ..paths import builtin_kernels_dir
 from .base import Compiled, Frontend, Kernel, KernelHandle, Launch
+from .info import FrontendInfo, OptionSpec
 from .objects import kernel_from_object
-from .registry import FRONTENDS, frontend
+from .registry import BUILTIN, FRONTENDS, compiler_version, frontend, frontend_info, frontend_infos
 
 
 def frontend_for(path: Path) -> Frontend:
@@ -41,9 +43,9 @@ def load(handle: KernelHandle) -> Kernel:
 
 
 def builtin_kernels() -> list[Kernel]:
-    """Every built-in example kernel, in file order."""
+    """Every built-in example kernel, in file order (irscope's own frontends', whose examples kernels/ holds)."""
     directory = builtin_kernels_dir()
-    return [k for name in FRONTENDS for k in frontend(name).builtin(directory)]
+    return [k for name in BUILTIN for k in frontend(name).builtin(directory)]
 
 
 def resolve_kernel(name: str, signature: str | None = None, spec_file: str | None = None) -> Kernel:
@@ -86,6 +88,11 @@ def _find_kernel(name: str, signature: str | None) -> Kernel:
 __all__ = [
     "Compiled",
     "FRONTENDS",
+    "FrontendInfo",
+    "OptionSpec",
+    "compiler_version",
+    "frontend_info",
+    "frontend_infos",
     "Frontend",
     "Kernel",
     "KernelHandle",

@@ -13,10 +13,10 @@ each MLIR stage it sets ``MLIR_ENABLE_DUMP`` to the kernel's name and sends the 
 stdout to a file of that stage's own, so the dumps are scoped to the kernel, the compile and the
 stage. ``ir/passes.py`` reads them (headers, nested passes, the pipeliner's own dumps left out) into
 a ``types.PassLog`` (the IR before the first pass, then each pass's line operations where it changed
-the IR; long LLVM struct types aliased) and rebuilds the IR after any pass; ``diff/passes.py`` diffs
+the IR; long LLVM struct types aliased) and rebuilds the IR after any pass; ``diffing/passes.py`` diffs
 one pass and finds the first pass where two configs part (the configs' own constants masked);
 ``cli/passes.py`` is the command. A ``Variant`` carries its ``passes`` where they were asked for,
-and ``store.py`` writes them beside its stages as ``passes.json.gz``, so sessions and the capture
+and ``storage/variants.py`` writes them beside its stages as ``passes.json.gz``, so sessions and the capture
 cache keep them with no code of their own. Each pass's IR is read through a registered stage
 (``PassStep.listing_stage``: TTIR's or TTGIR's MLIR parsers), not a stage of its own.
 """

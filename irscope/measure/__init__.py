@@ -9,6 +9,6 @@ compare``); ``timing.py`` holds the three methods (cupti, events, graph) and ``l
 L2 sweep; ``hardware.py`` the device's copy rate and Triton's peak table; ``ncu.py`` runs Nsight
 Compute (figures for a sweep, a report per variant) and ``ncu_report.py`` reads a report's
 per-instruction counters through NVIDIA's ncu_report module, in a process of its own, into JSON that
-``annotate/hotspots.py`` joins to the SASS and Python lines; ``results.py`` the derived figures;
+``annotating/hotspots.py`` joins to the SASS and Python lines; ``results.py`` the derived figures;
 ``samples.py`` and ``runtimes.py`` what is shown without a GPU.
 """

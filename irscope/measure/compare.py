@@ -25,7 +25,7 @@ def measure_all(
     timeout: float = 600.0,
 ) -> Iterator[tuple[Any, Measurement]]:
     """``(tag, Measurement)`` as each finishes: tags are job indices, then ``"eager"``/``"torch.compile"``."""
-    from ..workers import WorkerPool
+    from ..processes.workers import WorkerPool
     from .bench import WARM_UP, require_gpu
     from .worker import failure
 

@@ -16,7 +16,7 @@ import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ..store import atomic_write
+from ..storage.files import atomic_write
 
 
 @dataclass(frozen=True)
@@ -112,7 +112,7 @@ def current_device() -> DeviceInfo:
     import torch
     import triton
 
-    from ..timeline import mark
+    from ..processes.timeline import mark
 
     mark("GPU worker: torch and triton imported")
     index = torch.cuda.current_device()

@@ -159,7 +159,7 @@ def session_counters(session_path: Path, entry_id: str) -> KernelCounters | None
     """The counters ``bench --ncu -o`` kept for a session's variant (None where it kept none). Read as the
     session's other files are: inside its folder only (no link out), as JSON data; damage is a SessionError."""
     from ..errors import SessionError
-    from ..store import contained, read_json, safe_name
+    from ..storage.files import contained, read_json, safe_name
 
     path = contained(session_path, Path("ncu") / f"{safe_name(entry_id, 'variant id')}.counters.json")
     if not path.exists() and not path.is_symlink():
@@ -181,7 +181,7 @@ def read_report(path: Path, timeout: float = 300) -> list[KernelCounters]:
     import json
     import subprocess
 
-    from .. import own_python
+    from ..processes import own_python
 
     proc = subprocess.run(
         own_python.command("from irscope.measure.ncu_report import main; main()", str(path)),

@@ -25,7 +25,7 @@ from typing import Any
 from ..errors import ParameterError
 from ..paths import runtime_samples_dir
 from ..records import Measurement
-from ..store import atomic_write
+from ..storage.files import atomic_write
 from ..types import Config, KernelId
 
 SAMPLES_FORMAT = "irscope.samples/1"
@@ -184,7 +184,7 @@ def write_samples(
 
 
 def _rounded(data: dict[str, Any]) -> dict[str, Any]:
-    out = {}
+    out: dict[str, Any] = {}
     for k, v in data.items():
         if isinstance(v, float):
             out[k] = float(f"{v:.5g}")

@@ -90,7 +90,7 @@ def warm_up() -> None:
     buffer and compile (1.3 s on an H200 from an empty Triton cache)."""
     import torch
 
-    from ..timeline import mark
+    from ..processes.timeline import mark
     from .l2 import L2Sweep
 
     sweep = L2Sweep.for_device()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from irscope.device import has_gpu
+from irscope.nvidia.device import has_gpu
 
 
 def pytest_collection_modifyitems(config, items):
@@ -20,6 +20,6 @@ def pytest_collection_modifyitems(config, items):
 def fresh_triton_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "triton-cache"))
     # Each test's environment differs (the cache above), so each bench starts its own resident parent
-    # (resident.py): let them leave soon rather than hold a torch import each for ten minutes.
+    # (processes/resident.py): let them leave soon rather than hold a torch import each for ten minutes.
     monkeypatch.setenv("IRSCOPE_KEEP_GPU_WORKERS", "20")
     yield

@@ -21,8 +21,8 @@ def main() -> None:
     parser.add_argument("--arch", default="sm_90")
     parser.add_argument("--versions", default="3.6.0,3.8.0,3.9.0")
     args = parser.parse_args()
-    from irscope.config import sweep_configs
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import sweep_configs
     from irscope.session import Session, run_sweep
 
     for name in ("scaled_add", "row_softmax"):

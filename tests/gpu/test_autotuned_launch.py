@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import textwrap
 
-from irscope.config import sweep_configs
 from irscope.frontends import resolve_kernel
+from irscope.frontends.config import sweep_configs
 from irscope.measure.bench import bench
 from irscope.types import Status
 

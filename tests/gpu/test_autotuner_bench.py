@@ -10,8 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from irscope import frontends
-from irscope.config import resolve_config, sweep_configs
 from irscope.frontends import resolve_kernel
+from irscope.frontends.config import resolve_config, sweep_configs
 from irscope.measure.autotuner import autotune
 from irscope.measure.bench import bench
 from irscope.session import Session

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from irscope.config import resolve_config
 from irscope.frontends import resolve_kernel
+from irscope.frontends.config import resolve_config
 from irscope.measure.bench import bench
 from irscope.session import Session
 from irscope.types import Status

@@ -16,8 +16,8 @@ import pytest
 from click.testing import CliRunner
 
 from irscope.cli import main
-from irscope.config import resolve_config
 from irscope.frontends import resolve_kernel
+from irscope.frontends.config import resolve_config
 from irscope.measure.bench import bench
 from irscope.types import Status
 

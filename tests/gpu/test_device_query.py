@@ -1,4 +1,4 @@
-"""On a GPU: NVML's answer to "which GPUs, of what compute capability" is CUDA's own (irscope/device.py).
+"""On a GPU: NVML's answer to "which GPUs, of what compute capability" is CUDA's own (irscope/nvidia/device.py).
 
 NVML answers in ~10 ms where cuInit takes 0.2-0.5 s, so irscope asks it first; where it answers at
 all, it must answer what cuInit does, for every CUDA_VISIBLE_DEVICES CUDA reads as indices.

@@ -21,10 +21,10 @@ def test_the_launch_compiles_what_irscope_gives_for_the_example_value(tmp_path, 
     import triton
 
     from irscope.capturing import capture
-    from irscope.config import resolve_config
-    from irscope.device import gpu_capability
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import resolve_config
     from irscope.frontends.triton.kernel_files import load_module
+    from irscope.nvidia.device import gpu_capability
     from irscope.types import Stage
 
     monkeypatch.setenv("TRITON_ALWAYS_COMPILE", "1")

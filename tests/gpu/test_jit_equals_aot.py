@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from irscope.capturing import capture, choose_target
-from irscope.device import gpu_capability
+from irscope.nvidia.device import gpu_capability
 from irscope.types import CaptureMode, Stage
 
 CASES = [

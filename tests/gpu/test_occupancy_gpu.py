@@ -9,8 +9,8 @@ from written_kernels import MM_UNIT_B, TILE_MM
 from irscope.annotating.findings import kernel_occupancy
 from irscope.arch import arch_name
 from irscope.capturing import capture
-from irscope.device import gpu_capability
 from irscope.frontends import resolve_kernel
+from irscope.nvidia.device import gpu_capability
 from irscope.nvidia.launch import CubinFunction
 from irscope.types import Stage
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from irscope.device import visible_gpus
+from irscope.nvidia.device import visible_gpus
 from irscope.session import Session
 
 pytest.importorskip("ray")

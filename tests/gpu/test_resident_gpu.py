@@ -1,5 +1,5 @@
 """On a GPU: a second bench forks its GPU worker from the parent the first one left, and that parent
-never holds a CUDA context (irscope/resident.py); the measurements are the same kind either way. The
+never holds a CUDA context (irscope/processes/resident.py); the measurements are the same kind either way. The
 driver keeper the first fork left holds no context either, and the second fork's cuInit is the quicker for it."""
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ import torch
 import triton
 import triton.language as tl
 
-from irscope.device import visible_gpus
 from irscope.measure.timing import time_launches
+from irscope.nvidia.device import visible_gpus
 
 
 @triton.jit
@@ -73,8 +73,8 @@ def test_graph_replays_skip_launch_overhead():
 
 @pytest.mark.skipif(len(visible_gpus()) < 2, reason="needs two GPUs")
 def test_bench_spreads_variants_over_every_gpu_and_labels_each():
-    from irscope.config import resolve_config
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import resolve_config
     from irscope.measure.bench import bench
 
     ref = resolve_kernel("square_kernel")

@@ -10,8 +10,8 @@ pytest.importorskip("textual")
 
 
 async def test_the_tui_measures_in_the_background_and_shows_live_runtimes():
-    from irscope.config import resolve_config
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import resolve_config
     from irscope.tui.factory import make_app
     from irscope.types import Status
 

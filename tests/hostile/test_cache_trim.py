@@ -20,7 +20,7 @@ from expect import one_line_error
 
 from irscope.capturing.housekeeping import TRIM_MARK, _entries, _remove, _root
 from irscope.errors import ExitCode
-from irscope.store import TEMP_MARK
+from irscope.storage.files import TEMP_MARK
 
 from .damage import fingerprint
 

@@ -21,9 +21,9 @@ import pytest
 from expect import one_line_error
 
 from irscope import arch
-from irscope.config import sweep_configs
-from irscope.device import has_gpu
 from irscope.errors import ExitCode
+from irscope.frontends.config import sweep_configs
+from irscope.nvidia.device import has_gpu
 from irscope.records import Measurement
 from irscope.types import Status
 

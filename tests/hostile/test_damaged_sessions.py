@@ -19,7 +19,7 @@ import pytest
 
 from irscope.errors import SessionError
 from irscope.session import Session
-from irscope.store import read_variant
+from irscope.storage.variants import read_variant
 
 from .damage import copy_of, fingerprint, record
 

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from irscope.config import resolve_config
 from irscope.errors import ExitCode
 from irscope.frontends import kernel_from_object
+from irscope.frontends.config import resolve_config
 from irscope.session import Session
 from irscope.session.sweep import run_sweep
 from irscope.types import Stage, Status

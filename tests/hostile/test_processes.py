@@ -181,7 +181,9 @@ def test_irscope_in_that_folder_compiles_and_imports_nothing_from_it(downloaded,
 def test_a_script_of_the_users_keeps_its_own_folder_for_the_workers_it_starts(tmp_path):
     # The user ran their own program: its folder holds their modules, as in their own process.
     script = tmp_path / "mine.py"
-    script.write_text("import json; from irscope.own_python import import_path; print(json.dumps(import_path()))")
+    script.write_text(
+        "import json; from irscope.processes.own_python import import_path; print(json.dumps(import_path()))"
+    )
     as_script = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     as_command = subprocess.run(
         [sys.executable, "-c", script.read_text()], cwd=tmp_path, capture_output=True, text=True, timeout=60
@@ -349,9 +351,9 @@ def test_a_compile_timeout_that_is_not_a_finite_positive_number_is_refused_befor
     """The timeout is a parameter now (no environment variable a worker or a stray shell could set):
     a library caller's nan, inf, 1e300 or 0 would wait for ever or overflow select(), so it is refused."""
     from irscope.capturing import capture_many
-    from irscope.config import resolve_config
     from irscope.errors import UsageError
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import resolve_config
 
     kernel = resolve_kernel("square_kernel")
     config = resolve_config(kernel, {})

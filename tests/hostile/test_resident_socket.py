@@ -1,4 +1,4 @@
-"""The resident parent's socket (irscope/resident.py) is a new way into irscope's processes: only this user
+"""The resident parent's socket (irscope/processes/resident.py) is a new way into irscope's processes: only this user
 gets in, junk on it ends at most one fork, and a folder others could touch is never used."""
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from irscope import resident
-from irscope.workers import WorkerPool
+from irscope.processes import resident
+from irscope.processes.workers import WorkerPool
 
 TESTS = Path(__file__).resolve().parent.parent
 PRELOAD = ("resident_marker",)
@@ -149,7 +149,14 @@ def test_another_user_is_refused_even_where_the_socket_lets_them_connect(runtime
 def test_a_parent_started_with_bad_arguments_binds_nothing(runtime, name, preload):
     runtime.mkdir(parents=True, mode=0o700)
     done = subprocess.run(
-        [sys.executable, "-c", "from irscope.resident import serve_parent; serve_parent()", name, "5", preload],
+        [
+            sys.executable,
+            "-c",
+            "from irscope.processes.resident import serve_parent; serve_parent()",
+            name,
+            "5",
+            preload,
+        ],
         capture_output=True,
         text=True,
         timeout=60,

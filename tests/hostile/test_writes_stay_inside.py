@@ -23,7 +23,7 @@ from expect import one_line_error
 
 from irscope.errors import ExitCode, SessionError
 from irscope.session import Session
-from irscope.store import LEFTOVER, contained
+from irscope.storage.files import LEFTOVER, contained
 
 from .damage import copy_of, fingerprint, record
 
@@ -157,7 +157,7 @@ def test_a_leftover_that_links_outside_is_removed_as_a_link_never_followed(cli, 
 
 
 def test_a_variant_folder_that_links_outside_is_replaced_as_a_link_and_its_target_kept(session, home):
-    from irscope.store import write_variant
+    from irscope.storage.variants import write_variant
 
     opened = Session.open(session)
     entry = opened.entries[0]

@@ -26,7 +26,7 @@ import json, sys, time
 import triton
 from triton.backends.compiler import GPUTarget
 from irscope.frontends import resolve_kernel
-from irscope.config import resolve_config
+from irscope.frontends.config import resolve_config
 from irscope.frontends.triton.specialize import specialize
 ref = resolve_kernel("square_kernel")
 jobs = [specialize(ref, resolve_config(ref, {"BLOCK_SIZE": b, "num_warps": w}), 90)[:2] for b, w in CONFIGS]
@@ -40,7 +40,7 @@ print(json.dumps({"seconds": time.perf_counter() - start}))
 IRSCOPE = r"""
 import json, sys, time
 from irscope.frontends import resolve_kernel
-from irscope.config import resolve_config
+from irscope.frontends.config import resolve_config
 from irscope.capturing import capture_many
 ref = resolve_kernel("square_kernel")
 configs = [resolve_config(ref, {"BLOCK_SIZE": b, "num_warps": w}) for b, w in CONFIGS]

@@ -65,7 +65,7 @@ import json, sys, time
 from irscope.capturing import capture_many
 from irscope.frontends import resolve_kernel
 from irscope.ir.sourcemap import SourceMap
-from irscope.config import sweep_configs
+from irscope.frontends.config import sweep_configs
 from irscope.types import Stage, Status
 ref = resolve_kernel(f"{FILE}:tiled_matmul_gelu")
 configs = sweep_configs(ref.parameter_table(), ref.name, {"TILE": TILES, "fast_math": FAST_MATH}, {})

@@ -45,10 +45,10 @@ def main() -> None:
     args = parser.parse_args()
 
     from irscope.capturing import capture
-    from irscope.config import sweep_configs
     from irscope.diffing import diff_variants
     from irscope.diffing.render import unified_lines
     from irscope.diffing.summary import summary_lines
+    from irscope.frontends.config import sweep_configs
     from irscope.session import Session, run_sweep
     from irscope.types import Stage
 
@@ -66,8 +66,8 @@ def main() -> None:
         return summary_lines(d) + unified_lines(d)
 
     from irscope.diffing.canonical import listing_tokens
+    from irscope.ir.dialects import stage_stats
     from irscope.ir.sourcemap import _own_lines_of
-    from irscope.ir.stats import stage_stats
 
     def forget() -> None:
         """Drop what irscope keeps per listing between diffs: each cold run starts from the texts."""

@@ -49,6 +49,7 @@ def _accuracy(ref, configs) -> list[dict]:
         ncu_us = (ncu[i] or {}).get("gpu_time_us")
         ok = None
         if ncu_us:
+            assert m.median_us is not None and m.p80_us is not None and m.p20_us is not None, m
             ok = abs(m.median_us - ncu_us) <= (0.03 * ncu_us if ncu_us >= 50 else 1.0) and m.p80_us / m.p20_us <= 1.03
         rows.append(
             {
@@ -74,12 +75,12 @@ def _accuracy(ref, configs) -> list[dict]:
 
 
 def _best_against_copy(ref, size: dict) -> dict:
-    from irscope.config import parse_sweep, sweep_configs
+    from irscope.frontends.config import parse_sweep, sweep_configs
     from irscope.measure.bench import bench
 
     configs = sweep_configs(ref.parameter_table(), ref.name, parse_sweep(SWEEP21[1::2]), size)
     ranked = [r for r in bench(ref, configs, min_time_ms=100) if r.measurement.ranked]
-    best = min(ranked, key=lambda r: r.measurement.median_us)
+    best = min(ranked, key=lambda r: r.measurement.median_us or float("inf"))
     m = best.measurement
     return {
         "config": best.variant.config.label(),
@@ -125,7 +126,7 @@ def main() -> None:
     parser.add_argument("--only-sweep21", action="store_true", help="only part 3 (the 21-variant bench)")
     args = parser.parse_args()
     if args.only_sweep21:  # on one GPU, then (where the host has more) on every GPU
-        from irscope.device import visible_gpus
+        from irscope.nvidia.device import visible_gpus
 
         gpus = visible_gpus()
         for s in [_sweep21("0")] + ([_sweep21(",".join(gpus))] if len(gpus) > 1 else []):
@@ -137,9 +138,9 @@ def main() -> None:
 
     import torch
 
-    from irscope.config import resolve_config
-    from irscope.device import visible_gpus
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import resolve_config
+    from irscope.nvidia.device import visible_gpus
 
     square, matmul = resolve_kernel("square_kernel"), resolve_kernel("matmul_kernel")
     out: dict = {"device": torch.cuda.get_device_name(0), "gpus": visible_gpus()}

@@ -38,7 +38,7 @@ def timed(args: list[str]) -> float:
 
 def storage() -> dict:
     from irscope.capturing import capture
-    from irscope.store import PASSES_FILE, write_variant
+    from irscope.storage.variants import PASSES_FILE, write_variant
 
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["IRSCOPE_CACHE_DIR"] = f"{tmp}/cache"
@@ -47,6 +47,7 @@ def storage() -> dict:
         files = {p.name: p.stat().st_size for p in (Path(tmp) / "v").iterdir()}
         raw = len(gzip.decompress((Path(tmp) / "v" / PASSES_FILE).read_bytes()))
     stages = sum(n for name, n in files.items() if name not in (PASSES_FILE, "variant.json"))
+    assert v.passes is not None, "captured with passes=True"
     return {
         "passes": len(v.passes.steps),
         "changed": sum(s.changed for s in v.passes.steps),

@@ -29,8 +29,8 @@ def main() -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
     if chromium is None:
         sys.exit("needs Chromium (apt-get install chromium)")
-    from irscope.config import sweep_configs
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import sweep_configs
     from irscope.report.html import DiffRequest, build
     from irscope.session import Session, run_sweep
     from irscope.types import Stage
@@ -63,7 +63,9 @@ def main() -> None:
                 timeout=120,
             ).stdout
             opens.append(time.perf_counter() - start)
-            renders.append(float(re.search(r'data-render-ms="([\d.]+)"', dom)[1]))
+            rendered = re.search(r'data-render-ms="([\d.]+)"', dom)
+            assert rendered is not None, "the page said no render time"
+            renders.append(float(rendered[1]))
         size = page.stat().st_size
     print(
         f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, "

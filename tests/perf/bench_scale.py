@@ -50,7 +50,7 @@ SIZES = {
 PRELUDE = r"""
 import json, sys, time
 sys.path.insert(0, {tests!r})
-from irscope.config import resolve_config
+from irscope.frontends.config import resolve_config
 from irscope.frontends import resolve_kernel
 kernel = resolve_kernel({kernel!r})
 configs = [resolve_config(kernel, {{"BLOCK": b, "num_warps": w, "TERMS": t}})

@@ -100,8 +100,8 @@ def paints(runs: list[Paint]) -> str:
 
 def switching(tmp: str) -> dict:
     """Keypress to screen in a real terminal: tmux send-keys, then poll capture-pane for the change."""
-    from irscope.config import sweep_configs
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import sweep_configs
     from irscope.session import Session, run_sweep
 
     ref = resolve_kernel("softmax_kernel")
@@ -214,7 +214,7 @@ def main() -> None:
                 sys.executable,
                 "-c",
                 "from irscope.frontends import resolve_kernel; from irscope.capturing import "
-                "capture_many; from irscope.config import sweep_configs; r = resolve_kernel('square_kernel');"
+                "capture_many; from irscope.frontends.config import sweep_configs; r = resolve_kernel('square_kernel');"
                 " list(capture_many(r, sweep_configs(r.parameter_table(), r.name, {}, {}), None))",
             ],
             env={**os.environ, **env},

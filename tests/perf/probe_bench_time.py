@@ -12,8 +12,8 @@ import time
 def main() -> None:
     import torch
 
-    from irscope.config import resolve_config
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import resolve_config
     from irscope.measure.l2 import L2Sweep
     from irscope.measure.timing import _estimate_ms, _profile, time_launches
 

@@ -25,8 +25,8 @@ def main(runs: int) -> None:
 
 def timeline() -> None:
     start = time.perf_counter()
-    from irscope.config import sweep_configs
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import sweep_configs
     from irscope.measure import bench as bench_module
     from irscope.session import sweep as sweep_module
 

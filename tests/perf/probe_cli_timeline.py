@@ -1,6 +1,6 @@
 """Where `irscope bench` spends its time, every process on one clock (issue 32): the timeline of the command.
 
-Runs the CLI as a user does, with ``IRSCOPE_TIMELINE`` set (irscope/timeline.py), from empty caches
+Runs the CLI as a user does, with ``IRSCOPE_TIMELINE`` set (irscope/processes/timeline.py), from empty caches
 and then warm, and prints each step's second since the command's process started: the main
 process, its compile workers and its GPU worker(s). Runs of the same kind of step ("variant 3
 measured") are folded into their first and last.

@@ -18,8 +18,8 @@ import statistics
 def main() -> None:
     import torch
 
-    from irscope.config import resolve_config
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import resolve_config
     from irscope.measure.timing import time_launches
 
     square, matmul = resolve_kernel("square_kernel"), resolve_kernel("matmul_kernel")

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -40,8 +39,8 @@ def _nvml_clock():
 
 
 def _ncu(kernel, config, function, cache_control):
-    from irscope import own_python
     from irscope.measure.ncu import TARGET, kernel_filter, ncu_path, parse_csv
+    from irscope.processes import own_python
 
     with tempfile.TemporaryDirectory() as tmp:
         job = Path(tmp) / "job.json"
@@ -71,8 +70,8 @@ def main() -> None:
     import torch
 
     from irscope.capturing import capture
-    from irscope.config import resolve_config
     from irscope.frontends import resolve_kernel
+    from irscope.frontends.config import resolve_config
     from irscope.measure.ncu import function_name
     from irscope.measure.timing import time_launches
 
@@ -85,9 +84,9 @@ def main() -> None:
         function = function_name(variant)
         launch = kernel.launch(config, device="cuda")
         launch.first()
-        out = {"function": function}
+        out: dict[str, object] = {"function": function}
         for label, kwargs in (("cupti", {}), ("cupti b2b", {"isolate": False}), ("cupti no gap", {"gap_ms": 0.0})):
-            samples = []
+            samples: list[float] = []
             stop = threading.Event()
 
             def sample(samples=samples, stop=stop):
@@ -109,4 +108,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

@@ -16,7 +16,7 @@ import json, os, statistics, tempfile, time
 t0 = time.perf_counter()
 import torch
 import triton.profiler as proton
-from irscope.config import resolve_config
+from irscope.frontends.config import resolve_config
 from irscope.frontends import resolve_kernel
 from irscope.measure.l2 import L2Sweep
 ref = resolve_kernel("square_kernel")
@@ -57,7 +57,7 @@ TORCH = r"""
 import statistics, time
 t0 = time.perf_counter()
 import torch
-from irscope.config import resolve_config
+from irscope.frontends.config import resolve_config
 from irscope.frontends import resolve_kernel
 from irscope.measure.timing import time_launches
 ref = resolve_kernel("square_kernel")

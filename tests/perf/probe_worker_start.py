@@ -56,7 +56,7 @@ import re
 device = current_device()
 step(f"current_device(): copy rate {device.copy_gbps:.0f} GB/s (measured on an empty cache)")
 from irscope import frontends
-from irscope.config import resolve_config
+from irscope.frontends.config import resolve_config
 from irscope.frontends import resolve_kernel
 ref = resolve_kernel("square_kernel")
 step("irscope frontends + resolve square_kernel")

@@ -11,7 +11,7 @@ from ...arch import Target
 from ...errors import KernelFileError, ParameterError
 from ...paths import CUDA_SOURCES, cache_dir
 from ...stages import Stage
-from ...store import atomic_write
+from ...storage.files import atomic_write
 from ...types import Config, KernelId
 from ..base import Compiled, Kernel, KernelHandle
 from .compile import FLAGS, compile_cuda, nvcc_version

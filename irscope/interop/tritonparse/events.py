@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import SessionError, UsageError
-from ...store import parse_json, read_bytes
+from ...storage.files import parse_json, read_bytes
 
 # tritonparse's file_content keys are "<kernel>.<ext>"; these are the stages irscope keeps.
 STAGE_EXTENSIONS = ("ttir", "ttgir", "llir", "ptx", "amdgcn", "sass")
@@ -100,7 +100,8 @@ def _gunzip(path: Path, raw: bytes) -> bytes:
     A few MB of gzip can unpack to many GB (a "gzip bomb"); ``gzip.decompress`` would
     try, holding it all, before the limit could be checked.
     """
-    pieces, size = [], 0
+    pieces: list[bytes] = []
+    size = 0
     while raw:
         unpack = zlib.decompressobj(wbits=31)
         try:

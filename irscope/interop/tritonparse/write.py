@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from ...arch import Target, recorded_wave_size
-from ...spec import VENDOR_OPTIONS
+from ...frontends.triton.options import VENDOR_OPTIONS
 from ...stages import Stage
-from ...store import write_output
+from ...storage.files import write_output
 from ...types import Variant
 
 # irscope's stage -> the extension tritonparse keys it by

@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from ...highlight import build_lexer, highlight_line, lexer_built
+from ...ir.highlight import build_lexer, highlight_line, lexer_built
 from ...types import Stage
 
 CURSOR = Style(bgcolor="#2a3f5f")

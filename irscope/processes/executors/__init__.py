@@ -15,7 +15,7 @@ EXECUTORS = ("local", "ray")
 
 def executor_named(name: str | None, gpu_type: str | None = None) -> Executor:
     """The executor ``--executor NAME`` asks for; ``gpu_type``: Ray's accelerator type to measure on."""
-    from ..errors import UsageError
+    from ...errors import UsageError
 
     name = name or "local"
     if name not in EXECUTORS:

@@ -51,8 +51,8 @@ def bytecode_prefix() -> dict[str, str]:
     """
     # Imported here: ``python -m irscope`` imports this module to take the working directory off the
     # path, and anything imported before that could come from a folder just downloaded.
-    from .paths import BYTECODE, cache_dir
-    from .store import private_folder
+    from ..paths import BYTECODE, cache_dir
+    from ..storage.files import private_folder
 
     if os.environ.get("PYTHONPYCACHEPREFIX") or sys.pycache_prefix:
         return {}

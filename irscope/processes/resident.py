@@ -39,8 +39,8 @@ import threading
 import time
 from pathlib import Path
 
+from ..storage.files import private_folder
 from . import own_python
-from .store import private_folder
 from .timeline import mark
 
 KEEP_ENV = "IRSCOPE_KEEP_GPU_WORKERS"
@@ -267,7 +267,10 @@ def _start_parent(where: Path, name: str, env: dict[str, str], keep: float, prel
     with open(where / f"{name}.log", "ab") as log:
         parent = subprocess.Popen(
             own_python.command(
-                "from irscope.resident import serve_parent; serve_parent()", name, str(keep), ",".join(preload)
+                "from irscope.processes.resident import serve_parent; serve_parent()",
+                name,
+                str(keep),
+                ",".join(preload),
             ),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,

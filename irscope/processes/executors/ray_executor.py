@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-from ..errors import INSTALL, NoGpu, UsageError, exception_line
+from ...errors import INSTALL, NoGpu, UsageError, exception_line
 from ..own_python import WORKER_ENV
 from .base import Executor, Pool, Work
 

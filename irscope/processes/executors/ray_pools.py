@@ -24,7 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..errors import exception_line
+from ...errors import exception_line
 from .base import Work
 
 MAX_RETRIES = 2  # Ray's own retries of a task whose worker or node died

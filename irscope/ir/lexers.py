@@ -1,21 +1,16 @@
-"""Syntax highlighting for every stage, as (style, text) runs per line.
+"""pygments lexers for the dialects pygments lacks or reads wrongly.
 
-pygments has PTX and LLVM lexers but none for MLIR, so TTIR/TTGIR get one here,
-and so does SASS; the PTX lexer is extended to read predicate guards (``@%p1``),
-which it otherwise marks as errors. Lines are highlighted one at a time, on
-demand: IR is line-oriented, and a 10,000-line listing must open instantly.
+pygments has PTX and LLVM lexers but none for MLIR, SASS or AMDGCN, so those get one here; the PTX
+lexer is extended to read predicate guards (``@%p1``), which it otherwise marks as errors, and the
+LLVM one to dim the debug metadata Triton's LLIR is full of. Which dialect uses which: ``dialects.py``.
 """
 
 from __future__ import annotations
 
-import functools
-import importlib
-
-from pygments.lexer import Lexer, RegexLexer, inherit
-from pygments.lexers import LlvmLexer, PtxLexer, PythonLexer
+from pygments.lexer import RegexLexer, inherit
+from pygments.lexers import LlvmLexer, PtxLexer
 from pygments.token import (
     Comment,
-    Error,
     Keyword,
     Name,
     Number,
@@ -23,11 +18,8 @@ from pygments.token import (
     Punctuation,
     String,
     Text,
-    Token,
     Whitespace,
 )
-
-from .stages import Stage
 
 
 class MlirLexer(RegexLexer):
@@ -132,95 +124,3 @@ class DebugLlvmLexer(LlvmLexer):
             inherit,
         ]
     }
-
-
-# Token type -> Rich style: a dark-terminal palette that leaves instructions brightest.
-STYLES = [
-    (Comment.Special, "grey42"),
-    (Comment, "grey50 italic"),
-    (Keyword.Type, "cyan"),
-    (Keyword.Pseudo, "cyan"),
-    (Keyword, "bold #82aaff"),
-    (Name.Decorator, "#c792ea"),
-    (Name.Label, "#ffcb6b"),
-    (Name.Function, "#ffcb6b"),
-    (Name.Builtin, "#89ddff"),
-    (Name.Constant, "#f78c6c"),
-    (Name.Variable, "#d6deeb"),
-    (Name, "#d6deeb"),
-    (String, "#c3e88d"),
-    (Number, "#f78c6c"),
-    (Operator, "#89ddff"),
-    (Punctuation, "grey70"),
-    (Error, "red"),
-]
-
-
-@functools.cache
-def _style(token: object) -> str:
-    t = token
-    while t is not None:
-        for kind, style in STYLES:
-            if t is kind:
-                return style
-        t = t.parent if t is not Token else None
-    return ""
-
-
-# Each stage's lexer.
-LEXERS: dict[Stage, type[Lexer]] = {
-    Stage.SOURCE: PythonLexer,
-    Stage.TTIR: MlirLexer,
-    Stage.TTGIR: MlirLexer,
-    Stage.LLIR: DebugLlvmLexer,
-    Stage.PTX: GuardedPtxLexer,
-    Stage.SASS: SassLexer,
-    Stage.AMDGCN: AmdgcnLexer,
-}
-# A kernel's source in another language than the source stage's own (Python): by file suffix, the
-# pygments module and lexer, imported when such a source is first shown (most sessions have none).
-SOURCE_LEXERS: dict[str, tuple[str, str]] = {
-    ".cu": ("pygments.lexers.c_like", "CudaLexer"),
-    ".cuh": ("pygments.lexers.c_like", "CudaLexer"),
-}
-
-
-@functools.lru_cache(maxsize=16)
-def _lexer(stage: Stage, suffix: str = ""):
-    if stage is Stage.SOURCE and suffix in SOURCE_LEXERS:
-        module, name = SOURCE_LEXERS[suffix]
-        lexer: type[Lexer] = getattr(importlib.import_module(module), name)
-    else:
-        lexer = LEXERS[stage]
-    _BUILT.add((stage, suffix))
-    return lexer(stripnl=False, ensurenl=False)
-
-
-_BUILT: set[tuple[Stage, str]] = set()
-
-
-def lexer_built(stage: Stage, suffix: str = "") -> bool:
-    """Whether ``stage``'s lexer is built: the first costs compiling its regular expressions (pygments'
-    Python lexer: 0.05 s, a twentieth of the TUI's first paint of a 5,000-variant session)."""
-    return (stage, suffix) in _BUILT
-
-
-def build_lexer(stage: Stage, suffix: str = "") -> None:
-    """Build ``stage``'s lexer now (``highlight_line`` builds it when first used)."""
-    _lexer(stage, suffix)
-
-
-def highlight_line(stage: Stage, line: str, suffix: str = "") -> list[tuple[str, str]]:
-    """``[(style, text), ...]`` covering ``line`` exactly; ``suffix``: the source file's (``.cu``), for its lexer."""
-    if not line:
-        return []
-    out: list[tuple[str, str]] = []
-    for token, value in _lexer(stage, suffix).get_tokens(line):
-        if not value:
-            continue
-        style = _style(token)
-        if out and out[-1][0] == style:
-            out[-1] = (style, out[-1][1] + value)
-        else:
-            out.append((style, value))
-    return out
