@@ -1,6 +1,6 @@
 """NVIDIA shared-memory bank conflicts (issue 44, point 7), on kernels written for the test: a 32x32 float
 tile transposed through shared memory with a row pitch of 32 and 33 floats, ldmatrix.x4 fragments read
-at a row pitch of 64 and 72 halves (tests/findings_kernels/bank_transpose.cu), the column sums of
+and stmatrix.x4 fragments written at a row pitch of 64 and 72 halves (tests/findings_kernels/bank_transpose.cu), the column sums of
 tutorial 05's backward pass and Helion's pipelined matmul (tests/findings_kernels/library_idioms.py).
 
 The independent source is an address table worked by hand from each kernel's source (which word of
@@ -93,20 +93,27 @@ def test_a_transposed_tile_is_32_way_without_padding_and_clear_with_a_33_float_p
 
 @needs_nvcc
 @pytest.mark.parametrize("pitch", [64, 72])
-def test_ldmatrix_rows_at_a_128_byte_pitch_share_four_banks(pitch):
-    name = "fragments_unpadded" if pitch == 64 else "fragments_padded"
-    variant = _variant(f"{CUDA}:{name}", "sm_90")
+@pytest.mark.parametrize("matrix", ["ldmatrix", "stmatrix"])
+def test_ldmatrix_and_stmatrix_rows_at_a_128_byte_pitch_share_four_banks(matrix, pitch):
+    prefix = "fragments" if matrix == "ldmatrix" else "stored_fragments"
+    variant = _variant(f"{CUDA}:{prefix}_{'unpadded' if pitch == 64 else 'padded'}", "sm_90")
+    sass_op = "LDSM" if matrix == "ldmatrix" else "STSM"
     # thread t supplies row t % 8 of matrix t // 8, whose 16 bytes start at half (t % 8) * P + 8 * (t // 8)
-    rows = []
+    words = []
     for t in range(32):
         byte = 2 * ((t % 8) * pitch + 8 * (t // 8))
-        rows.append(list(range(byte // 4, byte // 4 + 4)))
-    busiest, fewest = _hand(rows)
+        words.append(list(range(byte // 4, byte // 4 + 4)))
+    busiest, fewest = _hand(words)
     assert (busiest, fewest) == ((8, 4) if pitch == 64 else (4, 4))
     for stage in (Stage.PTX, Stage.SASS):
         patterns, _ = bank_patterns(variant) if stage == Stage.PTX else sass_bank_patterns(variant)
-        matrix = [p for p in patterns if "ldmatrix" in p.opcode or "LDSM" in p.opcode]
-        assert [(p.busiest, p.fewest) for p in matrix] == [(busiest, fewest)], stage
+        rows = [p for p in patterns if matrix in p.opcode or p.opcode.startswith(sass_op)]
+        assert [(p.busiest, p.fewest) for p in rows] == [(busiest, fewest)], stage
+        if matrix == "stmatrix":  # read back unrolled: read k takes half (k // 2) * P + (k % 2) * 32 + t
+            back = {_hand([[((k // 2) * pitch + (k % 2) * 32 + t) // 2] for t in range(32)]) for k in range(64)}
+            assert back == {(1, 1)}
+            reads = [(p.busiest, p.fewest) for p in patterns if p not in rows]
+            assert reads == [(1, 1)] * 64, stage
         found = _finding(variant, stage)
         assert (found.severity == "warn") is (pitch == 64)
         if pitch == 64:

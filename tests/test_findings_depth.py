@@ -227,6 +227,12 @@ def test_tensor_memory_columns_and_global_scratch_as_tritons_metadata_says():
     scratch = _one(variant, Stage.PTX, "global-scratch")
     assert f"{meta['global_scratch_size']} B of global scratch" in scratch.title and "set_allocator" in scratch.detail
     assert _one(variant, Stage.PTX, "cluster") is None and _one(variant, Stage.PTX, "warp-specialization") is None
+    # one CTA's MMAs (cta_group::1): no two-CTA MMA, in PTX or SASS
+    ptx, sass = variant.listings[Stage.PTX], variant.listings[Stage.SASS]
+    assert re.search(r"tcgen05\.mma\.cta_group::1", ptx) and "cta_group::2" not in ptx
+    assert re.search(r"UTC\w*MMA", sass) and not re.search(r"UTC\w*MMA\.2CTA", sass)
+    for stage in (Stage.PTX, Stage.SASS):
+        assert not any(f.title.startswith("two-CTA MMA") for f in findings(variant, stage))
     # a host-side descriptor, or none: no scratch; Hopper has no tensor memory
     assert _one(_variant(f"{GATHER}:tile_mm", MM, BIG, "sm_100a"), Stage.PTX, "global-scratch") is None
     assert _one(_variant(f"{GATHER}:tma_mm", MM, BIG, "sm_90"), Stage.PTX, "tensor-memory") is None
