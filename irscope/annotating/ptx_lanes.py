@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..ir import ptx as ptx_ir
-from .amd_lanes import Value, trailing_zeros
+from .amd_lanes import Operation, Value, carried_alignment, trailing_zeros
 
 DEPTH = 48
 REGISTER = re.compile(r"^%[a-z]+\d+$")
@@ -77,14 +77,6 @@ def _shr(opcode: str) -> Callable[[int, int], int]:
     if ".s" in opcode:
         return lambda a, s: _signed(a, bits) >> min(s, bits)
     return lambda a, s: (a & ((1 << bits) - 1)) >> min(s, bits)
-
-
-@dataclass(frozen=True)
-class Operation:
-    reads: int
-    compute: Callable[..., int]
-    carries: tuple[int, ...] = ()  # operands a uniform unknown passes through
-    fixed: tuple[int, ...] = ()  # ... provided these are one known number in every thread
 
 
 def _operation(opcode: str) -> Operation | None:
@@ -256,7 +248,7 @@ class PtxLanes:
         bits = 64 if "wide" in ins.opcode else _bits(ins.opcode)
         mask = (1 << bits) - 1
         lanes = tuple(operation.compute(*args) & mask for args in zip(*(v.lanes for v in known)))
-        return Value(lanes, _alignment(operation, known, uniform))
+        return Value(lanes, carried_alignment(operation, known, uniform))
 
     def _select(self, ops: Sequence[str], depth: int) -> Value | None:
         a, b, p = (self.value(x, depth) for x in ops[1:])
@@ -299,17 +291,3 @@ COMPARE: dict[str, Callable[[int, int], bool]] = {
     "hi": lambda a, b: a > b,
     "hs": lambda a, b: a >= b,
 }
-
-
-def _alignment(operation: Operation, values: list[Value], uniform: list[int]) -> int:
-    """The alignment of a result's unknown part: each unknown contributes ``2**align`` times its coefficient."""
-    if not uniform:
-        return 32
-    fixed = [values[i].lanes[0] if i in operation.fixed else 0 for i in range(operation.reads)]
-    zero = operation.compute(*fixed)
-    out = 32
-    for i in uniform:
-        unit = list(fixed)
-        unit[i] = 1
-        out = min(out, values[i].align + trailing_zeros(operation.compute(*unit) - zero))
-    return min(out, 32)
