@@ -45,7 +45,7 @@ __global__ void __launch_bounds__(32) fragments_padded(const __half* in, float* 
     load_fragments<72>(in, out);
 }
 
-// The same four fragments written with stmatrix.x4 (sm_90): thread t gives the address of row (t % 8) of
+// The same four fragments written with stmatrix.x4 (sm_90 and later): thread t gives the address of row (t % 8) of
 // matrix t / 8, as ldmatrix takes it, so the banks are the same as the reads above.
 template <int PITCH>
 __device__ void store_fragments(const float* in, __half* out) {
@@ -54,8 +54,10 @@ __device__ void store_fragments(const float* in, __half* out) {
     unsigned address = static_cast<unsigned>(__cvta_generic_to_shared(&tile[(t % 8) * PITCH + 8 * (t / 8)]));
     unsigned r0 = __float_as_uint(in[t]), r1 = __float_as_uint(in[t + 32]);
     unsigned r2 = __float_as_uint(in[t + 64]), r3 = __float_as_uint(in[t + 96]);
+#if __CUDA_ARCH__ >= 900  // the other kernels of this file compile for sm_80 too
     asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};"
                  :: "r"(address), "r"(r0), "r"(r1), "r"(r2), "r"(r3) : "memory");
+#endif
     __syncthreads();
     // read back unrolled (one warp): a loop would carry t's register, which the PTX's lanes do not follow
 #pragma unroll
