@@ -27,12 +27,13 @@ from pathlib import Path
 from typing import Any
 
 from .arch import normalise_arch
-from .errors import SessionError, UsageError
+from .errors import ParameterError, SessionError, UsageError
 from .frontends import Kernel, KernelHandle, resolve_kernel
-from .frontends.config import config_from_table, listed_configs, parse_sweep, sweep_configs
+from .frontends.config import config_from_table, frontend_options, listed_configs, parse_sweep, sweep_configs
 from .processes.executors import Executor
 from .processes.workers import DEFAULT_COMPILE_TIMEOUT
 from .session import Entry, Session
+from .spec import parse_value
 from .types import Config, Variant
 
 
@@ -78,11 +79,34 @@ class Named:
             )
 
     def config(self, overrides: Mapping[str, Any]) -> Config:
-        """The config ``-c`` values name: the table's defaults with ``overrides`` applied, checked."""
-        config = config_from_table(self.table, overrides, self.name, self.frontend)
+        """The config ``-c`` values name: the table's defaults with ``overrides`` applied, checked; for a
+        session, the values its sweep fixed (``fixed``) first."""
+        config = config_from_table(self.table, {**self.fixed(), **overrides}, self.name, self.frontend)
         if self.kernel is not None:
             self.kernel.check_config(config)
         return config
+
+    def fixed(self) -> dict[str, Any]:
+        """The values a session's sweep fixed with ``-c`` (its stored request), which every variant in it
+        shares: they hold for any variant named against the session, on either side of a diff, so that
+        ``-a triton=3.8.0`` names the variant swept with ``-c BLOCK=1024``. Data: only names of the table
+        (or the frontend's options) are taken; a stored request that is malformed, or a value irscope cannot
+        read, is a damaged session (``SessionError``)."""
+        request = self.session.request if self.session is not None else None
+        if request is None:
+            return {}
+        known = frontend_options(self.frontend)
+        out = {k: v for k, v in request.fixed.items() if k in self.table or k in known}
+        for name, value in out.items():
+            like = self.table[name].get("default") if isinstance(self.table.get(name), dict) else None
+            try:
+                parse_value(name, value, like, name in known and known[name].text) if isinstance(value, str) else value
+            except ParameterError as exc:
+                raise SessionError(
+                    f"session {self.session.path if self.session else ''}: a value its stored sweep request fixes is "
+                    f"not one irscope reads ({exc})"
+                ) from None
+        return out
 
     def configs(
         self, sweeps: Mapping[str, Sequence[Any]], fixed: Mapping[str, Any], *, stored: bool = False

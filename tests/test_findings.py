@@ -159,7 +159,7 @@ def test_masked_counts_include_zero_filling_copies_and_copies_exclude_their_grou
     assert sorted(async_copy.lines) == copies
     masking = found["masking"][0]
     assert set(copies) <= set(masking.lines)  # every copy reads under the K mask: zero-filled past it
-    assert f"for the {len(copies)} asynchronous copies" in masking.detail
+    assert f"the {len(copies)} asynchronous copies among them" in masking.detail
 
 
 def test_vectorisation_advice_blames_only_what_reaches_the_address_in_its_role(folder):

@@ -67,7 +67,7 @@ def _reductions_by_regex(text: str, stage: Stage) -> Counter:
 def _claimed(finding) -> Counter:
     """{(lanes, steps): count} as the finding's title states it."""
     out: Counter = Counter()
-    for n, lanes, steps in re.findall(r"(\d+) over (?:groups of )?(\d+) lanes \((\d+) steps?\)", finding.title):
+    for n, lanes, steps in re.findall(r"(\d+) over (?:groups of )?(\d+) lanes[^(,;]*\((\d+) steps?\)", finding.title):
         out[(int(lanes), int(steps))] += int(n)
     return out
 

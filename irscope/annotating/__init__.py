@@ -10,7 +10,12 @@ their evidence; ``occupancy.py`` is NVIDIA's occupancy rules (cuda_occupancy.h) 
 ``roles.py`` names operands by their role (wgmma/tcgen05 descriptors decoded, cp.async src-size);
 ``ir/sass_control.py`` reads each SASS instruction's control bits (stall, yield, scoreboards, reuse)
 from the cubin, parsed by ``ir/elf.py``; ``reasons.py`` reads the TTIR's dataflow to say which
-kernel arguments keep a load or store narrow, and in what role.
+kernel arguments keep a load or store narrow, and in what role; ``widths.py`` turns that into the width
+finding; ``masks.py`` says where a masked access's predicate comes from. ``ptx_lanes.py`` and
+``sass_lanes.py`` prove a register's value in every thread (the twins of ``amd_lanes.py``), which
+``smem_banks.py`` reads for shared-memory bank conflicts; ``atomics.py`` (locks), ``redundancy.py``
+(threads holding the same element) and ``blackwell.py`` (tensor memory, clusters, partitions, scratch)
+are findings of their own.
 """
 
 from __future__ import annotations

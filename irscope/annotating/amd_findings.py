@@ -18,6 +18,8 @@ from .amd_lds_banks import lds_bank_finding
 from .amd_occupancy import SimdOccupancy, simd_occupancy
 from .amdgcn_decode import matrix_shape
 from .finding import Finding
+from .redundancy import redundancy_finding
+from .widths import one_value_lines
 
 WIDEST = 16  # bytes per lane of the widest global access (dwordx4, b128)
 
@@ -30,8 +32,9 @@ def amdgcn_findings(variant: Variant, smap: SourceMap) -> list[Finding]:
     out += _lds(variant, ops, amdgcn.barriers(text))
     out += lds_bank_finding(variant)
     out += _occupancy(variant)
-    out += _spills(variant, ops)
+    out += _spills(variant, ops, text)
     out += _matrix(amdgcn.instructions(text))
+    out += redundancy_finding(variant, smap, Stage.AMDGCN)
     return out
 
 
@@ -55,9 +58,35 @@ def _per_python_line(variant: Variant, ops: list[amdgcn.MemoryOp], smap: SourceM
 
 def _vectorization(variant: Variant, ops: list[amdgcn.MemoryOp], smap: SourceMap) -> list[Finding]:
     out = []
+    own = smap.own_lines(Stage.AMDGCN)
+    scalar_lines = one_value_lines(variant, smap)
     for kind in ("load", "store"):
-        accesses = [op for op in ops if op.space == "global" and op.kind == kind]
+        every = [op for op in ops if op.space == "global" and op.kind == kind]
+        scalars = [op for op in every if op.index < len(own) and own[op.index] in scalar_lines]
+        accesses = [op for op in every if op not in scalars]
+        aside = ""
+        if scalars:
+            lines = sorted({line for op in scalars if (line := own[op.index])})
+            aside = (
+                f" Not counted: {len(scalars)} access{'es' if len(scalars) != 1 else ''} of one value per "
+                f"program (a scalar tl.load or tl.store, Python line{'s' if len(lines) != 1 else ''} "
+                f"{', '.join(map(str, lines))}): every lane uses the same address, and the width is the value's "
+                f"({', '.join(_per_python_line(variant, scalars, smap))})."
+            )
         if not accesses:
+            if scalars:
+                rows = _per_python_line(variant, scalars, smap)
+                out.append(
+                    Finding(
+                        "vectorization",
+                        "info",
+                        f"global {kind}s move one value per program",
+                        aside.strip(),
+                        Stage.AMDGCN,
+                        tuple(op.index for op in scalars),
+                        tuple(rows),
+                    )
+                )
             continue
         rows = _per_python_line(variant, accesses, smap)
         widths = sorted({op.bytes for op in accesses if op.bytes})
@@ -81,7 +110,7 @@ def _vectorization(variant: Variant, ops: list[amdgcn.MemoryOp], smap: SourceMap
             words = (
                 f"Each lane moves {widths[-1] if widths else '?'} bytes per instruction; {WIDEST} would be the widest"
             )
-        detail = f"{words}, for {lane}. Per Python line: " + "; ".join(rows) + "."
+        detail = f"{words}, for {lane}. Per Python line: " + "; ".join(rows) + "." + aside
         out.append(
             Finding(
                 "vectorization", severity, title, detail, Stage.AMDGCN, tuple(op.index for op in cited), tuple(rows)
@@ -193,27 +222,48 @@ def _count(n: int, thing: str) -> str:
     return f"{n} {thing}{'' if n == 1 else 's'}"
 
 
-def _spills(variant: Variant, ops: list[amdgcn.MemoryOp]) -> list[Finding]:
+def _spills(variant: Variant, ops: list[amdgcn.MemoryOp], text: str) -> list[Finding]:
+    """Spills as the code object's metadata counts them, told apart by where they go: VGPRs (and SGPRs
+    with no lane to go to) to scratch, memory; SGPRs into lanes of a VGPR (``v_writelane_b32 v81, s0, 0``,
+    read back by ``v_readlane_b32``), which is no memory at all: LLVM's SILowerSGPRSpills."""
     r = variant.resources
     scratch = [op for op in ops if op.space == "scratch"]
     spilled = (r.vgpr_spills or 0) + (r.sgpr_spills or 0) if r else 0
     if not spilled and not scratch and not (r and r.scratch):
         return []
+    # v_writelane/v_readlane serve other ends too (a value kept across lanes): spills only where SGPRs spilled
+    lanes = amdgcn.lane_spills(text) if r and r.sgpr_spills else amdgcn.LaneSpills(0, 0, (), ())
     stores = sum(1 for op in scratch if op.kind == "store")
-    detail = (
-        f"The code object's metadata: {r.vgpr_spills if r else '?'} VGPRs and {r.sgpr_spills if r else '?'} SGPRs spilled, "
-        f"{r.scratch if r else '?'} bytes of scratch per lane. The AMDGCN has {len(scratch)} scratch accesses "
-        f"({stores} spill stores, {len(scratch) - stores} reloads). Scratch is per-lane memory in HBM, cached: "
-        "each spill costs a memory round trip. Fewer values per lane (smaller blocks, more warps) or a looser "
-        "waves_per_eu lowers the pressure."
-    )
-    title = f"registers spill to scratch ({r.scratch if r else '?'} bytes per lane)"
+    parts = [
+        f"The code object's metadata: {r.vgpr_spills if r else '?'} VGPRs and {r.sgpr_spills if r else '?'} SGPRs "
+        f"spilled, {r.scratch if r else '?'} bytes of scratch per lane."
+    ]
+    if lanes.writes:
+        parts.append(
+            f"The AMDGCN writes {lanes.writes} SGPR values into lanes of {len(lanes.holders)} VGPR"
+            f"{'s' if len(lanes.holders) != 1 else ''} ({', '.join(lanes.holders)}: v_writelane_b32) and reads "
+            f"{lanes.reads} back (v_readlane_b32): a spill of an SGPR into a VGPR lane costs one instruction "
+            "and no memory traffic, and the VGPRs that hold them count against occupancy."
+        )
+    if scratch or (r and r.scratch):
+        parts.append(
+            f"{len(scratch)} scratch accesses ({stores} spill stores, {len(scratch) - stores} reloads): scratch "
+            "is per-lane memory in HBM, cached, and each spill there costs a memory round trip. Fewer values per "
+            "lane (smaller blocks, more warps) or a looser waves_per_eu lowers the pressure."
+        )
+    memory = bool(scratch or (r and r.scratch))
+    if memory:
+        title = f"registers spill to scratch ({r.scratch if r else '?'} bytes per lane)"
+    else:
+        title = f"{r.sgpr_spills if r else lanes.writes} SGPRs spill into VGPR lanes: no scratch, no memory traffic"
     evidence = (
         f"{spilled} registers spilled",
         f"{r.scratch if r else 0} B scratch",
         f"{len(scratch)} scratch accesses",
+        f"{lanes.writes} v_writelane_b32, {lanes.reads} v_readlane_b32",
     )
-    return [Finding("spills", "warn", title, detail, Stage.AMDGCN, tuple(op.index for op in scratch), evidence)]
+    lines = tuple(sorted({op.index for op in scratch} | set(lanes.lines)))
+    return [Finding("spills", "warn" if memory else "info", title, " ".join(parts), Stage.AMDGCN, lines, evidence)]
 
 
 def _matrix(instructions: list[tuple[int, str]]) -> list[Finding]:

@@ -218,7 +218,7 @@ class LaneValues:
         ):
             return None
         lanes = tuple(operation.compute(*args) & MASK for args in zip(*(v.lanes for v in known)))
-        return Value(lanes, _carried_alignment(operation, known, uniform))
+        return Value(lanes, carried_alignment(operation, known, uniform))
 
     def alignment(self, index: int, reg: str) -> int:
         """Trailing zero bits every value of SGPR ``reg`` read at ``index`` has: the greatest fixed point of
@@ -325,7 +325,7 @@ def _scalar_rule(ins: Instruction) -> Callable[[list[int], Instruction], int] | 
     return rule
 
 
-def _carried_alignment(operation: Operation, values: list[Value], uniform: list[int]) -> int:
+def carried_alignment(operation: Operation, values: list[Value], uniform: list[int]) -> int:
     """The alignment of the unknown part of a result: the operation is linear in each ``U`` it carries, so
     each contributes ``2**align`` times its coefficient (the result for that operand 1, the others 0)."""
     if not uniform:

@@ -9,7 +9,10 @@ from ..types import Stage
 
 @dataclass(frozen=True)
 class Finding:
-    kind: str  # vectorization, masking, spills, occupancy, shared-memory, lds-banks (AMD), async-copy, tma, tensor-cores, reduction, hot-lines
+    # vectorization, masking, spills, occupancy, shared-memory, bank-conflicts, lds-banks (AMD), async-copy, tma,
+    # tensor-cores, reduction, atomics, redundant-threads, tensor-memory, cluster, warp-specialization,
+    # global-scratch, hot-lines
+    kind: str
     severity: str  # "info" or "warn"
     title: str
     detail: str

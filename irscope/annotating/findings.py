@@ -10,20 +10,23 @@ from the stage's own instructions (facts.py): a SASS finding cites SASS lines.
 
 from __future__ import annotations
 
-import math
-import re
 from collections import Counter
 
 from ..arch import Vendor, capability_of
 from ..ir.dialects import DIALECTS
 from ..ir.sourcemap import SourceMap
-from ..ir.stats import byte_shares
 from ..types import Stage, Variant
 from .amd_findings import amdgcn_findings
+from .atomics import atomics_finding
+from .blackwell import blackwell_findings, block_threads
 from .facts import StageFacts, stage_facts
 from .finding import Finding
+from .masks import Origins, mask_origins
 from .occupancy import Occupancy, occupancy
-from .reductions import Reductions, reductions
+from .reductions import Chains, Reductions, reductions
+from .redundancy import redundancy_finding
+from .smem_banks import bank_finding
+from .widths import vectorization
 
 
 def findings(variant: Variant, stage: Stage = Stage.PTX, smap: SourceMap | None = None) -> list[Finding]:
@@ -36,166 +39,66 @@ def findings(variant: Variant, stage: Stage = Stage.PTX, smap: SourceMap | None 
     assert facts is not None
     smap = smap or SourceMap(variant)
     out: list[Finding] = []
-    out += _vectorization(variant, facts, smap)
-    out += _masking(variant, facts)
-    out += _spills(variant, facts)
+    out += vectorization(variant, facts, smap)
+    out += _masking(variant, facts, smap)
+    out += _spills(variant, facts, smap)
     out += _occupancy(variant, stage)
     out += _shared_memory(variant, facts)
+    out += bank_finding(variant, stage, facts.instructions)
     out += _async_copies(variant, facts)
     out += _tensor_cores(facts)
     out += _reductions(variant, facts, smap)
+    out += atomics_finding(variant, facts, smap)
+    out += redundancy_finding(variant, smap, stage)
+    if variant.vendor is Vendor.NVIDIA:
+        out += blackwell_findings(variant, stage)
     out += _hot_lines(variant, facts, smap)
     return out
 
 
-def _width_rows(accesses) -> tuple[list[str], dict[int, float]]:
-    """``["ld.global.v4.b32 x2 (16 B)", ...]`` and each width's share of the bytes moved."""
-    per_opcode = Counter((i.opcode, a.bytes) for i, a in accesses)
-    rows = [f"{op} x{n} ({width or '?'} B)" for (op, width), n in per_opcode.most_common()]
-    return rows, byte_shares(a.bytes for _, a in accesses)
-
-
-def _vectorization(variant: Variant, facts: StageFacts, smap: SourceMap) -> list[Finding]:
-    out = []
-    for kind in ("load", "store"):
-        accesses = facts.global_accesses(kind)
-        if not accesses:
-            continue
-        rows, shares = _width_rows(accesses)
-        widths = sorted({a.bytes for _, a in accesses if a.bytes}, reverse=True)
-        mix = ", ".join(rows) + _generic_words(accesses, facts.stage)
-        space = _space_of(accesses)
-        if widths and widths[-1] >= 16:
-            out.append(
-                Finding(
-                    "vectorization",
-                    "info",
-                    f"{space} {kind}s are vectorised: {widths[0]} bytes per thread",
-                    f"{mix}. Each thread moves {widths[0]} contiguous bytes per instruction, the widest "
-                    "global access there is.",
-                    facts.stage,
-                    tuple(i.index for i, _ in accesses),
-                    tuple(rows),
-                )
-            )
-            continue
-        narrow = [(i, a) for i, a in accesses if (a.bytes or 0) < 16]
-        reasons = _reasons_for(variant, smap, facts.stage, [i.index for i, _ in narrow])
-        if widths and widths[0] >= 16:
-            share = ", ".join(f"{w} B {100 * s:.0f}%" for w, s in shares.items())
-            detail = (
-                f"{mix}. Of the bytes each thread moves, {share}: the narrow accesses (lines cited) are the ones "
-                "to widen."
-            )
-            if reasons:
-                detail += " " + reasons
-            out.append(
-                Finding(
-                    "vectorization",
-                    "warn",
-                    f"{space} {kind}s mix widths: {share} of the bytes",
-                    detail,
-                    facts.stage,
-                    tuple(i.index for i, _ in narrow),
-                    tuple(rows),
-                )
-            )
-            continue
-        widest = widths[0] if widths else None
-        detail = f"{mix}. Each thread moves {widest or '?'} bytes per instruction; 16 would be the widest."
-        if reasons:
-            detail += " " + reasons
-        out.append(
-            Finding(
-                "vectorization",
-                "warn",
-                f"{space} {kind}s are not vectorised ({widest} bytes per thread)",
-                detail,
-                facts.stage,
-                tuple(i.index for i, _ in accesses),
-                tuple(rows),
-            )
-        )
-    return out
-
-
-def _space_of(accesses) -> str:
-    spaces = {a.space for _, a in accesses}
-    return "global" if spaces == {"global"} else "generic" if spaces == {"generic"} else "global and generic"
-
-
-def _generic_words(accesses, stage: Stage) -> str:
-    generic = sum(1 for _, a in accesses if a.space == "generic")
-    if not generic:
-        return ""
-    names = "ld/st without .global" if stage == Stage.PTX else "LD/ST"
-    return (
-        f" ({generic} generic: {names}, no state space named; the hardware resolves each address at run "
-        "time, and the compiler could not prove the pointer global)"
-    )
-
-
-def _reasons_for(variant: Variant, smap: SourceMap, stage: Stage, lines: list[int]) -> str:
-    """Why the accesses at ``lines`` are narrow: one element per thread, or what the compiler could not
-    assume about the arguments their addresses come from (reasons.py), for the tl.load/tl.store on the
-    same Python lines."""
-    info = variant.compile_info
-    ttir = variant.listings.get(Stage.TTIR, "")
-    if info is None or not ttir:
-        return ""
-    from .reasons import access_reasons, combined
-
-    elements = _elements_per_access(variant)
-    threads = info.threads_per_block
-    if elements and threads and max(elements) <= threads:
-        return (
-            f"Each access covers {max(elements)} elements and the block has {threads} threads: one element per "
-            "thread. A larger BLOCK_SIZE or fewer warps give each thread several contiguous elements, which can "
-            "become one wide access."
-        )
-    own = smap.own_lines(stage)
-    python_lines = {own[i] for i in lines if i < len(own) and own[i]}
-    found = access_reasons(ttir)
-    chosen = [r for r in found if not python_lines or smap.source_line(Stage.TTIR, r.line) in python_lines]
-    words = combined(chosen or found).words() if (chosen or found) else ""
-    return f"Each thread has several elements, but {words}." if words else ""
-
-
-# %row_3 = tt.load %input_ptrs_1, %row_2, %cst : tensor<1024x!tt.ptr<f32>, #blocked>
-TTGIR_MEMORY_SHAPE = re.compile(r"\btt\.(?:load|store)\b.*:\s*tensor<(?P<dims>[\dx]+)x!tt\.ptr")
-
-
-def _elements_per_access(variant: Variant) -> list[int]:
-    ttgir = variant.listings.get(Stage.TTGIR, "")
-    return [math.prod(int(d) for d in m.group("dims").split("x")) for m in TTGIR_MEMORY_SHAPE.finditer(ttgir)]
-
-
-def _masking(variant: Variant, facts: StageFacts) -> list[Finding]:
+def _masking(variant: Variant, facts: StageFacts, smap: SourceMap) -> list[Finding]:
     accesses = facts.global_accesses()
     masked = [(i, a) for i, a in accesses if a.masked]
     if not masked:
         return []
     zero_fill = [i for i, a in masked if a.asynchronous]
+    branched = [i for i, _ in masked if i.index in set(facts.branched)]
+    ptx = facts.stage == Stage.PTX
     how = (
         "through cp.async's src-size operand: it reads fewer bytes than it writes"
-        if facts.stage == Stage.PTX
+        if ptx
         else "LDGSTS's zero-fill predicate, its last operand"
     )
-    guard = "@%p" if facts.stage == Stage.PTX else "@P"
-    detail = (
-        f"Masked accesses come from mask= in tl.load/tl.store: threads whose mask is false skip the access "
-        f"(predicated, {guard})"
-        if _from_triton(variant)
-        else f"Predicated accesses ({guard}) come from a condition around them (an if, a bounds check): threads "
-        "whose predicate is false skip the access"
+    guard = "@%p" if ptx else "@P"
+    skipped = (
+        f"; {len(branched)} unguarded but behind a guarded branch or exit that skips them"
+        f" ({'@%p bra / ret' if ptx else '@P BRA / EXIT'}: ptxas turns one form into the other)"
+        if branched
+        else ""
     )
+    origins = mask_origins(variant, smap, facts.stage, [i.index for i, _ in masked]) if _from_triton(variant) else None
+    if origins is None:
+        detail = (
+            f"Predicated accesses ({guard}) come from a condition around them (an if, a bounds check): threads "
+            f"whose predicate is false skip the access{skipped}"
+        )
+    else:
+        detail = _origin_words(origins, guard, skipped)
     if zero_fill:
-        detail += f" or, for the {len(zero_fill)} asynchronous copies among them, write zeros instead ({how})"
+        detail += f"; the {len(zero_fill)} asynchronous copies among them write zeros instead ({how})"
     detail += (
         ". Masks cost a compare per access and, when the bound is not known to be a multiple of the vector "
         "width, keep accesses narrow."
     )
-    evidence = (f"{len(masked) - len(zero_fill)} predicated", f"{len(zero_fill)} zero-filling copies")
+    evidence = [f"{len(masked) - len(zero_fill)} predicated", f"{len(zero_fill)} zero-filling copies"]
+    if branched:
+        evidence.append(f"{len(branched)} behind a branch or exit")
+    if origins is not None:
+        evidence += [
+            f"{len(origins.from_mask)} from mask=",
+            f"{len(origins.pipelined)} from the software pipeliner's loop guard",
+            f"{len(origins.added)} added by the compiler otherwise",
+        ]
     return [
         Finding(
             "masking",
@@ -204,12 +107,38 @@ def _masking(variant: Variant, facts: StageFacts) -> list[Finding]:
             detail,
             facts.stage,
             tuple(i.index for i, _ in masked),
-            evidence,
+            tuple(evidence),
         )
     ]
 
 
-def _spills(variant: Variant, facts: StageFacts) -> list[Finding]:
+def _origin_words(origins: Origins, guard: str, skipped: str) -> str:
+    """Where a Triton kernel's masks come from, each part only as far as the TTIR and TTGIR show it."""
+    parts = []
+    if origins.from_mask:
+        where = ", ".join(map(str, origins.mask_lines))
+        parts.append(
+            f"{len(origins.from_mask)} from mask= in tl.load/tl.store (Python line{'s' if len(origins.mask_lines) > 1 else ''} "
+            f"{where}): threads whose mask is false skip the access (predicated, {guard}{skipped})"
+        )
+    if origins.pipelined:
+        where = ", ".join(map(str, origins.pipelined_lines))
+        parts.append(
+            f"{len(origins.pipelined)} from the software pipeliner, not from a mask=: the tl.load on line{'s' if len(origins.pipelined_lines) > 1 else ''} "
+            f"{where} has none in the TTIR, and in the TTGIR its copies carry a mask that compares the loop's "
+            "induction variable or bound (the guard that the iteration they load ahead exists)"
+        )
+    if origins.added:
+        parts.append(
+            f"{len(origins.added)} predicated by the compiler: the TTIR's access on {'their' if len(origins.added) > 1 else 'its'} Python line has "
+            "no mask= (a scalar is stored by one thread, for one)"
+        )
+    if origins.unplaced:
+        parts.append(f"{len(origins.unplaced)} with no Python access to credit")
+    return "Of the masked accesses, " + "; ".join(parts)
+
+
+def _spills(variant: Variant, facts: StageFacts, smap: SourceMap) -> list[Finding]:
     r = variant.resources
     spilled = (r.spill_stores or 0) + (r.spill_loads or 0) if r else 0
     if not spilled and not facts.local:
@@ -220,9 +149,13 @@ def _spills(variant: Variant, facts: StageFacts) -> list[Finding]:
         if r
         else ""
     )
+    rows: list[str] = []
     if facts.local:
         names = "ld.local/st.local" if facts.stage == Stage.PTX else "LDL/STL"
         detail += f"; the {facts.stage.value.upper()} has {len(facts.local)} local-memory accesses ({names})"
+        rows = _local_by_line(variant, facts, smap)
+        if rows:
+            detail += f", by {_language(variant)} line: " + "; ".join(rows)
     detail += (
         ". Spilled values live in local memory (DRAM, cached in L1/L2): expect extra memory traffic. "
         "Fewer elements per thread (smaller blocks, more warps) lowers register pressure."
@@ -235,9 +168,30 @@ def _spills(variant: Variant, facts: StageFacts) -> list[Finding]:
             detail,
             facts.stage,
             tuple(facts.local),
-            (f"{spilled} bytes spilled", f"{len(facts.local)} local accesses"),
+            (f"{spilled} bytes spilled", f"{len(facts.local)} local accesses", *rows),
         )
     ]
+
+
+def _local_by_line(variant: Variant, facts: StageFacts, smap: SourceMap, top: int = 6) -> list[str]:
+    """``line 12 (x = tl.load(...)): 40 stores, 38 loads``: the local accesses of the listing by the source line
+    its line information gives them, most first."""
+    own = smap.own_lines(facts.stage)
+    kinds = {i.index: a.kind for i, a in facts.accesses if a.space == "local"}
+    per_line: dict[int | None, Counter[str]] = {}
+    for index in facts.local:
+        line = own[index] if index < len(own) else None
+        per_line.setdefault(line, Counter())[kinds.get(index, "load")] += 1
+    source = variant.listings.get(Stage.SOURCE, "").splitlines()
+    rows = []
+    for line, counts in sorted(per_line.items(), key=lambda kv: -sum(kv[1].values()))[:top]:
+        where = f"line {line}" if line else "no source line"
+        if line and 0 < line <= len(source):
+            where += f" ({source[line - 1].strip()[:40]})"
+        rows.append(f"{where}: {counts['store']} stores, {counts['load']} loads")
+    if len(per_line) > top:
+        rows.append(f"{len(per_line) - top} more lines")
+    return rows
 
 
 def kernel_occupancy(variant: Variant) -> Occupancy | None:
@@ -246,7 +200,9 @@ def kernel_occupancy(variant: Variant) -> Occupancy | None:
         return None
     if variant.vendor is not Vendor.NVIDIA:  # an SM's limits: an AMD SIMD's (VGPRs per wave size) differ
         return None
-    return occupancy(capability_of(variant.arch) or 90, r.registers, info.threads_per_block, r.shared or 0)
+    # a warp-specialised kernel runs more warps than num_warps: the PTX's .reqntid says how many
+    threads = max(info.threads_per_block, block_threads(variant.listings.get(Stage.PTX, "")) or 0)
+    return occupancy(capability_of(variant.arch) or 90, r.registers, threads, r.shared or 0)
 
 
 def _occupancy(variant: Variant, stage: Stage) -> list[Finding]:
@@ -280,6 +236,7 @@ def _occupancy(variant: Variant, stage: Stage) -> list[Finding]:
         + " per block"
     )
     allowed = ", ".join(f"{name} {n}" for name, n in occ.by.items())
+    cliffs = " " + _cliffs(occ)
     if occ.warps == occ.max_warps:
         return [
             Finding(
@@ -287,7 +244,7 @@ def _occupancy(variant: Variant, stage: Stage) -> list[Finding]:
                 "info",
                 f"full occupancy: {occ.warps} warps per SM",
                 f"{shape}: {occ.blocks} blocks fill all {occ.max_warps} warp slots of a {variant.arch} SM "
-                f"(blocks each limit allows: {allowed}).",
+                f"(blocks each limit allows: {allowed}).{cliffs}",
                 stage,
                 (),
                 evidence,
@@ -300,7 +257,7 @@ def _occupancy(variant: Variant, stage: Stage) -> list[Finding]:
     )
     if len(binding) > 1:
         detail += f" {' and '.join(binding).capitalize()} bind equally: easing only one of them gains nothing."
-    detail += " " + _to_fit_one_more(occ)
+    detail += " " + _to_fit_one_more(occ) + cliffs
     severity = "warn" if pct < 25 else "info"
     return [
         Finding(
@@ -313,6 +270,30 @@ def _occupancy(variant: Variant, stage: Stage) -> list[Finding]:
             evidence,
         )
     ]
+
+
+def _cliffs(occ: Occupancy) -> str:
+    """How far each resource is from the next occupancy step, up and down: the most it may grow to before a
+    block no longer fits, and what it must shrink to for one more block where it alone decides that."""
+    blocks = occ.blocks
+    parts = []
+    keep = occ.registers_for(blocks)
+    if keep is not None and keep >= occ.registers:
+        head = f"registers: up to {keep} a thread keep {blocks} blocks ({keep - occ.registers} more than now" + (
+            ", the most a thread may have)" if keep >= occ.limits.max_registers_per_thread else ")"
+        )
+        fewer = occ.registers_for(blocks + 1)
+        if fewer is not None and fewer < occ.registers and occ.binding == ("registers",):
+            head += f", {fewer} or fewer fit {blocks + 1} ({occ.registers - fewer} fewer)"
+        parts.append(head)
+    if occ.shared:
+        keep_shared = occ.shared_for(blocks)
+        head = f"shared memory: up to {keep_shared} B a block keep {blocks} ({keep_shared - occ.shared} B more)"
+        if occ.binding == ("shared memory",):
+            more = occ.shared_for(blocks + 1)
+            head += f", {more} B or less fit {blocks + 1} ({occ.shared - more} B less)"
+        parts.append(head)
+    return ("Steps: " + "; ".join(parts) + ".") if parts else ""
 
 
 def _to_fit_one_more(occ: Occupancy) -> str:
@@ -473,45 +454,78 @@ def _tensor_cores(facts: StageFacts) -> list[Finding]:
 
 
 def _reductions(variant: Variant, facts: StageFacts, smap: SourceMap) -> list[Finding]:
-    """Warp reductions shaped by their shuffles' lane offsets, per source line (reductions.py), and a
-    crossing of warps through shared memory only where the data flow shows one."""
+    """Warp reductions and scans, chained by data flow and shaped by their shuffles' lane offsets, per
+    source line (reductions.py), and a crossing of warps through shared memory only where the data flow
+    shows one."""
     found = _reductions_of(facts, smap)
     if not found.shuffles:
-        return []
-    shapes: Counter[tuple[int, int]] = Counter()
-    for c in found.chains:
-        shapes[(c.lanes, c.steps)] += c.count
-    shape = ", ".join(
-        f"{n} over {'32 lanes' if lanes == 32 else f'groups of {lanes} lanes'} ({steps} step{'s' if steps > 1 else ''})"
-        for (lanes, steps), n in sorted(shapes.items(), key=lambda kv: (-kv[0][0], -kv[1]))
+        return []  # moves alone (a warp id broadcast by shfl.idx) reduce nothing
+
+    def shapes(kind: str) -> str:
+        merged: Counter[tuple[int, tuple[int, ...]]] = Counter()
+        for c in found.chains:
+            if c.kind == kind:
+                merged[(c.lanes, c.offsets)] += c.count
+        ordered = sorted(merged.items(), key=lambda kv: (-kv[0][0], [-o for o in kv[0][1]]))
+        return ", ".join(Chains(None, lanes, len(offsets), n, kind, offsets).shape() for (lanes, offsets), n in ordered)
+
+    reduced, scanned = shapes("reduction"), shapes("scan")
+    per_line = "; ".join(
+        f"line {c.line}: {c.words()}{' (scan)' if c.kind == 'scan' else ''}" for c in found.chains if c.line
     )
-    per_line = "; ".join(f"line {c.line}: {c.words()}" for c in found.chains if c.line)
+    parts = []
+    if found.count:
+        parts.append(f"{found.count} reduction{'s' if found.count != 1 else ''}, {reduced}")
+    if found.scans:
+        parts.append(f"{found.scans} scan{'s' if found.scans != 1 else ''} (prefix sums), {scanned}")
     detail = f"{len(found.shuffles)} combining warp shuffles"
-    detail += f": {found.count} reduction{'s' if found.count != 1 else ''}, {shape}" if found.chains else ""
+    detail += (": " + "; ".join(parts)) if parts else ""
     detail += f" ({per_line})" if per_line else ""
-    detail += ". A reduction over 2^k lanes takes k shuffles, lane offsets 2^(k-1) down to 1; each combines values "
-    detail += "across lanes without shared memory."
+    detail += (
+        ". A shuffle combines when the next instruction to read its result also reads the value the lane "
+        "shuffled out; the next step of a chain shuffles out what the last one combined. k steps with distinct "
+        "lane offsets reduce (bfly, down) or scan (up) 2^k lanes: offsets 2^(k-1) .. 1 a group of adjacent "
+        "lanes, offset 16 alone two lanes 16 apart; none uses shared memory."
+    )
     if found.irregular:
         offsets = ", ".join(f"{o} x{n}" for o, n in sorted(Counter(s.offset for s in found.irregular).items()))
-        detail += f" {len(found.irregular)} more shuffles with offsets that form no chain ({offsets})."
+        detail += f" {len(found.irregular)} more combining shuffles chain into no reduction or scan ({offsets})."
     if found.unknown:
         detail += f" {len(found.unknown)} shuffles take their lane offset from a register the listing does not set "
         detail += "to a constant: not counted as reductions."
+    if found.moves:
+        modes = ", ".join(f"{m or '?'} x{n}" for m, n in sorted(Counter(s.mode for s in found.moves).items()))
+        detail += (
+            f" {len(found.moves)} shuffles combine nothing ({modes}): each lane takes another lane's value "
+            "(a permutation or a broadcast), which is no reduction step."
+        )
+    if found.unused:
+        detail += (
+            f" {len(found.unused)} PTX shuffle{'s' if len(found.unused) > 1 else ''} whose result nothing reads "
+            "(ptxas drops it): not counted."
+        )
     if found.crossings:
         first = found.crossings[0]
         detail += (
-            f" {len(found.crossings)} reduction result{'s' if len(found.crossings) > 1 else ''} then cross warps "
+            f" {len(found.crossings)} result{'s' if len(found.crossings) > 1 else ''} then cross warps "
             f"through shared memory: stored (line {first.store + 1}), a block barrier (line {first.barrier + 1}), "
             f"loaded back (line {first.load + 1})."
         )
-    if found.chains:
-        title = f"{found.count} warp reduction{'s' if found.count != 1 else ''} by shuffle: {shape}"
-    else:
-        title = f"{len(found.shuffles)} warp shuffles combine lanes"
+    heads = []
+    if found.count:
+        heads.append(f"{found.count} warp reduction{'s' if found.count != 1 else ''} by shuffle: {reduced}")
+    if found.scans:
+        heads.append(f"{found.scans} warp scan{'s' if found.scans != 1 else ''} by shuffle: {scanned}")
+    title = "; ".join(heads) if heads else f"{len(found.shuffles)} warp shuffles combine lanes"
     if found.crossings:
         title += ", combined across warps in shared memory"
-    lines = {s.index for s in found.shuffles} | {x for c in found.crossings for x in (c.store, c.barrier, c.load)}
-    evidence = (f"{len(found.shuffles)} combining shuffles", *(f"line {c.line}: {c.words()}" for c in found.chains))
+    lines = {s.index for s in (*found.shuffles, *found.moves)}
+    lines |= {x for c in found.crossings for x in (c.store, c.barrier, c.load)}
+    evidence = (
+        f"{len(found.shuffles)} combining shuffles",
+        *(f"line {c.line}: {c.words()}" for c in found.chains),
+        *((f"{len(found.moves)} moving shuffles",) if found.moves else ()),
+    )
     return [Finding("reduction", "info", title, detail, facts.stage, tuple(sorted(lines)), evidence)]
 
 

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 # tt.func public @k(%x_ptr: !tt.ptr<f32> {tt.divisibility = 16 : i32} loc(...), %n: i32 loc(...), ...)
 FUNC = re.compile(r"tt\.func\b[^(]*\((?P<args>.*)\)\s*(?:attributes|\{)")
 ARG = re.compile(r"(%[\w$.-]+)\s*:\s*([^{,]+?)\s*(\{[^}]*\})?\s*loc\(")
+# %cst = arith.constant dense<4> : tensor<64xi32, #blocked>      %c4_i32 = arith.constant 4 : i32
+CONSTANT = re.compile(r"^\s*(%[\w$.-]+)\s*=\s*arith\.constant\s+(?:dense<)?(-?\d+)(?:\s*:|>)")
 # %x_6 = tt.addptr %x_5, %x_4 : ...        %x:2 = ...
 DEF = re.compile(r"^\s*(%[\w$.-]+)(?::\d+)?\s*=\s*([\w.]+)\s*(.*)$")
 NAME = re.compile(r"%[\w$.-]+")
@@ -43,6 +45,7 @@ FOLLOW = (
     "arith.index_cast",
     "ttg.convert_layout",
     "tt.bitcast",
+    "tt.int_to_ptr",
 )
 
 
@@ -64,10 +67,22 @@ class AccessReasons:
     base: tuple[str, ...]  # pointer arguments not known 16-byte aligned
     strides: tuple[str, ...]  # integer arguments scaling the per-element index
     offsets: tuple[str, ...]  # integer arguments added uniformly or bounding the mask, not known multiples of 16
+    constant_strides: tuple[int, ...] = ()  # constants other than 1 scaling the per-element index
+    elements: int = 0  # elements the access covers (0: a scalar)
+    ranges: tuple[int, ...] = ()  # TTIR lines of the tt.make_range ops its address is built from
+    loaded: tuple[str, ...] = ()  # roles (base, stride, offset, bound) of values read from memory by a tl.load
 
     def words(self) -> str:
         """The reasons in plain words, with what to try; "" when the address is fully known."""
         parts = []
+        if self.constant_strides:
+            k = ", ".join(map(str, self.constant_strides))
+            parts.append(
+                f"the element index along the contiguous dimension is multiplied by the constant {k}, so a "
+                f"thread's elements are {k} elements apart in memory: not contiguous, and no alignment or "
+                "size makes them one wide access"
+            )
+            return "; ".join(parts)
         if self.strides:
             names = ", ".join(self.strides)
             parts.append(
@@ -75,6 +90,16 @@ class AccessReasons:
                 f"not known to be contiguous. If it is 1 when the kernel runs, Triton's JIT compiles that "
                 f"case with {names}=1 as a constant (an int argument equal to 1 is specialised); here, "
                 f"declare it 1 in the signature, or make it a tl.constexpr"
+            )
+        if self.loaded:
+            what = " and ".join(
+                {"base": "base pointer", "stride": "stride", "offset": "offset", "bound": "mask bound"}.get(r, r)
+                for r in self.loaded
+            )
+            parts.append(
+                f"its {what} {'is' if len(self.loaded) == 1 else 'are'} read from memory by a tl.load, so "
+                "nothing is known of alignment or divisibility (tl.multiple_of on the pointers built from them "
+                "says what holds)"
             )
         if self.base:
             parts.append(
@@ -102,6 +127,8 @@ def access_reasons(ttir: str) -> list[AccessReasons]:
                 args[name] = Argument(name[1:], ty.strip(), bool(attrs and "tt.divisibility = 16" in attrs))
             break
     defs, shapes = _definitions(lines)
+    constants = {m[1]: int(m[2]) for line in lines if (m := CONSTANT.match(line))}
+    defined_at = {m[1]: n for n, line in enumerate(lines) if (m := DEF.match(line))}
     out = []
     for index, line in enumerate(lines):
         m = MEMORY.match(line)
@@ -119,6 +146,7 @@ def access_reasons(ttir: str) -> list[AccessReasons]:
             else None
         )
         roles: dict[str, set[str]] = {}
+        roles["#constant strides"] = set()
         _walk(pointer, "address", defs, shapes, args, roles, 0)
         if mask is not None:
             _walk(mask, "mask", defs, shapes, args, roles, 0)
@@ -134,7 +162,18 @@ def access_reasons(ttir: str) -> list[AccessReasons]:
             and "stride" not in roles[n]
             and not a.divisible_by_16
         )
-        out.append(AccessReasons(m[2], index, base, strides, offsets))
+        constant_strides = tuple(
+            sorted({constants[x] for x in roles["#constant strides"] if x in constants and constants[x] != 1})
+        )
+        tensors = TENSOR.findall(line.split(" : ", 1)[1] if " : " in line else "")
+        elements = 0
+        if tensors:
+            elements = 1
+            for d in tensors[-1].rstrip("x").split("x"):
+                elements *= int(d)
+        ranges = tuple(sorted(defined_at[x] for x in roles.get("#ranges", ()) if x in defined_at))
+        loaded = tuple(r for r in ("base", "stride", "offset", "bound") if r in roles.get("#loaded", ()))
+        out.append(AccessReasons(m[2], index, base, strides, offsets, constant_strides, elements, ranges, loaded))
     return out
 
 
@@ -212,7 +251,11 @@ def _walk(name: str, role: str, defs, shapes, args, roles: dict[str, set[str]], 
         return
     op, operands = defs[name]
     step = depth + 1
-    if op in FOLLOW:
+    if op == "tt.make_range":
+        roles.setdefault("#ranges", set()).add(name)
+    elif op == "tt.load":  # a pointer or an integer the kernel reads from memory: nothing known of it
+        roles.setdefault("#loaded", set()).add("base" if role == "address" else role)
+    elif op in FOLLOW:
         for x in operands[:1]:
             _walk(x, role, defs, shapes, args, roles, step)
     elif op == "tt.addptr" and len(operands) >= 2:
@@ -224,6 +267,8 @@ def _walk(name: str, role: str, defs, shapes, args, roles: dict[str, set[str]], 
             # a factor of the index along the last dimension is that dimension's stride; of anything else
             # (a row index, a program id) it is an offset whose divisibility keeps rows aligned
             fast = last >= 0 and last in _varying(other, defs, shapes)
+            if fast and role in ("address", "offset") and x not in args:
+                roles.setdefault("#constant strides", set()).update(_constant_names(x, defs))
             _walk(x, "stride" if fast else ("offset" if role == "address" else role), defs, shapes, args, roles, step)
     elif op == "arith.cmpi":
         for x in operands:
@@ -231,6 +276,18 @@ def _walk(name: str, role: str, defs, shapes, args, roles: dict[str, set[str]], 
     elif op in ("arith.addi", "arith.subi", "arith.andi", "arith.ori", "arith.select", "arith.remsi", "arith.divsi"):
         for x in operands:
             _walk(x, "offset" if role == "address" else role, defs, shapes, args, roles, step)
+
+
+def _constant_names(name: str, defs) -> set[str]:
+    """``name``, or the value it splats or broadcasts, where that is an ``arith.constant``."""
+    for _ in range(4):
+        op, operands = defs.get(name, ("", []))
+        if op == "arith.constant":
+            return {name}
+        if op not in FOLLOW or not operands:
+            return set()
+        name = operands[0]
+    return set()
 
 
 def combined(reasons: list[AccessReasons]) -> AccessReasons:
@@ -241,5 +298,13 @@ def combined(reasons: list[AccessReasons]) -> AccessReasons:
 
     ops = {r.op for r in reasons}
     return AccessReasons(
-        ops.pop() if len(ops) == 1 else "access", -1, union("base"), union("strides"), union("offsets")
+        ops.pop() if len(ops) == 1 else "access",
+        -1,
+        union("base"),
+        union("strides"),
+        union("offsets"),
+        tuple(sorted({k for r in reasons for k in r.constant_strides})),
+        max((r.elements for r in reasons), default=0),
+        tuple(sorted({n for r in reasons for n in r.ranges})),
+        tuple(dict.fromkeys(x for r in reasons for x in r.loaded)),
     )

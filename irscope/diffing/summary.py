@@ -104,16 +104,7 @@ def summary_lines(d: VariantDiff) -> list[str]:
         out.append(f"  {'predicated':16} {pa:>12}  {pb:>12}  {_delta(pa, pb)}")
     sa, sb = d.stats.get(Stage.TTGIR, (None, None))
     if sa is not None and sb is not None and (sa.layouts or sb.layouts):
-        out.append("")
-        out.append("layouts (ttgir)")
-        la = {x.name: x.describe() for x in sa.layouts}
-        lb = {x.name: x.describe() for x in sb.layouts}
-        for name in list(dict.fromkeys([*la, *lb])):
-            if la.get(name) == lb.get(name):
-                out.append(f"  {name:12} {la[name]}")
-            else:
-                out.append(f"  {name:12} A: {la.get(name, '—')}")
-                out.append(f"  {'':12} B: {lb.get(name, '—')}")
+        out += layout_rows(sa.layouts, sb.layouts)
     sa, sb = d.stats.get(d.stage, (None, None))
     if sa is not None and sb is not None:
         ca, cb = sa.opcode_counts(), sb.opcode_counts()
@@ -142,6 +133,45 @@ def summary_lines(d: VariantDiff) -> list[str]:
                     f"{'':8}global accesses: {_accesses(change.access_a, change.masked_a)} -> "
                     f"{_accesses(change.access_b, change.masked_b)}"
                 )
+    return out
+
+
+def layout_rows(layouts_a, layouts_b) -> list[str]:
+    """The TTGIR layouts of both sides, paired by what they are before their names: a layout both have
+    under another alias (``#blocked1`` in A is ``#blocked2`` in B: another Triton numbers them in another
+    order) is renumbered, not changed; the rest pair by name where both have it (changed), else stand
+    alone."""
+    la = {x.name: x.describe() for x in layouts_a}
+    lb = {x.name: x.describe() for x in layouts_b}
+    by_description: dict[str, str] = {}
+    for name, description in lb.items():
+        by_description.setdefault(description, name)
+    partner: dict[str, str] = {}
+    for name, description in la.items():
+        other = by_description.get(description)
+        if other is not None and other not in partner.values():
+            partner[name] = other
+    renumbered = sum(1 for a, b in partner.items() if a != b)
+    head = "layouts (ttgir)" + (
+        f": {renumbered} renumbered, the same layouts under other aliases" if renumbered else ""
+    )
+    out = ["", head]
+    left_b = [name for name in lb if name not in partner.values()]
+    for name, description in la.items():
+        if name in partner:
+            other = partner[name]
+            label = name if other == name else f"{name} = {other}"
+            out.append(f"  {label:12} {description}")
+        elif name in left_b:
+            left_b.remove(name)
+            out.append(f"  {name:12} A: {description}")
+            out.append(f"  {'':12} B: {lb[name]}")
+        else:
+            out.append(f"  {name:12} A: {description}")
+            out.append(f"  {'':12} B: —")
+    for name in left_b:
+        out.append(f"  {name:12} A: —")
+        out.append(f"  {'':12} B: {lb[name]}")
     return out
 
 

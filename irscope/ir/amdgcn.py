@@ -136,3 +136,40 @@ def _width(suffix: str) -> int | None:
 def barriers(text: str) -> list[int]:
     """Lines of workgroup barriers: ``s_barrier`` (gfx9, gfx11), ``s_barrier_signal``/``_wait`` (gfx12)."""
     return [i for i, op in instructions(text) if op in ("s_barrier", "s_barrier_signal", "s_barrier_wait")]
+
+
+# 	v_writelane_b32 v81, s0, 0        v_readlane_b32 s84, v81, 0
+LANE_SPILL = re.compile(r"^\s+v_(write|read)lane_b32\s+([vs]\d+),\s*([vs]\d+),")
+
+
+@dataclass(frozen=True)
+class LaneSpills:
+    """SGPRs kept in lanes of VGPRs: the writes, the reads back, the VGPRs that hold them and their lines."""
+
+    writes: int
+    reads: int
+    holders: tuple[str, ...]
+    lines: tuple[int, ...]
+
+
+def lane_spills(text: str) -> LaneSpills:
+    """Every ``v_writelane_b32 vN, sM, lane`` and ``v_readlane_b32 sM, vN, lane`` of the function: how LLVM
+    spills an SGPR without scratch (SILowerSGPRSpills)."""
+    lines = text.splitlines()
+    writes = reads = 0
+    holders: dict[str, None] = {}
+    found = []
+    for index, opcode in instructions(text):
+        if opcode not in ("v_writelane_b32", "v_readlane_b32"):
+            continue
+        m = LANE_SPILL.match(lines[index])
+        if not m:
+            continue
+        found.append(index)
+        if m[1] == "write":
+            writes += 1
+            holders[m[2]] = None
+        else:
+            reads += 1
+            holders[m[3]] = None
+    return LaneSpills(writes, reads, tuple(holders), tuple(found))

@@ -7,6 +7,7 @@ operations) and the annotator (which explains each part in words).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from itertools import compress, count, repeat
 from operator import contains, methodcaller
 from typing import NamedTuple
@@ -193,20 +194,53 @@ def is_async_copy(opcode: str) -> bool:
     return opcode.startswith("cp.async.c") and not opcode.startswith(("cp.async.commit", "cp.async.bulk"))
 
 
-def access(ins: PtxInstruction) -> Access | None:
-    """The memory access ``ins`` makes (None: not a load, store, atomic or asynchronous copy)."""
+def access(ins: PtxInstruction, constants: Mapping[str, int] | None = None) -> Access | None:
+    """The memory access ``ins`` makes (None: not a load, store, atomic or asynchronous copy).
+
+    ``constants``: registers the listing sets once to a number (``constant_registers``), so that a
+    cp.async whose src-size is ``%r19`` after ``mov.b32 %r19, 16`` reads all it writes and is not masked."""
     base = ins.base
     if base == "cp":
         if not is_async_copy(ins.opcode):
             return None
         ops = ins.operands  # [dst], [src], cp-size[, src-size]: src-size < cp-size reads less and zero-fills
         size = _int(ops[2]) if len(ops) >= 3 else None
-        partial = len(ops) >= 4 and not ops[3].startswith(".") and _int(ops[3]) != size
+        if len(ops) >= 4 and not ops[3].startswith("."):
+            src_size = _int(ops[3])
+            if src_size is None and constants is not None:
+                src_size = constants.get(ops[3].strip())
+            partial = src_size != size
+        else:
+            partial = False
         return Access("load", "global", size, ins.guard is not None or partial, True)
     kind = _ACCESS_BASES.get(base)
     if kind is None:
         return None
     return Access(kind, ins.space or "generic", ins.access_bytes, ins.guard is not None)
+
+
+# mov.b32 	%r19, 16;
+CONSTANT_MOV = re.compile(r"^mov\.[bsu](?:16|32|64)$")
+
+
+def constant_registers(instructions: list[PtxInstruction]) -> dict[str, int]:
+    """Registers written exactly once, by a ``mov`` of an integer."""
+    writes: dict[str, int] = {}
+    values: dict[str, int] = {}
+    for ins in instructions:
+        text = ins.operand_text
+        if not text or ins.base in ("st", "red", "cp", "bar", "barrier", "mbarrier", "fence", "wgmma", "tcgen05"):
+            continue
+        dest = text.split(",", 1)[0].strip()
+        if not dest.startswith("%"):
+            continue
+        writes[dest] = writes.get(dest, 0) + 1
+        if ins.guard is None and CONSTANT_MOV.match(ins.opcode):
+            ops = ins.operands
+            value = _int(ops[1]) if len(ops) == 2 else None
+            if value is not None:
+                values[dest] = value
+    return {reg: value for reg, value in values.items() if writes[reg] == 1}
 
 
 def _int(token: str) -> int | None:

@@ -73,6 +73,7 @@ def ptx_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
     # What an access moves follows from its opcode and whether it is guarded, but for cp.async (its
     # operands say how much it copies): worked out once per kind, listings repeat a few thousand times
     known: dict[tuple[str, bool], ptx.Access | None] = {}
+    constants = ptx.constant_registers(ins) if "cp.async.c" in text else None
     for i in ins:
         if "global" not in i.opcode:
             continue
@@ -80,7 +81,7 @@ def ptx_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
         if kind in known:
             a = known[kind]
         else:
-            a = ptx.access(i)
+            a = ptx.access(i, constants)
             if not i.opcode.startswith("cp."):
                 known[kind] = a
         if a is not None and a.space == "global":
