@@ -46,6 +46,7 @@ COMMANDS = {
     "report": ("irscope.cli.report", "report"),
     "export": ("irscope.cli.export", "export"),
     "cache": ("irscope.cli.cache", "cache"),
+    "check": ("irscope.cli.check", "check"),
 }
 
 # What irscope changed in its own environment (TMPDIR...) and the user's values, for the
