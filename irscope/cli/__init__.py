@@ -47,6 +47,7 @@ COMMANDS = {
     "export": ("irscope.cli.export", "export"),
     "cache": ("irscope.cli.cache", "cache"),
     "check": ("irscope.cli.check", "check"),
+    "repro": ("irscope.cli.repro", "repro"),
 }
 
 # What irscope changed in its own environment (TMPDIR...) and the user's values, for the
