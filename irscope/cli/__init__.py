@@ -48,6 +48,7 @@ COMMANDS = {
     "cache": ("irscope.cli.cache", "cache"),
     "check": ("irscope.cli.check", "check"),
     "repro": ("irscope.cli.repro", "repro"),
+    "mcp": ("irscope.cli.mcp", "mcp"),
 }
 
 # What irscope changed in its own environment (TMPDIR...) and the user's values, for the
