@@ -60,7 +60,8 @@ class BoundType(click.ParamType):
     "--runtime-tolerance",
     metavar="PCT",
     type=click.FloatRange(min=0, max=1000),
-    help="On a GPU: fail when a variant is more than PCT%% slower than the baseline's (skipped without one).",
+    help="On a GPU: fail when a variant is more than PCT%% slower than the baseline's (skipped without one). "
+    "With --write-baseline on a GPU: time the variants, so the file holds their runtimes.",
 )
 @click.option("--ignore", multiple=True, type=click.Choice(IGNORABLE), help="Leave out a condition a baseline sets.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdicts as one JSON object.")
@@ -143,8 +144,8 @@ def _baseline(path: Path):
 
 
 def _variants(kernel, assignments, sweeps, arch, signature, settings, jobs, no_cache, conditions):
-    """The variants to check, in config order, and their runtimes where measured: a session's stored ones (KERNEL
-    named one, no -c/-s), else captured now (timed too with --runtime-tolerance on a GPU)."""
+    """The variants to check, in config order, and their runtimes by index (None: nothing was timed): a session's
+    stored ones (KERNEL named one, no -c/-s), else captured now (timed too with --runtime-tolerance on a GPU)."""
     from ..arch import normalise_arch
     from ..frontends.config import parse_sweep
     from ..named import configs_of
@@ -154,7 +155,7 @@ def _variants(kernel, assignments, sweeps, arch, signature, settings, jobs, no_c
     if named.session is not None and not assignments and not sweeps:
         wanted = normalise_arch(arch) if arch else None
         entries = [e for e in named.session.entries if wanted is None or e.arch == wanted]
-        return [named.session.variant(e) for e in entries], {}
+        return [named.session.variant(e) for e in entries], None
     compiled = named.require_kernel(signature)
     configs = configs_of(named, overrides(assignments), parse_sweep(sweeps), whole_space=False)
     if conditions.runtime_tolerance is not None and arch is None and _gpu_here():
@@ -164,7 +165,7 @@ def _variants(kernel, assignments, sweeps, arch, signature, settings, jobs, no_c
     captured = capture_many(
         compiled, configs, arch, jobs=jobs, use_cache=not no_cache, compile_timeout=named.compile_timeout
     )
-    return [c.variant for c in sorted(captured, key=lambda c: c.index)], {}
+    return [c.variant for c in sorted(captured, key=lambda c: c.index)], None
 
 
 def _gpu_here() -> bool:
@@ -175,9 +176,14 @@ def _gpu_here() -> bool:
 
 def _timed(compiled, configs, named, jobs):
     from ..measure.bench import bench
+    from ..types import Status
 
     results = sorted(bench(compiled, configs, jobs=jobs, compile_timeout=named.compile_timeout), key=lambda r: r.index)
-    runtimes = {r.index: r.measurement.median_us for r in results if r.measurement.median_us is not None}
+    runtimes = {
+        r.index: r.measurement.median_us
+        for r in results
+        if r.measurement.status is Status.OK and r.measurement.median_us is not None  # a wrong result is no time
+    }
     return [r.variant for r in results], runtimes
 
 
@@ -190,7 +196,7 @@ def _gate(variants, runtimes, against, conditions, write_to, as_json, junit, git
     if not variants:
         raise UsageError("no variants to check (the session holds none for this arch)")
     facts = [
-        (v, variant_key(v.frontend, v.config, v.arch), variant_facts(v, runtimes.get(i)))
+        (v, variant_key(v.frontend, v.config, v.arch), variant_facts(v, (runtimes or {}).get(i)))
         for i, v in enumerate(variants)
     ]
     if write_to is not None:
@@ -202,14 +208,14 @@ def _gate(variants, runtimes, against, conditions, write_to, as_json, junit, git
         )
         return
     rows = [
-        Row(v.kernel.name, v.config.label(), v.arch, *verdict)
+        Row(v.kernel.name, _label(v.config), v.arch, *verdict)
         for v, key, now in facts
         for verdict in judge(
             now,
             against.find(key) if against is not None else None,
             conditions,
             has_baseline=against is not None,
-            gpu=bool(runtimes),
+            gpu=runtimes is not None,  # timed here: a GPU, and a variant it could not time has no runtime
         )
     ]
     broke = [r for r in rows if r.verdict is Verdict.FAILED]
@@ -235,6 +241,12 @@ def _gate(variants, runtimes, against, conditions, write_to, as_json, junit, git
             echo(line)
     if broke:
         raise SystemExit(int(ExitCode.FAILURE))
+
+
+def _label(config) -> str:
+    """The config's label with its input sizes: two variants that differ only in a size are two rows."""
+    sizes = " ".join(f"{k}={v}" for k, v in config.sizes.items() if v is not None)
+    return f"{config.label()} {sizes}".strip()
 
 
 def _repo_relative(file: str) -> str | None:

@@ -85,13 +85,13 @@ def _stage(variant, stage: str):
 
 def make_server():
     """The server and its tools (``mcp`` imported here: only ``irscope mcp`` needs it)."""
-    from mcp.server.mcpserver import MCPServer
+    from importlib.metadata import version
 
-    from .. import __version__
+    from mcp.server.mcpserver import MCPServer
 
     server = MCPServer(
         "irscope",
-        version=__version__,
+        version=version("irscope"),
         instructions="Compile GPU kernels (Triton, CUDA C++, Numba) without a GPU and inspect every stage: "
         "capture a variant, dump a stage, diff two configs, annotate findings. KERNEL is a built-in name "
         "(square_kernel), FILE.py:NAME, FILE.cu:NAME or a session folder; config maps parameters to values.",
