@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from .options import MAX_JOBS, STAGE_CHOICES, kernel_options
+from .options import MAX_JOBS, STAGE_CHOICES, Bounded, kernel_options
 from .output import echo
 
 BOUND = re.compile(r"(\+?)(\d{1,10})")
@@ -59,7 +59,7 @@ class BoundType(click.ParamType):
 @click.option(
     "--runtime-tolerance",
     metavar="PCT",
-    type=click.FloatRange(min=0, max=1000),
+    type=Bounded(min=0, max=1000),
     help="On a GPU: fail when a variant is more than PCT%% slower than the baseline's (skipped without one). "
     "With --write-baseline on a GPU: time the variants, so the file holds their runtimes.",
 )
