@@ -1,5 +1,5 @@
 """``irscope mcp``: a real MCP client session (the official SDK's ``Client`` over stdio, the server started
-as ``python -m irscope mcp``) drives a capture, a diff and findings of a kernel written for the test."""
+as ``python -m irscope mcp``) drives a capture, a sweep, a diff, findings and a repro of a kernel written for the test."""
 
 from __future__ import annotations
 
@@ -66,6 +66,13 @@ def test_an_mcp_client_drives_capture_diff_and_findings_over_stdio(tmp_path):
             seen["dump"] = await client.call_tool(
                 "dump", {"kernel": kernel, "signature": SIGNATURE, "config": ALIGNED, "max_chars": 300}
             )
+            seen["sweep"] = await client.call_tool(
+                "sweep",
+                {"kernel": kernel, "signature": SIGNATURE, "sweep": {"OFFSET": [0, 1]}, "config": {"BLOCK": 1024}},
+            )
+            seen["repro"] = await client.call_tool(
+                "repro", {"kernel": kernel, "signature": SIGNATURE, "config": SHIFTED}
+            )
             seen["unknown"] = await client.call_tool("dump", {"kernel": "no_such_kernel"})
             seen["damaged"] = await client.call_tool("capture", {"kernel": str(damaged)})
             seen["after"] = await client.call_tool(
@@ -74,7 +81,7 @@ def test_an_mcp_client_drives_capture_diff_and_findings_over_stdio(tmp_path):
         return seen
 
     seen = anyio.run(session)
-    assert seen["tools"] == {"capture", "dump", "diff", "annotate"}
+    assert seen["tools"] == {"capture", "dump", "sweep", "diff", "annotate", "repro"}
     captured = seen["capture"].structured_content
     assert not seen["capture"].is_error and captured["ok"] and captured["kernel"] == "shift"
     assert captured["config"] == "OFFSET=0 BLOCK=1024 num_warps=4 num_stages=3" and "ptx" in captured["stages"]
@@ -84,6 +91,11 @@ def test_an_mcp_client_drives_capture_diff_and_findings_over_stdio(tmp_path):
     titles = {name: [f["title"] for f in seen[name].structured_content["result"]] for name in ("aligned", "shifted")}
     narrow = "global loads are not vectorised (4 bytes per thread)"
     assert narrow in titles["shifted"] and narrow not in titles["aligned"]
+    swept = seen["sweep"].structured_content["result"]
+    assert [(row["config"].split()[0], row["load_widths"]) for row in swept] == [("OFFSET=0", [16]), ("OFFSET=1", [4])]
+    assert "KERNEL = 'shift'" in _text(seen["repro"]) and "CONSTEXPRS = {'OFFSET': 1, 'BLOCK': 1024}" in _text(
+        seen["repro"]
+    )
     dumped = _text(seen["dump"])
     assert dumped.startswith("//") and "[irscope: cut at" in dumped and len(dumped) < 400
     assert seen["unknown"].is_error and "irscope: error:" in _text(seen["unknown"])

@@ -1,7 +1,7 @@
 """``irscope mcp``: a Model Context Protocol server over stdio (the official Python SDK, ``irscope[mcp]``).
 
-A coding agent calls the same work the commands do: ``capture``, ``dump``, ``diff`` and ``annotate``
-(findings). The rules are the CLI's: KERNEL is what ``dump`` takes (a kernel file named is code and is
+A coding agent calls the same work the commands do: ``capture``, ``dump``, ``sweep``, ``diff``,
+``annotate`` (findings) and ``repro``. The rules are the CLI's: KERNEL is what ``dump`` takes (a kernel file named is code and is
 imported, a session is data and never runs), a wrong input is one line (the tool's error), and every
 text a tool returns is cut at ``MAX_CHARS`` with a line saying so, so a 50,000-line SASS listing cannot
 flood the agent's context.
@@ -21,12 +21,13 @@ from typing import Any
 import click
 
 MAX_CHARS = 60_000  # about 15k tokens: a long PTX listing's first few thousand lines
+MAX_VARIANTS = 256  # one sweep tool call: minutes of compiles on a laptop already
 Values = dict[str, str | int | float | bool]
 
 
 @click.command()
 def mcp() -> None:
-    """Serve capture, dump, diff and annotate to an MCP client over stdio (pip install irscope[mcp]).
+    """Serve capture, dump, sweep, diff, annotate and repro to an MCP client over stdio (pip install irscope[mcp]).
 
     \b
     An agent's configuration (Claude Code, Cursor, ...):
@@ -181,5 +182,49 @@ def make_server():
             }
             for f in findings(v, _stage(v, stage))
         ]
+
+    @server.tool()
+    @_one_line
+    def sweep(
+        kernel: str,
+        sweep: dict[str, list[str | int | float | bool]],
+        config: Values | None = None,
+        signature: str | None = None,
+        arch: str | None = None,
+    ) -> list[dict[str, Any]]:
+        """Compile every combination of ``sweep``'s values (``config`` fixes others; at most 256 variants): per
+        variant its config, whether it compiled, registers, spills, shared memory, warps per SM, the widths of
+        its global loads and stores in bytes, and its warnings (``irscope check``'s facts)."""
+        from ..capturing import capture_many
+        from ..checking.facts import variant_facts
+        from ..errors import UsageError
+        from ..named import Settings, configs_of, open_named
+
+        named = open_named(kernel, Settings(), signature=signature, need_kernel=True)
+        values = {name: [str(v) for v in vs] for name, vs in sweep.items()}
+        configs = configs_of(named, {k: str(v) for k, v in (config or {}).items()}, values, whole_space=False)
+        if len(configs) > MAX_VARIANTS:
+            raise UsageError(f"{len(configs)} variants: ask for at most {MAX_VARIANTS} in one sweep")
+        captured = sorted(capture_many(named.require_kernel(signature), configs, arch), key=lambda c: c.index)
+        rows = []
+        for c in captured:
+            facts = variant_facts(c.variant).to_json()
+            del facts["listings"], facts["runtime_us"]
+            rows.append({"config": c.variant.config.label(), "arch": c.variant.arch, **facts})
+        return rows
+
+    @server.tool()
+    @_one_line
+    def repro(kernel: str, config: Values | None = None, signature: str | None = None, arch: str | None = None) -> str:
+        """A standalone Python file (Triton only) that rebuilds one variant of KERNEL and prints its PTX, as
+        ``irscope repro`` writes it (docs/repro.md): the kernel's source runs when the file is run."""
+        from ..errors import UsageError
+        from ..frontends import FRONTENDS, frontend_info
+
+        v = _variant(kernel, config, signature, arch)
+        info = frontend_info(v.frontend) if v.frontend in FRONTENDS else None
+        if info is None or info.reproducer is None:
+            raise UsageError(f"repro rebuilds Triton variants; {v.kernel.name} is not one")
+        return info.reproducer(v)
 
     return server
