@@ -37,6 +37,7 @@ def exception_line(exc: BaseException) -> str:
 INSTALL = {
     "torch": "pip install irscope[torch]",
     "ray": "pip install irscope[ray]",
+    "mcp": "pip install irscope[mcp]",
 }
 
 

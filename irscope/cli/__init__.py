@@ -46,6 +46,9 @@ COMMANDS = {
     "report": ("irscope.cli.report", "report"),
     "export": ("irscope.cli.export", "export"),
     "cache": ("irscope.cli.cache", "cache"),
+    "check": ("irscope.cli.check", "check"),
+    "repro": ("irscope.cli.repro", "repro"),
+    "mcp": ("irscope.cli.mcp", "mcp"),
 }
 
 # What irscope changed in its own environment (TMPDIR...) and the user's values, for the

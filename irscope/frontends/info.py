@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..errors import ParameterError
 
 if TYPE_CHECKING:
+    from ..types import Variant
     from .base import Frontend
 
 
@@ -78,6 +79,9 @@ class FrontendInfo:
     # What ``irscope run`` installs in the program to record this language's kernels: ``recorder(raw, gpu_free)``
     # with the run's raw/ folder and, without a GPU, the compute capability compiles are recorded for.
     recorder: Callable[[Path, int | None], Recorder] | None = None
+    # ``irscope repro``: the text of one standalone Python file that rebuilds a stored variant with this
+    # language's own compiler, needing nothing of irscope's (None: it writes none yet).
+    reproducer: Callable[[Variant], str] | None = None
 
     def all_options(self) -> dict[str, OptionSpec]:
         return {**self.options, **self.launch_options}

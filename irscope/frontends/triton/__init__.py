@@ -30,6 +30,7 @@ from ..info import FrontendInfo
 from .options import OPTIONS, TRITON_OPTION
 
 if TYPE_CHECKING:
+    from ...types import Variant
     from ..base import Frontend
     from ..info import Recorder
 
@@ -52,6 +53,12 @@ def _recorder(raw: Path, gpu_free: int | None) -> Recorder:
     return GpuFreeListener(raw, gpu_free) if gpu_free else Listener(raw)
 
 
+def _reproducer(variant: Variant) -> str:
+    from .repro import triton_repro
+
+    return triton_repro(variant)
+
+
 FRONTEND = FrontendInfo(
     name="triton",
     display_name="Triton",
@@ -64,4 +71,5 @@ FRONTEND = FrontendInfo(
     options=OPTIONS,
     version_option=TRITON_OPTION,
     recorder=_recorder,
+    reproducer=_reproducer,
 )

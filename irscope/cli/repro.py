@@ -1,0 +1,52 @@
+"""``irscope repro``: one standalone Python file that rebuilds a variant with its compiler, without irscope."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .options import kernel_options
+from .output import echo
+
+
+@click.command()
+@kernel_options
+@click.option(
+    "-o",
+    "out",
+    metavar="FILE.py",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the file here (default: print it).",
+)
+def repro(kernel, assignments, arch, signature, out, settings) -> None:
+    """Write a Python file that rebuilds one variant of KERNEL with triton.compile and prints its PTX.
+
+    KERNEL is usually a session (irscope sweep -o DIR), with -c/--arch naming the variant; a
+    kernel file works too (the variant is compiled first). The file needs only Triton: its source,
+    signature, constexprs, options and arch are written into it as Python literals; the kernel's
+    stored source is the one part of the session it runs (read it first). See docs/repro.md.
+
+    \b
+    Examples:
+      irscope repro runs/scale -c BLOCK=1024 -c num_warps=4 -o repro.py && python repro.py -o scale.ptx
+    """
+    from ..errors import UsageError
+    from ..frontends import FRONTENDS, frontend_info
+    from ..storage.files import replaceable, write_output
+    from .options import open_named, overrides
+
+    if out is not None:
+        replaceable(out, UsageError)
+    named = open_named(kernel, settings, signature)
+    variant = named.variant(overrides(assignments), arch)
+    info = frontend_info(variant.frontend) if variant.frontend in FRONTENDS else None
+    if info is None or info.reproducer is None:
+        shown = info.display_name if info is not None else repr(variant.frontend)
+        raise UsageError(f"repro rebuilds Triton variants; {variant.kernel.name} is a {shown} kernel")
+    text = info.reproducer(variant)
+    if out is None:
+        echo(text, nl=False)
+        return
+    write_output(out, text)
+    echo(f"wrote {out}: python {out} prints the PTX of {variant.kernel.name} {variant.config.label()}", err=True)

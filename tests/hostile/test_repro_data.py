@@ -1,0 +1,117 @@
+"""``irscope repro`` writes a session's data into a Python file: only the kernel's stored source may become
+code there. Every other value is a checked literal (an identifier, a type name, a scalar through ``repr``);
+one that is not is refused in one line (exit 5) before anything is written."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from expect import one_line_error
+
+KERNEL = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def twice(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs) * 2)
+"""
+CANARY = "__import__('pathlib').Path('CANARY').touch()"
+
+
+def _invoke(*args: str):
+    from irscope.cli import main
+
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("repro-data")
+    (root / "k.py").write_text(textwrap.dedent(KERNEL))
+    out = root / "session"
+    result = _invoke("sweep", f"{root / 'k.py'}:twice", "-S", "*fp32:16, *fp32:16, 128", "-s", "num_warps=1",
+                     "-o", str(out))  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    return out
+
+
+def _edited(session: Path, tmp_path: Path, change) -> Path:
+    copy = tmp_path / "session"
+    shutil.copytree(session, copy, symlinks=True)
+    (variant_json,) = copy.glob("variants/*/variant.json")
+    data = json.loads(variant_json.read_text())
+    change(data)
+    variant_json.write_text(json.dumps(data))
+    return copy
+
+
+def _literals(text: str) -> dict:
+    tree = ast.parse(text)
+    return {
+        node.targets[0].id: ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and node.targets[0].id != "TARGET"
+    }
+
+
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        (lambda d: d["compile_info"]["signature"].update(x_ptr=f"*fp32'); {CANARY}; ('"), "the type of x_ptr"),
+        (lambda d: d["compile_info"]["signature"].update({f"x); {CANARY}; (": "i32"}), "an argument name"),
+        (lambda d: d["compile_info"]["options"].update({"num_warps": [CANARY]}), "the option num_warps"),
+        (lambda d: d["compile_info"].update(compiler=f"triton 3.6.0'; {CANARY}; '"), "the Triton version"),
+        (lambda d: d["compile_info"]["heuristics"].update(BLOCK=float("nan")), "the constexpr BLOCK"),
+    ],
+)
+def test_a_value_that_is_no_literal_is_refused_before_anything_is_written(session, tmp_path, change, fragment):
+    copy = _edited(session, tmp_path, change)
+    out = tmp_path / "repro.py"
+    one_line_error(_invoke("repro", str(copy), "-o", str(out)), 5, fragment)
+    assert not out.exists()
+
+
+def test_quotes_and_code_in_values_stay_strings_and_never_run(session, tmp_path, monkeypatch):
+    payload = f'\'"""; {CANARY} #\n'
+
+    def change(data):
+        data["compile_info"]["heuristics"]["BLOCK"] = payload  # a heuristic's value: a constexpr of the file
+        data["kernel"]["file"] = f"/tmp/x{payload}.py"
+
+    copy = _edited(session, tmp_path, change)
+    result = _invoke("repro", str(copy))
+    assert result.exit_code == 0, result.stderr
+    literals = _literals(result.stdout)
+    assert literals["CONSTEXPRS"] == {"BLOCK": payload} and literals["SOURCE_FILE"] == f"/tmp/x{payload}.py"
+    repro = tmp_path / "repro.py"
+    repro.write_text(result.stdout)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    env["TRITON_CACHE_DIR"] = str(tmp_path / "cache")
+    ran = subprocess.run([sys.executable, "-I", str(repro)], capture_output=True, text=True, cwd=tmp_path,
+                         env=env, timeout=300)  # fmt: skip
+    assert ran.returncode != 0  # Triton refuses a string for BLOCK: the payload was a value, never code
+    assert not (tmp_path / "CANARY").exists()
+
+
+def test_an_output_that_is_a_link_is_refused(session, tmp_path):
+    victim = tmp_path / "victim.py"
+    victim.write_text("keep")
+    (tmp_path / "repro.py").symlink_to(victim)
+    one_line_error(_invoke("repro", str(session), "-o", str(tmp_path / "repro.py")), 2, "repro.py")
+    assert victim.read_text() == "keep"
+
+
+def test_a_cuda_variant_is_refused_in_one_line(tmp_path):
+    one_line_error(_invoke("repro", "square_matrix_kernel"), 2, "repro rebuilds Triton variants", "CUDA C++")

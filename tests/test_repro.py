@@ -1,0 +1,179 @@
+"""``irscope repro``: a stored variant -> one Python file that rebuilds it with triton.compile alone.
+
+The proof is byte for byte: the file, run by a Python that cannot import irscope (``-I``, and
+``irscope`` blocked in ``sys.modules``) with a fresh Triton cache, prints the PTX the session holds.
+The kernel is written for the test: a helper it calls and does not inline (its PTX name carries the module's name),
+a constexpr, arguments known to be multiples of 16 and one that is not.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+import triton
+from click.testing import CliRunner
+
+from irscope.frontends.triton.environments import tritons_dir
+from irscope.session import Session
+from irscope.types import Stage
+
+KERNEL = """
+import triton
+import triton.language as tl
+
+
+@triton.jit(noinline=True)
+def halve(x):
+    return x * 0.5
+
+
+@triton.jit
+def scaled_sum(x_ptr, y_ptr, out_ptr, n, stride, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(x_ptr + offs, mask=mask)
+    y = tl.load(y_ptr + offs * stride, mask=mask)
+    tl.store(out_ptr + offs, x * halve(stride) + y, mask=mask)
+"""
+SIGNATURE = "*fp16:16, *fp16:16, *fp16:16, i32:16, i32, 256"
+
+# Run the file as a script with irscope unimportable: -I leaves out PYTHONPATH, the user's site and the
+# working directory; the editable install's path hook still finds irscope, so it is blocked by name too.
+# The first argument: a folder put first on the path ("" for none), as a private Triton (3.9.0) is.
+WITHOUT_IRSCOPE = (
+    "import runpy, sys; sys.path.insert(0, sys.argv[1]) if sys.argv[1] else None; sys.modules['irscope'] = None; "
+    "sys.argv = sys.argv[2:]; runpy.run_path(sys.argv[0], run_name='__main__')"
+)
+HEURISTICS = """
+import triton
+import triton.language as tl
+
+
+@triton.heuristics({"EVEN": lambda args: args["BLOCK"] % 256 == 0})
+@triton.jit
+def heur(x_ptr, out_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    if EVEN:
+        x = tl.load(x_ptr + offs)
+    else:
+        x = tl.load(x_ptr + offs, mask=offs < n)
+    tl.store(out_ptr + offs, x + 1.0)
+"""
+
+
+def _invoke(*args: str):
+    from irscope.cli import main
+
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def session(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("repro")
+    (root / "kernels").mkdir()
+    (root / "kernels" / "scaled.py").write_text(textwrap.dedent(KERNEL))
+    out = root / "session"
+    result = _invoke("sweep", f"{root / 'kernels' / 'scaled.py'}:scaled_sum", "-S", SIGNATURE, "-s", "num_warps=2",
+                     "-o", str(out))  # fmt: skip
+    assert result.exit_code == 0, result.stderr
+    return out
+
+
+def _run_without_irscope(repro: Path, tmp_path: Path, *args: str, triton_at: str = "") -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "IRSCOPE"))}
+    env["TRITON_CACHE_DIR"] = str(tmp_path / "triton-cache")  # compiled here, not read from a cache
+    return subprocess.run(
+        [sys.executable, "-I", "-c", WITHOUT_IRSCOPE, triton_at, str(repro), *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=300,
+    )
+
+
+def test_the_repro_rebuilds_the_same_ptx_byte_for_byte_without_irscope(session, tmp_path):
+    repro = tmp_path / "repro.py"
+    result = _invoke("repro", str(session), "-c", "num_warps=2", "-o", str(repro))
+    assert result.exit_code == 0, result.stderr
+    text = repro.read_text()
+    assert "irscope" not in "".join(line for line in text.splitlines() if line.startswith(("import", "from")))
+    ran = _run_without_irscope(repro, tmp_path, "-o", "out.ptx")
+    assert ran.returncode == 0, ran.stderr
+    assert "warning" not in ran.stderr  # the same Triton
+    stored = Session.open(session)[0]
+    assert (tmp_path / "out.ptx").read_text() == stored.listings[Stage.PTX]
+    # the helper is a function of its own, named by its module as Triton mangles it: the repro's module is the kernel's
+    assert ".visible .entry scaled_sum" in stored.listings[Stage.PTX]
+    assert re.search(r"\.func .*irscope_kernel_scaled_[0-9a-f]{8}_\$_halve", stored.listings[Stage.PTX])
+    # without -o it prints the same text
+    printed = _run_without_irscope(repro, tmp_path)
+    assert printed.returncode == 0 and printed.stdout == stored.listings[Stage.PTX]
+
+
+def test_the_file_holds_the_variants_facts_as_literals_and_its_source_as_a_string(session):
+    result = _invoke("repro", str(session), "-c", "num_warps=2")
+    assert result.exit_code == 0, result.stderr
+    tree = ast.parse(result.stdout)
+    values = {
+        node.targets[0].id: node.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+    }
+    literals = {name: ast.literal_eval(node) for name, node in values.items() if name != "TARGET"}
+    assert literals["KERNEL"] == "scaled_sum"
+    assert literals["SIGNATURE"] == {"x_ptr": "*fp16", "y_ptr": "*fp16", "out_ptr": "*fp16", "n": "i32",
+                                     "stride": "i32", "BLOCK": "constexpr"}  # fmt: skip
+    assert literals["CONSTEXPRS"] == {"BLOCK": 256}
+    assert literals["DIVISIBLE_BY_16"] == ("x_ptr", "y_ptr", "out_ptr", "n")
+    assert literals["OPTIONS"]["num_warps"] == 2
+    assert literals["SOURCE"] == textwrap.dedent(KERNEL)
+
+
+def test_a_variant_the_session_lacks_or_a_failed_one_is_one_line(session):
+    from expect import one_line_error
+
+    one_line_error(_invoke("repro", str(session), "-c", "num_warps=8"), 5, "has no variant")
+
+
+def _same_ptx(tmp_path: Path, session: Path, *args: str, triton_at: str = "", index: int = 0) -> None:
+    repro = tmp_path / "repro.py"
+    result = _invoke("repro", str(session), *args, "-o", str(repro))
+    assert result.exit_code == 0, result.stderr
+    ran = _run_without_irscope(repro, tmp_path, "-o", "out.ptx", triton_at=triton_at)
+    assert ran.returncode == 0, ran.stderr
+    assert (tmp_path / "out.ptx").read_text() == Session.open(session)[index].listings[Stage.PTX]
+
+
+def test_a_kernel_with_heuristics_is_rebuilt_with_the_values_they_set(tmp_path):
+    (tmp_path / "heur.py").write_text(textwrap.dedent(HEURISTICS))
+    session = tmp_path / "session"
+    sweep = _invoke("sweep", f"{tmp_path / 'heur.py'}:heur", "-S", "*fp32:16, *fp32:16, i32, -, -", "-s", "BLOCK=512",
+                    "-o", str(session))  # fmt: skip
+    assert sweep.exit_code == 0, sweep.stderr
+    assert Session.open(session)[0].compile_info.heuristics == {"EVEN": True}
+    _same_ptx(tmp_path, session, "-c", "BLOCK=512")
+
+
+OTHER = "3.9.0"
+
+
+@pytest.mark.skipif(
+    not (tritons_dir() / OTHER / "triton" / "__init__.py").is_file() or triton.__version__ == OTHER,
+    reason=f"Triton {OTHER} is not prepared in $IRSCOPE_TRITONS (.ci/run makes it)",
+)
+def test_a_variant_of_another_triton_is_rebuilt_by_that_triton(session, tmp_path):
+    upgraded = tmp_path / "upgraded"
+    shutil.copytree(session, upgraded)
+    sweep = _invoke("sweep", str(upgraded), "-c", "num_warps=2", "-s", f"triton={OTHER}")
+    assert sweep.exit_code == 0, sweep.stderr
+    index = next(i for i, v in enumerate(Session.open(upgraded)) if v.compile_info.compiler == f"triton {OTHER}")
+    _same_ptx(tmp_path, upgraded, "-c", f"triton={OTHER}", triton_at=str(tritons_dir() / OTHER), index=index)
