@@ -73,7 +73,7 @@ def imported(path, module_name: str) -> Any:
     return module
 
 
-def triton_own_compile(path, name: str, signature: str, constexprs: dict, capability: int, cache):
+def triton_own_compile(path, name: str, signature: str, constexprs: dict, capability: int | str, cache):
     """Triton's compile of the kernel, with nothing of irscope's: the file imported apart, layouts as objects."""
     import triton
     from triton import knobs
@@ -98,7 +98,8 @@ def triton_own_compile(path, name: str, signature: str, constexprs: dict, capabi
             attrs[(i,)] = [["tt.divisibility", 16]] if hint == "16" else []
     with knobs.cache.scope():
         knobs.cache.dir = str(cache)
-        return triton.compile(GluonASTSource(fn, sig, consts, attrs), target=GPUTarget("cuda", capability, 32))
+        target = GPUTarget("hip", capability, 64) if isinstance(capability, str) else GPUTarget("cuda", capability, 32)
+        return triton.compile(GluonASTSource(fn, sig, consts, attrs), target=target)
 
 
 @pytest.mark.parametrize("arch", ["sm_90", "sm_100a"])
@@ -118,6 +119,17 @@ def test_every_stage_equals_tritons_own_compile_byte_for_byte(variants, kernels_
     # The Gluon IR is before Gluon's passes: the layouts as written, nothing resolved or inlined yet.
     assert variant.listings[Stage.GLUON] != variant.listings[Stage.TTGIR]
     assert ("sm_90a" if arch == "sm_90" else "sm_100a") in variant.listings[Stage.PTX]
+
+
+def test_an_amd_target_compiles_a_gluon_kernel_as_tritons_own_compile_does(kernels_file, tmp_path):
+    """gfx942 (64-lane waves: the layout says so): Gluon IR, TTGIR, LLIR and AMDGCN equal Triton's HIP compile."""
+    constexprs = {"BLOCK": 1024, "layout": "BlockedLayout([4], [64], [4], [0])"}
+    variant = capture(resolve_kernel(f"{kernels_file}:gluon_add", ADD_SIGNATURE), constexprs, "gfx942")
+    assert variant.status is Status.OK, variant.error
+    own = triton_own_compile(kernels_file, "gluon_add", ADD_SIGNATURE, constexprs, "gfx942", tmp_path)
+    for key, stage in {"source": Stage.GLUON, "ttgir": Stage.TTGIR, "llir": Stage.LLIR, "amdgcn": Stage.AMDGCN}.items():
+        assert variant.listings[stage] == own.asm[key], f"gfx942: {stage} differs from Triton's {key}"
+    assert variant.cubin == own.asm["hsaco"] and Stage.PTX not in variant.listings
 
 
 def test_the_gluon_ir_holds_the_layouts_the_author_wrote(variants):
@@ -237,3 +249,79 @@ def test_the_api_takes_a_layout_object_and_a_gluon_function(kernels_file):
     assert by_name.frontend == by_object.frontend == "gluon"
     assert by_name.config.constexprs["layout"].startswith("BlockedLayout(size_per_thread=[4]")
     assert by_name.listings[Stage.PTX] == by_object.listings[Stage.PTX]
+
+
+OWN_COMPILE = """
+import importlib.util, json, sys
+import triton
+from triton.backends.compiler import GPUTarget
+from triton.experimental.gluon import language as gl
+from triton.experimental.gluon._runtime import GluonASTSource
+
+path, name, signature, constexprs, capability, out = sys.argv[1:]
+spec = importlib.util.spec_from_file_location("own_kernels", path)
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+fn = getattr(module, name)
+layouts = {n: getattr(gl, n) for n in dir(gl)}
+given = {k: eval(v, layouts) if isinstance(v, str) else v for k, v in json.loads(constexprs).items()}
+types = [t.strip() for t in signature.split(",")]
+sig, consts, attrs = {}, {}, {}
+for i, param in enumerate(fn.arg_names):
+    if param in given:
+        sig[param], consts[(i,)] = "constexpr", given[param]
+    else:
+        kind, _, hint = types[i].partition(":")
+        sig[param] = kind
+        attrs[(i,)] = [["tt.divisibility", 16]] if hint == "16" else []
+compiled = triton.compile(GluonASTSource(fn, sig, consts, attrs), target=GPUTarget("cuda", int(capability), 32))
+json.dump({k: v for k, v in compiled.asm.items() if isinstance(v, str)}, open(out, "w"))
+"""
+
+
+def _prepared_tritons() -> list[str]:
+    import triton
+
+    from irscope.frontends.triton.environments import tritons_dir
+
+    others = [v for v in ("3.5.1", "3.6.0", "3.7.1", "3.8.0", "3.9.0") if v != triton.__version__]
+    return [v for v in others if (tritons_dir() / v / "triton" / "__init__.py").is_file()]
+
+
+@pytest.mark.parametrize("version", _prepared_tritons() or [None])
+def test_each_other_triton_compiles_a_gluon_kernel_as_its_own_compile_does(kernels_file, tmp_path, version):
+    """``-c triton=X``: the Gluon kernel compiled by Triton X in a worker equals X's own compile, stage for stage."""
+    import os
+    import subprocess
+    import sys
+
+    if version is None:
+        pytest.skip("no other Triton prepared in $IRSCOPE_TRITONS (.ci/run makes them)")
+    from irscope.frontends.triton.environments import tritons_dir
+
+    signature, constexprs = CASES["gluon_row_sum"]
+    kernel = resolve_kernel(f"{kernels_file}:gluon_row_sum", signature)
+    variant = capture(kernel, {**constexprs, "triton": version}, "sm_90")
+    assert variant.status is Status.OK, variant.error
+    assert variant.compile_info is not None and variant.compile_info.compiler == f"triton {version}"
+    out = tmp_path / "own.json"
+    env = {**os.environ, "PYTHONPATH": str(tritons_dir() / version), "TRITON_CACHE_DIR": str(tmp_path / "cache")}
+    argv = [str(kernels_file), "gluon_row_sum", signature, json.dumps(constexprs), "90", str(out)]
+    done = subprocess.run([sys.executable, "-c", OWN_COMPILE, *argv], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    own = json.loads(out.read_text())
+    for key, stage in COMPARED.items():
+        assert variant.listings[stage] == own[key], f"triton {version}: {stage} differs from Triton's {key}"
+
+
+def test_the_gluon_ir_is_a_tab_and_a_diff_row_of_gluon_variants_only(variants):
+    from irscope.diffing import diff_variants
+    from irscope.tui.app import stage_tabs
+
+    assert "gluon" in dict(stage_tabs({"nvidia"}, {"gluon"}))
+    assert "gluon" not in dict(stage_tabs({"nvidia"})) and "gluon" not in dict(stage_tabs({"nvidia"}, {"cuda"}))
+    variant = variants["gluon_add", "sm_90"]
+    assert variant.made_for_vendor(Stage.GLUON)
+    triton_add = capture("add_kernel", {"BLOCK_SIZE": 1024}, "sm_90")
+    assert not triton_add.made_for_vendor(Stage.GLUON)
+    assert Stage.GLUON not in diff_variants(triton_add, triton_add, Stage.PTX).stats
