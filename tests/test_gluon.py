@@ -325,3 +325,17 @@ def test_the_gluon_ir_is_a_tab_and_a_diff_row_of_gluon_variants_only(variants):
     triton_add = capture("add_kernel", {"BLOCK_SIZE": 1024}, "sm_90")
     assert not triton_add.made_for_vendor(Stage.GLUON)
     assert Stage.GLUON not in diff_variants(triton_add, triton_add, Stage.PTX).stats
+
+
+def test_the_gluon_ir_normalises_and_diffs_as_mlir(variants):
+    from irscope.diffing import diff_variants
+    from irscope.ir.dialects import normalize
+
+    variant = variants["gluon_row_sum", "sm_90"]
+    text = variant.listings[Stage.GLUON]
+    once = "\n".join(line.text for line in normalize(Stage.GLUON, text))
+    assert once == "\n".join(line.text for line in normalize(Stage.GLUON, once))
+    assert not diff_variants(variant, variant, Stage.GLUON, summary_stages=()).changed
+    wide = variants["gluon_staged_copy", "sm_90"], variants["gluon_staged_copy/nvmma", "sm_90"]
+    changed = diff_variants(*wide, Stage.GLUON)
+    assert changed.changed and Stage.GLUON in changed.stats
