@@ -31,6 +31,7 @@ class Stage(str):
 
     __slots__ = ()
     SOURCE: ClassVar[Stage]
+    GLUON: ClassVar[Stage]
     TTIR: ClassVar[Stage]
     TTGIR: ClassVar[Stage]
     LLIR: ClassVar[Stage]
@@ -92,10 +93,15 @@ class StageSpec:
     # What irscope derives it from, where no compiler hands it over ("cubin": SASS, disassembled in
     # batches by capturing/pipeline.py's DERIVED); "": the frontend's compile lists it.
     derived_from: str = ""
+    # The frontends whose kernels have it (Gluon's IR before passes: ("gluon",)); (): every frontend's.
+    frontends: tuple[str, ...] = ()
 
-    def made_for(self, vendor: str) -> bool:
-        """Would a compile for ``vendor``'s GPUs ("nvidia", "amd") produce this stage?"""
-        return self.vendor in ("", vendor)
+    def made_for(self, vendor: str, frontend: str | None = None) -> bool:
+        """Would a compile for ``vendor``'s GPUs ("nvidia", "amd") produce this stage? ``frontend``: by that
+        frontend's kernels (None: by any kernel; "": a kernel whose frontend is not known, Triton's)."""
+        return self.vendor in ("", vendor) and (
+            not self.frontends or frontend is None or (frontend or "triton") in self.frontends
+        )
 
     @property
     def stage(self) -> Stage:
@@ -143,6 +149,19 @@ Stage.SOURCE = register(
         "the kernel's source, as the compiler read it",
         "the frontend reads the kernel's file",
         aliases=("python",),
+    )
+)
+# Registered here rather than in frontends/gluon/, as Triton's stages are: a stored Gluon variant is read (and
+# `--stage gluon` offered) before any frontend is imported, and the stage comes before TTGIR in pipeline order.
+Stage.GLUON = register(
+    StageSpec(
+        "gluon",
+        "Gluon IR",
+        "ttgir",
+        "mlir",
+        "Gluon IR: the TTGIR module a Gluon kernel's Python makes, before any pass (layouts as written)",
+        "Triton's asm['source'] for a GluonASTSource",
+        frontends=("gluon",),
     )
 )
 Stage.TTIR = register(

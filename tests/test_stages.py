@@ -16,6 +16,8 @@ SAMPLE = {
     '#loc = loc("/k.py":1:0)\n#loc1 = loc("/k.py":2:4)\n',
     Stage.TTGIR: "#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], "
     "order = [0]}>\nmodule {\n}\n",
+    Stage.GLUON: "#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], "
+    'order = [0]}>\nmodule attributes {"ttg.num-warps" = 4 : i32} {\n}\n',
     Stage.LLIR: "define void @k() !dbg !3 {\n  ret void, !dbg !5\n}\n",
     Stage.PTX: ".version 8.7\n.target sm_90a\n\tld.global.v4.b32 { %r1, %r2, %r3, %r4 }, [ %rd1 + 0 ];\n",
     Stage.SASS: "        /*0000*/                   LDG.E.128 R4, desc[UR4][R2.64] ;\n",

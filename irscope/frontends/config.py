@@ -27,11 +27,12 @@ def parse_assignments(words: Iterable[str]) -> dict[str, str]:
 
     Every command reads its ``-c``, ``-a`` and ``-b`` words here, so each takes one
     NAME=VALUE or several joined by commas. A piece after a comma that holds no ``=``
-    goes on the value before it: ``session=runs/a,b`` names one folder.
+    goes on the value before it: ``session=runs/a,b`` names one folder. Commas inside
+    brackets are the value's own (a Gluon layout: ``layout=BlockedLayout([1], [32], [4], [0])``).
     """
     pairs: list[str] = []
     for word in words:
-        for piece in word.split(","):
+        for piece in top_level_split(word):
             if not piece.strip():
                 continue
             if "=" in piece or not pairs:
@@ -45,6 +46,40 @@ def parse_assignments(words: Iterable[str]) -> dict[str, str]:
             raise ParameterError(f"expected NAME=VALUE, got {pair!r}")
         out[name.strip()] = value.strip()
     return out
+
+
+def top_level_split(text: str) -> list[str]:
+    """``text`` split at its commas outside brackets: ``"a=1,l=L([1], [2])"`` -> ``["a=1", "l=L([1], [2])"]``."""
+    pieces, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(depth - 1, 0)
+        elif ch == "," and depth == 0:
+            pieces.append(text[start:i])
+            start = i + 1
+    pieces.append(text[start:])
+    return pieces
+
+
+def expression_value(name: str, raw: Any) -> Any:
+    """A value of a parameter whose table entry is an ``expression`` (a Gluon layout): a number as a number; a
+    call, ``BlockedLayout([1], [32], [4], [0])``, as its text, spaced one way (``ast.unparse``; never run: its
+    frontend reads it as data). An object given through the API is kept as its repr, read the same way."""
+    import ast
+
+    if not isinstance(raw, str):
+        if raw is None or isinstance(raw, (bool, int, float)):
+            return raw
+        raw = repr(raw)
+    text = raw.strip()
+    if "(" not in text:
+        return parse_value(name, text, None)
+    try:
+        return ast.unparse(ast.parse(text, mode="eval"))
+    except (SyntaxError, ValueError, RecursionError):
+        raise ParameterError(f"{name}: {text[:60]!r} does not parse as a value") from None
 
 
 def resolve_config(kernel: Kernel, overrides: Mapping[str, Any]) -> Config:
@@ -95,7 +130,10 @@ def config_from_table(
     for name, raw in overrides.items():
         default = table[name]["default"] if name in table else None
         text = name in known and known[name].text
-        values[name] = parse_value(name, raw, default, text) if isinstance(raw, str) else raw
+        if table.get(name, {}).get("expression"):
+            values[name] = expression_value(name, raw)
+        else:
+            values[name] = parse_value(name, raw, default, text) if isinstance(raw, str) else raw
     kinds = {n: p["kind"] for n, p in table.items()}
     constexpr_names = [n for n, k in kinds.items() if k == "constexpr"]
     size_names = [n for n, k in kinds.items() if k == "size"]
@@ -193,11 +231,12 @@ def _another_frontends(name: str, value: Any, kernel: str, frontend: str) -> Non
 
 
 def parse_sweep(pairs: Sequence[str]) -> dict[str, list[str]]:
-    """``["BLOCK_SIZE=128,256", "num_warps=4,8"]`` -> ``{"BLOCK_SIZE": ["128", "256"], ...}``."""
+    """``["BLOCK_SIZE=128,256", "num_warps=4,8"]`` -> ``{"BLOCK_SIZE": ["128", "256"], ...}`` (commas inside
+    brackets are a value's own: two layouts, ``layout=BlockedLayout([4], [32], [4], [0]),BlockedLayout(...)``)."""
     out: dict[str, list[str]] = {}
     for pair in pairs:
         name, sep, values = pair.partition("=")
-        items = [v.strip() for v in values.split(",") if v.strip()]
+        items = [v.strip() for v in top_level_split(values) if v.strip()]
         if not sep or not name.strip() or not items:
             raise ParameterError(f"expected NAME=V1,V2,..., got {pair!r}")
         out[name.strip()] = items
@@ -248,6 +287,9 @@ def sweep_configs(
             raise ParameterError(f"unknown parameter {name!r} for {kernel}; parameters: {', '.join(table)}")
         default = table.get(name, {}).get("default")
         text = name in known and known[name].text
+        if table.get(name, {}).get("expression"):
+            values.append([expression_value(name, v) for v in sweep[name]])
+            continue
         values.append([parse_value(name, v, default, text) if isinstance(v, str) else v for v in sweep[name]])
     configs, seen = [], set()
     for combo in itertools.product(*values):

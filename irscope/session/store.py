@@ -163,10 +163,16 @@ def variant_facts(v: Variant) -> Facts:
 
 
 def variant_id(config: Config, arch: str) -> str:
-    """A readable, filesystem-safe id: ``BLOCK_SIZE-128_num_warps-4_..._sm_90``."""
+    """A readable, filesystem-safe id: ``BLOCK_SIZE-128_num_warps-4_..._sm_90``.
+
+    Where making it safe drops characters (a Gluon layout's brackets: ``[1, 21], [6, 2]`` and ``[1, 2], [16, 2]``
+    would read alike) or cuts it short, a digest of the whole config follows, so two configs never share one."""
     parts = [f"{k}-{v}" for k, v in {**config.constexprs, **config.options, **config.sizes}.items()]
-    text = re.sub(r"[^A-Za-z0-9_.-]", "", "_".join(parts + [arch]))
-    return text[:180]
+    whole = "_".join(parts + [arch])
+    text = re.sub(r"[^A-Za-z0-9_.-]", "", whole)
+    if text == whole and len(text) <= 180:
+        return text
+    return f"{text[:169]}_{hashlib.sha256(whole.encode()).hexdigest()[:10]}"
 
 
 class Session(HtmlDisplay):

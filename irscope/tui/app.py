@@ -49,11 +49,17 @@ STAGE_TABS = [(spec.key, spec.label) for spec in stage_specs()] + [("chart", "Ch
 DIGIT_KEYS = 9  # 1..9 pick the tabs shown, in order
 
 
-def stage_tabs(vendors: set[str]) -> list[tuple[str, str]]:
-    """The tabs for variants of ``vendors``' GPUs ("nvidia", "amd"): only stages their compiles make, so that an
-    NVIDIA session has no AMDGCN tab and its digit keys stay where they always were. None known: NVIDIA's."""
+def stage_tabs(vendors: set[str], frontends: set[str] | None = None) -> list[tuple[str, str]]:
+    """The tabs for variants of ``vendors``' GPUs ("nvidia", "amd") compiled by ``frontends``: only stages their
+    compiles make, so that an NVIDIA session has no AMDGCN tab, a Triton one no Gluon IR tab, and its digit keys
+    stay where they always were. No vendor known: NVIDIA's; no frontend known: Triton's."""
     vendors = vendors or {"nvidia"}
-    return [(k, label) for k, label in STAGE_TABS if k in VIEWS or any(Stage(k).spec.made_for(v) for v in vendors)]
+    kinds = frontends or {"triton"}
+    return [
+        (k, label)
+        for k, label in STAGE_TABS
+        if k in VIEWS or any(Stage(k).spec.made_for(v, f) for v in vendors for f in kinds)
+    ]
 
 
 VIEWS = ("chart", "passes")  # tabs that are not a stage's listing
@@ -116,7 +122,7 @@ class IrscopeApp(App):
         self.model = model
         self.jobs = jobs or []
         self.sub_title = subtitle
-        self.stage_tabs = stage_tabs(vendors if vendors is not None else _vendors(model))
+        self.stage_tabs = stage_tabs(vendors if vendors is not None else _vendors(model), _frontends(model))
         shown = [k for k, _ in self.stage_tabs]
         self.stage_key = initial_stage if initial_stage in shown else ("amdgcn" if "amdgcn" in shown else shown[0])
         self.cancel_event = threading.Event()
@@ -571,6 +577,11 @@ class IrscopeApp(App):
 def _findings_stage(stage: Stage) -> Stage:
     """Findings come from PTX or SASS: the SASS view shows SASS findings, every other view PTX's."""
     return Stage.SASS if stage == Stage.SASS else Stage.PTX
+
+
+def _frontends(model: Model) -> set[str]:
+    found = {row.variant.frontend for row in model.rows if row.variant is not None and row.variant.frontend}
+    return found | ({model.session.frontend} if model.session is not None else set())
 
 
 def _vendors(model: Model) -> set[str]:

@@ -54,6 +54,18 @@ def k(x):
         x[i] = x[i] * 2
 """
 
+GLUON_PY = """from triton.experimental import gluon
+from triton.experimental.gluon import language as gl
+
+{P}
+
+
+@gluon.jit
+def k(x_ptr, n, BLOCK: gl.constexpr):
+    offs = gl.program_id(0) * BLOCK + gl.arange(0, BLOCK, layout=gl.BlockedLayout([1], [32], [4], [0]))
+    gl.store(x_ptr + offs, gl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
+"""
+
 K_CU = """// doubles x: written for the tests
 __global__ void k(float* x, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -80,7 +92,8 @@ def kernel_file(tmp_path: Path, frontend: str, canary: Path) -> Path:
         path.write_text(K_CU)
         return path
     path = folder / "k.py"
-    path.write_text((NUMBA_PY if frontend == "numba" else TRITON_PY).format(P=touch(canary)))
+    text = {"numba": NUMBA_PY, "gluon": GLUON_PY}.get(frontend, TRITON_PY)
+    path.write_text(text.format(P=touch(canary)))
     return path
 
 
@@ -116,11 +129,12 @@ def crafted_session(tmp_path: Path, frontend: str, canary: Path, signed: bool) -
     return out
 
 
-FRONTENDS = ["triton", "cuda", "numba", "inductor", "no-such-frontend"]
+FRONTENDS = ["triton", "gluon", "cuda", "numba", "inductor", "no-such-frontend"]
 # frontend -> (exit code, what the one line says), for `irscope sweep SESSION` with a stored signature
 REFUSED = {
     "cuda": (2, "irscope does not import a kernel file a session names"),
     "numba": (2, "irscope does not import a kernel file a session names"),
+    "gluon": (2, "irscope does not import a kernel file a session names"),
     "inductor": (5, "frontend 'inductor' is none irscope knows"),
     "no-such-frontend": (5, "frontend 'no-such-frontend' is none irscope knows"),
 }
@@ -175,7 +189,7 @@ def test_the_control_each_sessions_kernel_file_runs_its_payload_the_old_way(tmp_
         handle = frontends.KernelHandle("numba", str(file), "k", {"signature": stored_signature("numba")})
         frontends.load(handle).compile(Config({}, {}, {}), Target(90, CaptureMode.AOT))
     else:
-        frontends.frontend("triton").resolve(file, "k", "*fp32:16, i32, 128")
+        frontends.frontend(frontend if frontend == "gluon" else "triton").resolve(file, "k", "*fp32:16, i32, 128")
     assert canary.exists()
 
 

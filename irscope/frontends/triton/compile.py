@@ -55,6 +55,7 @@ class _Result(Compiled):
 
     # ttir, ttgir, llir, ptx or amdgcn (str), cubin or hsaco (bytes)
     asm: dict[str, Any] = field(default_factory=dict)
+    names: dict[str, Stage] = field(default_factory=lambda: dict(STAGES))  # asm key -> stage (the kernel's)
     metadata: dict[str, Any] = field(default_factory=dict)
 
     def compiled(self, arch: int | str) -> Compiled:
@@ -67,7 +68,7 @@ class _Result(Compiled):
         options = {k: int(meta[k]) for k in names if meta.get(k) is not None}
         lanes = int(meta.get("warp_size") or 32)  # an AMD wave: 64 lanes on CDNA
         return Compiled(
-            stages={STAGES[k]: v for k, v in self.asm.items() if k in STAGES},
+            stages={self.names[k]: v for k, v in self.asm.items() if k in self.names},
             cubin=self.asm.get("cubin", self.asm.get("hsaco")),
             shared=int(meta.get("shared") or 0),
             options=options,
@@ -133,7 +134,8 @@ def compile_aot(kernel: TritonKernel, config: Config, arch: int | str, passes: b
     import triton
     from triton import knobs
 
-    result = _Result()
+    result = _Result(names=dict(kernel.asm_stages))
+    keys = (*kernel.asm_stages, *BINARIES)
     tracker = _StageTracker()
     start = time.perf_counter()
     try:
@@ -148,7 +150,7 @@ def compile_aot(kernel: TritonKernel, config: Config, arch: int | str, passes: b
         with triton_cache_for(kernel.file), install_stage_hook(tracker), knobs.compilation.scope():
             knobs.compilation.always_compile = knobs.compilation.always_compile or passes
             compiled = triton.compile(src, target=target, options=options)
-        result.asm = {k: compiled.asm[k] for k in ASM_KEYS if k in compiled.asm}
+        result.asm = {k: compiled.asm[k] for k in keys if k in compiled.asm}
         result.metadata = compiled.metadata._asdict()
     except Exception as exc:
         result.error = _failure(kernel, tracker.stage, exc)
@@ -173,7 +175,8 @@ def compile_aot(kernel: TritonKernel, config: Config, arch: int | str, passes: b
 
 def compile_jit(kernel: TritonKernel, config: Config) -> Compiled:
     """Compile through Triton's JIT on the current GPU, for real CUDA tensors."""
-    result = _Result()
+    result = _Result(names=dict(kernel.asm_stages))
+    keys = (*kernel.asm_stages, *BINARIES)
     tracker = _StageTracker()
     start = time.perf_counter()
     ns = example_namespace(kernel, config, device="cuda")
@@ -187,7 +190,7 @@ def compile_jit(kernel: TritonKernel, config: Config) -> Compiled:
     try:
         with triton_cache_for(kernel.file), install_stage_hook(tracker):
             compiled = kernel.fn.run(*args, grid=kernel.launch_spec.grid(ns), warmup=True, **kwargs)
-        result.asm = {k: compiled.asm[k] for k in ASM_KEYS if k in compiled.asm}
+        result.asm = {k: compiled.asm[k] for k in keys if k in compiled.asm}
         result.metadata = compiled.metadata._asdict()
         compiled._init_handles()  # loads the module: the driver's register and spill counts
         result.gpu_registers, result.gpu_spills = compiled.n_regs, compiled.n_spills
@@ -312,12 +315,12 @@ def _partial_stages(kernel: TritonKernel, src: Any, target: Any, options: dict) 
     """The stages Triton finished before failing, read back from its cache folder."""
     try:
         with triton_cache_for(kernel.file):
-            return _read_partial_stages(src, target, options)
+            return _read_partial_stages(src, target, options, kernel.asm_stages)
     except Exception:
         return {}
 
 
-def _read_partial_stages(src: Any, target: Any, options: dict) -> dict[str, Any]:
+def _read_partial_stages(src: Any, target: Any, options: dict, names: dict[str, Stage]) -> dict[str, Any]:
     from triton._C.libtriton import get_cache_invalidating_env_vars
     from triton.compiler import make_backend
     from triton.runtime.cache import get_cache_key, get_cache_manager
@@ -326,7 +329,7 @@ def _read_partial_stages(src: Any, target: Any, options: dict) -> dict[str, Any]
     key = get_cache_key(src, backend, backend.parse_options(dict(options)), get_cache_invalidating_env_vars())
     manager = get_cache_manager(hashlib.sha256(key.encode("utf-8")).hexdigest())
     out = {}
-    for ext in STAGES:
+    for ext in names:
         path = manager.get_file(f"{src.name[:150]}.{ext}")
         if path:
             out[ext] = Path(path).read_text()

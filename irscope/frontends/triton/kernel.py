@@ -19,7 +19,7 @@ from ...stages import Stage
 from ...types import Config, KernelId
 from ..base import Compiled, Kernel, KernelHandle, Launch
 from .autotune import Tuning, check_heuristics, unwrap
-from .compile import compile_aot, compile_jit, triton_cache_for
+from .compile import STAGES, compile_aot, compile_jit, triton_cache_for
 from .environments import site_for
 from .inputs import example_namespace, launch_arguments
 from .options import TRITON_DEFAULT_OPTIONS, TRITON_OPTION
@@ -67,6 +67,8 @@ class TritonKernel(Kernel):
     frontend = "triton"
     stages = (Stage.TTIR, Stage.TTGIR, Stage.LLIR, Stage.PTX, Stage.SASS, Stage.AMDGCN)
     vendors = (Vendor.NVIDIA, Vendor.AMD)
+    # Triton's asm keys -> the stages they hold (a language built on Triton's compiler adds its own: Gluon's).
+    asm_stages: dict[str, Stage] = STAGES
 
     def __init__(
         self,
@@ -121,6 +123,17 @@ class TritonKernel(Kernel):
 
     def source(self) -> str:
         return self.source_text if self.source_text is not None else super().source()
+
+    def source_type(self) -> Any:
+        """The class Triton compiles this kernel's function from (``ASTSource``; Gluon's ``GluonASTSource``)."""
+        from triton.compiler import ASTSource
+
+        return ASTSource
+
+    def constexpr_values(self, config: Config) -> dict[str, Any]:
+        """The constexprs as the kernel is compiled with them (a config holds them as data: Gluon's layouts are
+        text, made into layout objects here)."""
+        return dict(config.constexprs)
 
     def constexpr_names(self) -> list[str]:
         return [p.name for p in self.fn.params if p.is_constexpr]

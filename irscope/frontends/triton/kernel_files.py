@@ -44,7 +44,11 @@ def builtin_kernels(directory: Path) -> list[TritonKernel]:
     return out
 
 
-def kernel_in_file(path: Path, kernel_name: str | None, signature: str | None) -> TritonKernel:
+def kernel_in_file(
+    path: Path, kernel_name: str | None, signature: str | None, kind: type[TritonKernel] = TritonKernel
+) -> TritonKernel:
+    """Kernel ``kernel_name`` of the file (None: its one kernel), as a ``kind`` (a language on Triton's compiler:
+    its own subclass)."""
     module = load_module(path)
     jit_fns = _jit_functions(module)
     specs = {jit_of(spec.kernel).__name__: spec for spec in kernel_specs(vars(module))}
@@ -72,7 +76,7 @@ def kernel_in_file(path: Path, kernel_name: str | None, signature: str | None) -
         )
     if signature and parsed:
         _note_constants(jit_of(fn), parsed)
-    kernel = TritonKernel(fn, str(path), None if parsed else spec, parsed)
+    kernel = kind(fn, str(path), None if parsed else spec, parsed)
     if launch is not None:
         kernel.defaults = _launch_defaults(launch, kernel)
     return kernel
@@ -126,12 +130,14 @@ def _launched_signature(module: Any, fn: Any) -> tuple[tuple[SignatureArg, ...] 
     return signature, launches[0]
 
 
-def kernel_with_signature(path: Path, name: str, signature: tuple[SignatureArg, ...]) -> TritonKernel:
+def kernel_with_signature(
+    path: Path, name: str, signature: tuple[SignatureArg, ...], kind: type[TritonKernel] = TritonKernel
+) -> TritonKernel:
     """A kernel compiled from a stored signature (a session of an Inductor kernel, say)."""
     fn = _jit_functions(load_module(path)).get(name)
     if fn is None:
         raise KernelNotFound(f"no @triton.jit kernel named {name!r} in {path}")
-    return TritonKernel(fn, str(path), None, signature)
+    return kind(fn, str(path), None, signature)
 
 
 def _jit_functions(module: Any) -> dict[str, Any]:

@@ -20,11 +20,19 @@ from .signature import parse_signature
 
 
 def is_triton_object(obj: Any) -> bool:
-    """A ``@triton.jit`` function (bare or wrapped), or a KernelSpec."""
-    return isinstance(obj, KernelSpec) or is_kernel(obj)
+    """A ``@triton.jit`` function (bare or wrapped), or a KernelSpec; not a ``@gluon.jit`` one (a JITFunction too,
+    which Triton's own ``is_gluon`` tells apart): the Gluon frontend takes those."""
+    if isinstance(obj, KernelSpec):
+        return not _is_gluon(obj.kernel)
+    return is_kernel(obj) and not _is_gluon(obj)
 
 
-def kernel_from_object(obj: Any, signature: str | None) -> TritonKernel:
+def _is_gluon(obj: Any) -> bool:
+    is_gluon = getattr(jit_of(obj), "is_gluon", None) if is_kernel(obj) else None
+    return bool(is_gluon()) if callable(is_gluon) else False
+
+
+def kernel_from_object(obj: Any, signature: str | None, kind: type[TritonKernel] = TritonKernel) -> TritonKernel:
     spec = obj if isinstance(obj, KernelSpec) else None
     fn = spec.kernel if spec is not None else obj
     if not is_kernel(fn):
@@ -46,6 +54,6 @@ def kernel_from_object(obj: Any, signature: str | None) -> TritonKernel:
             f"{kernel_name} has no KernelSpec; give its argument types as signature=, "
             'e.g. signature="*fp32:16, *fp32:16, i32:16, 1024" (one entry per parameter)'
         )
-    kernel = TritonKernel(fn, filename, None if parsed else spec, parsed, source_text=text)
+    kernel = kind(fn, filename, None if parsed else spec, parsed, source_text=text)
     kernel.defined_in_process = True
     return kernel

@@ -208,10 +208,10 @@ def specialize(kernel: TritonKernel, config: Config, arch: int | str, tensors: d
     ``tensors`` replaces the stand-ins with real ones (on a GPU).
     """
     from triton import knobs
-    from triton.compiler import ASTSource, make_backend
+    from triton.compiler import make_backend
 
     backend = make_backend(gpu_target(arch))
-    kwargs: dict[str, Any] = {**config.constexprs, **triton_options(config.options)}
+    kwargs: dict[str, Any] = {**kernel.constexpr_values(config), **triton_options(config.options)}
     tuning = getattr(kernel, "tuning", None)
     if tuning is not None and tuning.heuristics():  # @triton.heuristics: their values for this config's arguments
         kwargs = tuning.resolve_for(kernel, config, kwargs, tensors)
@@ -235,7 +235,7 @@ def specialize(kernel: TritonKernel, config: Config, arch: int | str, tensors: d
         if len(key) == 1 and ["tt.divisibility", 16] in [list(a) for a in value]
     )
     fn = kernel.fn if tuning is None else tuning.jit  # the function itself, not its launcher
-    return ASTSource(fn, signature, constexprs, attrs), options.__dict__, dict(signature), divisible
+    return kernel.source_type()(fn, signature, constexprs, attrs), options.__dict__, dict(signature), divisible
 
 
 def launch_signature(kernel: TritonKernel, config: Config) -> tuple[SignatureArg, ...]:
