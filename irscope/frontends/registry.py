@@ -33,6 +33,7 @@ BUILTIN = {
     "triton": "irscope.frontends.triton:FRONTEND",
     "cuda": "irscope.frontends.cuda:FRONTEND",
     "numba": "irscope.frontends.numba:FRONTEND",
+    "cute": "irscope.frontends.cute:FRONTEND",
 }
 
 
