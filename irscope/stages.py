@@ -92,10 +92,13 @@ class StageSpec:
     # What irscope derives it from, where no compiler hands it over ("cubin": SASS, disassembled in
     # batches by capturing/pipeline.py's DERIVED); "": the frontend's compile lists it.
     derived_from: str = ""
+    # The frontend whose compiles alone have it (CuTe DSL's IR: "cute"); "": any frontend's may.
+    frontend: str = ""
 
-    def made_for(self, vendor: str) -> bool:
-        """Would a compile for ``vendor``'s GPUs ("nvidia", "amd") produce this stage?"""
-        return self.vendor in ("", vendor)
+    def made_for(self, vendor: str, frontend: str | None = None) -> bool:
+        """Would a compile for ``vendor``'s GPUs ("nvidia", "amd") produce this stage (by ``frontend``, where
+        given: a stage of one frontend's own is no other's)?"""
+        return self.vendor in ("", vendor) and (frontend is None or self.frontend in ("", frontend))
 
     @property
     def stage(self) -> Stage:

@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import textwrap
+from dataclasses import replace
 
 import pytest
 
@@ -109,6 +110,8 @@ def test_a_cute_kernel_gives_its_traced_ir_ptx_and_sass_mapped_to_its_python_lin
     assert smap.source_line(Stage.SASS, fadd) == ADD_LINE
     addf = next(i for i, t in enumerate(ir.splitlines()) if "arith.addf" in t)
     assert smap.source_line(CUTE_IR, addf) == ADD_LINE
+    # The stage is the CuTe DSL frontend's own: no other frontend's variant is missing it.
+    assert variant.made_for_vendor(CUTE_IR) and not replace(variant, frontend="triton").made_for_vendor(CUTE_IR)
 
 
 @pytest.fixture(scope="module")
@@ -192,6 +195,22 @@ def test_constexpr_parameters_are_the_configs_axes(kernels_file, variant, cli):
 def test_other_archs_compile_without_a_gpu(kernels_file, arch, target):
     v = in_process(kernels_file, {}, arch)
     assert f".target {target}" in v.listings[Stage.PTX] and v.listings[Stage.SASS].strip()
+
+
+@needs_dsl
+def test_a_sweep_session_reads_back_in_a_process_that_never_loaded_the_frontend(kernels_file, run_irscope, tmp_path):
+    """Its variants name the stage cute_ir, which only the CuTe DSL frontend registers: opening the session
+    registers the stages of the frontend its header names."""
+    swept = run_irscope("sweep", f"{kernels_file}:add", "-S", SIGNATURE, "-s", "tile_n=64,128", "-o", str(tmp_path))
+    assert swept.returncode == 0, swept.stderr
+    code = (
+        "import sys; from irscope.session.store import Session; s = Session.open(sys.argv[1]); "
+        "vs = [s.variant(e) for e in s.entries]; "
+        "print(sorted((v.config.constexprs['tile_n'], 'cute_ir' in v.listings, '.reqntid' in v.listings['ptx']) "
+        "for v in vs))"
+    )
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True)
+    assert done.stdout.strip() == "[(64, True, True), (128, True, True)]", done.stderr
 
 
 @needs_dsl

@@ -78,6 +78,9 @@ class FrontendInfo:
     # What ``irscope run`` installs in the program to record this language's kernels: ``recorder(raw, gpu_free)``
     # with the run's raw/ folder and, without a GPU, the compute capability compiles are recorded for.
     recorder: Callable[[Path, int | None], Recorder] | None = None
+    # The module that registers the stages only its compiles have (CuTe DSL's ``cute_ir``), imported to read a
+    # stored variant of it back in a process that has not loaded the frontend (no compiler is imported).
+    stages: str = ""
 
     def all_options(self) -> dict[str, OptionSpec]:
         return {**self.options, **self.launch_options}

@@ -48,4 +48,5 @@ FRONTEND = FrontendInfo(
     imported="cutlass.cute",
     requires=("cutlass",),
     install_hint="pip install irscope[cute]",
+    stages="irscope.frontends.cute.stages",
 )

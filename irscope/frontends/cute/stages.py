@@ -13,5 +13,6 @@ CUTE_IR: Stage = register(
         "CuTe IR: the @cute.jit host function and its kernels as the DSL traced them (MLIR), before any pass",
         "CuTe DSL's CUTE_DSL_KEEP=ir-debug dump, with the Python file's locations",
         vendor="nvidia",
+        frontend="cute",
     )
 )
