@@ -467,8 +467,8 @@ class Variant(HtmlDisplay):
         return vendor_of(self.arch)
 
     def made_for_vendor(self, stage: Stage) -> bool:
-        """Would a compile for this variant's GPU have ``stage`` at all (AMD's has no PTX, NVIDIA's no AMDGCN,
-        a Triton kernel's no Gluon IR)?"""
+        """Would a compile for this variant's GPU, by its frontend, have ``stage`` at all (AMD's has no PTX,
+        NVIDIA's no AMDGCN, a Triton kernel's no Gluon or CuTe IR)?"""
         return stage.spec.made_for(self.vendor.value, self.frontend)
 
     @property

@@ -28,7 +28,7 @@ def test_every_builtin_kernel_is_listed():
 def test_builtin_kernel_compiles_with_every_stage_non_empty(name, arch):
     v = capture(name, arch=arch)
     assert v.status is Status.OK, v.error
-    for stage in Stage.all():
+    for stage in (s for s in Stage.all() if s.spec.made_for(v.vendor.value, v.frontend)):  # not CuTe DSL's IR
         if v.made_for_vendor(stage):
             assert v.listings[stage].strip(), f"{stage} is empty"
         elif stage.spec.frontends:  # another language's stage (Gluon's IR): not one a Triton kernel has

@@ -347,7 +347,7 @@ def nvidia_resources(compiled: Compiled) -> Resources:
         shared=compiled.shared + static_shared(compiled.ptxas_log or ""),
         gpu_registers=compiled.gpu_registers,
         gpu_spills=compiled.gpu_spills,
-        **parse_ptxas_log(compiled.ptxas_log or ""),
+        **{**compiled.cubin_resources, **parse_ptxas_log(compiled.ptxas_log or "")},
     )
 
 

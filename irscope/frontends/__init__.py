@@ -15,7 +15,7 @@ from ..paths import builtin_kernels_dir
 from .base import Compiled, Frontend, Kernel, KernelHandle, Launch
 from .info import FrontendInfo, OptionSpec
 from .objects import kernel_from_object
-from .registry import BUILTIN, FRONTENDS, compiler_version, frontend, frontend_info, frontend_infos
+from .registry import BUILTIN, FRONTENDS, compiler_version, frontend, frontend_info, frontend_infos, register_stages
 
 
 def frontend_for(path: Path) -> Frontend:
@@ -91,6 +91,7 @@ __all__ = [
     "FrontendInfo",
     "OptionSpec",
     "compiler_version",
+    "register_stages",
     "frontend_info",
     "frontend_infos",
     "Frontend",

@@ -68,6 +68,9 @@ class Compiled:
     heuristics: dict[str, Any] = field(default_factory=dict)  # constexprs the kernel's decorators set
     gpu_registers: int | None = None
     gpu_spills: int | None = None
+    # Where no ptxas report was seen (the CuTe DSL assembles inside its own library): the cubin's own
+    # .nv.info, as cuobjdump -res-usage reads it ({"registers": n, "stack_frame": bytes}).
+    cubin_resources: dict[str, int] = field(default_factory=dict)
     passes: PassLog | None = None  # every MLIR pass, where the compile was asked to record them
 
     @property

@@ -82,6 +82,9 @@ class FrontendInfo:
     # ``irscope repro``: the text of one standalone Python file that rebuilds a stored variant with this
     # language's own compiler, needing nothing of irscope's (None: it writes none yet).
     reproducer: Callable[[Variant], str] | None = None
+    # The module that registers the stages only its compiles have (CuTe DSL's ``cute_ir``), imported to read a
+    # stored variant of it back in a process that has not loaded the frontend (no compiler is imported).
+    stages: str = ""
 
     def all_options(self) -> dict[str, OptionSpec]:
         return {**self.options, **self.launch_options}

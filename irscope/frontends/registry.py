@@ -16,6 +16,7 @@ commands that only read what is stored should not pay.
 from __future__ import annotations
 
 import functools
+import importlib
 from collections.abc import Iterator, Mapping
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
@@ -34,6 +35,7 @@ BUILTIN = {
     "cuda": "irscope.frontends.cuda:FRONTEND",
     "numba": "irscope.frontends.numba:FRONTEND",
     "gluon": "irscope.frontends.gluon:FRONTEND",
+    "cute": "irscope.frontends.cute:FRONTEND",
 }
 
 
@@ -87,6 +89,14 @@ def frontend_infos() -> list[FrontendInfo]:
 def frontend(name: str) -> Frontend:
     """Frontend ``name`` itself: its language's modules imported."""
     return frontend_info(name).load()
+
+
+def register_stages(name: str) -> None:
+    """Register the stages frontend ``name``'s compiles have beyond the shared ones, so that its stored variants
+    read back (a session's ``variant.json`` names them). An unknown name (a damaged record) registers nothing;
+    only a module an installed frontend names is imported, never one a record names."""
+    if name in FRONTENDS and frontend_info(name).stages:
+        importlib.import_module(frontend_info(name).stages)
 
 
 def compiler_version(frontend_name: str, options: Mapping[str, Any]) -> str | None:

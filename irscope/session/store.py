@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import SessionError
-from ..frontends import compiler_version
+from ..frontends import compiler_version, register_stages
 from ..ir.dialects import stage_stats
 from ..records import AutotunerRun, Facts, Measurement
 from ..storage.files import (
@@ -406,6 +406,7 @@ class Session(HtmlDisplay):
         found = self.entry(entry) if isinstance(entry, str) else entry
         if found is None:
             raise SessionError(f"{self.path}: no such variant")
+        register_stages(self.frontend)  # a frontend's own stages (CuTe DSL's IR), where it is not loaded yet
         return read_variant(self.path / "variants" / found.id, source=self.source, root=self.path, partial=partial)
 
     # ------------------------------------------------------------ writing

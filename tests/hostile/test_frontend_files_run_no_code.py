@@ -66,6 +66,16 @@ def k(x_ptr, n, BLOCK: gl.constexpr):
     gl.store(x_ptr + offs, gl.load(x_ptr + offs, mask=offs < n) * 2, mask=offs < n)
 """
 
+CUTE_PY = """{P}
+import cutlass
+import cutlass.cute as cute
+
+
+@cute.jit
+def k(mA: cute.Tensor, BLOCK: cutlass.Constexpr = 128):
+    pass
+"""
+
 K_CU = """// doubles x: written for the tests
 __global__ void k(float* x, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -92,8 +102,8 @@ def kernel_file(tmp_path: Path, frontend: str, canary: Path) -> Path:
         path.write_text(K_CU)
         return path
     path = folder / "k.py"
-    text = {"numba": NUMBA_PY, "gluon": GLUON_PY}.get(frontend, TRITON_PY)
-    path.write_text(text.format(P=touch(canary)))
+    template = {"numba": NUMBA_PY, "gluon": GLUON_PY, "cute": CUTE_PY}.get(frontend, TRITON_PY)
+    path.write_text(template.format(P=touch(canary)))
     return path
 
 
@@ -101,6 +111,8 @@ def stored_signature(frontend: str):
     """What a session of ``frontend`` stores as its kernel's signature (Numba: its own string)."""
     if frontend == "numba":
         return "void(float32[:])"
+    if frontend == "cute":
+        return "float32[128]"
     return [
         {"type": "*fp32", "hint": 16, "value": None},
         {"type": "i32", "hint": None, "value": None},
@@ -129,12 +141,13 @@ def crafted_session(tmp_path: Path, frontend: str, canary: Path, signed: bool) -
     return out
 
 
-FRONTENDS = ["triton", "gluon", "cuda", "numba", "inductor", "no-such-frontend"]
+FRONTENDS = ["triton", "gluon", "cuda", "numba", "cute", "inductor", "no-such-frontend"]
 # frontend -> (exit code, what the one line says), for `irscope sweep SESSION` with a stored signature
 REFUSED = {
     "cuda": (2, "irscope does not import a kernel file a session names"),
     "numba": (2, "irscope does not import a kernel file a session names"),
     "gluon": (2, "irscope does not import a kernel file a session names"),
+    "cute": (2, "irscope does not import a kernel file a session names"),
     "inductor": (5, "frontend 'inductor' is none irscope knows"),
     "no-such-frontend": (5, "frontend 'no-such-frontend' is none irscope knows"),
 }
@@ -188,9 +201,32 @@ def test_the_control_each_sessions_kernel_file_runs_its_payload_the_old_way(tmp_
         pytest.importorskip("numba.cuda", reason="needs numba-cuda")
         handle = frontends.KernelHandle("numba", str(file), "k", {"signature": stored_signature("numba")})
         frontends.load(handle).compile(Config({}, {}, {}), Target(90, CaptureMode.AOT))
+    elif frontend == "cute":  # the payload runs before the file imports the DSL: no DSL needed to show it
+        handle = frontends.KernelHandle("cute", str(file), "k", {"signature": stored_signature("cute")})
+        frontends.load(handle).compile(Config({}, {}, {}), Target(90, CaptureMode.AOT))
     else:
         frontends.frontend(frontend if frontend == "gluon" else "triton").resolve(file, "k", "*fp32:16, i32, 128")
     assert canary.exists()
+
+
+@pytest.mark.parametrize("named", ["no-such-frontend", "os", "irscope.frontends.cute.stages", "../theirs/k"])
+def test_a_frontend_a_session_names_imports_no_module_of_that_name(tmp_path, monkeypatch, named):
+    """Opening a session registers its frontend's own stages (``register_stages``): only a module an installed
+    frontend's description names is imported, never one the session's header names."""
+    import sys
+
+    from irscope.frontends import register_stages
+
+    canary = tmp_path / "ran"
+    (tmp_path / "theirs").mkdir()
+    (tmp_path / "theirs" / "k.py").write_text(touch(canary))
+    (tmp_path / "no-such-frontend.py").write_text(touch(canary))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    before = set(sys.modules)
+    register_stages(named)
+    assert not canary.exists() and not {m for m in set(sys.modules) - before if "theirs" in m or "no-such" in m}
+    register_stages("cute")  # the control: the installed CuTe DSL frontend's stages module
+    assert "irscope.frontends.cute.stages" in sys.modules
 
 
 # ---------------------------------------------------------------- a spec beside a .cu runs only when named
