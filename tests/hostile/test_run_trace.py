@@ -26,7 +26,7 @@ INDEX = {
             "shared_gpu": [],
         },
         {"name": "refused", "session": None, "variants": [{"entry": None, "gpu": [{"name": "refused"}]}]},
-    ]
+    ],
 }
 
 
