@@ -9,11 +9,17 @@ or writes their JSON.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from .types import Config, Status, scalar_values, typed_fields
+
+
+def code_hash(text: str) -> str:
+    """The hash that says two variants are the same code: sha256 of the listing's text (PTX)."""
+    return hashlib.sha256(text.encode("utf-8", errors="surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -35,6 +41,9 @@ class Facts:
     compile_s: float | None = None
     mode: str | None = None  # the CaptureMode's value
     heuristics: dict | None = None  # constexprs the kernel's decorators set (CompileInfo.heuristics)
+    ptx_sha256: str | None = (
+        None  # the PTX's hash (code_hash): a runtime recorded elsewhere is this code's if it matches
+    )
 
     @property
     def spills(self) -> int | None:
@@ -59,6 +68,10 @@ class Facts:
         if values.get("heuristics") is not None:
             values["heuristics"] = scalar_values(values["heuristics"], "Facts.heuristics")
         return cls(**values)
+
+
+# Measurement.timing's keys in a label's words (measure/timing.py describes each method)
+TIMING_NAMES = {"cupti": "CUPTI", "events": "CUDA events", "graph": "CUDA graphs", "rocm": "ROCm profiler"}
 
 
 @dataclass(frozen=True)
@@ -94,6 +107,7 @@ class Measurement:
     triton: str = ""
     date: str = ""
     ncu: dict[str, Any] | None = None  # gpu_time_us, dram_pct, occupancy_pct, registers
+    ptx_sha256: str = ""  # code_hash of the PTX that ran, where the launch showed it ("": not known)
     source: str = "measured"  # or "<device> sample, <date>", "torch profiler"
     extra: dict[str, Any] = field(default_factory=dict)
 
@@ -101,6 +115,10 @@ class Measurement:
     def ranked(self) -> bool:
         """May this runtime compete for fastest? (Correct, and timed.)"""
         return self.status is Status.OK and self.median_us is not None
+
+    def timing_name(self) -> str:
+        """How it was timed, in a label's words ("CUPTI", "CUDA events"); "" where not recorded."""
+        return TIMING_NAMES.get(self.timing, self.timing)
 
     def label(self) -> str:
         if self.median_us is None:

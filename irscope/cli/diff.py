@@ -126,10 +126,13 @@ def diff(
 def _runtime(named, variant, sample_gpu):
     """The runtime ``variant`` shows: measured into its session, else its sample (``sample_gpu``'s), if either has one."""
     from ..measure.runtimes import shown_measurement
-    from ..records import Runtime
+    from ..records import Runtime, code_hash
+    from ..types import Stage
 
     entry = named.session.find(variant.config, variant.arch) if named.session is not None else None
-    return Runtime.of(shown_measurement(variant.kernel, variant.config, variant.arch, entry, sample_gpu))
+    ptx = variant.listings.get(Stage.PTX)
+    ptx_sha256 = None if ptx is None else code_hash(ptx)
+    return Runtime.of(shown_measurement(variant.kernel, variant.config, variant.arch, entry, sample_gpu, ptx_sha256))
 
 
 def _ignored(text: str | None) -> tuple[str, ...]:

@@ -65,9 +65,9 @@ def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_
     )
     if out_dir is not None:
         _write_dir(out_dir, variant)
-    echo(_summary(variant), err=True)
-    if not variant.ok:
+    if not variant.ok:  # one line, as docs/bad-input.md shows: the error names the kernel and config itself
         raise CompileFailed(f"{named.name} {config.label()}: failed at {variant.error}")
+    echo(_summary(variant), err=True)
     if as_json:
         echo(json.dumps(_as_json(variant, stages), indent=1))
         return

@@ -2,8 +2,10 @@
 
 A runtime measured into the variant's session entry is the variant's own and
 always wins. Without one, a machine with no GPU still sees what a real GPU
-measured for exactly this variant (kernel source hash, config and arch), with
-the device and date in its ``source``, so it is never mistaken for its own.
+measured for this variant's source, config and arch, with the device and date in
+its ``source``, so it is never mistaken for its own; and, unless the sample ran
+the same PTX as the variant (its hash: ``Facts.ptx_sha256``), the build and timing
+method it came from too (measure/samples.py).
 Where several GPUs recorded the variant, the chosen one's recording is shown
 (``gpu``, else ``--sample-gpu`` / ``$IRSCOPE_SAMPLE_GPU``, else an H100's), and
 another GPU's where the chosen one has none (measure/samples.py).
@@ -22,12 +24,20 @@ if TYPE_CHECKING:
 
 
 def shown_measurement(
-    kernel: KernelId, config: Config, arch: str, entry: Entry | None = None, gpu: str | None = None
+    kernel: KernelId,
+    config: Config,
+    arch: str,
+    entry: Entry | None = None,
+    gpu: str | None = None,
+    ptx_sha256: str | None = None,
 ) -> Measurement | None:
     """The measurement to show for ``kernel`` at ``config`` on ``arch``, whose session entry is ``entry``.
 
     ``gpu`` names whose recorded sample to prefer (a substring of the device name, as ``--sample-gpu``).
+    ``ptx_sha256``: the variant's PTX hash, where no entry carries it in its facts.
     """
     if entry is not None and entry.measurement is not None:
         return entry.measurement
-    return sample_measurement(kernel, config, arch, gpu)
+    if ptx_sha256 is None and entry is not None:
+        ptx_sha256 = entry.facts.ptx_sha256
+    return sample_measurement(kernel, config, arch, gpu, ptx_sha256=ptx_sha256)

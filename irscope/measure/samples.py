@@ -1,9 +1,15 @@
 """Runtimes recorded on real GPUs, shipped in ``samples/runtimes/`` for machines without one.
 
 A sample file holds, for one kernel and one device, each measured config with its
-measurement. A variant gets a sample's runtime only when kernel source (Triton's
-dependency hash), config and arch all match, and the runtime is always shown
-with the device and date it was recorded on. Files are JSON, read as data.
+measurement. A variant is offered a sample only when kernel source (Triton's
+dependency hash), config and arch all match; and the sample is that variant's own
+runtime only when it was measured on the same code: the PTX that ran (its
+``ptx_sha256``, recorded since irscope.samples rows carry it) is the variant's PTX.
+Otherwise the same source compiled to other code (another Triton, another
+option), and the runtime is labelled with the build, timing method and date it
+came from ("H100 80GB HBM3 sample of other code: Triton 3.6.0, CUPTI, 2026-11-22");
+a row recorded before the hash was kept says its code is unverified, never that it
+is the same. Files are JSON, read as data.
 
 Several GPUs can have recorded the same variant (an H100 and an H200 are both
 sm_90), so every device's recording is kept and one GPU's is chosen: the one whose
@@ -19,6 +25,7 @@ import functools
 import json
 import os
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -50,13 +57,20 @@ def _index(directory: str) -> _Index:
         device = data.get("device")
         name = device.get("name") if isinstance(device, dict) else None
         name = name if isinstance(name, str) and name.strip() else "?"
-        label = f"{name} sample, {data.get('recorded', '?')}"
+        triton = device.get("triton") if isinstance(device, dict) else None
+        recorded = data.get("recorded")
         for row in data.get("variants", []):
             try:
                 config = Config.from_json(row["config"])
-                m = Measurement.from_json({**row["measurement"], "source": label})
+                m = Measurement.from_json({**row["measurement"], "source": f"{name} sample"})
             except (KeyError, TypeError, ValueError):
                 continue
+            m = replace(  # a row without its own build and date has the file's (samples before rows kept them)
+                m,
+                device=name,
+                triton=m.triton or (triton if isinstance(triton, str) else ""),
+                date=m.date or (recorded if isinstance(recorded, str) else ""),
+            )
             key = (data.get("kernel", ""), data.get("source_hash", ""), config.key(), row.get("arch", ""))
             index.setdefault(key, {}).setdefault(name, m)  # of one device, the first file by name wins
     return index
@@ -79,9 +93,18 @@ def _recorded_on(choice: str, device: str) -> bool:
 
 
 def sample_measurement(
-    kernel: KernelId, config: Config, arch: str, gpu: str | None = None, directory: Path | None = None
+    kernel: KernelId,
+    config: Config,
+    arch: str,
+    gpu: str | None = None,
+    directory: Path | None = None,
+    ptx_sha256: str | None = None,
 ) -> Measurement | None:
-    """The recorded measurement of this exact variant, if samples/ has one: the chosen GPU's, else another's."""
+    """The recorded measurement of this variant, if samples/ has one: the chosen GPU's, else another's.
+
+    ``ptx_sha256``: the variant's PTX hash (``records.code_hash``; ``Facts.ptx_sha256``). Its ``source`` says
+    whether the sample ran this very code (same PTX) or names the build, method and date it came from.
+    """
     where = str(directory or SAMPLES_DIR)
     if (kernel.name, kernel.source_hash) not in _kernels(where):
         return None
@@ -89,7 +112,30 @@ def sample_measurement(
     if not recorded:
         return None
     choice = chosen_gpu(gpu)
-    return next((m for device, m in recorded.items() if _recorded_on(choice, device)), next(iter(recorded.values())))
+    m = next((m for device, m in recorded.items() if _recorded_on(choice, device)), next(iter(recorded.values())))
+    return replace(m, source=sample_label(m, ptx_sha256))
+
+
+def same_code(sample: Measurement, ptx_sha256: str | None) -> bool:
+    """Did ``sample`` run the code whose PTX hash is ``ptx_sha256``? (Unknown on either side: no.)"""
+    return bool(sample.ptx_sha256) and bool(ptx_sha256) and sample.ptx_sha256 == ptx_sha256
+
+
+def sample_label(sample: Measurement, ptx_sha256: str | None) -> str:
+    """Where a sample shown beside a variant came from, in words: its GPU and date where it ran this variant's
+    PTX; else also the build and timing method, and whether its code differs or is not known to match."""
+    method = sample.timing_name() or "method not recorded"
+    when = sample.date or "date not recorded"
+    if same_code(sample, ptx_sha256):
+        return f"{sample.device} sample, this PTX, {method}, {when}"
+    build = f"Triton {sample.triton}" if sample.triton else "build not recorded"
+    if sample.ptx_sha256 and ptx_sha256:
+        why = "other code"
+    elif sample.ptx_sha256:
+        why = "code not compared"  # this variant's PTX is not known here (an old session's entry)
+    else:
+        why = "code unverified"  # recorded before samples kept the PTX's hash
+    return f"{sample.device} sample, {why}: {build}, {method}, {when}"
 
 
 def sample_gpus(kernel: KernelId | None = None, directory: Path | None = None) -> list[str]:
@@ -162,6 +208,9 @@ def write_samples(
         "max_rel_error",
         "error",
         "ncu",
+        "ptx_sha256",
+        "triton",
+        "date",
     )
     variants = []
     for config, arch, m in rows:

@@ -25,7 +25,7 @@ from ..errors import exception_line
 from ..processes.executors import Work
 from ..processes.timeline import mark
 from ..processes.workers import protocol_channel
-from ..records import AutotunerRun, Measurement
+from ..records import AutotunerRun, Measurement, code_hash
 from ..types import Config, Status
 from .autotuner import AUTOTUNER, autotune
 from .faults import is_cuda_fault
@@ -85,6 +85,8 @@ def measure(state: MeasureState, kernel, config: Config, options: dict[str, Any]
     if options["check"] and launch.expected is not None:
         status, abs_err, rel_err, why = _check(launch)
     mark(f"GPU worker: {config.label()}: launched and checked")
+    ran = launched_ptx(kernel, options)
+    base = replace(base, ptx_sha256="" if ran is None else code_hash(ran))
     timing = time_launches(launch.run, method, min_time_ms=options["min_time_ms"], warmup_ms=options["warmup_ms"])
     mark(f"GPU worker: {config.label()}: timed")
     stats = summarize(timing.times_ms)
@@ -118,6 +120,25 @@ def measure(state: MeasureState, kernel, config: Config, options: dict[str, Any]
         **cast(dict[str, Any], stats),
         **cast(dict[str, Any], figures),
     )
+
+
+def launched_ptx(compiled: Any, options: dict[str, Any]) -> str | None:
+    """The PTX of the code a launch ran, where it shows it: another Triton's binary carries its own; the JIT's
+    compiled kernel (Triton's CompiledKernel) keeps it in ``asm``. A measurement carries its hash, so a runtime
+    recorded here is shown beside a variant elsewhere only when that variant's PTX is the same
+    (measure/samples.py). None where the launch shows no PTX (CUDA C++ through torch, a torch reference)."""
+    binary = options.get("binary")
+    if binary:
+        ptx = binary.get("ptx")
+        return ptx if isinstance(ptx, str) else None
+    if options.get("reference"):
+        return None
+    asm = getattr(compiled, "asm", None)
+    try:
+        ptx = asm.get("ptx") if asm is not None else None
+    except Exception:  # an asm mapping of another shape: no PTX to vouch for
+        return None
+    return ptx if isinstance(ptx, str) else None
 
 
 def _launch(kernel, config: Config, options: dict[str, Any]):

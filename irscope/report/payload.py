@@ -163,7 +163,7 @@ def _sample(session: Session, entry, gpu: str | None):
     from ..measure.samples import sample_measurement
 
     try:
-        return sample_measurement(session.kernel, entry.config, entry.arch, gpu)
+        return sample_measurement(session.kernel, entry.config, entry.arch, gpu, ptx_sha256=entry.facts.ptx_sha256)
     except Exception:
         return None
 

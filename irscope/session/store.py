@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any
 from ..errors import SessionError
 from ..frontends import compiler_version, register_stages
 from ..ir.dialects import stage_stats
-from ..records import AutotunerRun, Facts, Measurement
+from ..records import AutotunerRun, Facts, Measurement, code_hash
 from ..storage.files import (
     LEFTOVER,
     MAX_JSON_BYTES,
@@ -147,7 +147,11 @@ def variant_facts(v: Variant) -> Facts:
         )
     if Stage.PTX in v.listings:
         stats = stage_stats(Stage.PTX, v.listings[Stage.PTX])
-        facts.update(ptx_lines=len(v.listings[Stage.PTX].splitlines()), ptx_instructions=stats.count)
+        facts.update(
+            ptx_lines=len(v.listings[Stage.PTX].splitlines()),
+            ptx_instructions=stats.count,
+            ptx_sha256=code_hash(v.listings[Stage.PTX]),
+        )
     elif Stage.AMDGCN in v.listings:
         stats = stage_stats(Stage.AMDGCN, v.listings[Stage.AMDGCN])
         facts["amdgcn_lines"] = len(v.listings[Stage.AMDGCN].splitlines())

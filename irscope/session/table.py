@@ -101,4 +101,8 @@ def note(entry: Entry) -> str:
     m = entry.measurement
     if entry.status is not Status.OK:
         return entry.error or (m.error if m is not None else None) or ""
-    return "" if m is None else m.source
+    if m is None:
+        return ""
+    if m.source == "measured" and m.timing:  # CUPTI and CUDA events differ by up to 2x on small kernels: say which
+        return f"measured, {m.timing_name()}"
+    return m.source
