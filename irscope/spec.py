@@ -130,12 +130,22 @@ DEFAULT_TOLERANCE = {
 }
 
 
+NONE = "None"  # a -c / -S value meaning Python's None (a launch passing None, Liger's softcap=None)
+
+
 def parse_value(name: str, text: str, like: Any = None) -> Any:
-    """Parse a -c value; follow the type of ``like`` (the default) when there is one."""
+    """Parse a -c value; follow the type of ``like`` (the default) when there is one.
+
+    ``None`` is None, and a quoted word a string (``'mean'``, ``"mean"``), whatever the default.
+    """
     text = text.strip()
-    if (
-        isinstance(like, str) or name == TRITON_OPTION
-    ):  # a text setting (a CUDA kernel's block shape "16x16"): its kernel checks it
+    if name == TRITON_OPTION:
+        return text
+    if text == NONE:
+        return None
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    if isinstance(like, str):  # a text setting (a CUDA kernel's block shape "16x16"): its kernel checks it
         return text
     if isinstance(like, bool) or (like is None and text.lower() in ("true", "false")):
         if text.lower() in ("true", "1", "false", "0"):

@@ -81,7 +81,7 @@ def test_the_program_runs_as_it_is_and_every_kernel_is_kept(recorded):
     assert result.returncode == 0, result.stderr
     assert "program finished" in result.stdout  # its own output, untouched
     index = json.loads((folder / "out" / "run.json").read_text())
-    assert index["mode"] == "ahead-of-time (no GPU)" and index["exit_code"] == 0
+    assert index["mode"] == "stand-in (no GPU)" and index["exit_code"] == 0
     kernels = {k["name"]: k for k in index["kernels"]}
     assert set(kernels) == {"shift_kernel", "clamp_kernel"}
     shift = kernels["shift_kernel"]

@@ -13,7 +13,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..errors import ParameterError
-from ..spec import LAUNCH_OPTION_VALUES, LAUNCH_OPTIONS, OPTION_CHECKS, TRITON_OPTION, check_triton_version, parse_value
+from ..spec import (
+    LAUNCH_OPTION_VALUES,
+    LAUNCH_OPTIONS,
+    NONE,
+    OPTION_CHECKS,
+    TRITON_OPTION,
+    check_triton_version,
+    parse_value,
+)
 from ..types import Config
 from .base import Kernel
 
@@ -76,15 +84,26 @@ def config_from_table(table: Mapping[str, Mapping[str, Any]], overrides: Mapping
                 "it cannot be set with -c or -s"
             )
     values = {n: p["default"] for n, p in table.items()}
+    kinds = {n: p["kind"] for n, p in table.items()}
+    # None as a value (a launch passing None, a constexpr None): given as `None`, or the table's own (`"none"`)
+    nones = {n for n, p in table.items() if p.get("none") is True and p.get("default") is None}
     for name, raw in overrides.items():
         default = table[name]["default"] if name in table else None
-        values[name] = parse_value(name, raw, default) if isinstance(raw, str) else raw
-    kinds = {n: p["kind"] for n, p in table.items()}
+        if raw == NONE:
+            values[name] = None
+            nones.add(name)
+        elif isinstance(raw, str):
+            values[name] = _parsed(name, raw, default, kinds.get(name))
+        else:
+            values[name] = raw
     constexpr_names = [n for n, k in kinds.items() if k == "constexpr"]
     size_names = [n for n, k in kinds.items() if k == "size"]
-    missing = [n for n in constexpr_names if values.get(n) is None]
+    missing = [n for n in constexpr_names if values.get(n) is None and n not in nones]
     if missing:
-        raise ParameterError(f"constexpr {missing[0]!r} of {kernel} has no value; set it with -c {missing[0]}=VALUE")
+        raise ParameterError(
+            f"constexpr {missing[0]!r} of {kernel} has no value; set it with -c {missing[0]}=VALUE "
+            f"(-c {missing[0]}=None where the launch passes None)"
+        )
     # Triton's launch options, and any a frontend's table names (a CUDA kernel's block shape); a kernel
     # parameter of the same name (a num_stages constexpr) is the table's own kind, and takes the value.
     option_names = [*LAUNCH_OPTIONS, *(n for n, k in kinds.items() if k == "option" and n not in LAUNCH_OPTIONS)]
@@ -96,13 +115,14 @@ def config_from_table(table: Mapping[str, Mapping[str, Any]], overrides: Mapping
         if not isinstance(values[name], int) or values[name] < 0:
             raise ParameterError(f"size {name} must be a non-negative integer, got {values[name]!r}")
     sizes = {n: values[n] for n in size_names}
-    sizes.update(_arguments(kinds, values))
+    sizes.update(_arguments(kinds, values, nones))
     sizes.update(_marks(table, values, size_names))
     return Config({n: values[n] for n in constexpr_names}, options, sizes)
 
 
-def _arguments(kinds: Mapping[str, str], values: Mapping[str, Any]) -> dict[str, Any]:
-    """The example values given to runtime arguments (kind ``argument``): a number or a bool, as a launch passes.
+def _arguments(kinds: Mapping[str, str], values: Mapping[str, Any], nones: set[str]) -> dict[str, Any]:
+    """The example values given to runtime arguments (kind ``argument``): a number, a bool or None, as a launch
+    passes (None only where given: an argument left unset is not None).
 
     They go with the sizes: like a spec's sizes, they are what the example arguments are made of
     (the heuristics' inputs, the JIT's specialization) and never a constexpr of the compile.
@@ -110,12 +130,24 @@ def _arguments(kinds: Mapping[str, str], values: Mapping[str, Any]) -> dict[str,
     out = {}
     for name, kind in kinds.items():
         value = values.get(name)
-        if kind != "argument" or value is None:
+        if kind != "argument" or (value is None and name not in nones):
             continue
-        if not isinstance(value, (bool, int, float)):
-            raise ParameterError(f"argument {name} takes a number or true/false (a launch's value), got {value!r}")
+        if value is not None and not isinstance(value, (bool, int, float)):
+            raise ParameterError(
+                f"argument {name} takes a number, true/false or None (a launch's value), got {value!r}"
+            )
         out[name] = value
     return out
+
+
+def _parsed(name: str, text: str, default: Any, kind: str | None) -> Any:
+    """A ``-c`` value; a constexpr with no default also takes a word as a string (``-c reduction=mean``)."""
+    try:
+        return parse_value(name, text, default)
+    except ParameterError:
+        if kind == "constexpr" and default is None and text.isidentifier() and text.lower() not in ("true", "false"):
+            return text
+        raise
 
 
 def _marks(table: Mapping[str, Mapping[str, Any]], values: Mapping[str, Any], size_names: list[str]) -> dict[str, Any]:
@@ -207,8 +239,8 @@ def sweep_configs(
     for name in names:
         if name not in table and name not in (*LAUNCH_OPTIONS, TRITON_OPTION):
             raise ParameterError(f"unknown parameter {name!r} for {kernel}; parameters: {', '.join(table)}")
-        default = table.get(name, {}).get("default")
-        values.append([parse_value(name, v, default) if isinstance(v, str) else v for v in sweep[name]])
+        default, kind = table.get(name, {}).get("default"), table.get(name, {}).get("kind")
+        values.append([_parsed(name, v, default, kind) if isinstance(v, str) and v != NONE else v for v in sweep[name]])
     configs, seen = [], set()
     for combo in itertools.product(*values):
         config = config_from_table(table, {**fixed, **dict(zip(names, combo))}, kernel)

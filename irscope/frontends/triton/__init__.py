@@ -62,6 +62,7 @@ class TritonFrontend(Frontend):
                 signature_from_json(stored),
                 inductor=handle.extra.get("inductor") is True,
                 recorded_heuristics=handle.extra.get("heuristics") == "recorded",
+                closure=handle.extra.get("closure") or None,
             )
             launches = handle.extra.get("launches")
             if isinstance(launches, dict):  # data: replay.why_not checks each before it is used

@@ -374,7 +374,7 @@ def example_arguments(
             known[param.name] = 1
         elif arg.type is None:
             known[param.name] = arg.value
-        elif config.sizes.get(param.name) is not None:  # -c NAME=VALUE: a launch's value
+        elif param.name in config.sizes:  # -c NAME=VALUE: a launch's value (None too)
             known[param.name] = config.sizes[param.name]
         else:
             unknown.add(param.name)
@@ -411,7 +411,8 @@ def _evaluate(kernel: str, name: str, fn: Any, args: Arguments, hidden: set[str]
         raise UnknownArgument(
             f"@triton.heuristics value {name} of {kernel} reads {exc.args[0]}, whose value -S "
             f"does not give (only its type); give a launch's value with -c {exc.args[0]}=VALUE "
-            "(it stays a runtime argument), or declare a KernelSpec with example arguments"
+            f"(it stays a runtime argument; -c {exc.args[0]}=None, or None in -S, where the launch passes None), "
+            "or declare a KernelSpec with example arguments"
         ) from None
     except KeyError as exc:
         if exc.args and exc.args[0] in hidden:

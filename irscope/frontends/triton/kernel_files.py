@@ -16,12 +16,13 @@ from typing import Any
 
 from ...arch import DEFAULT_CAPABILITY
 from ...errors import KernelNotFound, ParameterError
+from ...gpu_models import stand_in_gpu
 from ...nvidia.device import gpu_capability
 from ...spec import kernel_specs
 from ..files import import_file, module_name, said
 from .autotune import is_kernel, jit_of, unwrap
 from .compile import triton_cache_for
-from .gpu_free import LAUNCHES, ExampleLaunch, example_launches, gpu_free_import, signature_of
+from .gpu_free import LAUNCHES, ExampleLaunch, Probes, example_launches, gpu_free_import, signature_of
 from .kernel import TritonKernel
 from .signature import SignatureArg, parse_signature
 
@@ -175,7 +176,9 @@ def _exec_module(loader: Any, module: Any) -> None:
         # A warmup compiles at import: into the file's own Triton cache, where captures of it look too.
         # torch.cuda's queries are answered only for a file that imports torch itself: it costs a second.
         torch_queries = _imports_torch(Path(module.__file__))
-        with gpu_free_import(DEFAULT_CAPABILITY, torch_queries) as launches, triton_cache_for(str(module.__file__)):
+        gpu, probes = stand_in_gpu(DEFAULT_CAPABILITY), Probes()
+        importing = gpu_free_import(gpu, torch_queries, probes=probes)
+        with importing as launches, triton_cache_for(str(module.__file__)):
             try:
                 loader.exec_module(module)
             except Exception as exc:
@@ -192,6 +195,8 @@ def _exec_module(loader: Any, module: Any) -> None:
                 )
             finally:
                 setattr(module, LAUNCHES, launches)
+                for line in probes.lines():
+                    sys.stderr.write(f"irscope: note: {module.__file__} asked the stand-in {gpu.model.name}: {line}\n")
 
 
 def _imports_torch(path: Path) -> bool:

@@ -179,6 +179,11 @@ def argument_entry(kp: Any, value: Any, declared: SignatureArg) -> SignatureArg:
     else:
         entry = SignatureArg(kind, 16 if key == "D" else None)
     said = f"-c {kp.name}={value!r}"
+    if (declared.type or "").startswith("*") and value is not None:
+        raise ParameterError(
+            f"-S gives {kp.name} as a pointer ({declared.type}): -c takes None for it (a launch "
+            f"passing None), not {value!r}"
+        )
     if kind != "constexpr" and _BOOLS.get(kind, kind) != _BOOLS.get(declared.type, declared.type):
         raise ParameterError(
             f"-S gives {kp.name} as {declared.type}, but a launch passing {value!r} makes it {kind} "
@@ -242,7 +247,7 @@ def launch_signature(kernel: TritonKernel, config: Config) -> tuple[SignatureArg
     given = config.sizes
     return tuple(
         argument_entry(param, given[param.name], arg)
-        if not param.is_constexpr and given.get(param.name) is not None
+        if not param.is_constexpr and param.name in given and arg.type is not None
         else arg
         for param, arg in zip(kernel.fn.params, kernel.signature or ())
     )
@@ -280,6 +285,8 @@ def _from_signature(kernel: TritonKernel, entries: Sequence[SignatureArg], value
         elif arg.type is None:  # a bare constant (-S "1", Inductor's "constants"): like the JIT's 1s
             signature[param.name] = "constexpr"
             constexprs[(param.num,)] = arg.value
+        elif arg.type.startswith("tensordesc"):  # the JIT specializes a descriptor by nothing but its type
+            signature[param.name] = arg.type
         else:
             signature[param.name] = arg.type
             attrs[(param.num,)] = [["tt.divisibility", 16]] if arg.hint == 16 else []

@@ -22,7 +22,7 @@ from typing import Any
 ENV_DIR = "IRSCOPE_RUN_DIR"  # where to write (the run's raw/ folder)
 ENV_OWNER = "IRSCOPE_RUN_OWNER"  # the pid of the process that records
 ENV_PROFILE = "IRSCOPE_RUN_PROFILE"  # "1": profile the run with torch.profiler
-ENV_GPU_FREE = "IRSCOPE_RUN_GPU_FREE"  # a capability (90): no GPU here; record launches for it, run none
+ENV_GPU_FREE = "IRSCOPE_RUN_GPU_FREE"  # a GPU model ("H100", "MI300X:8"): no GPU here; stand in for it, run nothing
 PROFILE = "profile.json"
 TRACE = "trace.json"  # torch.profiler's Chrome trace of the run, as the lecture exports it for Perfetto
 
@@ -37,8 +37,9 @@ def start() -> None:
 
     def triton_listener() -> Any:
         from ...frontends.triton.listen import GpuFreeListener, Listener
+        from ...gpu_models import parse_gpu
 
-        return GpuFreeListener(raw, int(capability)) if capability else Listener(raw)
+        return GpuFreeListener(raw, parse_gpu(capability)) if capability else Listener(raw)
 
     def inline_recorder() -> Any:
         from .inline_listen import LoadInlineRecorder
