@@ -256,8 +256,11 @@ class _Examples:
 class KernelSpec(_Examples):
     """Everything irscope needs to compile, check and time one Triton kernel.
 
-    ``args`` returns the kernel's non-constexpr arguments in order; constexprs are
-    passed by name from the config, as in ``kernel[grid](*args, BLOCK_SIZE=...)``.
+    ``args`` returns the kernel's non-constexpr arguments in order (or a dict of them by
+    name); constexprs are passed by name from the config, as in ``kernel[grid](*args,
+    BLOCK_SIZE=...)``, also where a runtime argument follows a constexpr. A constexpr's
+    value may be a ``Tunable`` or a plain value (``constexprs=dict(BT=64)``); an argument may
+    be a host ``TensorDescriptor`` over an example tensor.
     ``reference`` returns what the output tensors should hold (one tensor, or a
     tuple in the order the outputs are declared). ``bytes_moved`` defaults to every
     tensor read or written once.
@@ -276,6 +279,17 @@ class KernelSpec(_Examples):
     bytes_moved: Callable[[SimpleNamespace], float] | None = None
     tolerance: tuple[float, float] | None = None  # (atol, rtol); default by output dtype
     description: str = ""
+
+    def __post_init__(self) -> None:
+        # ``constexprs=dict(BT=64)``, ``num_warps=8``: a plain value is a Tunable of that one value.
+        if not isinstance(self.constexprs, Mapping):
+            raise ParameterError("KernelSpec constexprs must be a dict of name -> Tunable (or a plain value)")
+        constexprs = {str(k): v if isinstance(v, Tunable) else Tunable(v) for k, v in self.constexprs.items()}
+        object.__setattr__(self, "constexprs", constexprs)
+        for option in ("num_warps", "num_stages"):
+            value = getattr(self, option)
+            if not isinstance(value, Tunable):
+                object.__setattr__(self, option, Tunable(value))
 
     @property
     def name(self) -> str:

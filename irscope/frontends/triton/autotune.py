@@ -28,7 +28,7 @@ from ...errors import ParameterError, exception_line
 from ...spec import LAUNCH_OPTIONS
 from ...types import Config
 from .inputs import example_namespace
-from .specialize import example_tensors
+from .specialize import example_tensors, named_arguments
 from .versions import top_k_count
 
 if TYPE_CHECKING:
@@ -356,7 +356,6 @@ def example_arguments(
     fixes (constants, ``:1``) and the example values ``-c`` gives its other scalars; every
     other argument is unknown.
     """
-    names = kernel.fn.arg_names
     if kernel.spec is not None:
         if tensors is None:
             try:
@@ -365,7 +364,7 @@ def example_arguments(
                 ns = kernel.spec.namespace(config.values(), example_tensors(kernel, config))
         else:
             ns = kernel.spec.namespace(config.values(), tensors)
-        return dict(zip(names, kernel.spec.args(ns))), frozenset()
+        return named_arguments(kernel.fn, kernel.spec.args(ns)), frozenset()
     known, unknown = {}, set()
     for param, arg in zip(kernel.fn.params, kernel.signature or ()):
         if param.is_constexpr:

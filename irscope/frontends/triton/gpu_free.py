@@ -24,6 +24,9 @@ own compile for the stand-in's card, recorded as on a GPU.
 from __future__ import annotations
 
 import contextlib
+import importlib.abc
+import importlib.util
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -173,6 +176,11 @@ def _device_index(device: Any) -> int:
     return int(number) if number.strip().isdigit() else 0
 
 
+# Set while an autotuner benchmarks a config on the stand-in: a compile that fails then is the autotuner's to skip
+# (as on the card), not a launch of the program's.
+BENCHMARKING = threading.local()
+
+
 def _no_launch(*args: Any, **kwargs: Any) -> None:
     """A compiled kernel's launch without a GPU: nothing runs (the JIT's own launches are recorded instead)."""
 
@@ -229,7 +237,11 @@ def stand_in_driver(gpu: GpuChoice | int | str, probes: Probes | None = None, ho
         def get_benchmarker(self) -> Any:
             def no_timing(kernel_call: Any, *, quantiles: Any = None, **kwargs: Any) -> Any:
                 if hooks:  # the autotuner's benchmark: each config compiles through the JIT, and is timed as 0
-                    kernel_call()
+                    BENCHMARKING.active = True
+                    try:
+                        kernel_call()
+                    finally:
+                        BENCHMARKING.active = False
                 return [0.0] * len(quantiles) if quantiles else 0.0
 
             return no_timing
@@ -315,19 +327,47 @@ def _torch_cuda_answers(gpu: GpuChoice, probes: Probes | None) -> Iterator[None]
     queries are answered: a tensor on "cuda" still fails as before, and ``is_available()`` keeps
     torch's own answer (a file that picks its device by it then launches on CPU tensors, which the
     stand-in records as well); what only a real device answers is listed in ``probes``.
+
+    torch is not imported here (a second): where it is not imported yet, the answers are put in
+    place the moment something imports it (a library a kernel file imports, say).
     """
+    applied: list[dict[str, Any]] = []
+
+    def answer(torch: Any) -> None:
+        applied.append(_answer_torch_cuda(torch, gpu, probes))
+
+    if "torch" in sys.modules:
+        answer(sys.modules["torch"])
+        finder = None
+    else:
+        finder = _AfterImport("torch", answer)
+        sys.meta_path.insert(0, finder)
     try:
-        import torch
-    except ImportError:  # no torch: nothing to answer for
         yield
-        return
+    finally:
+        if finder is not None and finder in sys.meta_path:
+            sys.meta_path.remove(finder)
+        torch = sys.modules.get("torch")
+        for saved in applied:
+            for name, original in saved.items():
+                if original is _ABSENT:
+                    delattr(torch.cuda, name)
+                else:
+                    setattr(torch.cuda, name, original)
+
+
+_ABSENT = object()
+
+
+def _answer_torch_cuda(torch: Any, gpu: GpuChoice, probes: Probes | None) -> dict[str, Any]:
+    """torch.cuda's queries answered for ``gpu``; returns what each replaced, to put back."""
     model = gpu.model
     properties = _TorchProperties(model, probes)
 
-    def checked(answer: Any) -> Any:
+    def checked(value: Any) -> Any:
         def ask(device: Any = None) -> Any:
             _check_index(gpu, device)
-            return answer
+            return value
 
         return ask
 
@@ -353,17 +393,43 @@ def _torch_cuda_answers(gpu: GpuChoice, probes: Probes | None) -> Iterator[None]
     for name in _REAL_DEVICE_ONLY:
         if hasattr(torch.cuda, name):
             answers[name] = listed(name, getattr(torch.cuda, name))
-    saved = {name: getattr(torch.cuda, name) for name in answers if hasattr(torch.cuda, name)}
-    for name, answer in answers.items():
-        setattr(torch.cuda, name, answer)
-    try:
-        yield
-    finally:
-        for name in answers:
-            if name in saved:
-                setattr(torch.cuda, name, saved[name])
-            else:
-                delattr(torch.cuda, name)
+    saved = {name: getattr(torch.cuda, name, _ABSENT) for name in answers}
+    for name, value in answers.items():
+        setattr(torch.cuda, name, value)
+    return saved
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Runs ``then(module)`` right after ``name`` is first imported (Python has no post-import hook)."""
+
+    def __init__(self, name: str, then: Callable[[Any], None]) -> None:
+        self.name = name
+        self.then = then
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        if fullname != self.name:
+            return None
+        sys.meta_path.remove(self)  # once; and the real finders find the real module
+        spec = importlib.util.find_spec(fullname)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _ThenLoader(spec.loader, self.then)
+        return spec
+
+
+class _ThenLoader(importlib.abc.Loader):
+    def __init__(self, loader: Any, then: Callable[[Any], None]) -> None:
+        self.loader = loader
+        self.then = then
+
+    def create_module(self, spec: Any) -> Any:
+        return self.loader.create_module(spec)
+
+    def __getattr__(self, name: str) -> Any:  # get_source (tracebacks), get_filename ...: the real loader's
+        return getattr(self.loader, name)
+
+    def exec_module(self, module: Any) -> None:
+        self.loader.exec_module(module)
+        self.then(module)
 
 
 @contextlib.contextmanager
@@ -373,17 +439,18 @@ def gpu_free_import(
     *,
     compile_launches: bool = False,
     probes: Probes | None = None,
-    failed: Callable[[str, str | None, Exception], None] | None = None,
+    failed: Callable[[str, str | None, Exception, bool], None] | None = None,
 ) -> Iterator[list[ExampleLaunch]]:
     """Within: Triton's driver is a stand-in for ``gpu`` (a model, or an arch: its common card) and launches are
     recorded (into the list yielded), not run.
 
-    ``torch_queries``: torch.cuda's device queries answer for the stand-in too, which imports torch
-    (a second): for a file that uses torch, not for one that does not. ``compile_launches``: each
+    ``torch_queries``: torch.cuda's device queries answer for the stand-in too (from the moment torch is
+    imported, by the file or by a library it imports). ``compile_launches``: each
     launch compiles through Triton's JIT for the stand-in's target as it would on the card (and is
     then not run), an autotuner's benchmark compiling every config (irscope run); without it only a
-    ``warmup`` compiles (a kernel file irscope imports). ``failed(kernel, file, error)``: a launch
-    whose compile raised, before the error goes on to the program.
+    ``warmup`` compiles (a kernel file irscope imports). ``failed(kernel, file, error, benchmark)``: a
+    launch whose compile raised, before the error goes on to the program (``benchmark``: an autotuner
+    was trying a config, and skips it).
     """
     from triton import knobs
     from triton.runtime.autotuner import Autotuner
@@ -426,7 +493,8 @@ def gpu_free_import(
             result = original_run(self, *args, grid=grid, warmup=warmup, **kwargs)
         except Exception as exc:
             if failed is not None:
-                failed(self.fn.__name__, getattr(getattr(self.fn, "__code__", None), "co_filename", None), exc)
+                file = getattr(getattr(self.fn, "__code__", None), "co_filename", None)
+                failed(self.fn.__name__, file, exc, bool(getattr(BENCHMARKING, "active", False)))
             raise
         if len(launches) > before:  # add what only the call sees: the arguments and the grid
             launches[-1] = _with_call(launches[-1], self, args, kwargs, grid)

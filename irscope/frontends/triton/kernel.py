@@ -91,6 +91,10 @@ class TritonKernel(Kernel):
         # What a program recorded the kernel reads beyond its file (closure.py), for a kernel rebuilt from text:
         # {"texts": {file: text}, "scopes": {file: {name: binding}}}.
         self.closure: dict[str, Any] | None = None
+        self.module: str | None = None  # named by its module (``liger_kernel.ops.rms_norm``): imported by that name
+        # The file irscope imported to find it, where that is not the kernel's own: a spec file that imports a
+        # library's kernel (``file`` is then the kernel's file, its source and line numbers the kernel's own).
+        self.found_in: str | None = None
         # Rebuilt with its heuristics' values taken from the configs a program ran (irscope run), not evaluated.
         self.recorded_heuristics = False
         # The launches a program made of it (irscope run), by replay.launch_key: bench reruns those.
@@ -121,7 +125,9 @@ class TritonKernel(Kernel):
                 extra["closure"] = self.closure
         if self.recorded_launches:
             extra["launches"] = self.recorded_launches
-        return KernelHandle(self.frontend, self.file, self.name, extra)
+        if self.module is not None:
+            extra["module"] = self.module
+        return KernelHandle(self.frontend, self.found_in or self.file, self.name, extra)
 
     def source(self) -> str:
         return self.source_text if self.source_text is not None else super().source()

@@ -247,10 +247,9 @@ class GpuFreeListener(Listener):
         self._launched = self._scope.__enter__()  # left for the life of the program
         super().install()
 
-    def _failed(self, kernel: str, file: str | None, exc: Exception) -> None:
+    def _failed(self, kernel: str, file: str | None, exc: Exception, benchmark: bool) -> None:
         if len(self.failed) < 200:
-            line = next((ln.strip() for ln in str(exc).splitlines() if ln.strip()), type(exc).__name__)
-            self.failed.append({"kernel": kernel, "file": file, "error": f"{type(exc).__name__}: {line}"[:500]})
+            self.failed.append({"kernel": kernel, "file": file, "error": _why(exc)[:500], "benchmark": benchmark})
 
     def finish(self) -> None:
         super().finish()
@@ -266,6 +265,17 @@ class GpuFreeListener(Listener):
             "failed": self.failed,
         }
         _write(self.directory / STAND_IN, json.dumps(report, indent=1))
+
+
+def _why(exc: Exception) -> str:
+    """A failed compile in one line: Triton's own message for a frontend error (its first line only says where)."""
+    message = getattr(exc, "error_message", None)
+    node = getattr(exc, "node", None)
+    if isinstance(message, str) and message:
+        where = f"at {node.lineno}:{node.col_offset} of the def: " if hasattr(node, "lineno") else ""
+        return f"{type(exc).__name__}: {where}{message.strip().splitlines()[0]}"
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    return f"{type(exc).__name__}: {lines[-1] if lines else ''}"
 
 
 def _with_attribute(attrs: Any, names: list[str], attribute: list) -> list[str]:

@@ -10,6 +10,7 @@ signature, given by the user, stored in a session, or read from a launch a file 
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -65,6 +66,9 @@ def parse_signature(text: str, fn: Any) -> tuple[SignatureArg, ...]:
     argument equal to 1 (a unit stride, say).
     """
     parts = split_entries(text)
+    named = _named_entries(parts, fn)
+    if named is not None:
+        return parse_signature(", ".join(named), fn)
     params = list(fn.params)
     if len(parts) != len(params):
         # Constexprs may be left out of the signature and set with -c instead.
@@ -95,6 +99,65 @@ def parse_signature(text: str, fn: Any) -> tuple[SignatureArg, ...]:
             continue
         out.append(_signature_entry(part, param.name))
     return tuple(out)
+
+
+def _named_entries(parts: list[str], fn: Any) -> list[str] | None:
+    """``Y_ptr=*fp32:16, n=i32, BLOCK=-``: the entries in parameter order (None: the entries are not named).
+
+    Every parameter that is not a constexpr is named once; a constexpr left out is set with -c.
+    """
+    pairs = [p.partition("=") for p in parts]
+    if not any(sep for _, sep, _ in pairs):
+        return None
+    names = [p.name for p in fn.params]
+    given: dict[str, str] = {}
+    for name, sep, entry in pairs:
+        name = name.strip()
+        if not sep or name not in names or name in given:
+            why = "not NAME=ENTRY" if not sep else "named twice" if name in given else "not a parameter"
+            raise ParameterError(
+                f"--signature entry {name!r}: {why} (named entries: every one NAME=ENTRY, each parameter once; "
+                f"{fn.fn.__name__} takes {', '.join(names)})"
+            )
+        if entry.strip() == "?":
+            raise ParameterError(f"--signature entry {name}=?: give {name}'s type or value in place of the ?")
+        given[name] = entry.strip()
+    missing = [p.name for p in fn.params if p.name not in given and not p.is_constexpr]
+    if missing:
+        raise ParameterError(f"--signature names no entry for {', '.join(missing)} of {fn.fn.__name__}")
+    return [given.get(p.name, "-") for p in fn.params]
+
+
+def signature_template(fn: Any) -> str:
+    """A ``--signature`` to fill in, for JITFunction ``fn``: each parameter by name, with the type its annotation
+    or default implies (``?`` where neither says), a constexpr's default or ``-`` (set it with -c)."""
+    return ", ".join(f"{p.name}={_implied(p)}" for p in fn.params)
+
+
+def _implied(param: Any) -> str:
+    default = param.default if param.has_default else inspect.Parameter.empty
+    if param.is_constexpr:
+        return "-" if default is inspect.Parameter.empty else _literal_entry(default) or "-"
+    annotation = param.annotation_type or ""
+    if annotation and is_type(param.annotation):
+        return param.annotation
+    if annotation and is_type(annotation):
+        return annotation
+    if default is inspect.Parameter.empty:
+        return "?"
+    if default is None:
+        return NONE
+    if isinstance(default, bool):
+        return "u1"
+    return {int: "i32", float: "fp32"}.get(type(default), "?")
+
+
+def _literal_entry(value: Any) -> str | None:
+    if value is None or isinstance(value, (bool, int, float)):
+        return repr(value)
+    if isinstance(value, str) and "," not in value and "'" not in value:
+        return repr(value)
+    return None
 
 
 def split_entries(text: str) -> list[str]:

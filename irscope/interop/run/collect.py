@@ -255,10 +255,14 @@ def _stand_in(raw: Path, note: Callable[[str], None]) -> dict[str, Any] | None:
         return None
     unanswered = data.get("unanswered") if isinstance(data.get("unanswered"), dict) else {}
 
-    def items(key: str, fields: tuple[str, ...]) -> list[dict[str, str]]:
+    def items(key: str, fields: tuple[str, ...], benchmark: bool = False) -> list[dict[str, str]]:
         value = data.get(key)
         rows = value if isinstance(value, list) else []
-        return [{f: str(r.get(f) or "") for f in fields} for r in rows if isinstance(r, dict)]
+        return [
+            {f: str(r.get(f) or "") for f in fields}
+            for r in rows
+            if isinstance(r, dict) and (key != "failed" or (r.get("benchmark") is True) == benchmark)
+        ]
 
     return {
         "gpu": model.key,
@@ -267,20 +271,25 @@ def _stand_in(raw: Path, note: Callable[[str], None]) -> dict[str, Any] | None:
         "unanswered": {str(k): str(v) for k, v in unanswered.items()},
         "launched": items("launched", ("kernel", "file")),
         "failed": items("failed", ("kernel", "file", "error")),
+        # configs an autotuner tried and skipped: their compile failed on the stand-in as it would on the card
+        "autotuner_skipped": items("failed", ("kernel", "file", "error"), benchmark=True),
     }
 
 
 def _not_recorded(stand_in: dict[str, Any] | None, kernels: list[RunKernel], errors: list[str]) -> list[dict[str, str]]:
     """Kernels the program launched that have no session, each with why: a compile that failed in the program
     (on the stand-in), or one the listener could not record."""
-    out = []
+    out: list[dict[str, str]] = []
     kept = {(k.name, k.file) for k in kernels if k.session is not None}
     if stand_in is not None:
-        failed = {(f["kernel"], f["file"]): f["error"] for f in stand_in["failed"]}
+        for failure in stand_in["failed"]:  # a launch whose compile failed: that specialization has no session
+            item = {"kernel": failure["kernel"], "file": failure["file"], "why": failure["error"]}
+            if item not in out:
+                out.append(item)
         for launch in stand_in["launched"]:
             where = (launch["kernel"], launch["file"])
-            if where not in kept:
-                why = failed.get(where) or "no compile of it was recorded (see the run's errors)"
+            if where not in kept and all((o["kernel"], o["file"]) != where for o in out):
+                why = "no compile of it was recorded (see the run's errors)"
                 out.append({"kernel": where[0], "file": where[1], "why": why})
     for kernel in kernels:
         if kernel.session is None and all(item["kernel"] != kernel.name for item in out):
