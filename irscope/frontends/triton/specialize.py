@@ -226,8 +226,11 @@ def argument_entry(kp: Any, value: Any, declared: SignatureArg) -> SignatureArg:
 
     The JIT specializes on the value: an int equal to 1 becomes a constant, a multiple of 16
     gets ``:16``, one beyond 32 bits is an i64. A declared integer type or hint the value
-    contradicts is refused: the compile would describe no launch.
+    contradicts is refused: the compile would describe no launch. None (a launch passing None, for a
+    pointer too) is the constant None, as the JIT makes it.
     """
+    if value is None:
+        return SignatureArg(None, None, None, none=True)
     kind, key = specialize_param(kp, value)
     if kind == "constexpr":
         entry = SignatureArg(None, None, value)
