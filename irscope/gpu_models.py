@@ -96,7 +96,7 @@ class GpuModel:
         NVIDIA's driver.c: the opt-in shared memory per block; HIP's: ``sharedMemPerBlock``, and the
         processor's name under ``arch``.
         """
-        out = {
+        out: dict[str, Any] = {
             "max_shared_mem": self.shared_memory_per_block if self.gfx else self.shared_memory_per_block_optin,
             "max_num_regs": self.regs_per_block,
             "multiprocessor_count": self.multi_processor_count,

@@ -12,7 +12,8 @@ timings read back), ``replay.py`` (bench reruns a recorded launch on new data of
 ``kernel.py`` (``TritonKernel``, over all of these), ``kernel_files.py`` (a kernel file imported,
 without a GPU too, and its kernels found), ``objects.py`` (a kernel handed over as a Python object,
 from a script or a notebook cell), ``allowlist.py`` + ``rebuild.py`` (kernels built from
-source text that is data, running none of it), ``listen.py`` (inside a program ``irscope run`` runs:
+source text that is data, running none of it, with ``closure.py``'s record of what a kernel reads
+beyond its file), ``listen.py`` (inside a program ``irscope run`` runs:
 Triton's compilation listener and launch hooks record each compile's stage files and specialization,
 and each launch's grid and argument layout) and ``recorded.py`` (those records read back as data:
 kernel, config, the JIT's own compile). ``triton`` and ``torch`` (a second each) are imported inside
