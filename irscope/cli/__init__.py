@@ -146,9 +146,13 @@ def main(ctx: click.Context, debug: bool, gpu: str | None) -> None:
         from ..gpu_models import ENV, parse_gpu
 
         try:
-            os.environ[ENV] = parse_gpu(gpu).spelled()
+            spelled = parse_gpu(gpu).spelled()
         except IrscopeError as exc:
             raise click.BadParameter(str(exc), param_hint="--gpu") from None
+        previous = os.environ.get(ENV)
+        os.environ[ENV] = spelled
+        # put back once the command is done: a test (or a script) calling irscope in-process keeps its own
+        ctx.call_on_close(lambda: os.environ.pop(ENV, None) if previous is None else os.environ.update({ENV: previous}))
 
 
 def _error_line(message: str) -> None:
