@@ -38,11 +38,16 @@ LIBDEVICE_STUBS = "triton.language.extra.libdevice"  # placeholders Triton maps 
 MISSING = object()
 # The JIT functions irscope rebuilt from checked text (rebuild.py): a recorded helper of another file
 # may be reached through a recorded namespace (``op.exp2``) like one of Triton's own.
-_REBUILT: weakref.WeakSet = weakref.WeakSet()
+# By id: hashing a JITFunction would make Triton work out its dependencies (and raise on what it refuses).
+_REBUILT: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
 
 
 def mark_rebuilt(fn: Any) -> None:
-    _REBUILT.add(fn)
+    _REBUILT[id(fn)] = fn
+
+
+def _rebuilt(value: Any) -> bool:
+    return _REBUILT.get(id(value)) is value
 
 
 def dotted(node: ast.AST | None) -> str | None:
@@ -222,7 +227,7 @@ def allowed_object(value: Any) -> bool:
     if isinstance(value, (tl.dtype, tl.constexpr)) or value is None or type(value) in (bool, int, float, str):
         return True
     if isinstance(value, JITCallable):
-        return value in _REBUILT or triton_module(getattr(value.fn, "__module__", "") or "")
+        return _rebuilt(value) or triton_module(getattr(value.fn, "__module__", "") or "")
     if isinstance(value, type):
         return value in _value_classes()
     if inspect.isfunction(value):
