@@ -9,7 +9,6 @@ go on.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,7 +32,7 @@ INDUCTOR_MARK = "from torch._inductor.runtime import triton_helpers"
 
 @dataclass
 class Recorded:
-    """One specialization of one kernel the program compiled (or, without a GPU, launched)."""
+    """One specialization of one kernel the program's JIT compiled (on its GPU, or on the stand-in for one)."""
 
     kernel: str
     file: str
@@ -48,8 +47,6 @@ class Recorded:
     folder: Path | None = None  # the copied stage files of a compile on the GPU
     stages: dict[str, str] = field(default_factory=dict)
     cache_hit: bool | None = None
-    grid: list[int] | None = None  # without a GPU: the recorded launch's grid
-    arguments: dict[str, Any] | None = None
     params: list[str] | None = None  # the kernel's parameters, and which are constexprs (as the JIT saw them)
     constexprs: list[str] | None = None
     cache_key: str | None = None  # the JIT's hash of the function and its dependencies
@@ -92,27 +89,6 @@ def read_compiles(raw: Path) -> tuple[list[Recorded], list[str]]:
             out.append(record)
         except (IrscopeError, ValueError, TypeError) as exc:
             skipped.append(f"{sub.name}: {exc}")
-    return out, skipped
-
-
-def read_launched(raw: Path) -> tuple[list[Recorded], list[str]]:
-    """Without a GPU: every launch the program made (listen.GpuFreeListener), one record per launch."""
-    path = contained(raw, "launches_ahead_of_time.json")
-    if not os.path.lexists(path):
-        return [], []
-    data = read_json(path)
-    if not isinstance(data, list):
-        raise SessionError(f"{path} is not a list of launches")
-    out, skipped = [], []
-    for n, item in enumerate(data):
-        try:
-            record = _record(raw, item)
-            grid = item.get("grid")
-            record.grid = [int(g) for g in grid] if isinstance(grid, list) else None
-            record.arguments = _mapping(item, "arguments")
-            out.append(record)
-        except (IrscopeError, ValueError, TypeError) as exc:
-            skipped.append(f"launch {n}: {exc}")
     return out, skipped
 
 
@@ -301,6 +277,5 @@ __all__ = [
     "kernel_of",
     "parameter_table",
     "read_compiles",
-    "read_launched",
     "signature_of",
 ]
