@@ -48,9 +48,9 @@ class SignatureArg:
 SIGNATURE_FORMS = (
     "*fp32, *fp16:16 (a pointer; :16 = 16-byte aligned), i32, i64, i32:16 (an integer; :16 = divisible by 16), "
     "i32:1 (equal to 1: a constant, as the JIT makes it), fp32, bf16 (a float), tensordesc<fp16[128, 64]> (a host "
-    "tensor descriptor), 1024, 0.5, True (a constant), None (a launch passing None: a constant, as the JIT makes "
-    "it), 'mean' (a string); a constexpr takes a value, or - to set it with -c; an argument given as a type takes "
-    "a launch's value with -c NAME=VALUE (None too)"
+    "tensor descriptor), 1024, 0.5 (a constant), True, 'mean' (a constant bool, a quoted string), None (a launch "
+    "passing None: a constant, as the JIT makes it); entries in order, or each NAME=ENTRY; a constexpr takes a "
+    "value, or - to set it with -c; an argument given as a type takes a launch's value with -c NAME=VALUE (None too)"
 )
 # tensordesc<fp16[128, 64]>: the JIT's own spelling of a host TensorDescriptor (triton/runtime/jit.py). Gluon's,
 # with a layout after the shape, is not read: Triton evaluates that part as Python.
@@ -93,9 +93,7 @@ def parse_signature(text: str, fn: Any) -> tuple[SignatureArg, ...]:
             try:
                 out.append(SignatureArg(None, None, parse_value(param.name, part)))
             except ParameterError:
-                if not part.isidentifier():
-                    raise _bad_entry(part, param.name, "not a value for a constexpr") from None
-                out.append(SignatureArg(None, None, part))  # a word: a string constexpr (reduction=mean)
+                raise _bad_entry(part, param.name, "not a value for a constexpr") from None
             continue
         out.append(_signature_entry(part, param.name))
     return tuple(out)
