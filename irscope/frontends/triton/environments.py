@@ -26,7 +26,7 @@ from pathlib import Path
 
 from ...errors import UsageError
 from ...paths import TRITONS, cache_dir
-from ...spec import check_triton_version
+from .options import check_triton_version
 
 FOLDERS_ENV = "IRSCOPE_TRITONS"
 

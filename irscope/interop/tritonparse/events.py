@@ -100,7 +100,8 @@ def _gunzip(path: Path, raw: bytes) -> bytes:
     A few MB of gzip can unpack to many GB (a "gzip bomb"); ``gzip.decompress`` would
     try, holding it all, before the limit could be checked.
     """
-    pieces, size = [], 0
+    pieces: list[bytes] = []
+    size = 0
     while raw:
         unpack = zlib.decompressobj(wbits=31)
         try:
