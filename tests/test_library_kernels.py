@@ -150,6 +150,30 @@ def test_every_kernel_the_program_launched_has_a_session_of_tritons_own_compile(
                 assert variant.ok and variant.listings["ptx"] == own.asm["ptx"], (name, variant.config.label())
 
 
+def test_on_an_rtx_5090_the_library_picks_that_cards_configs(recorded, tmp_path):
+    """The same program on a stand-in RTX 5090 (99 KB of shared memory per block): the smaller block list, as
+    idiomlib's rule (FLA's) gives for that card's figure, compiled for sm_120; the H100 run got the larger."""
+    from irscope.gpu_models import MODELS
+    from irscope.session import Session
+
+    env = {"TRITON_CACHE_DIR": str(tmp_path / "triton")}
+    result = irscope(
+        "run", "--gpu", "RTX5090", "-o", "out", "--", sys.executable, str(PROGRAM), "--only-scan", cwd=tmp_path, env=env
+    )
+    assert result.returncode == 0, result.stderr
+    index = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert index["stand_in"]["name"] == "NVIDIA GeForce RTX 5090" and index["arch"] == "sm_120"
+    (row,) = index["kernels"]
+    session = Session.open(tmp_path / "out" / row["session"])
+    variants = [session.variant(e) for e in session.entries]
+    shared = MODELS["RTX5090"].triton_properties()["max_shared_mem"]
+    assert shared == 101376 < 102400  # so the rule picks [16, 32]; the H100's 232448 picks [32, 64]
+    assert sorted({v.config.constexprs["BS"] for v in variants}) == [16, 32]
+    assert all(".target sm_120a" in v.listings["ptx"] or ".target sm_120" in v.listings["ptx"] for v in variants)
+    _, _, h100 = recorded
+    assert h100["stand_in"]["gpu"] == "H100"
+
+
 SWEEP_FROM_DISK = """
 import sys
 from irscope.capturing import capture_many
