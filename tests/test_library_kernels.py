@@ -17,6 +17,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,7 +79,7 @@ def _warmups(kernel: str, variant) -> object:
 
     from irscope.frontends.triton.autotune import jit_of
 
-    meta = {"device": "meta"}
+    meta: dict[str, Any] = {"device": "meta"}
     constexprs = dict(variant.config.constexprs)
     options = {k: v for k, v in variant.config.options.items() if k in ("num_warps", "num_stages")}
     if kernel == "rms_norm_fwd":

@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,7 +33,7 @@ def scaled_copy(src, dst, n, BLOCK: tl.constexpr):
     mask = offs < n
     tl.store(dst + offs, helper(tl.load(src + offs, mask=mask)) * _SCALE, mask=mask)
 """
-SIGNATURE = [
+SIGNATURE: list[dict[str, Any]] = [
     {"type": "*fp32", "hint": 16, "value": None},
     {"type": "*fp32", "hint": 16, "value": None},
     {"type": "i32", "hint": None, "value": None},

@@ -115,11 +115,12 @@ def _binding(
     import triton.language as tl
 
     if isinstance(value, jit_class):
-        module = getattr(getattr(value, "fn", None), "__module__", "") or ""
+        fn: Any = getattr(value, "fn", None)
+        module = getattr(fn, "__module__", "") or ""
         if _is_triton(module):
-            return {"triton": f"{module}:{value.fn.__qualname__}"}
+            return {"triton": f"{module}:{fn.__qualname__}"}
         walk(value)
-        return {"jit": {"file": _file_of(value), "line": _line_of(value), "name": value.fn.__name__}}
+        return {"jit": {"file": _file_of(value), "line": _line_of(value), "name": fn.__name__}}
     if isinstance(value, tl.constexpr):
         inner = value.value
         if inner is None or isinstance(inner, SCALARS):

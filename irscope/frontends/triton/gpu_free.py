@@ -146,9 +146,9 @@ class _StandInUtils:
         from ...annotating.occupancy import sm_limits
         from ...ir.elf import Cubin, function_resources
 
-        found = list(function_resources(Cubin(kernel)).values())
-        registers = found[0].get("registers", 0) if len(found) == 1 else 0
-        frame = found[0].get("frame", 0) if len(found) == 1 else 0
+        functions = list(function_resources(Cubin(kernel)).values())
+        registers = functions[0].get("registers", 0) if len(functions) == 1 else 0
+        frame = functions[0].get("frame", 0) if len(functions) == 1 else 0
         limits = sm_limits(model.nvidia_capability or 90)
         # Registers go to a warp in units of 256; a block may use the SM's whole file (cudaFuncGetAttributes).
         per_warp = -(-max(registers, 1) * 32 // limits.register_unit) * limits.register_unit
@@ -347,7 +347,7 @@ def _torch_cuda_answers(gpu: GpuChoice, probes: Probes | None) -> Iterator[None]
     finally:
         if finder is not None and finder in sys.meta_path:
             sys.meta_path.remove(finder)
-        torch = sys.modules.get("torch")
+        torch: Any = sys.modules.get("torch")  # set: ``applied`` holds what was changed on its torch.cuda
         for saved in applied:
             for name, original in saved.items():
                 if original is _ABSENT:

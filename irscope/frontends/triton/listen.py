@@ -270,7 +270,7 @@ class GpuFreeListener(Listener):
 def _why(exc: Exception) -> str:
     """A failed compile in one line: Triton's own message for a frontend error (its first line only says where)."""
     message = getattr(exc, "error_message", None)
-    node = getattr(exc, "node", None)
+    node: Any = getattr(exc, "node", None)
     if isinstance(message, str) and message:
         where = f"at {node.lineno}:{node.col_offset} of the def: " if hasattr(node, "lineno") else ""
         return f"{type(exc).__name__}: {where}{message.strip().splitlines()[0]}"

@@ -160,7 +160,9 @@ def _literal_entry(value: Any) -> str | None:
 
 def split_entries(text: str) -> list[str]:
     """-S's entries: split at the commas outside ``[...]`` and quotes (``tensordesc<fp16[128, 64]>``, ``'a,b'``)."""
-    parts, depth, quote, current = [], 0, "", []
+    parts: list[str] = []
+    current: list[str] = []
+    depth, quote = 0, ""
     for char in text:
         if quote:
             quote = "" if char == quote else quote
