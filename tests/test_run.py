@@ -199,6 +199,48 @@ def test_a_failing_program_keeps_what_it_launched(tmp_path):
     assert index["exit_code"] == 3 and {k["name"] for k in index["kernels"]} == {"shift_kernel", "clamp_kernel"}
 
 
+# A program that launches a kernel its JIT cannot compile (a block of 100 elements: tl.arange wants a power of
+# two) and goes on, as a library's fallback would: the program exits 0, irscope run does not.
+UNCOMPILABLE = textwrap.dedent("""
+    import torch
+    import triton
+    import triton.language as tl
+
+    DEVICE = triton.runtime.driver.active.get_active_torch_device()
+
+
+    @triton.jit
+    def copy_kernel(src, dst, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(dst + offs, tl.load(src + offs))
+
+
+    a = torch.rand(128, device=DEVICE)
+    b = torch.empty_like(a)
+    copy_kernel[(1,)](a, b, BLOCK=128)
+    try:
+        copy_kernel[(1,)](a, b, BLOCK=100)
+    except Exception as exc:
+        print("fell back:", type(exc).__name__)
+""")
+
+
+def test_a_launched_kernel_that_cannot_be_recorded_is_listed_with_why_and_the_exit_says_so(tmp_path):
+    (tmp_path / "prog.py").write_text(UNCOMPILABLE)
+    result = irscope("run", "-o", "out", "--", sys.executable, "prog.py", cwd=tmp_path)
+    assert "fell back: CompilationError" in result.stdout
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    index = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert index["exit_code"] == 0
+    (lost,) = index["not_recorded"]
+    assert lost["kernel"] == "copy_kernel" and "power of 2" in lost["why"]
+    assert f"copy_kernel ({lost['file']}) was launched but not recorded: " in result.stderr
+    assert "1 launched kernel(s) not recorded" in result.stderr
+    # The launch that compiled is still a session, its one variant BLOCK=128.
+    (row,) = index["kernels"]
+    assert row["name"] == "copy_kernel" and row["session"] and len(row["variants"]) == 1
+
+
 def test_bad_input_is_one_line(tmp_path):
     missing = irscope("run", "-o", "out", "--", "no-such-program-anywhere", cwd=tmp_path)
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "cannot start" in missing.stderr
