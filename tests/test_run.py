@@ -241,6 +241,52 @@ def test_a_launched_kernel_that_cannot_be_recorded_is_listed_with_why_and_the_ex
     assert row["name"] == "copy_kernel" and row["session"] and len(row["variants"]) == 1
 
 
+# The kernel in a file of its own, which the reference imports without running the program's launches.
+COPY_KERNEL = textwrap.dedent("""
+    import triton
+    import triton.language as tl
+
+
+    @triton.jit
+    def copy_kernel(src, dst, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(dst + offs, tl.load(src + offs))
+""")
+ON_AMD = textwrap.dedent("""
+    import torch
+    import triton
+    from kern import copy_kernel
+
+    a = torch.rand(128, device=triton.runtime.driver.active.get_active_torch_device())
+    copy_kernel[(1,)](a, torch.empty_like(a), BLOCK=128)
+    print(torch.cuda.get_device_properties(0).gcnArchName)
+""")
+
+
+def test_on_a_stand_in_amd_card_each_launch_compiles_as_tritons_hip_backend_does(tmp_path):
+    """``--gpu MI300X``: torch answers the card's gfx arch, and the launch's session holds the AMDGCN
+    ``triton.compile`` makes for gfx942 with the same specialization and options (its own process and cache)."""
+    from amd_reference import triton_compiles
+
+    from irscope.session import Session
+
+    (tmp_path / "kern.py").write_text(COPY_KERNEL)
+    (tmp_path / "prog.py").write_text(ON_AMD)
+    result = irscope("run", "--gpu", "MI300X", "-o", "out", "--", sys.executable, "prog.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "gfx942:sramecc+:xnack-" in result.stdout
+    index = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert index["stand_in"]["name"] == "AMD Instinct MI300X" and index["arch"] == "gfx942"
+    (row,) = index["kernels"]
+    session = Session.open(tmp_path / "out" / row["session"])
+    (variant,) = [session.variant(e) for e in session.entries]
+    options = {k: variant.config.options[k] for k in ("num_warps", "num_stages")}
+    types = {"src": "*fp32", "dst": "*fp32", "BLOCK": "constexpr"}
+    job = ("copy_kernel", str(tmp_path / "kern.py"), types, {"BLOCK": 128}, [0, 1], options, "gfx942", 64)
+    reference = triton_compiles([job], tmp_path)["copy_kernel@gfx942"]
+    assert variant.listings["amdgcn"] == reference["amdgcn"]
+
+
 def test_bad_input_is_one_line(tmp_path):
     missing = irscope("run", "-o", "out", "--", "no-such-program-anywhere", cwd=tmp_path)
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "cannot start" in missing.stderr
