@@ -24,8 +24,6 @@ own compile for the stand-in's card, recorded as on a GPU.
 from __future__ import annotations
 
 import contextlib
-import importlib.abc
-import importlib.util
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -33,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...gpu_models import GpuChoice, GpuModel, stand_in_gpu
+from ..after_import import AfterImport
 from .signature import SignatureArg
 
 # triton and torch are imported inside the functions that use them: about a second each, which commands that
@@ -340,7 +339,7 @@ def _torch_cuda_answers(gpu: GpuChoice, probes: Probes | None) -> Iterator[None]
         answer(sys.modules["torch"])
         finder = None
     else:
-        finder = _AfterImport("torch", answer)
+        finder = AfterImport("torch", answer)
         sys.meta_path.insert(0, finder)
     try:
         yield
@@ -397,39 +396,6 @@ def _answer_torch_cuda(torch: Any, gpu: GpuChoice, probes: Probes | None) -> dic
     for name, value in answers.items():
         setattr(torch.cuda, name, value)
     return saved
-
-
-class _AfterImport(importlib.abc.MetaPathFinder):
-    """Runs ``then(module)`` right after ``name`` is first imported (Python has no post-import hook)."""
-
-    def __init__(self, name: str, then: Callable[[Any], None]) -> None:
-        self.name = name
-        self.then = then
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        if fullname != self.name:
-            return None
-        sys.meta_path.remove(self)  # once; and the real finders find the real module
-        spec = importlib.util.find_spec(fullname)
-        if spec is not None and spec.loader is not None:
-            spec.loader = _ThenLoader(spec.loader, self.then)
-        return spec
-
-
-class _ThenLoader(importlib.abc.Loader):
-    def __init__(self, loader: Any, then: Callable[[Any], None]) -> None:
-        self.loader = loader
-        self.then = then
-
-    def create_module(self, spec: Any) -> Any:
-        return self.loader.create_module(spec)
-
-    def __getattr__(self, name: str) -> Any:  # get_source (tracebacks), get_filename ...: the real loader's
-        return getattr(self.loader, name)
-
-    def exec_module(self, module: Any) -> None:
-        self.loader.exec_module(module)
-        self.then(module)
 
 
 @contextlib.contextmanager
