@@ -12,6 +12,7 @@ import importlib
 import re
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -60,33 +61,52 @@ def _found(kernel: TritonKernel) -> TritonKernel:
 
 def kernel_in_file(path: Path, kernel_name: str | None, signature: str | None) -> TritonKernel:
     module = load_module(path)
+    return _kernel_of(module, str(path), kernel_name, signature, None, lambda _specs, _fns: kernel_names(path), path)
+
+
+def _kernel_of(
+    module: Any,
+    where: str,
+    kernel_name: str | None,
+    signature: str | None,
+    stored: tuple[SignatureArg, ...] | None,
+    candidates: Callable[[dict[str, Any], dict[str, Any]], list[str]],
+    path: Path | None = None,
+) -> TritonKernel:
+    """The kernel ``kernel_name`` of an imported ``module`` (a file's or a package's, ``where`` in messages): its
+    KernelSpec, the signature given (or ``stored``), or the module's own launch of it at import. ``path``: the
+    file imported to find it (its own file is its source where that file only imports it); None: a package's
+    module, whose kernel's file is its own."""
     jit_fns = _jit_functions(module)
     specs = {jit_of(spec.kernel).__name__: spec for spec in kernel_specs(vars(module))}
     if kernel_name is None:
-        candidates = kernel_names(path)
-        if len(candidates) != 1:
+        found = candidates(specs, jit_fns)
+        if len(found) != 1:
             raise KernelNotFound(
-                f"{path} holds {len(candidates)} kernels ({', '.join(candidates) or 'none'}); name one as {path}:NAME"
+                f"{where} holds {len(found)} kernels ({', '.join(found) or 'none'}); name one as {where}:NAME"
             )
-        kernel_name = candidates[0]
+        kernel_name = found[0]
     fn = jit_fns.get(kernel_name) or (specs[kernel_name].kernel if kernel_name in specs else None)
     if fn is None:
         raise KernelNotFound(
-            f"no @triton.jit kernel named {kernel_name!r} in {path}; found: {', '.join(jit_fns) or 'none'}"
+            f"no @triton.jit kernel named {kernel_name!r} in {where}; found: {', '.join(jit_fns) or 'none'}"
         )
     spec = specs.get(kernel_name)
-    parsed = parse_signature(signature, jit_of(fn)) if signature else None
+    parsed = parse_signature(signature, jit_of(fn)) if signature else stored
     launch = None
-    if spec is None and parsed is None:  # how the file itself launched it, where it did so at import
+    if spec is None and parsed is None:  # how the module itself launched it, where it did so at import
         parsed, launch = _launched_signature(module, fn)
     if spec is None and parsed is None:
         raise ParameterError(
-            f"{kernel_name} in {path} declares no KernelSpec; give its argument types with "
+            f"{kernel_name} in {where} declares no KernelSpec; give its argument types with "
             f"--signature, e.g. --signature {signature_template(jit_of(fn))!r} (fill in each ?)"
         )
     if signature and parsed:
         _note_constants(jit_of(fn), parsed)
-    kernel = _found(TritonKernel(fn, str(path), None if parsed else spec, parsed))
+    if path is None:
+        kernel = TritonKernel(fn, str(Path(jit_of(fn).fn.__code__.co_filename)), None if parsed else spec, parsed)
+    else:
+        kernel = _found(TritonKernel(fn, str(path), None if parsed else spec, parsed))
     if launch is not None:
         kernel.defaults = _launch_defaults(launch, kernel)
     return kernel
@@ -157,37 +177,10 @@ def kernel_in_module(
     configs from the device at import).
     """
     module = load_package_module(module_name)
-    jit_fns = _jit_functions(module)
-    specs = {jit_of(spec.kernel).__name__: spec for spec in kernel_specs(vars(module))}
-    if kernel_name is None:
-        candidates = list(specs) or list(jit_fns)
-        if len(candidates) != 1:
-            raise KernelNotFound(
-                f"{module_name} holds {len(candidates)} kernels ({', '.join(candidates) or 'none'}); "
-                f"name one as {module_name}:NAME"
-            )
-        kernel_name = candidates[0]
-    fn = jit_fns.get(kernel_name) or (specs[kernel_name].kernel if kernel_name in specs else None)
-    if fn is None:
-        raise KernelNotFound(
-            f"no @triton.jit kernel named {kernel_name!r} in {module_name}; found: {', '.join(jit_fns) or 'none'}"
-        )
-    spec = specs.get(kernel_name)
-    parsed = parse_signature(signature, jit_of(fn)) if signature else stored
-    launch = None
-    if spec is None and parsed is None:
-        parsed, launch = _launched_signature(module, fn)
-    if spec is None and parsed is None:
-        raise ParameterError(
-            f"{kernel_name} in {module_name} declares no KernelSpec; give its argument types with --signature, "
-            f"e.g. --signature {signature_template(jit_of(fn))!r} (fill in each ?)"
-        )
-    if signature and parsed:
-        _note_constants(jit_of(fn), parsed)
-    kernel = TritonKernel(fn, str(Path(jit_of(fn).fn.__code__.co_filename)), None if parsed else spec, parsed)
+    kernel = _kernel_of(
+        module, module_name, kernel_name, signature, stored, lambda specs, fns: list(specs) or list(fns)
+    )
     kernel.module = module_name
-    if launch is not None:
-        kernel.defaults = _launch_defaults(launch, kernel)
     return kernel
 
 
