@@ -263,7 +263,7 @@ ON_AMD = textwrap.dedent("""
 """)
 
 
-def test_on_a_stand_in_amd_card_each_launch_compiles_as_tritons_hip_backend_does(tmp_path):
+def test_on_a_stand_in_amd_card_each_launch_compiles_as_tritons_hip_backend_does(tmp_path, monkeypatch):
     """``--gpu MI300X``: torch answers the card's gfx arch, and the launch's session holds the AMDGCN
     ``triton.compile`` makes for gfx942 with the same specialization and options (its own process and cache)."""
     from amd_reference import triton_compiles
@@ -272,6 +272,8 @@ def test_on_a_stand_in_amd_card_each_launch_compiles_as_tritons_hip_backend_does
 
     (tmp_path / "kern.py").write_text(COPY_KERNEL)
     (tmp_path / "prog.py").write_text(ON_AMD)
+    # A Triton cache of its own: Triton keys its cache on the source, not the path the listing names.
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "triton"))
     result = irscope("run", "--gpu", "MI300X", "-o", "out", "--", sys.executable, "prog.py", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert "gfx942:sramecc+:xnack-" in result.stdout
