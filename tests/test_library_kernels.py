@@ -164,6 +164,9 @@ def test_on_an_rtx_5090_the_library_picks_that_cards_configs(recorded, tmp_path)
     assert result.returncode == 0, result.stderr
     index = json.loads((tmp_path / "out" / "run.json").read_text())
     assert index["stand_in"]["name"] == "NVIDIA GeForce RTX 5090" and index["arch"] == "sm_120"
+    # The program asks torch.cuda.is_available(), which only a real device answers: listed, in run.json and on stderr.
+    assert "torch.cuda.is_available()" in index["stand_in"]["unanswered"]
+    assert "irscope:   torch.cuda.is_available(): answered False" in result.stderr
     (row,) = index["kernels"]
     session = Session.open(tmp_path / "out" / row["session"])
     variants = [session.variant(e) for e in session.entries]
