@@ -223,8 +223,11 @@ def _new_session(named: Named, out: str | Path | None) -> Session:
 
 
 def _sweep_values(sweep: Mapping[str, Iterable[Any]] | None) -> dict[str, list[Any]]:
-    """Parameter -> its values as a list; a lone string is one value, not its characters."""
-    return {n: [v] if isinstance(v, str) else list(v) for n, v in (sweep or {}).items()}
+    """Parameter -> its values as a list; a lone string is one value, not its characters; None is None given."""
+    from .spec import NONE
+
+    lists = {n: [v] if isinstance(v, str) else list(v) for n, v in (sweep or {}).items()}
+    return {n: [NONE if v is None else v for v in values] for n, values in lists.items()}
 
 
 def _values(config: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -234,7 +237,9 @@ def _values(config: Mapping[str, Any] | None) -> dict[str, Any]:
         from .errors import UsageError
 
         raise UsageError(f"config must be a mapping of parameter names to values, got {type(config).__name__}")
-    return dict(config)
+    from .spec import NONE
+
+    return {k: NONE if v is None else v for k, v in config.items()}  # None given: the value None (softcap=None)
 
 
 def _stage(name: Any, stage_type: Any) -> Any:

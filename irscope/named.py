@@ -393,15 +393,24 @@ def session_kernel(session: Session, signature: str | None = None, shown_as: str
             except UsageError as exc:  # the stored source does not parse, or holds code irscope refuses
                 raise SessionError(
                     f"{where}: {exc}; to compile it from the file instead, name it: "
-                    f"irscope sweep {_quoted(f'{recorded.file}:{recorded.name}')} -S ... -o {_quoted(into)}"
+                    f"irscope sweep {_quoted(_kernel_argument(recorded.file, recorded.name))} -S ... -o {_quoted(into)}"
                 ) from None
             if rebuilt is not None:
                 return rebuilt
     raise UsageError(
         f"{where} was recorded from {recorded.file}:{recorded.name}; irscope does not import a kernel file a session "
-        f"names. To add variants, name the file yourself: irscope sweep {_quoted(f'{recorded.file}:{recorded.name}')} "
+        f"names. To add variants, name the file yourself: irscope sweep {_quoted(_kernel_argument(recorded.file, recorded.name))} "
         f"{'-S ... ' if signature else ''}-o {_quoted(into)}"
     )
+
+
+def _kernel_argument(file: str, name: str) -> str:
+    """How the user names a recorded kernel: ``package.module:NAME`` for a file of an installed package (imported
+    as the package imports it), else ``FILE:NAME``. Only a suggestion: nothing is imported here."""
+    from .frontends.files import module_of_file
+
+    module = module_of_file(file)
+    return f"{module or file}:{name}"
 
 
 def _quoted(text: object) -> str:

@@ -68,11 +68,23 @@ DTYPE_BYTES = {d.name: d.bytes for d in DTYPES.values()}
 DEFAULT_TOLERANCE = {d.name: d.tolerance for d in DTYPES.values() if d.tolerance is not None}
 
 
+NONE = "None"  # a -c / -S value meaning Python's None (a launch passing None, Liger's softcap=None)
+
+
 def parse_value(name: str, text: str, like: Any = None, text_option: bool = False) -> Any:
     """Parse a -c value; follow the type of ``like`` (the default) when there is one; ``text_option``: keep it
-    as typed (an option whose value is text, such as which Triton compiles: ``OptionSpec.text``)."""
+    as typed (an option whose value is text, such as which Triton compiles: ``OptionSpec.text``).
+
+    Otherwise ``None`` is None, and a quoted word a string (``'mean'``, ``"mean"``), whatever the default.
+    """
     text = text.strip()
-    if isinstance(like, str) or text_option:  # a text setting (a block shape "16x16", a release): its kernel checks it
+    if text_option:
+        return text
+    if text == NONE:
+        return None
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    if isinstance(like, str):  # a text setting (a block shape "16x16"): its kernel checks it
         return text
     if isinstance(like, bool) or (like is None and text.lower() in ("true", "false")):
         if text.lower() in ("true", "1", "false", "0"):
@@ -183,8 +195,11 @@ class _Examples:
 class KernelSpec(_Examples):
     """Everything irscope needs to compile, check and time one Triton kernel.
 
-    ``args`` returns the kernel's non-constexpr arguments in order; constexprs are
-    passed by name from the config, as in ``kernel[grid](*args, BLOCK_SIZE=...)``.
+    ``args`` returns the kernel's non-constexpr arguments in order (or a dict of them by
+    name); constexprs are passed by name from the config, as in ``kernel[grid](*args,
+    BLOCK_SIZE=...)``, also where a runtime argument follows a constexpr. A constexpr's
+    value may be a ``Tunable`` or a plain value (``constexprs=dict(BT=64)``); an argument may
+    be a host ``TensorDescriptor`` over an example tensor.
     ``reference`` returns what the output tensors should hold (one tensor, or a
     tuple in the order the outputs are declared). ``bytes_moved`` defaults to every
     tensor read or written once.
@@ -203,6 +218,17 @@ class KernelSpec(_Examples):
     bytes_moved: Callable[[SimpleNamespace], float] | None = None
     tolerance: tuple[float, float] | None = None  # (atol, rtol); default by output dtype
     description: str = ""
+
+    def __post_init__(self) -> None:
+        # ``constexprs=dict(BT=64)``, ``num_warps=8``: a plain value is a Tunable of that one value.
+        if not isinstance(self.constexprs, Mapping):
+            raise ParameterError("KernelSpec constexprs must be a dict of name -> Tunable (or a plain value)")
+        constexprs = {str(k): v if isinstance(v, Tunable) else Tunable(v) for k, v in self.constexprs.items()}
+        object.__setattr__(self, "constexprs", constexprs)
+        for option in ("num_warps", "num_stages"):
+            value = getattr(self, option)
+            if not isinstance(value, Tunable):
+                object.__setattr__(self, option, Tunable(value))
 
     @property
     def name(self) -> str:

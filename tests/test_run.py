@@ -83,7 +83,7 @@ def test_the_program_runs_as_it_is_and_every_kernel_is_kept(recorded):
     assert result.returncode == 0, result.stderr
     assert "program finished" in result.stdout  # its own output, untouched
     index = json.loads((folder / "out" / "run.json").read_text())
-    assert index["mode"] == "ahead-of-time (no GPU)" and index["exit_code"] == 0
+    assert index["mode"] == "stand-in (no GPU)" and index["exit_code"] == 0
     kernels = {k["name"]: k for k in index["kernels"]}
     assert set(kernels) == {"shift_kernel", "clamp_kernel"}
     shift = kernels["shift_kernel"]
@@ -199,6 +199,96 @@ def test_a_failing_program_keeps_what_it_launched(tmp_path):
     assert "exited with status 3" in result.stderr and "Traceback" not in result.stderr
     index = json.loads((tmp_path / "out" / "run.json").read_text())
     assert index["exit_code"] == 3 and {k["name"] for k in index["kernels"]} == {"shift_kernel", "clamp_kernel"}
+
+
+# A program that launches a kernel its JIT cannot compile (a block of 100 elements: tl.arange wants a power of
+# two) and goes on, as a library's fallback would: the program exits 0, irscope run does not.
+UNCOMPILABLE = textwrap.dedent("""
+    import torch
+    import triton
+    import triton.language as tl
+
+    DEVICE = triton.runtime.driver.active.get_active_torch_device()
+
+
+    @triton.jit
+    def copy_kernel(src, dst, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(dst + offs, tl.load(src + offs))
+
+
+    a = torch.rand(128, device=DEVICE)
+    b = torch.empty_like(a)
+    copy_kernel[(1,)](a, b, BLOCK=128)
+    try:
+        copy_kernel[(1,)](a, b, BLOCK=100)
+    except Exception as exc:
+        print("fell back:", type(exc).__name__)
+""")
+
+
+def test_a_launched_kernel_that_cannot_be_recorded_is_listed_with_why_and_the_exit_says_so(tmp_path):
+    (tmp_path / "prog.py").write_text(UNCOMPILABLE)
+    result = irscope("run", "-o", "out", "--", sys.executable, "prog.py", cwd=tmp_path)
+    assert "fell back: CompilationError" in result.stdout
+    assert result.returncode == 1 and "Traceback" not in result.stderr
+    index = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert index["exit_code"] == 0
+    (lost,) = index["not_recorded"]
+    assert lost["kernel"] == "copy_kernel" and "power of 2" in lost["why"]
+    assert f"copy_kernel ({lost['file']}) was launched but not recorded: " in result.stderr
+    assert "1 launched kernel(s) not recorded" in result.stderr
+    # The launch that compiled is still a session, its one variant BLOCK=128.
+    (row,) = index["kernels"]
+    assert row["name"] == "copy_kernel" and row["session"] and len(row["variants"]) == 1
+
+
+# The kernel in a file of its own, which the reference imports without running the program's launches.
+COPY_KERNEL = textwrap.dedent("""
+    import triton
+    import triton.language as tl
+
+
+    @triton.jit
+    def copy_kernel(src, dst, BLOCK: tl.constexpr):
+        offs = tl.arange(0, BLOCK)
+        tl.store(dst + offs, tl.load(src + offs))
+""")
+ON_AMD = textwrap.dedent("""
+    import torch
+    import triton
+    from kern import copy_kernel
+
+    a = torch.rand(128, device=triton.runtime.driver.active.get_active_torch_device())
+    copy_kernel[(1,)](a, torch.empty_like(a), BLOCK=128)
+    print(torch.cuda.get_device_properties(0).gcnArchName)
+""")
+
+
+def test_on_a_stand_in_amd_card_each_launch_compiles_as_tritons_hip_backend_does(tmp_path, monkeypatch):
+    """``--gpu MI300X``: torch answers the card's gfx arch, and the launch's session holds the AMDGCN
+    ``triton.compile`` makes for gfx942 with the same specialization and options (its own process and cache)."""
+    from amd_reference import triton_compiles
+
+    from irscope.session import Session
+
+    (tmp_path / "kern.py").write_text(COPY_KERNEL)
+    (tmp_path / "prog.py").write_text(ON_AMD)
+    # A Triton cache of its own: Triton keys its cache on the source, not the path the listing names.
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "triton"))
+    result = irscope("run", "--gpu", "MI300X", "-o", "out", "--", sys.executable, "prog.py", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "gfx942:sramecc+:xnack-" in result.stdout
+    index = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert index["stand_in"]["name"] == "AMD Instinct MI300X" and index["arch"] == "gfx942"
+    (row,) = index["kernels"]
+    session = Session.open(tmp_path / "out" / row["session"])
+    (variant,) = [session.variant(e) for e in session.entries]
+    options = {k: variant.config.options[k] for k in ("num_warps", "num_stages")}
+    types = {"src": "*fp32", "dst": "*fp32", "BLOCK": "constexpr"}
+    job = ("copy_kernel", str(tmp_path / "kern.py"), types, {"BLOCK": 128}, [0, 1], options, "gfx942", 64)
+    reference = triton_compiles([job], tmp_path)["copy_kernel@gfx942"]
+    assert variant.listings["amdgcn"] == reference["amdgcn"]
 
 
 def test_bad_input_is_one_line(tmp_path):

@@ -27,6 +27,7 @@ from ..errors import ParameterError, UsageError
 from ..frontends import Compiled, Kernel, resolve_kernel
 from ..frontends.config import resolve_config
 from ..frontends.info import check_vendor
+from ..gpu_models import named_gpu
 from ..ir.hsaco import kernel_resources, listed_resources
 from ..ir.ptx_module import function_names
 from ..nvidia.device import gpu_capability
@@ -45,12 +46,16 @@ MAX_COMPILE_TIMEOUT = 86400.0  # --compile-timeout's own limit (cli/options.py: 
 
 
 def choose_target(arch: str | int | None) -> Target:
-    """``--arch`` given: ahead of time for it. Otherwise the GPU's JIT, or sm_90 without one."""
+    """``--arch`` given: ahead of time for it. Otherwise the GPU's JIT; without one, the arch of the card
+    ``--gpu`` names (``IRSCOPE_GPU``), else sm_90."""
     if arch is not None:
         return Target.for_arch(arch, CaptureMode.AOT)
     capability = gpu_capability()
     if capability is not None:
         return Target(capability, CaptureMode.JIT)
+    named = named_gpu()
+    if named is not None:
+        return Target.for_arch(named.model.arch, CaptureMode.AOT)
     return Target(DEFAULT_CAPABILITY, CaptureMode.AOT)
 
 

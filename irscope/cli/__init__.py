@@ -127,9 +127,15 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--debug", is_flag=True, help="Show Python tracebacks instead of one-line errors.")
+@click.option(
+    "--gpu",
+    metavar="MODEL",
+    help="Without a GPU: the card a stand-in answers as when a kernel file or package is imported (H100, H200, "
+    "B200, RTX5090, A100, MI300X, MI355X; MODEL:N for N of them), and the arch compiled for. [env: IRSCOPE_GPU]",
+)
 @click.version_option(package_name="irscope")
 @click.pass_context
-def main(ctx: click.Context, debug: bool) -> None:
+def main(ctx: click.Context, debug: bool, gpu: str | None) -> None:
     """See what the compiler did with your Triton kernel.
 
     Capture every stage (Python, TTIR, TTGIR, LLIR, PTX, SASS) of a kernel for a
@@ -141,6 +147,17 @@ def main(ctx: click.Context, debug: bool) -> None:
     """
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
+    if gpu is not None:  # the one setting every process irscope starts reads (workers, irscope run's program)
+        from ..gpu_models import ENV, parse_gpu
+
+        try:
+            spelled = parse_gpu(gpu).spelled()
+        except IrscopeError as exc:
+            raise click.BadParameter(str(exc), param_hint="--gpu") from None
+        previous = os.environ.get(ENV)
+        os.environ[ENV] = spelled
+        # put back once the command is done: a test (or a script) calling irscope in-process keeps its own
+        ctx.call_on_close(lambda: os.environ.pop(ENV, None) if previous is None else os.environ.update({ENV: previous}))
 
 
 def _error_line(message: str) -> None:

@@ -25,10 +25,19 @@ from .output import echo
     help="Profile the run with torch.profiler (GPU time per kernel). Turn off for a program that "
     "runs torch.profiler itself: only one profiler can run.",
 )
-@click.option("--arch", metavar="SM", help="Without a GPU: compile the recorded kernels for this arch (default sm_90).")
+@click.option(
+    "--gpu",
+    "gpu_model",
+    metavar="MODEL",
+    envvar="IRSCOPE_GPU",
+    help="Without a GPU: the card the program runs on, as a stand-in (H100, H200, B200, RTX5090, A100, MI300X, "
+    "MI355X; MODEL:N for N of them). Its launches compile for that card, and torch.cuda and Triton's driver "
+    "answer as it does. Default: an H100 (or the common card of --arch). [env: IRSCOPE_GPU]",
+)
+@click.option("--arch", metavar="SM", help="Without a GPU: stand in for the common card of this arch (sm_80: an A100).")
 @click.option("--json", "as_json", is_flag=True, help="Print run.json instead of the table.")
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
-def run(out, profile, arch, as_json, command) -> None:
+def run(out, profile, gpu_model, arch, as_json, command) -> None:
     """Run COMMAND (a Python program) as it is and record every Triton kernel it compiles and launches.
 
     Nothing in the program changes: irscope starts inside it through Python's
@@ -40,10 +49,12 @@ def run(out, profile, arch, as_json, command) -> None:
     run.json, ranked by GPU time; open it with `irscope tui DIR`, and sweep,
     diff, bench or annotate DIR/kernels/NAME like any session, on any machine.
 
-    Without a GPU the program runs with a stand-in driver: Triton's launches are
-    recorded and skipped, and irscope compiles them ahead of time (no runtimes).
-    Only the first Python process records. Exits 1 when the program failed
-    (after keeping what it launched).
+    Without a GPU the program runs on a stand-in for the card --gpu names: torch.cuda
+    and Triton's driver answer as that card does (so libraries pick the configs they
+    pick on it), each launch compiles through Triton's JIT for it and is not run (no
+    runtimes). What the stand-in could not answer is listed. Only the first Python
+    process records. Exits 1 when the program failed (after keeping what it launched)
+    or a kernel it launched could not be recorded (listed with why).
 
     \b
     Examples:
@@ -51,7 +62,6 @@ def run(out, profile, arch, as_json, command) -> None:
       irscope run -o runs/bench -- python bench_matmul.py
       irscope tui runs/bench
     """
-    from ..arch import DEFAULT_CAPABILITY, parse_arch
     from ..errors import ExitCode, UsageError
     from ..interop.run import RAW
     from ..interop.run.collect import collect
@@ -62,9 +72,13 @@ def run(out, profile, arch, as_json, command) -> None:
     # An AMD GPU (ROCm) runs the program as it is too: Triton's HIP backend compiles for it, and the
     # listener records what that JIT wrote. Without either, the stand-in driver answers (NVIDIA's).
     gpu = gpu_capability() or amd_gpu_arch()
-    if arch is not None and gpu is not None:
-        raise UsageError("--arch is for a machine without a GPU; here the program's own GPU compiles its kernels")
-    gpu_free = None if gpu is not None else (parse_arch(arch) if arch else DEFAULT_CAPABILITY)
+    given = click.get_current_context().get_parameter_source("gpu_model") == click.core.ParameterSource.COMMANDLINE
+    if (arch is not None or (gpu_model and given)) and gpu is not None:
+        raise UsageError(
+            f"{'--arch' if arch else '--gpu'} is for a machine without a GPU; here the program's own GPU compiles "
+            "its kernels"
+        )
+    stand_in = None if gpu is not None else _stand_in(gpu_model, arch)
     if out is None:
         stem = next((Path(c).stem for c in command[1:] if c.endswith(".py")), Path(command[0]).stem)
         out = Path(f"irscope-run-{stem}-{time.strftime('%Y%m%d-%H%M%S')}")
@@ -77,7 +91,7 @@ def run(out, profile, arch, as_json, command) -> None:
         raise UsageError(f"cannot create {raw}: {exc.strerror or exc}") from None
 
     base = _user_environment(USER_ENVIRONMENT)
-    finished = run_program(command, environment(raw, profile=profile, gpu_free_capability=gpu_free, base=base))
+    finished = run_program(command, environment(raw, profile=profile, stand_in=stand_in, base=base))
     notes: list[str] = []
     index = collect(
         out,
@@ -93,6 +107,10 @@ def run(out, profile, arch, as_json, command) -> None:
         _print(index, out)
     for line in notes:
         echo(f"irscope: {line}", err=True)
+    _say_stand_in(index)
+    lost = index.get("not_recorded") or []
+    for item in lost:
+        echo(f"irscope: {item['kernel']} ({item['file']}) was launched but not recorded: {item['why']}", err=True)
     if finished.exit_code != 0:
         echo(
             f"irscope: the program exited with status {finished.exit_code}; kept what it compiled and "
@@ -100,6 +118,44 @@ def run(out, profile, arch, as_json, command) -> None:
             err=True,
         )
         raise SystemExit(int(ExitCode.FAILURE))
+    if lost:
+        echo(f"irscope: {len(lost)} launched kernel(s) not recorded (listed above); the rest are in {out}", err=True)
+        raise SystemExit(int(ExitCode.FAILURE))
+
+
+def _stand_in(gpu_model: str | None, arch: str | None):
+    """The card a program without a GPU runs on: --gpu's, else the common card of --arch, else an H100."""
+    from ..arch import DEFAULT_CAPABILITY, is_amd, normalise_arch, parse_amd_arch, parse_arch
+    from ..errors import UsageError
+    from ..gpu_models import gpu_for_arch, parse_gpu
+
+    if gpu_model:
+        choice = parse_gpu(gpu_model)
+        if arch is not None and normalise_arch(arch) != choice.model.arch:
+            raise UsageError(f"--arch {arch} is not the arch of {choice.model.name} ({choice.model.arch}); give one")
+        return choice
+    if arch is None:
+        return gpu_for_arch(DEFAULT_CAPABILITY)
+    return gpu_for_arch(parse_amd_arch(arch) if is_amd(arch) else parse_arch(arch))
+
+
+def _say_stand_in(index: dict) -> None:
+    """Which card stood in, and each probe of the program it could not answer as that card would."""
+    stand_in = index.get("stand_in")
+    if not stand_in:
+        return
+    unanswered = stand_in.get("unanswered") or {}
+    echo(
+        f"irscope: no GPU here: the program ran on a stand-in {stand_in.get('name')} ({stand_in.get('arch')})"
+        + (
+            f"; it asked {len(unanswered)} thing(s) the stand-in cannot answer as that card would:"
+            if unanswered
+            else ""
+        ),
+        err=True,
+    )
+    for probe, why in unanswered.items():
+        echo(f"irscope:   {probe}: {why}", err=True)
 
 
 def _user_environment(changed: dict[str, str | None]) -> dict[str, str]:

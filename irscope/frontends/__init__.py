@@ -73,6 +73,8 @@ def split_kernel_argument(text: str) -> tuple[str, str]:
 def _find_kernel(name: str, signature: str | None) -> Kernel:
     path_text, kernel_name = split_kernel_argument(name)
     path = Path(path_text).expanduser()
+    if _module_named(path_text, name) and not path.exists():
+        return _kernel_in_module(path_text, kernel_name or None, signature)
     if path.suffix or "/" in path_text:
         if not path.is_file():
             raise KernelFileError(f"no such kernel file: {path}")
@@ -83,6 +85,27 @@ def _find_kernel(name: str, signature: str | None) -> Kernel:
             return frontend_for(Path(kernel.file)).resolve(Path(kernel.file), name, signature) if signature else kernel
     known = ", ".join(k.name for k in builtin_kernels())
     raise KernelNotFound(f"unknown kernel {name!r}; built-in kernels: {known} (or give path/to/file.py:kernel_name)")
+
+
+def _module_named(text: str, whole: str) -> bool:
+    """``liger_kernel.ops.rms_norm`` (before ``:NAME``): a module named as Python names it, not a file's path."""
+    parts = text.split(".")
+    suffixes = {s.lstrip(".") for n in FRONTENDS for s in frontend(n).suffixes}
+    return (
+        ("." in text or ":" in whole)
+        and all(p.isidentifier() for p in parts)
+        and (len(parts) == 1 or parts[-1] not in suffixes)
+    )
+
+
+def _kernel_in_module(module: str, kernel_name: str | None, signature: str | None) -> Kernel:
+    """A kernel of an installed package: the frontend of Python kernels that can import a module by name."""
+    for name in FRONTENDS:
+        fe = frontend(name)
+        resolve = getattr(fe, "resolve_module", None)
+        if resolve is not None and ".py" in fe.suffixes:
+            return resolve(module, kernel_name, signature)
+    raise KernelNotFound(f"no frontend opens kernels of Python modules ({module})")
 
 
 __all__ = [

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..errors import ParameterError
-from ..spec import parse_value
+from ..spec import NONE, parse_value
 from ..types import Config
 from .base import Kernel
 from .info import OptionSpec
@@ -127,19 +127,29 @@ def config_from_table(
                 "it cannot be set with -c or -s"
             )
     values = {n: p["default"] for n, p in table.items()}
+    kinds = {n: p["kind"] for n, p in table.items()}
+    # None as a value (a launch passing None, a constexpr None): given as `None`, or the table's own (`"none"`)
+    nones = {n for n, p in table.items() if p.get("none") is True and p.get("default") is None}
     for name, raw in overrides.items():
         default = table[name]["default"] if name in table else None
         text = name in known and known[name].text
         if table.get(name, {}).get("expression"):
             values[name] = expression_value(name, raw)
+        elif raw == NONE and not text:
+            values[name] = None
+            nones.add(name)
+        elif isinstance(raw, str):
+            values[name] = _parsed(name, raw, default, kinds.get(name), text)
         else:
-            values[name] = parse_value(name, raw, default, text) if isinstance(raw, str) else raw
-    kinds = {n: p["kind"] for n, p in table.items()}
+            values[name] = raw
     constexpr_names = [n for n, k in kinds.items() if k == "constexpr"]
     size_names = [n for n, k in kinds.items() if k == "size"]
-    missing = [n for n in constexpr_names if values.get(n) is None]
+    missing = [n for n in constexpr_names if values.get(n) is None and n not in nones]
     if missing:
-        raise ParameterError(f"constexpr {missing[0]!r} of {kernel} has no value; set it with -c {missing[0]}=VALUE")
+        raise ParameterError(
+            f"constexpr {missing[0]!r} of {kernel} has no value; set it with -c {missing[0]}=VALUE "
+            f"(-c {missing[0]}=None where the launch passes None)"
+        )
     # The frontend's options, and any its table names (a CUDA kernel's block shape); a kernel parameter
     # of the same name (a num_stages constexpr) is the table's own kind, and takes the value.
     option_names = [*known, *(n for n, k in kinds.items() if k == "option" and n not in known)]
@@ -152,13 +162,14 @@ def config_from_table(
         if not isinstance(values[name], int) or values[name] < 0:
             raise ParameterError(f"size {name} must be a non-negative integer, got {values[name]!r}")
     sizes = {n: values[n] for n in size_names}
-    sizes.update(_arguments(kinds, values))
+    sizes.update(_arguments(kinds, values, nones))
     sizes.update(_marks(table, values, size_names))
     return Config({n: values[n] for n in constexpr_names}, options, sizes)
 
 
-def _arguments(kinds: Mapping[str, str], values: Mapping[str, Any]) -> dict[str, Any]:
-    """The example values given to runtime arguments (kind ``argument``): a number or a bool, as a launch passes.
+def _arguments(kinds: Mapping[str, str], values: Mapping[str, Any], nones: set[str]) -> dict[str, Any]:
+    """The example values given to runtime arguments (kind ``argument``): a number, a bool or None, as a launch
+    passes (None only where given: an argument left unset is not None).
 
     They go with the sizes: like a spec's sizes, they are what the example arguments are made of
     (the heuristics' inputs, the JIT's specialization) and never a constexpr of the compile.
@@ -166,12 +177,24 @@ def _arguments(kinds: Mapping[str, str], values: Mapping[str, Any]) -> dict[str,
     out = {}
     for name, kind in kinds.items():
         value = values.get(name)
-        if kind != "argument" or value is None:
+        if kind != "argument" or (value is None and name not in nones):
             continue
-        if not isinstance(value, (bool, int, float)):
-            raise ParameterError(f"argument {name} takes a number or true/false (a launch's value), got {value!r}")
+        if value is not None and not isinstance(value, (bool, int, float)):
+            raise ParameterError(
+                f"argument {name} takes a number, true/false or None (a launch's value), got {value!r}"
+            )
         out[name] = value
     return out
+
+
+def _parsed(name: str, text: str, default: Any, kind: str | None, text_option: bool = False) -> Any:
+    """A ``-c`` value; a constexpr with no default also takes a word as a string (``-c reduction=mean``)."""
+    try:
+        return parse_value(name, text, default, text_option)
+    except ParameterError:
+        if kind == "constexpr" and default is None and text.isidentifier() and text.lower() not in ("true", "false"):
+            return text
+        raise
 
 
 def _marks(table: Mapping[str, Mapping[str, Any]], values: Mapping[str, Any], size_names: list[str]) -> dict[str, Any]:
@@ -285,12 +308,17 @@ def sweep_configs(
             if frontend in FRONTENDS:
                 _another_frontends(name, ",".join(map(str, sweep[name])), kernel, frontend)
             raise ParameterError(f"unknown parameter {name!r} for {kernel}; parameters: {', '.join(table)}")
-        default = table.get(name, {}).get("default")
+        default, kind = table.get(name, {}).get("default"), table.get(name, {}).get("kind")
         text = name in known and known[name].text
         if table.get(name, {}).get("expression"):
             values.append([expression_value(name, v) for v in sweep[name]])
             continue
-        values.append([parse_value(name, v, default, text) if isinstance(v, str) else v for v in sweep[name]])
+        values.append(
+            [
+                _parsed(name, v, default, kind, text) if isinstance(v, str) and (text or v != NONE) else v
+                for v in sweep[name]
+            ]
+        )
     configs, seen = [], set()
     for combo in itertools.product(*values):
         config = config_from_table(table, {**fixed, **dict(zip(names, combo))}, kernel, frontend)

@@ -69,3 +69,25 @@ def said(exc: BaseException) -> str:
         return exception_line(exc)
     except Exception:
         return type(exc).__name__
+
+
+def module_of_file(file: str) -> str | None:
+    """``liger_kernel.ops.rms_norm`` for a file of a package on this Python's import path (each folder up to the
+    path entry holding an ``__init__.py``); None for any other file. Reads the file system only."""
+    try:
+        path = Path(file).resolve()
+    except (OSError, ValueError):
+        return None
+    if path.suffix != ".py" or not path.stem.isidentifier():
+        return None
+    for entry in sys.path:
+        try:
+            root = Path(entry or ".").resolve()
+            relative = path.relative_to(root)
+        except (OSError, ValueError):
+            continue
+        parts = list(relative.parent.parts)
+        folders = [root.joinpath(*parts[: i + 1]) for i in range(len(parts))]
+        if parts and all(p.isidentifier() for p in parts) and all((f / "__init__.py").is_file() for f in folders):
+            return ".".join([*parts, path.stem])
+    return None

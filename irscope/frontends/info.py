@@ -77,8 +77,9 @@ class FrontendInfo:
     # The option naming which build of its compiler compiles a variant (Triton's ``triton=3.8.0``), "": none.
     version_option: str = ""
     # What ``irscope run`` installs in the program to record this language's kernels: ``recorder(raw, gpu_free)``
-    # with the run's raw/ folder and, without a GPU, the compute capability compiles are recorded for.
-    recorder: Callable[[Path, int | None], Recorder] | None = None
+    # with the run's raw/ folder and, without a GPU, the card the stand-in answers as (gpu_models.parse_gpu's
+    # spelling: "H100", "MI300X:8").
+    recorder: Callable[[Path, str | None], Recorder] | None = None
     # ``irscope repro``: the text of one standalone Python file that rebuilds a stored variant with this
     # language's own compiler, needing nothing of irscope's (None: it writes none yet).
     reproducer: Callable[[Variant], str] | None = None

@@ -258,6 +258,7 @@ class Session(HtmlDisplay):
             if any(p.name != LOCK for p in path.iterdir()):
                 raise SessionError(f"{path} is not empty and is not an irscope session")
             source_name = _source_name(kernel.file)
+            rebuild, closure_texts = _closure_files(rebuild, kernel.file)
             data = {
                 "format": SESSION_FORMAT,
                 "kernel": {
@@ -274,6 +275,8 @@ class Session(HtmlDisplay):
             }
             session = cls(path, data)
             atomic_write(path / "source" / source_name, python)
+            for relative, text in closure_texts.items():
+                atomic_write(path / relative, text)
             session._write()
             return session
 
@@ -319,6 +322,17 @@ class Session(HtmlDisplay):
             out["inductor"] = True
         if stored.get("heuristics") == "recorded":
             out["heuristics"] = "recorded"
+        closure = stored.get("closure")
+        if isinstance(closure, dict) and isinstance(closure.get("files"), dict):
+            # what the kernel reads beyond its file, as a program recorded it: data, checked where it is rebuilt
+            texts = {}
+            for file, relative in closure["files"].items():
+                if not isinstance(file, str) or not isinstance(relative, str):
+                    raise SessionError(
+                        f"{self.path / INDEX}: the kernel's recorded closure names a file that is no path"
+                    )
+                texts[file] = read_text(contained(self.path, relative))
+            out["closure"] = {"texts": texts, "scopes": closure.get("scopes")}
         return out
 
     @property
@@ -482,6 +496,22 @@ class Session(HtmlDisplay):
 
 def _digest(data: bytes) -> bytes:
     return hashlib.sha256(data).digest()
+
+
+def _closure_files(rebuild: Mapping[str, Any] | None, own: str) -> tuple[dict[str, Any] | None, dict[str, str]]:
+    """``rebuild`` with a closure's helper texts moved to files of their own (``source/closure/``), and those files;
+    the kernel's own file (``own``) is the session's source already."""
+    if not rebuild or not isinstance(rebuild.get("closure"), Mapping):
+        return (dict(rebuild) if rebuild else None), {}
+    closure = rebuild["closure"]
+    files, texts = {}, {}
+    for file, text in dict(closure.get("texts") or {}).items():
+        if file == own:
+            continue
+        digest = hashlib.sha256(str(text).encode("utf-8", errors="surrogatepass")).hexdigest()[:24]
+        files[str(file)] = f"source/closure/{digest}.py"
+        texts[f"source/closure/{digest}.py"] = str(text)
+    return {**rebuild, "closure": {"files": files, "scopes": closure.get("scopes") or {}}}, texts
 
 
 def _source_name(kernel_file: str) -> str:

@@ -53,7 +53,7 @@ def _load() -> Frontend:
     return CudaFrontend()
 
 
-def _recorder(raw: Path, gpu_free: int | None) -> Recorder:
+def _recorder(raw: Path, gpu_free: str | None) -> Recorder:
     from .listen import LoadInlineRecorder
 
     return LoadInlineRecorder(raw)

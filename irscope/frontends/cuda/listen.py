@@ -13,8 +13,6 @@ collect.py compiles the recorded device code with irscope's CUDA frontend.
 from __future__ import annotations
 
 import functools
-import importlib.abc
-import importlib.util
 import inspect
 import json
 import os
@@ -22,6 +20,8 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+from ..after_import import AfterImport
 
 FOLDER = "load_inline"
 MODULE = "torch.utils.cpp_extension"
@@ -37,7 +37,7 @@ class LoadInlineRecorder:
         if module is not None:
             self._wrap(module)
         else:
-            sys.meta_path.insert(0, _AfterImport(MODULE, self._wrap))
+            sys.meta_path.insert(0, AfterImport(MODULE, self._wrap, _not_recorded))
 
     def finish(self) -> None:
         """Nothing left to write: each call was written when it was made."""
@@ -81,37 +81,5 @@ class LoadInlineRecorder:
         os.replace(tmp, path)
 
 
-class _AfterImport(importlib.abc.MetaPathFinder):
-    """Runs ``then(module)`` right after ``name`` is first imported (Python has no post-import hook)."""
-
-    def __init__(self, name: str, then: Callable[[Any], None]) -> None:
-        self.name = name
-        self.then = then
-
-    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
-        if fullname != self.name:
-            return None
-        sys.meta_path.remove(self)  # once; and the real finders find the real module
-        spec = importlib.util.find_spec(fullname)
-        if spec is not None and spec.loader is not None:
-            spec.loader = _ThenLoader(spec.loader, self.then)
-        return spec
-
-
-class _ThenLoader(importlib.abc.Loader):
-    def __init__(self, loader: Any, then: Callable[[Any], None]) -> None:
-        self.loader = loader
-        self.then = then
-
-    def create_module(self, spec: Any) -> Any:
-        return self.loader.create_module(spec)
-
-    def __getattr__(self, name: str) -> Any:  # get_source (tracebacks), get_filename ...: the real loader's
-        return getattr(self.loader, name)
-
-    def exec_module(self, module: Any) -> None:
-        self.loader.exec_module(module)
-        try:
-            self.then(module)
-        except Exception as exc:
-            sys.stderr.write(f"irscope run: load_inline calls are not recorded: {type(exc).__name__}: {exc}\n")
+def _not_recorded(exc: Exception) -> None:
+    sys.stderr.write(f"irscope run: load_inline calls are not recorded: {type(exc).__name__}: {exc}\n")

@@ -12,7 +12,8 @@ timings read back), ``replay.py`` (bench reruns a recorded launch on new data of
 ``kernel.py`` (``TritonKernel``, over all of these), ``kernel_files.py`` (a kernel file imported,
 without a GPU too, and its kernels found), ``objects.py`` (a kernel handed over as a Python object,
 from a script or a notebook cell), ``allowlist.py`` + ``rebuild.py`` (kernels built from
-source text that is data, running none of it), ``listen.py`` (inside a program ``irscope run`` runs:
+source text that is data, running none of it, with ``closure.py``'s record of what a kernel reads
+beyond its file), ``listen.py`` (inside a program ``irscope run`` runs:
 Triton's compilation listener and launch hooks record each compile's stage files and specialization,
 and each launch's grid and argument layout) and ``recorded.py`` (those records read back as data:
 kernel, config, the JIT's own compile); ``frontend.py`` is the ``Frontend`` over them, and
@@ -47,10 +48,11 @@ def _takes(obj: Any) -> bool:
     return is_triton_object(obj)
 
 
-def _recorder(raw: Path, gpu_free: int | None) -> Recorder:
+def _recorder(raw: Path, gpu_free: str | None) -> Recorder:
+    from ...gpu_models import parse_gpu
     from .listen import GpuFreeListener, Listener
 
-    return GpuFreeListener(raw, gpu_free) if gpu_free else Listener(raw)
+    return GpuFreeListener(raw, parse_gpu(gpu_free)) if gpu_free else Listener(raw)
 
 
 def _reproducer(variant: Variant) -> str:

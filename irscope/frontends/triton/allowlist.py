@@ -16,6 +16,8 @@ from __future__ import annotations
 import ast
 import functools
 import inspect
+import weakref
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
@@ -34,6 +36,18 @@ BUILTINS = frozenset({"range", "min", "max", "len", "float", "int", "isinstance"
 TRITON_HELPERS = "torch._inductor.runtime.triton_helpers"
 LIBDEVICE_STUBS = "triton.language.extra.libdevice"  # placeholders Triton maps to the target's libdevice
 MISSING = object()
+# The JIT functions irscope rebuilt from checked text (rebuild.py): a recorded helper of another file
+# may be reached through a recorded namespace (``op.exp2``) like one of Triton's own.
+# By id: hashing a JITFunction would make Triton work out its dependencies (and raise on what it refuses).
+_REBUILT: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def mark_rebuilt(fn: Any) -> None:
+    _REBUILT[id(fn)] = fn
+
+
+def _rebuilt(value: Any) -> bool:
+    return _REBUILT.get(id(value)) is value
 
 
 def dotted(node: ast.AST | None) -> str | None:
@@ -60,10 +74,13 @@ def static(node: ast.AST, namespace: dict[str, Any]) -> Any:
 class Check(ast.NodeVisitor):
     """Walks one def as Triton compiles it (signature and body; not its decorators), refusing what is not allowed."""
 
-    def __init__(self, filename: str, namespace: dict[str, Any], kernels: set[str]) -> None:
+    def __init__(
+        self, filename: str, namespace: dict[str, Any], kernels: set[str], explain: Mapping[str, str] | None = None
+    ) -> None:
         self.filename = filename
         self.namespace = namespace
         self.kernels = kernels
+        self.explain = explain or {}  # why a name the program recorded is not in the namespace
         self.locals: set[str] = set()
         self.calls: set[str] = set()
         self.jit_ok: set[int] = set()  # nodes where naming a JIT function is allowed: callees, combine functions
@@ -134,6 +151,8 @@ class Check(ast.NodeVisitor):
         if value is MISSING and node.id in BUILTINS:
             return MISSING
         if value is MISSING or node.id.startswith("__"):
+            if node.id in self.explain:
+                self.refuse(node, f"name {node.id!r}: {self.explain[node.id]}")
             self.refuse(
                 node,
                 f"name {node.id!r} (not a parameter, a local, a Triton module, "
@@ -208,7 +227,7 @@ def allowed_object(value: Any) -> bool:
     if isinstance(value, (tl.dtype, tl.constexpr)) or value is None or type(value) in (bool, int, float, str):
         return True
     if isinstance(value, JITCallable):
-        return triton_module(getattr(value.fn, "__module__", "") or "")
+        return _rebuilt(value) or triton_module(getattr(value.fn, "__module__", "") or "")
     if isinstance(value, type):
         return value in _value_classes()
     if inspect.isfunction(value):

@@ -28,7 +28,7 @@ from ...errors import ParameterError, exception_line
 from ...types import Config
 from .inputs import example_namespace
 from .options import LAUNCH_OPTIONS
-from .specialize import example_tensors
+from .specialize import example_tensors, named_arguments
 from .versions import top_k_count
 
 if TYPE_CHECKING:
@@ -358,7 +358,6 @@ def example_arguments(
     fixes (constants, ``:1``) and the example values ``-c`` gives its other scalars; every
     other argument is unknown.
     """
-    names = kernel.fn.arg_names
     if kernel.spec is not None:
         if tensors is None:
             try:
@@ -367,7 +366,7 @@ def example_arguments(
                 ns = kernel.spec.namespace(config.values(), example_tensors(kernel, config))
         else:
             ns = kernel.spec.namespace(config.values(), tensors)
-        return dict(zip(names, kernel.spec.args(ns))), frozenset()
+        return named_arguments(kernel.fn, kernel.spec.args(ns)), frozenset()
     known, unknown = {}, set()
     for param, arg in zip(kernel.fn.params, kernel.signature or ()):
         if param.is_constexpr:
@@ -376,7 +375,7 @@ def example_arguments(
             known[param.name] = 1
         elif arg.type is None:
             known[param.name] = arg.value
-        elif config.sizes.get(param.name) is not None:  # -c NAME=VALUE: a launch's value
+        elif param.name in config.sizes:  # -c NAME=VALUE: a launch's value (None too)
             known[param.name] = config.sizes[param.name]
         else:
             unknown.add(param.name)
@@ -413,7 +412,8 @@ def _evaluate(kernel: str, name: str, fn: Any, args: Arguments, hidden: set[str]
         raise UnknownArgument(
             f"@triton.heuristics value {name} of {kernel} reads {exc.args[0]}, whose value -S "
             f"does not give (only its type); give a launch's value with -c {exc.args[0]}=VALUE "
-            "(it stays a runtime argument), or declare a KernelSpec with example arguments"
+            f"(it stays a runtime argument; -c {exc.args[0]}=None, or None in -S, where the launch passes None), "
+            "or declare a KernelSpec with example arguments"
         ) from None
     except KeyError as exc:
         if exc.args and exc.args[0] in hidden:

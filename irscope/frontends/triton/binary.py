@@ -16,7 +16,7 @@ from typing import Any
 
 from ...errors import UsageError
 from ..base import Launch
-from .inputs import launch_arguments
+from .specialize import named_arguments
 
 ENTRY = re.compile(r"\.visible\s+\.entry\s+(\w+)\s*\(")
 
@@ -32,9 +32,8 @@ def launch_binary(kernel: Any, config: Any, binary: dict[str, Any], device: str 
     if entry is None:
         raise UsageError(f"{kernel.name}: the variant's PTX has no kernel entry")
     ns, expected = kernel.example_inputs(config, device, seed)
-    args, _ = launch_arguments(kernel, config, ns)
     runtime = [p.name for p in kernel.fn.params if not p.is_constexpr]
-    values = dict(zip(runtime, args))
+    values = named_arguments(kernel.fn, kernel.spec.args(ns))
     signature = binary["signature"]
     params = [values[name] for name in runtime if signature.get(name) != "constexpr"]
     function = CubinFunction(binary["cubin"], entry[1], ptx)

@@ -9,7 +9,7 @@ from ...errors import KernelFileError, ParameterError
 from ..base import Frontend, KernelHandle
 from ..objects import one_kernel_already
 from .kernel import TritonKernel
-from .kernel_files import builtin_kernels, kernel_in_file, kernel_names, kernel_with_signature
+from .kernel_files import builtin_kernels, kernel_in_file, kernel_in_module, kernel_names, kernel_with_signature
 from .objects import kernel_from_object
 from .rebuild import rebuilt_kernel
 from .signature import signature_from_json
@@ -29,8 +29,15 @@ class TritonFrontend(Frontend):
     def resolve(self, path: Path, name: str | None, signature: str | None = None) -> TritonKernel:
         return kernel_in_file(path, name, signature)
 
+    def resolve_module(self, module: str, name: str | None, signature: str | None = None) -> TritonKernel:
+        """A kernel of an installed package, named ``package.module:NAME`` (imported by that name)."""
+        return kernel_in_module(module, name, signature)
+
     def load(self, handle: KernelHandle) -> TritonKernel:
         stored = handle.extra.get("signature")
+        module = handle.extra.get("module")
+        if isinstance(module, str):  # a kernel the user named by its module: a worker imports it the same way
+            return kernel_in_module(module, handle.name, None, signature_from_json(stored) if stored else None)
         text = handle.extra.get("source_text")
         if text is not None:  # a kernel rebuilt from text (a log's, a session's): rebuilt again, never imported
             if not isinstance(text, str):
@@ -44,6 +51,7 @@ class TritonFrontend(Frontend):
                 signature_from_json(stored),
                 inductor=handle.extra.get("inductor") is True,
                 recorded_heuristics=handle.extra.get("heuristics") == "recorded",
+                closure=handle.extra.get("closure") or None,
             )
             launches = handle.extra.get("launches")
             if isinstance(launches, dict):  # data: replay.why_not checks each before it is used

@@ -9,20 +9,29 @@ through Triton's ``jit_cache_hook`` and skipped. The first recorded launch of a 
 is an example of how the file calls it: its specialization is the signature irscope
 compiles when the user gives none.
 
-What a file asks of the device at import is answered for that target too: the driver's
-device properties (shared memory, registers, SM count: ``REFERENCE_GPUS``), torch.cuda's
-capability and name queries, and a ``warmup`` compiles for real, so that the kernel it
-returns reports the registers and shared memory ptxas gave it (read from the cubin, as
-the driver would on loading it); launching that compiled kernel does nothing.
+What a file asks of the device is answered as the card of the user's choice answers it
+(``--gpu``, ``IRSCOPE_GPU``: a model of gpu_models.py; else the common card of the target's
+arch): the driver's device properties (shared memory, registers, SM count, clocks), torch.cuda's
+device count, capability, name and properties, so that a library picks the configs it would pick
+on that card. What the stand-in cannot answer as the card would is listed (``Probes``), never
+guessed. A ``warmup`` compiles for real, so that the kernel it returns reports the registers and
+shared memory ptxas gave it (read from the binary, as the driver would on loading it); launching
+that compiled kernel does nothing. In a program ``irscope run`` runs, every launch compiles
+through the JIT that way (``compile_launches``), so that what the program compiled is Triton's
+own compile for the stand-in's card, recorded as on a GPU.
 """
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+import sys
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...gpu_models import GpuChoice, GpuModel, stand_in_gpu
+from ..after_import import AfterImport
 from .signature import SignatureArg
 
 # triton and torch are imported inside the functions that use them: about a second each, which commands that
@@ -65,89 +74,135 @@ class ExampleLaunch:
     file: str | None = None  # where the kernel's def is
 
 
-@dataclass(frozen=True)
-class ReferenceGpu:
-    """The GPU a stand-in answers for: a common one of its compute capability, as its driver reports it.
+class Probes:
+    """What a program asked of the stand-in that it could not answer as the card would: probe -> why.
 
-    Only what a file computes from these (a persistent grid from the SM count, say) depends on
-    them, never the compile: the limits that do (shared memory, registers) are the arch's own,
-    from ``annotate.occupancy``. The SM counts and clocks are the products' published figures,
-    as their drivers report them (kHz, bits), to the precision a stand-in needs.
+    Never a guess: a field no source gives is not answered (the call raises as on a card that lacks
+    it), and a query only a real device answers gets this machine's answer; each is listed here,
+    once, for the run's output (``irscope run``) or a note (a kernel file imported by irscope).
     """
 
-    name: str
-    multiprocessor_count: int
-    sm_clock_khz: int
-    mem_clock_khz: int
-    mem_bus_width: int
+    def __init__(self) -> None:
+        self.unanswered: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def note(self, probe: str, why: str) -> None:
+        with self._lock:
+            self.unanswered.setdefault(probe, why)
+
+    def lines(self) -> list[str]:
+        return [f"{probe}: {why}" for probe, why in self.unanswered.items()]
 
 
-REFERENCE_GPUS = {
-    75: ReferenceGpu("Tesla T4", 40, 1590000, 5001000, 256),
-    80: ReferenceGpu("NVIDIA A100-SXM4-80GB", 108, 1410000, 1593000, 5120),
-    86: ReferenceGpu("NVIDIA A10", 72, 1695000, 6251000, 384),
-    89: ReferenceGpu("NVIDIA L4", 58, 2040000, 6251000, 192),
-    90: ReferenceGpu("NVIDIA H100 80GB HBM3", 132, 1980000, 2619000, 5120),
-    100: ReferenceGpu("NVIDIA B200", 148, 1965000, 3996000, 8192),
-    120: ReferenceGpu("NVIDIA GeForce RTX 5090", 170, 2407000, 14001000, 512),
-}
+def _as_choice(gpu: GpuChoice | int | str) -> GpuChoice:
+    """A model given as itself, or as an arch (90, "gfx942"): then the model ``IRSCOPE_GPU`` names, else the arch's."""
+    return gpu if isinstance(gpu, GpuChoice) else stand_in_gpu(gpu)
 
 
-def reference_gpu(capability: int) -> ReferenceGpu:
-    """The stand-in GPU for ``capability``: its own, else the nearest older one listed."""
-    older = [c for c in sorted(REFERENCE_GPUS) if c <= capability]
-    return REFERENCE_GPUS[older[-1] if older else min(REFERENCE_GPUS)]
+def device_properties(gpu: GpuChoice | int | str) -> dict[str, Any]:
+    """What Triton's ``driver.active.utils.get_device_properties(device)`` returns on the stand-in's card."""
+    return {k: v for k, v in _as_choice(gpu).model.triton_properties().items() if v is not None}
 
 
-def device_properties(capability: int) -> dict[str, Any]:
-    """What Triton's ``driver.active.utils.get_device_properties(device)`` returns, for the stand-in GPU."""
-    from ...annotating.occupancy import sm_limits
+class _DriverProperties(dict):
+    """The driver's properties of the card: a key its driver has but no source gives is listed when read."""
 
-    gpu, limits = reference_gpu(capability), sm_limits(capability)
-    return {
-        "max_shared_mem": limits.shared_per_block,
-        "max_num_regs": limits.registers,
-        "multiprocessor_count": gpu.multiprocessor_count,
-        "warpSize": 32,
-        "sm_clock_rate": gpu.sm_clock_khz,
-        "mem_clock_rate": gpu.mem_clock_khz,
-        "mem_bus_width": gpu.mem_bus_width,
-        "max_threads_per_sm": limits.max_threads,
-    }
+    def __init__(self, answers: dict[str, Any], missing: dict[str, str], probes: Probes | None) -> None:
+        super().__init__(answers)
+        self._missing = missing
+        self._probes = probes
+
+    def __missing__(self, key: str) -> Any:
+        if key in self._missing and self._probes is not None:
+            self._probes.note(f"driver.active.utils.get_device_properties()[{key!r}]", self._missing[key])
+        raise KeyError(key)
 
 
 class _StandInUtils:
-    """``driver.active.utils`` without a GPU: the device's properties, and a module "loaded" from its cubin."""
+    """``driver.active.utils`` without a GPU: the device's properties, and a module "loaded" from its binary."""
 
-    def __init__(self, capability: int) -> None:
-        self.capability = capability
+    def __init__(self, gpu: GpuChoice, probes: Probes | None = None) -> None:
+        self.gpu = gpu
+        self.probes = probes
 
     def get_device_properties(self, device: int = 0) -> dict[str, Any]:
-        return device_properties(self.capability)
+        _check_index(self.gpu, device)
+        model = self.gpu.model
+        every = model.triton_properties()
+        missing = {k: f"{model.name}'s figure is not published (gpu_models.py)" for k, v in every.items() if v is None}
+        return _DriverProperties(device_properties(self.gpu), missing, self.probes)
 
     def load_binary(self, name: str, kernel: bytes, shared: int, device: int) -> tuple[Any, Any, int, int, int]:
-        """``(module, function, n_regs, n_spills, n_max_threads)`` as the driver's load gives them, from the cubin."""
+        """``(module, function, n_regs, n_spills, n_max_threads)`` as the driver's load gives them, from the binary."""
+        model = self.gpu.model
+        if model.gfx is not None:
+            from ...ir.hsaco import kernel_resources
+
+            found = kernel_resources(kernel)
+            vgprs = found[0].vgprs if len(found) == 1 else 0
+            spills = found[0].vgpr_spills if len(found) == 1 else 0
+            return 0, 0, vgprs, spills, model.max_threads_per_block
         from ...annotating.occupancy import sm_limits
         from ...ir.elf import Cubin, function_resources
 
-        found = list(function_resources(Cubin(kernel)).values())
-        registers = found[0].get("registers", 0) if len(found) == 1 else 0
-        frame = found[0].get("frame", 0) if len(found) == 1 else 0
-        limits = sm_limits(self.capability)
+        functions = list(function_resources(Cubin(kernel)).values())
+        registers = functions[0].get("registers", 0) if len(functions) == 1 else 0
+        frame = functions[0].get("frame", 0) if len(functions) == 1 else 0
+        limits = sm_limits(model.nvidia_capability or 90)
         # Registers go to a warp in units of 256; a block may use the SM's whole file (cudaFuncGetAttributes).
         per_warp = -(-max(registers, 1) * 32 // limits.register_unit) * limits.register_unit
         max_threads = min(1024, limits.registers // per_warp * 32)
         return 0, 0, registers, frame // 4, max_threads  # Triton's driver: n_spills = local bytes / 4
 
 
+def _check_index(gpu: GpuChoice, device: Any) -> int:
+    index = _device_index(device)
+    if not 0 <= index < gpu.count:
+        raise RuntimeError(f"invalid device ordinal {index}: the stand-in has {gpu.count} {gpu.model.name}")
+    return index
+
+
+def _device_index(device: Any) -> int:
+    """torch's and Triton's ways of naming a device: None, 1, "cuda", "cuda:1", torch.device("cuda", 1)."""
+    if device is None:
+        return 0
+    if isinstance(device, int):
+        return device
+    index = getattr(device, "index", None)
+    if index is not None or hasattr(device, "type"):
+        return int(index or 0)
+    _, _, number = str(device).partition(":")
+    return int(number) if number.strip().isdigit() else 0
+
+
+# Set while an autotuner benchmarks a config on the stand-in: a compile that fails then is the autotuner's to skip
+# (as on the card), not a launch of the program's.
+BENCHMARKING = threading.local()
+
+
 def _no_launch(*args: Any, **kwargs: Any) -> None:
     """A compiled kernel's launch without a GPU: nothing runs (the JIT's own launches are recorded instead)."""
 
 
-def stand_in_driver(capability: int) -> Any:
-    """A Triton driver that answers for ``sm_<capability>`` without a GPU."""
+def _hooks_only(grid_x, grid_y, grid_z, stream, function, packed, launch_metadata, enter, exit, *args) -> None:
+    """A launch on the stand-in: nothing runs, but Triton's launch hooks see it as the real launcher would
+    call them (irscope run counts launches there)."""
+    if enter is not None:
+        enter(launch_metadata)
+    if exit is not None:
+        exit(launch_metadata)
+
+
+def stand_in_driver(gpu: GpuChoice | int | str, probes: Probes | None = None, hooks: bool = False) -> Any:
+    """A Triton driver that answers for the GPU ``gpu`` names (a model, or an arch: its common card) without one.
+
+    ``hooks``: a launch calls Triton's launch hooks, as the real launcher does (nothing runs).
+    """
     from triton.backends.compiler import GPUTarget
     from triton.backends.driver import DriverBase
+
+    choice = _as_choice(gpu)
+    model = choice.model
 
     class StandInDriver(DriverBase):
         @classmethod
@@ -156,9 +211,14 @@ def stand_in_driver(capability: int) -> Any:
 
         def __init__(self) -> None:
             super().__init__()
-            self.target = GPUTarget("cuda", capability, 32)
-            self.utils = _StandInUtils(capability)
-            self.launcher_cls = lambda src, metadata: _no_launch
+            if model.gfx is not None:
+                self.target = GPUTarget("hip", model.gfx, model.warp_size)
+            else:
+                self.target = GPUTarget("cuda", model.nvidia_capability, 32)
+            self.utils = _StandInUtils(choice, probes)
+            launcher = _hooks_only if hooks else _no_launch
+            self.launcher_cls = lambda src, metadata: launcher
+            self.gpu = choice
 
         def map_python_to_cpp_type(self, ty: str) -> str:
             from triton.backends.nvidia.driver import ty_to_cpp
@@ -175,6 +235,12 @@ def stand_in_driver(capability: int) -> Any:
 
         def get_benchmarker(self) -> Any:
             def no_timing(kernel_call: Any, *, quantiles: Any = None, **kwargs: Any) -> Any:
+                if hooks:  # the autotuner's benchmark: each config compiles through the JIT, and is timed as 0
+                    BENCHMARKING.active = True
+                    try:
+                        kernel_call()
+                    finally:
+                        BENCHMARKING.active = False
                 return [0.0] * len(quantiles) if quantiles else 0.0
 
             return no_timing
@@ -183,74 +249,181 @@ def stand_in_driver(capability: int) -> Any:
             return 0
 
         def set_current_device(self, device: int) -> None:
-            pass
+            _check_index(choice, device)
 
         def get_current_stream(self, device: int | None = None) -> int:
             return 0
 
         def get_device_capability(self, device: int = 0) -> tuple[int, int]:
-            return divmod(capability, 10)
+            return model.capability
+
+        def get_device_interface(self) -> Any:
+            import torch
+
+            return torch.cuda
+
+        def get_empty_cache_for_benchmark(self) -> Any:
+            import torch
+
+            return torch.empty(0, device="meta")
+
+        def clear_cache(self, cache: Any) -> None:
+            pass
 
     return StandInDriver()
 
 
+class _TorchProperties:
+    """torch.cuda.get_device_properties() of the stand-in's card: a field no source gives is listed when read."""
+
+    def __init__(self, model: GpuModel, probes: Probes | None) -> None:
+        self._fields = model.torch_properties()
+        self._model = model
+        self._probes = probes
+
+    def __getattr__(self, name: str) -> Any:
+        fields = self.__dict__.get("_fields") or {}
+        if name.startswith("_") or name not in fields:
+            raise AttributeError(name)
+        value = fields[name]
+        if value is None:
+            if self._probes is not None:
+                self._probes.note(
+                    f"torch.cuda.get_device_properties().{name}",
+                    f"{self._model.name}'s figure is not published (gpu_models.py)",
+                )
+            raise AttributeError(f"the stand-in {self._model.name} does not know its {name}")
+        return value
+
+    def __repr__(self) -> str:
+        known = ", ".join(f"{k}={v!r}" for k, v in self._fields.items() if v is not None)
+        return f"_CudaDeviceProperties(stand-in: {known})"
+
+
+# torch.cuda's queries only a real device answers: they keep torch's own answer here (False, an error),
+# and a program that asks is told so in the run's output.
+_REAL_DEVICE_ONLY = {
+    "is_available": "answered False: this machine has no GPU, so no tensor can be made on cuda (a library "
+    "that picks its path by it takes its CPU path)",
+    "mem_get_info": "only a real device knows its free memory",
+    "memory_allocated": "only a real device knows its allocations",
+    "memory_reserved": "only a real device knows its allocations",
+    "max_memory_allocated": "only a real device knows its allocations",
+    "get_arch_list": "the archs this torch was built for (a CPU build: none)",
+    "utilization": "only a real device knows its load",
+    "clock_rate": "only a real device knows its current clock",
+    "current_stream": "no stream without a device",
+    "default_stream": "no stream without a device",
+}
+
+
 @contextlib.contextmanager
-def _torch_cuda_answers(capability: int) -> Iterator[None]:
-    """Within: torch.cuda's device queries answer for the stand-in GPU (a CPU torch raises on each).
+def _torch_cuda_answers(gpu: GpuChoice, probes: Probes | None) -> Iterator[None]:
+    """Within: torch.cuda's device queries answer for the stand-in's card (a CPU torch raises on each).
 
     Files read the capability before their kernels exist (Triton's attention tutorial filters its
-    autotuner configs by it). Only queries are answered: a tensor on "cuda" still fails as before.
-    """
-    try:
-        import torch
-    except ImportError:  # no torch: nothing to answer for
-        yield
-        return
-    from types import SimpleNamespace
+    autotuner configs by it; FLA sizes its lists by the device count and shared memory). Only
+    queries are answered: a tensor on "cuda" still fails as before, and ``is_available()`` keeps
+    torch's own answer (a file that picks its device by it then launches on CPU tensors, which the
+    stand-in records as well); what only a real device answers is listed in ``probes``.
 
-    gpu, props = reference_gpu(capability), device_properties(capability)
-    major, minor = divmod(capability, 10)
-    properties = SimpleNamespace(
-        name=gpu.name,
-        major=major,
-        minor=minor,
-        multi_processor_count=gpu.multiprocessor_count,
-        shared_memory_per_block_optin=props["max_shared_mem"],
-        regs_per_multiprocessor=props["max_num_regs"],
-        max_threads_per_multi_processor=props["max_threads_per_sm"],
-        warp_size=32,
-    )
-    # is_available() and device_count() keep torch's own answer: no tensor can be made on "cuda" here, and a
-    # file that picks its device by them ("cuda" if available else "cpu") then launches on CPU tensors,
-    # which the stand-in records as well.
-    answers = {
-        "current_device": lambda: 0,
-        "get_device_capability": lambda device=None: (major, minor),
-        "get_device_name": lambda device=None: gpu.name,
-        "get_device_properties": lambda device=None: properties,
-        "synchronize": lambda device=None: None,
-    }
-    saved = {name: getattr(torch.cuda, name) for name in answers}
-    for name, answer in answers.items():
-        setattr(torch.cuda, name, answer)
+    torch is not imported here (a second): where it is not imported yet, the answers are put in
+    place the moment something imports it (a library a kernel file imports, say).
+    """
+    applied: list[dict[str, Any]] = []
+
+    def answer(torch: Any) -> None:
+        applied.append(_answer_torch_cuda(torch, gpu, probes))
+
+    if "torch" in sys.modules:
+        answer(sys.modules["torch"])
+        finder = None
+    else:
+        finder = AfterImport("torch", answer)
+        sys.meta_path.insert(0, finder)
     try:
         yield
     finally:
-        for name, original in saved.items():
-            setattr(torch.cuda, name, original)
+        if finder is not None and finder in sys.meta_path:
+            sys.meta_path.remove(finder)
+        torch: Any = sys.modules.get("torch")  # set: ``applied`` holds what was changed on its torch.cuda
+        for saved in applied:
+            for name, original in saved.items():
+                if original is _ABSENT:
+                    delattr(torch.cuda, name)
+                else:
+                    setattr(torch.cuda, name, original)
+
+
+_ABSENT = object()
+
+
+def _answer_torch_cuda(torch: Any, gpu: GpuChoice, probes: Probes | None) -> dict[str, Any]:
+    """torch.cuda's queries answered for ``gpu``; returns what each replaced, to put back."""
+    model = gpu.model
+    properties = _TorchProperties(model, probes)
+
+    def checked(value: Any) -> Any:
+        def ask(device: Any = None) -> Any:
+            _check_index(gpu, device)
+            return value
+
+        return ask
+
+    answers: dict[str, Any] = {
+        "device_count": lambda: gpu.count,
+        "current_device": lambda: 0,
+        "get_device_capability": checked(model.capability),
+        "get_device_name": checked(model.name),
+        "get_device_properties": checked(properties),
+        "synchronize": lambda device=None: None,
+        "set_device": lambda device: _check_index(gpu, device) and None,
+        "is_bf16_supported": lambda including_emulation=True: model.gfx is not None or model.capability >= (8, 0),
+    }
+
+    def listed(name: str, original: Any) -> Any:
+        def probe(*args: Any, **kwargs: Any) -> Any:
+            if probes is not None:
+                probes.note(f"torch.cuda.{name}()", _REAL_DEVICE_ONLY[name])
+            return original(*args, **kwargs)
+
+        return probe
+
+    for name in _REAL_DEVICE_ONLY:
+        if hasattr(torch.cuda, name):
+            answers[name] = listed(name, getattr(torch.cuda, name))
+    saved = {name: getattr(torch.cuda, name, _ABSENT) for name in answers}
+    for name, value in answers.items():
+        setattr(torch.cuda, name, value)
+    return saved
 
 
 @contextlib.contextmanager
-def gpu_free_import(capability: int, torch_queries: bool = True) -> Iterator[list[ExampleLaunch]]:
-    """Within: Triton's driver is a stand-in and launches are recorded (into the list yielded), not run.
+def gpu_free_import(
+    gpu: GpuChoice | int | str,
+    torch_queries: bool = True,
+    *,
+    compile_launches: bool = False,
+    probes: Probes | None = None,
+    failed: Callable[[str, str | None, Exception, bool], None] | None = None,
+) -> Iterator[list[ExampleLaunch]]:
+    """Within: Triton's driver is a stand-in for ``gpu`` (a model, or an arch: its common card) and launches are
+    recorded (into the list yielded), not run.
 
-    ``torch_queries``: torch.cuda's device queries answer for the stand-in too, which imports torch
-    (a second): for a file that uses torch, not for one that does not.
+    ``torch_queries``: torch.cuda's device queries answer for the stand-in too (from the moment torch is
+    imported, by the file or by a library it imports). ``compile_launches``: each
+    launch compiles through Triton's JIT for the stand-in's target as it would on the card (and is
+    then not run), an autotuner's benchmark compiling every config (irscope run); without it only a
+    ``warmup`` compiles (a kernel file irscope imports). ``failed(kernel, file, error, benchmark)``: a
+    launch whose compile raised, before the error goes on to the program (``benchmark``: an autotuner
+    was trying a config, and skips it).
     """
     from triton import knobs
+    from triton.runtime.autotuner import Autotuner
     from triton.runtime.driver import driver
     from triton.runtime.jit import JITFunction
 
+    choice = _as_choice(gpu)
     launches: list[ExampleLaunch] = []
 
     def record(*, key: Any, repr: str, fn: Any, compile: dict, is_manual_warmup: bool, already_compiled: bool) -> bool:
@@ -272,30 +445,46 @@ def gpu_free_import(capability: int, torch_queries: bool = True) -> Iterator[lis
                 file=getattr(getattr(jit.fn, "__code__", None), "co_filename", None),
             )
         )
-        # A launch: Triton neither compiles nor launches. A warmup: Triton compiles for the stand-in's
-        # target and returns the kernel, whose registers and shared memory the file may read.
-        return not is_manual_warmup
+        # A launch: Triton neither compiles nor launches (unless asked to compile). A warmup: Triton
+        # compiles for the stand-in's target and returns the kernel, whose registers and shared memory
+        # the file may read.
+        return not (is_manual_warmup or compile_launches)
 
     original_run = JITFunction.run
+    original_disk_cache = Autotuner.check_disk_cache
 
     def run(self: Any, *args: Any, grid: Any, warmup: Any, **kwargs: Any) -> Any:
         before = len(launches)
-        result = original_run(self, *args, grid=grid, warmup=warmup, **kwargs)
+        try:
+            result = original_run(self, *args, grid=grid, warmup=warmup, **kwargs)
+        except Exception as exc:
+            if failed is not None:
+                file = getattr(getattr(self.fn, "__code__", None), "co_filename", None)
+                failed(self.fn.__name__, file, exc, bool(getattr(BENCHMARKING, "active", False)))
+            raise
         if len(launches) > before:  # add what only the call sees: the arguments and the grid
             launches[-1] = _with_call(launches[-1], self, args, kwargs, grid)
         return result
 
+    def benchmark_every_config(self: Any, tuning_key: Any, configs: Any, bench_fn: Any) -> bool:
+        # Timings on the stand-in are all 0: they must neither come from, nor go to, Triton's autotune cache.
+        bench_fn()
+        return False
+
     # Triton creates its driver lazily; None here means none was made yet, and stays so afterwards.
     previous = driver._active
-    driver.set_active(stand_in_driver(capability))
+    driver.set_active(stand_in_driver(choice, probes, hooks=compile_launches))
     JITFunction.run = run
+    if compile_launches:
+        Autotuner.check_disk_cache = benchmark_every_config
     try:
-        answers = _torch_cuda_answers(capability) if torch_queries else contextlib.nullcontext()
+        answers = _torch_cuda_answers(choice, probes) if torch_queries else contextlib.nullcontext()
         with knobs.runtime.scope(), answers:
             knobs.runtime.jit_cache_hook = record
             yield launches
     finally:
         JITFunction.run = original_run
+        Autotuner.check_disk_cache = original_disk_cache
         driver.set_active(previous)
 
 
@@ -363,15 +552,13 @@ def signature_of(launch: ExampleLaunch, fn: Any) -> tuple | None:
 
 __all__ = [
     "LAUNCHES",
-    "REFERENCE_GPUS",
     "ExampleLaunch",
-    "ReferenceGpu",
+    "Probes",
     "TensorArgument",
     "describe",
     "device_properties",
     "example_launches",
     "gpu_free_import",
-    "reference_gpu",
     "signature_of",
     "stand_in_driver",
 ]

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ...types import Config
 from ..examples import make_tensor
 from .options import triton_options
+from .specialize import named_arguments
 
 if TYPE_CHECKING:
     from .kernel import TritonKernel
@@ -35,8 +36,14 @@ def example_namespace(
 
 
 def launch_arguments(kernel: TritonKernel, config: Config, ns: SimpleNamespace) -> tuple[tuple, dict[str, Any]]:
-    """``(args, kwargs)`` as a user would write ``kernel[grid](*args, **kwargs)``."""
+    """``(args, kwargs)`` as a user would write ``kernel[grid](*args, **kwargs)``: the runtime arguments before the
+    first constexpr in order, the rest (a runtime argument after a constexpr too) by name."""
     assert kernel.spec is not None
-    args = tuple(kernel.spec.args(ns))
-    kwargs = {**config.constexprs, **triton_options(config.options)}
-    return args, kwargs
+    named = named_arguments(kernel.fn, kernel.spec.args(ns))
+    leading = []
+    for param in kernel.fn.params:
+        if param.is_constexpr or param.name not in named:
+            break
+        leading.append(named.pop(param.name))
+    kwargs = {**named, **config.constexprs, **triton_options(config.options)}
+    return tuple(leading), kwargs

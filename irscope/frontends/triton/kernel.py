@@ -7,6 +7,7 @@ reference) or a ``-S`` signature (signature.py); kernel_files.py finds both in a
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,13 @@ class TritonKernel(Kernel):
         # Set for a kernel rebuilt from text (rebuild.py): its source is this text, not the file's.
         self.source_text = source_text
         self.inductor = inductor  # rebuilt with the modules Inductor's kernels use: Inductor generated it
+        # What a program recorded the kernel reads beyond its file (closure.py), for a kernel rebuilt from text:
+        # {"texts": {file: text}, "scopes": {file: {name: binding}}}.
+        self.closure: dict[str, Any] | None = None
+        self.module: str | None = None  # named by its module (``liger_kernel.ops.rms_norm``): imported by that name
+        # The file irscope imported to find it, where that is not the kernel's own: a spec file that imports a
+        # library's kernel (``file`` is then the kernel's file, its source and line numbers the kernel's own).
+        self.found_in: str | None = None
         # Rebuilt with its heuristics' values taken from the configs a program ran (irscope run), not evaluated.
         self.recorded_heuristics = False
         # The launches a program made of it (irscope run), by replay.launch_key: bench reruns those.
@@ -117,9 +125,13 @@ class TritonKernel(Kernel):
             extra.update(source_text=self.source_text, inductor=self.inductor)
             if self.recorded_heuristics:
                 extra["heuristics"] = "recorded"
+            if self.closure:
+                extra["closure"] = self.closure
         if self.recorded_launches:
             extra["launches"] = self.recorded_launches
-        return KernelHandle(self.frontend, self.file, self.name, extra)
+        if self.module is not None:
+            extra["module"] = self.module
+        return KernelHandle(self.frontend, self.found_in or self.file, self.name, extra)
 
     def source(self) -> str:
         return self.source_text if self.source_text is not None else super().source()
@@ -187,6 +199,8 @@ class TritonKernel(Kernel):
                 given = arg.value if arg is not None and arg.type is None else None
                 default = given if given is not None else (p.default if p.has_default else None)
                 table[p.name] = {"default": default, "sweep": [default], "kind": "constexpr"}
+                if default is None and ((arg is not None and arg.none) or (p.has_default and p.default is None)):
+                    table[p.name]["none"] = True  # None is its value (-S None, or its def's default)
             elif arg is not None and takes_example_value(arg):
                 # -c NAME=VALUE: the value a launch would pass, for the heuristics and the JIT's specialization
                 table[p.name] = {"default": None, "sweep": [None], "kind": "argument"}
@@ -219,6 +233,8 @@ class TritonKernel(Kernel):
         return {
             "env": sorted(env.items()),
             "file_sha": _file_sha(self.file) if self.source_text is None else _text_sha(self.source_text),
+            # a rebuilt kernel's helpers and globals, as recorded: another helper text is another compile
+            **({"closure": _text_sha(json.dumps(self.closure, sort_keys=True))} if self.closure else {}),
             "triton_hash": self.fn.cache_key,  # Triton's dependency hash: helpers in other files count too
             "signature": None if self.signature is None else [a.to_json() for a in self.signature],
             "triton": triton.__version__,

@@ -7,23 +7,26 @@ read from a launch the file made while it was imported.
 
 from __future__ import annotations
 
-import ast
 import contextlib
+import importlib
+import re
 import sys
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from ...arch import DEFAULT_CAPABILITY
-from ...errors import KernelNotFound, ParameterError
+from ...errors import KernelFileError, KernelNotFound, ParameterError
+from ...gpu_models import stand_in_gpu
 from ...nvidia.device import gpu_capability
 from ...spec import kernel_specs
 from ..files import import_file, module_name, said
 from .autotune import is_kernel, jit_of, unwrap
 from .compile import triton_cache_for
-from .gpu_free import LAUNCHES, ExampleLaunch, example_launches, gpu_free_import, signature_of
+from .gpu_free import LAUNCHES, ExampleLaunch, Probes, example_launches, gpu_free_import, signature_of
 from .kernel import TritonKernel
-from .signature import SignatureArg, parse_signature
+from .signature import SignatureArg, parse_signature, signature_template
 
 
 def kernel_names(path: Path) -> list[str]:
@@ -40,8 +43,20 @@ def builtin_kernels(directory: Path) -> list[TritonKernel]:
         module = load_module(path)
         jit_fns = _jit_functions(module)
         for spec in kernel_specs(vars(module)):
-            out.append(TritonKernel(jit_fns.get(jit_of(spec.kernel).__name__, spec.kernel), str(path), spec))
+            out.append(_found(TritonKernel(jit_fns.get(jit_of(spec.kernel).__name__, spec.kernel), str(path), spec)))
     return out
+
+
+def _found(kernel: TritonKernel) -> TritonKernel:
+    """A kernel found in a file that only imports it (a spec file for a library's kernel): its source is its own."""
+    own = getattr(getattr(jit_of(kernel.fn), "fn", None), "__code__", None)
+    if (
+        own is not None
+        and Path(own.co_filename).resolve() != Path(kernel.file).resolve()
+        and Path(own.co_filename).is_file()
+    ):
+        kernel.found_in, kernel.file = kernel.file, str(Path(own.co_filename).resolve())
+    return kernel
 
 
 def kernel_in_file(
@@ -50,33 +65,55 @@ def kernel_in_file(
     """Kernel ``kernel_name`` of the file (None: its one kernel), as a ``kind`` (a language on Triton's compiler:
     its own subclass)."""
     module = load_module(path)
+    return _kernel_of(
+        module, str(path), kernel_name, signature, None, lambda _specs, _fns: kernel_names(path), path, kind
+    )
+
+
+def _kernel_of(
+    module: Any,
+    where: str,
+    kernel_name: str | None,
+    signature: str | None,
+    stored: tuple[SignatureArg, ...] | None,
+    candidates: Callable[[dict[str, Any], dict[str, Any]], list[str]],
+    path: Path | None = None,
+    kind: type[TritonKernel] = TritonKernel,
+) -> TritonKernel:
+    """The kernel ``kernel_name`` of an imported ``module`` (a file's or a package's, ``where`` in messages): its
+    KernelSpec, the signature given (or ``stored``), or the module's own launch of it at import. ``path``: the
+    file imported to find it (its own file is its source where that file only imports it); None: a package's
+    module, whose kernel's file is its own."""
     jit_fns = _jit_functions(module)
     specs = {jit_of(spec.kernel).__name__: spec for spec in kernel_specs(vars(module))}
     if kernel_name is None:
-        candidates = kernel_names(path)
-        if len(candidates) != 1:
+        found = candidates(specs, jit_fns)
+        if len(found) != 1:
             raise KernelNotFound(
-                f"{path} holds {len(candidates)} kernels ({', '.join(candidates) or 'none'}); name one as {path}:NAME"
+                f"{where} holds {len(found)} kernels ({', '.join(found) or 'none'}); name one as {where}:NAME"
             )
-        kernel_name = candidates[0]
+        kernel_name = found[0]
     fn = jit_fns.get(kernel_name) or (specs[kernel_name].kernel if kernel_name in specs else None)
     if fn is None:
         raise KernelNotFound(
-            f"no @triton.jit kernel named {kernel_name!r} in {path}; found: {', '.join(jit_fns) or 'none'}"
+            f"no @triton.jit kernel named {kernel_name!r} in {where}; found: {', '.join(jit_fns) or 'none'}"
         )
     spec = specs.get(kernel_name)
-    parsed = parse_signature(signature, jit_of(fn)) if signature else None
+    parsed = parse_signature(signature, jit_of(fn)) if signature else stored
     launch = None
-    if spec is None and parsed is None:  # how the file itself launched it, where it did so at import
+    if spec is None and parsed is None:  # how the module itself launched it, where it did so at import
         parsed, launch = _launched_signature(module, fn)
     if spec is None and parsed is None:
         raise ParameterError(
-            f"{kernel_name} in {path} declares no KernelSpec; give its argument types with "
-            f'--signature, e.g. --signature "*fp32:16, *fp32:16, i32:16, 1024"'
+            f"{kernel_name} in {where} declares no KernelSpec; give its argument types with "
+            f"--signature, e.g. --signature {signature_template(jit_of(fn))!r} (fill in each ?)"
         )
     if signature and parsed:
         _note_constants(jit_of(fn), parsed)
-    kernel = kind(fn, str(path), None if parsed else spec, parsed)
+    if path is None:
+        kernel = kind(fn, str(Path(jit_of(fn).fn.__code__.co_filename)), None if parsed else spec, parsed)
+    else:
+        kernel = _found(kind(fn, str(path), None if parsed else spec, parsed))
     if launch is not None:
         kernel.defaults = _launch_defaults(launch, kernel)
     return kernel
@@ -130,6 +167,66 @@ def _launched_signature(module: Any, fn: Any) -> tuple[tuple[SignatureArg, ...] 
     return signature, launches[0]
 
 
+MODULE_NAME = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
+
+
+def kernel_in_module(
+    module_name: str,
+    kernel_name: str | None,
+    signature: str | None,
+    stored: tuple[SignatureArg, ...] | None = None,
+) -> TritonKernel:
+    """A kernel of an installed package, named the way Python names it (``liger_kernel.ops.rms_norm``).
+
+    The module is imported by that name, as the package itself imports it (its package's
+    ``__init__`` first, relative imports resolved): the user named it, which is their say-so to
+    run it. Without a GPU, the stand-in answers while it is imported (a library sizes its
+    configs from the device at import).
+    """
+    module = load_package_module(module_name)
+    kernel = _kernel_of(
+        module, module_name, kernel_name, signature, stored, lambda specs, fns: list(specs) or list(fns)
+    )
+    kernel.module = module_name
+    return kernel
+
+
+def load_package_module(name: str) -> Any:
+    """Import module ``name`` as Python does, once per process; errors as one line. Without a GPU the stand-in
+    answers while it runs (gpu_free.py), and what it could not answer is noted on stderr."""
+    if name in sys.modules:
+        return sys.modules[name]
+    with contextlib.redirect_stdout(sys.stderr):
+        if gpu_capability() is not None:
+            return _import_named(name)
+        gpu, probes = stand_in_gpu(DEFAULT_CAPABILITY), Probes()
+        try:
+            with gpu_free_import(gpu, True, probes=probes) as launches:
+                module = _import_named(name)
+        finally:
+            for line in probes.lines():
+                sys.stderr.write(f"irscope: note: importing {name} asked the stand-in {gpu.model.name}: {line}\n")
+        setattr(module, LAUNCHES, launches)
+        return module
+
+
+def _import_named(name: str) -> Any:
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and (name == exc.name or name.startswith(exc.name + ".")):
+            raise KernelNotFound(
+                f"no module named {exc.name!r} (not a kernel file either); is its package installed in this Python?"
+            ) from None
+        raise KernelFileError(f"error importing {name}: {said(exc)}") from exc
+    except SyntaxError as exc:
+        raise KernelFileError(f"{exc.filename}:{exc.lineno}: syntax error: {exc.msg}") from exc
+    except KeyboardInterrupt:
+        raise
+    except BaseException as exc:
+        raise KernelFileError(f"error importing {name}: {said(exc)}") from exc
+
+
 def kernel_with_signature(
     path: Path, name: str, signature: tuple[SignatureArg, ...], kind: type[TritonKernel] = TritonKernel
 ) -> TritonKernel:
@@ -179,9 +276,11 @@ def _exec_module(loader: Any, module: Any) -> None:
             loader.exec_module(module)
             return
         # A warmup compiles at import: into the file's own Triton cache, where captures of it look too.
-        # torch.cuda's queries are answered only for a file that imports torch itself: it costs a second.
-        torch_queries = _imports_torch(Path(module.__file__))
-        with gpu_free_import(DEFAULT_CAPABILITY, torch_queries) as launches, triton_cache_for(str(module.__file__)):
+        # torch.cuda's queries are answered from the moment torch is imported (by the file, or by a library
+        # it imports): a file that never imports torch does not pay the second it takes.
+        gpu, probes = stand_in_gpu(DEFAULT_CAPABILITY), Probes()
+        importing = gpu_free_import(gpu, True, probes=probes)
+        with importing as launches, triton_cache_for(str(module.__file__)):
             try:
                 loader.exec_module(module)
             except Exception as exc:
@@ -198,23 +297,5 @@ def _exec_module(loader: Any, module: Any) -> None:
                 )
             finally:
                 setattr(module, LAUNCHES, launches)
-
-
-def _imports_torch(path: Path) -> bool:
-    """Does the file import torch when it runs: a module-level import (in an ``if`` or ``try`` too), not one in a def."""
-    try:
-        tree = ast.parse(path.read_bytes())
-    except (OSError, SyntaxError, ValueError):
-        return False  # the import itself will say what is wrong
-    pending: list[ast.stmt | ast.ExceptHandler] = list(tree.body)
-    while pending:
-        node = pending.pop()
-        if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "torch" for a in node.names):
-            return True
-        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torch" and not node.level:
-            return True
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            pending.extend(
-                child for child in ast.iter_child_nodes(node) if isinstance(child, (ast.stmt, ast.ExceptHandler))
-            )
-    return False
+                for line in probes.lines():
+                    sys.stderr.write(f"irscope: note: {module.__file__} asked the stand-in {gpu.model.name}: {line}\n")

@@ -16,9 +16,14 @@ changes nothing else in it:
 - At exit, the program's autotuners (``@triton.autotune`` objects in its modules)
   say which config each picked and how long each config took.
 
-Without a GPU, the same program runs with gpu_free.py's stand-in driver: launches
-are recorded and skipped, nothing compiles, and irscope compiles each recorded
-specialization ahead of time afterwards.
+Without a GPU, the same program runs with gpu_free.py's stand-in for a card of the
+user's choice: each launch compiles through Triton's JIT for that card (and is not
+run), so the same records are written as on a GPU, with what the stand-in could not
+answer and any launch whose compile failed (``stand_in.json``).
+
+Each compile also records what the kernel reads beyond its file (closure.py: module-level
+constexprs, helpers of other modules, libdevice functions by name), so that it can be
+rebuilt from the recorded text later, without the program.
 
 What is written here is data for ``irscope run`` (interop/run/collect.py) to read: JSON and
 the stage files, one folder per compile, written before the compile returns.
@@ -37,10 +42,13 @@ import warnings
 from pathlib import Path
 from typing import Any
 
+from ...gpu_models import GpuChoice
 from .autotune import jit_of
-from .gpu_free import describe, gpu_free_import
+from .closure import closure_of
+from .gpu_free import Probes, describe, gpu_free_import
 
 RECORD = "compile.json"
+STAND_IN = "stand_in.json"  # without a GPU: the card stood in for, what it could not answer, what failed
 FORMAT = "irscope.triton-compile/1"
 # Launch options as the compile's metadata has them: NVIDIA's maxnreg, or the HIP backend's three on ROCm.
 OPTION_KEYS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "waves_per_eu", "matrix_instr_nonkdim", "kpack")
@@ -124,6 +132,10 @@ class Listener:
             stages[extension] = f"stage.{extension}"
         target = meta.get("target")
         names = list(fn.arg_names)
+        try:  # what the kernel reads beyond its file, for rebuilding it later without running the program
+            closure: dict[str, Any] = closure_of(fn, self._save_file)
+        except Exception as exc:
+            closure = {"error": f"{type(exc).__name__}: {exc}"[:300]}
         record = {
             "format": FORMAT,
             "kernel": fn.__name__,
@@ -144,6 +156,7 @@ class Listener:
             "cache_hit": bool(cache_hit),
             "compile_us": getattr(times, "total", None),
             "stages": stages,
+            "closure": closure,
         }
         # ROCm's JIT marks a tensor whose storage fits in 2 GB (HIPBackend.get_tensor_specialization)
         pointer_range = _with_attribute(src.attrs, names, ["tt.pointer_range", 32])
@@ -218,40 +231,51 @@ class Listener:
 
 
 class GpuFreeListener(Listener):
-    """Without a GPU: the stand-in driver answers, launches are recorded (gpu_free.py) and nothing compiles here."""
+    """Without a GPU: a stand-in for the card of the user's choice answers (gpu_free.py), each launch compiles
+    through Triton's JIT for that card as it would on it (and is not run), and is recorded as on a GPU."""
 
-    def __init__(self, directory: Path, capability: int) -> None:
+    def __init__(self, directory: Path, gpu: GpuChoice) -> None:
         super().__init__(directory)
-        self.capability = capability
+        self.gpu = gpu
+        self.probes = Probes()
+        self.failed: list[dict[str, Any]] = []
         self._scope: Any = None
-        self._recorded: list = []
+        self._launched: list = []
 
     def install(self) -> None:
-        self._scope = gpu_free_import(self.capability)
-        self._recorded = self._scope.__enter__()  # left for the life of the program
+        self._scope = gpu_free_import(self.gpu, compile_launches=True, probes=self.probes, failed=self._failed)
+        self._launched = self._scope.__enter__()  # left for the life of the program
+        super().install()
+
+    def _failed(self, kernel: str, file: str | None, exc: Exception, benchmark: bool) -> None:
+        if len(self.failed) < 200:
+            self.failed.append({"kernel": kernel, "file": file, "error": _why(exc)[:500], "benchmark": benchmark})
 
     def finish(self) -> None:
-        out = []
-        for launch in list(self._recorded):
-            out.append(
-                {
-                    "format": FORMAT,
-                    "kernel": launch.kernel,
-                    "file": launch.file,
-                    "source": self._save_file(launch.file) if launch.file else None,
-                    "signature": {k: jsonable(v) for k, v in launch.signature.items()},
-                    "constants": {k: jsonable(v) for k, v in launch.constants.items() if isinstance(k, str)},
-                    "divisible": sorted(launch.divisible),
-                    "options": {"num_warps": launch.num_warps, "num_stages": launch.num_stages},
-                    "grid": list(_grid(launch.grid)) if launch.grid else None,
-                    "arguments": {
-                        k: v.to_json() if hasattr(v, "to_json") else jsonable(v) for k, v in launch.arguments.items()
-                    },
-                    "arch": self.capability,
-                }
-            )
-        _write(self.directory / "launches_ahead_of_time.json", json.dumps(out, indent=1))
-        self._write_autotuners()
+        super().finish()
+        model = self.gpu.model
+        launched = sorted({(launch.kernel, launch.file or "") for launch in list(self._launched)})
+        report = {
+            "gpu": self.gpu.spelled(),
+            "name": model.name,
+            "arch": model.arch,
+            "count": self.gpu.count,
+            "unanswered": dict(self.probes.unanswered),
+            "launched": [{"kernel": k, "file": f} for k, f in launched],
+            "failed": self.failed,
+        }
+        _write(self.directory / STAND_IN, json.dumps(report, indent=1))
+
+
+def _why(exc: Exception) -> str:
+    """A failed compile in one line: Triton's own message for a frontend error (its first line only says where)."""
+    message = getattr(exc, "error_message", None)
+    node: Any = getattr(exc, "node", None)
+    if isinstance(message, str) and message:
+        where = f"at {node.lineno}:{node.col_offset} of the def: " if hasattr(node, "lineno") else ""
+        return f"{type(exc).__name__}: {where}{message.strip().splitlines()[0]}"
+    lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
+    return f"{type(exc).__name__}: {lines[-1] if lines else ''}"
 
 
 def _with_attribute(attrs: Any, names: list[str], attribute: list) -> list[str]:
@@ -333,4 +357,4 @@ def _config(config: Any) -> dict[str, Any]:
     return values
 
 
-__all__ = ["FORMAT", "RECORD", "GpuFreeListener", "Listener", "autotuner_picks", "jsonable"]
+__all__ = ["FORMAT", "RECORD", "STAND_IN", "GpuFreeListener", "Listener", "autotuner_picks", "jsonable"]

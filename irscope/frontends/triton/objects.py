@@ -16,7 +16,7 @@ from ...spec import KernelSpec
 from ..python_source import defining_node, defining_text
 from .autotune import is_kernel, jit_of
 from .kernel import TritonKernel
-from .signature import parse_signature
+from .signature import parse_signature, signature_template
 
 
 def is_triton_object(obj: Any) -> bool:
@@ -52,7 +52,7 @@ def kernel_from_object(obj: Any, signature: str | None, kind: type[TritonKernel]
     if spec is None and parsed is None:
         raise ParameterError(
             f"{kernel_name} has no KernelSpec; give its argument types as signature=, "
-            'e.g. signature="*fp32:16, *fp32:16, i32:16, 1024" (one entry per parameter)'
+            f"e.g. signature={signature_template(jit)!r} (fill in each ?)"
         )
     kernel = kind(fn, filename, None if parsed else spec, parsed, source_text=text)
     kernel.defined_in_process = True

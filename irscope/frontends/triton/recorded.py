@@ -9,7 +9,6 @@ go on.
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from .compile import ASM_KEYS, BINARIES, _Result
 from .kernel import TritonKernel
 from .listen import FORMAT, RECORD
 from .options import AMD_OPTION_DEFAULTS
-from .rebuild import rebuild_functions, rebuilt_kernel
+from .rebuild import rebuilt_def, rebuilt_kernel
 from .signature import SignatureArg, is_type
 
 # Options a launch always has; swept (and shown) only where some compile set them otherwise.
@@ -33,7 +32,7 @@ INDUCTOR_MARK = "from torch._inductor.runtime import triton_helpers"
 
 @dataclass
 class Recorded:
-    """One specialization of one kernel the program compiled (or, without a GPU, launched)."""
+    """One specialization of one kernel the program's JIT compiled (on its GPU, or on the stand-in for one)."""
 
     kernel: str
     file: str
@@ -48,12 +47,13 @@ class Recorded:
     folder: Path | None = None  # the copied stage files of a compile on the GPU
     stages: dict[str, str] = field(default_factory=dict)
     cache_hit: bool | None = None
-    grid: list[int] | None = None  # without a GPU: the recorded launch's grid
-    arguments: dict[str, Any] | None = None
     params: list[str] | None = None  # the kernel's parameters, and which are constexprs (as the JIT saw them)
     constexprs: list[str] | None = None
     cache_key: str | None = None  # the JIT's hash of the function and its dependencies
     pointer_range: tuple[str, ...] = ()  # ROCm: the pointers the JIT found within 2 GB ('tt.pointer_range': 32)
+    # What the kernel reads beyond its file, as the program recorded it (closure.py), with the texts read back:
+    # {"texts": {file: text}, "scopes": {...}}; None where nothing was recorded or it did not read.
+    closure: dict[str, Any] | None = None
 
     @property
     def inductor(self) -> bool:
@@ -86,30 +86,10 @@ def read_compiles(raw: Path) -> tuple[list[Recorded], list[str]]:
             record.cache_hit = bool(data.get("cache_hit"))
             record.params, record.constexprs = _names(data.get("params")), _names(data.get("constexprs"))
             record.cache_key = _text(data.get("cache_key"))
+            record.closure = _closure(raw, data.get("closure"))
             out.append(record)
         except (IrscopeError, ValueError, TypeError) as exc:
             skipped.append(f"{sub.name}: {exc}")
-    return out, skipped
-
-
-def read_launched(raw: Path) -> tuple[list[Recorded], list[str]]:
-    """Without a GPU: every launch the program made (listen.GpuFreeListener), one record per launch."""
-    path = contained(raw, "launches_ahead_of_time.json")
-    if not os.path.lexists(path):
-        return [], []
-    data = read_json(path)
-    if not isinstance(data, list):
-        raise SessionError(f"{path} is not a list of launches")
-    out, skipped = [], []
-    for n, item in enumerate(data):
-        try:
-            record = _record(raw, item)
-            grid = item.get("grid")
-            record.grid = [int(g) for g in grid] if isinstance(grid, list) else None
-            record.arguments = _mapping(item, "arguments")
-            out.append(record)
-        except (IrscopeError, ValueError, TypeError) as exc:
-            skipped.append(f"launch {n}: {exc}")
     return out, skipped
 
 
@@ -137,6 +117,29 @@ def _record(raw: Path, data: Any) -> Recorded:
         arch=arch,
         pointer_range=tuple(pointer_range),
     )
+
+
+def _closure(raw: Path, data: Any) -> dict[str, Any] | None:
+    """A recorded closure with each file's text read from the run's ``sources/`` (never from outside ``raw/``).
+
+    Its bindings stay data: rebuild.py checks them where the kernel is rebuilt. A text that does not
+    read leaves the closure out: the rebuild then says which name it could not resolve.
+    """
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("files"), dict)
+        or not isinstance(data.get("scopes"), dict)
+    ):
+        return None
+    texts = {}
+    for file, relative in data["files"].items():
+        if not isinstance(file, str) or not isinstance(relative, str):
+            return None
+        try:
+            texts[file] = read_text(contained(raw, relative))
+        except IrscopeError:
+            return None
+    return {"texts": texts, "scopes": data["scopes"]}
 
 
 def _mapping(data: dict, key: str) -> dict:
@@ -167,7 +170,8 @@ def kernel_of(record: Recorded) -> TritonKernel:
     """The recorded kernel, rebuilt from the recorded text with the recorded specialization as its signature."""
     if record.source is None:
         raise SessionError(f"{record.kernel}: the run kept no source for {record.file}")
-    fn = rebuild_functions(record.source, record.file, inductor=record.inductor).get(record.kernel)
+    closure = record.closure
+    fn = rebuilt_def(record.source, record.file, record.kernel, inductor=record.inductor, closure=closure)
     if fn is None:
         raise SessionError(f"{record.kernel} is not a @triton.jit def of {record.file} as recorded")
     return rebuilt_kernel(
@@ -177,6 +181,7 @@ def kernel_of(record: Recorded) -> TritonKernel:
         signature_of(record, fn),
         inductor=record.inductor,
         recorded_heuristics=True,
+        closure=closure,
     )
 
 
@@ -229,6 +234,7 @@ def parameter_table(kernel: TritonKernel | None, configs: list[Config]) -> dict[
             "sweep": distinct(column),
             "kind": kind,
             **({"configs": column} if len(configs) > 1 else {}),
+            **({"none": True} if kind == "constexpr" and column[0] is None else {}),  # the program passed None
         }
     return table
 
@@ -272,6 +278,5 @@ __all__ = [
     "kernel_of",
     "parameter_table",
     "read_compiles",
-    "read_launched",
     "signature_of",
 ]

@@ -16,7 +16,7 @@ shape and strides matter here, and importing torch would cost a second.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from ...arch import wave_size
@@ -40,11 +40,23 @@ _BOOLS = {"i1": "u1"}  # -S may name a bool either way; the JIT says u1
 _ALLOCATION_STRIDE = 1 << 32
 
 
+class ExampleDtype(str):
+    """A dtype's name (``"float16"``) that also answers what a host TensorDescriptor asks of a torch dtype."""
+
+    @property
+    def itemsize(self) -> int:
+        return DTYPE_BYTES[str(self)]
+
+    @property
+    def is_floating_point(self) -> bool:
+        return "float" in self
+
+
 class ExampleTensor:
     """A stand-in for a torch tensor: dtype, shape, contiguous strides and an address."""
 
     def __init__(self, dtype: str, shape: Sequence[int], address: int) -> None:
-        self.dtype = dtype  # Triton canonicalises str(dtype).split(".")[-1]
+        self.dtype = ExampleDtype(dtype)  # Triton canonicalises str(dtype).split(".")[-1]
         self.shape = tuple(shape)
         self._address = address
         strides, acc = [], 1
@@ -132,7 +144,24 @@ def specialize_arg(arg: Any, is_const: bool, specialize: bool, align: bool, back
         if backend is not None:
             return kind, tensor_key(backend, arg, align)
         return kind, "D" if align and arg.data_ptr() % 16 == 0 else ""
+    descriptor = descriptor_type(arg)
+    if descriptor is not None:  # a host TensorDescriptor: the JIT specializes it by its type alone
+        return descriptor, None
     raise TypeError(f"cannot specialize argument of type {type(arg).__name__}")
+
+
+def descriptor_type(arg: Any) -> str | None:
+    """``tensordesc<fp16[128, 64]>`` for a host ``TensorDescriptor`` (over a torch tensor or irscope's stand-in),
+    as Triton's JIT spells it; None for anything else. Gluon's descriptors (with a layout) are refused."""
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    if not isinstance(arg, TensorDescriptor):
+        if type(arg).__name__ == "TensorDescriptor" and hasattr(arg, "layout"):
+            raise TypeError("a Gluon TensorDescriptor (with a layout): irscope compiles Triton's host descriptors only")
+        return None
+    from triton._utils import canonicalize_dtype  # Triton's own table (3.5 to 3.9)
+
+    return f"tensordesc<{canonicalize_dtype(arg.base.dtype)}{list(arg.block_shape)}>"
 
 
 def tensor_key(backend: Any, arg: Any, align: bool) -> str:
@@ -142,6 +171,32 @@ def tensor_key(backend: Any, arg: Any, align: bool) -> str:
     if hook is not None:
         return hook(arg, align=align)
     return backend.get_arg_specialization(arg, "tensor", align=align)
+
+
+def named_arguments(fn: Any, given: Any) -> dict[str, Any]:
+    """What a KernelSpec's ``args`` returned, by parameter name: a mapping as it is; a sequence as the runtime
+    (non-constexpr) parameters' values in order, or as every parameter's (constexprs too), in order.
+
+    By name, a runtime parameter after a constexpr (Liger's cross-entropy: ``reduction: tl.constexpr``, then
+    ``softcap``) takes its value as a launch's keyword would, and the constexprs stay the config's to sweep.
+    """
+    names = [p.name for p in fn.params]
+    if isinstance(given, Mapping):
+        unknown = [n for n in given if n not in names]
+        if unknown:
+            raise ParameterError(f"the spec's args name {unknown[0]!r}, which {fn.fn.__name__} does not take")
+        return dict(given)
+    values = list(given)
+    runtime = [p.name for p in fn.params if not p.is_constexpr]
+    if len(values) == len(names) and len(values) != len(runtime):
+        return dict(zip(names, values))
+    if len(values) > len(runtime):
+        raise ParameterError(
+            f"the spec's args give {len(values)} values, but {fn.fn.__name__} takes {len(runtime)} runtime arguments "
+            f"({', '.join(runtime)}) and {len(names)} in all; give the runtime ones in order (constexprs come from "
+            "the config), or a dict by name"
+        )
+    return dict(zip(runtime, values))
 
 
 def bind_specialization(fn: Any, args: Sequence[Any], kwargs: dict[str, Any], backend: Any = None) -> tuple[dict, list]:
@@ -172,14 +227,22 @@ def argument_entry(kp: Any, value: Any, declared: SignatureArg) -> SignatureArg:
 
     The JIT specializes on the value: an int equal to 1 becomes a constant, a multiple of 16
     gets ``:16``, one beyond 32 bits is an i64. A declared integer type or hint the value
-    contradicts is refused: the compile would describe no launch.
+    contradicts is refused: the compile would describe no launch. None (a launch passing None, for a
+    pointer too) is the constant None, as the JIT makes it.
     """
+    if value is None:
+        return SignatureArg(None, None, None, none=True)
     kind, key = specialize_param(kp, value)
     if kind == "constexpr":
         entry = SignatureArg(None, None, value)
     else:
         entry = SignatureArg(kind, 16 if key == "D" else None)
     said = f"-c {kp.name}={value!r}"
+    if (declared.type or "").startswith("*") and value is not None:
+        raise ParameterError(
+            f"-S gives {kp.name} as a pointer ({declared.type}): -c takes None for it (a launch "
+            f"passing None), not {value!r}"
+        )
     if kind != "constexpr" and _BOOLS.get(kind, kind) != _BOOLS.get(str(declared.type), declared.type):
         raise ParameterError(
             f"-S gives {kp.name} as {declared.type}, but a launch passing {value!r} makes it {kind} "
@@ -219,10 +282,10 @@ def specialize(kernel: TritonKernel, config: Config, arch: int | str, tensors: d
     kwargs.update(jit_run_kwargs())
     if kernel.spec is not None:
         ns = kernel.spec.namespace(config.values(), tensors or example_tensors(kernel, config))
-        args = tuple(kernel.spec.args(ns))
+        named = named_arguments(kernel.fn, kernel.spec.args(ns))
         # AMD: the HIP backend's own key marks each tensor within 2 GB, as ROCm's JIT does on a launch.
         amd_backend = backend if isinstance(arch, str) else None
-        bound, specialization = bind_specialization(kernel.fn, args, kwargs, amd_backend)
+        bound, specialization = bind_specialization(kernel.fn, (), {**named, **kwargs}, amd_backend)
         options = {k: v for k, v in kwargs.items() if k not in kernel.fn.signature.parameters}
         options, signature, constexprs, attrs = kernel.fn._pack_args(backend, kwargs, bound, specialization, options)
     else:
@@ -243,7 +306,7 @@ def launch_signature(kernel: TritonKernel, config: Config) -> tuple[SignatureArg
     given = config.sizes
     return tuple(
         argument_entry(param, given[param.name], arg)
-        if not param.is_constexpr and given.get(param.name) is not None
+        if not param.is_constexpr and param.name in given and arg.type is not None
         else arg
         for param, arg in zip(kernel.fn.params, kernel.signature or ())
     )
@@ -281,6 +344,8 @@ def _from_signature(kernel: TritonKernel, entries: Sequence[SignatureArg], value
         elif arg.type is None:  # a bare constant (-S "1", Inductor's "constants"): like the JIT's 1s
             signature[param.name] = "constexpr"
             constexprs[(param.num,)] = arg.value
+        elif arg.type.startswith("tensordesc"):  # the JIT specializes a descriptor by nothing but its type
+            signature[param.name] = arg.type
         else:
             signature[param.name] = arg.type
             attrs[(param.num,)] = [["tt.divisibility", 16]] if arg.hint == 16 else []

@@ -3,10 +3,12 @@
 A kernel here is one JIT specialization of one ``@triton.jit`` function (its
 argument types, 16-byte divisibility and constant 1s); its variants are the
 configs the program compiled (an autotuner's, say), each holding exactly the
-stages the program's JIT wrote. Kernels rebuilt from their recorded source can be
-swept, diffed and benched afterwards, on any machine; a kernel irscope cannot
-rebuild (it calls a helper from another file, say) keeps what the JIT compiled and
-says why. Without a GPU, the recorded specializations are compiled here, ahead of time.
+stages the program's JIT wrote: every kernel the JIT compiled becomes a session. Kernels
+rebuilt from their recorded source (with what the program recorded they read beyond it:
+closure.py) can be swept, diffed and benched afterwards, on any machine; a kernel irscope
+cannot rebuild keeps what the JIT compiled and says why. Without a GPU the program ran on a
+stand-in card whose JIT compiled each launch the same way (``stand_in.json``); a kernel it
+launched that has no session is listed in ``not_recorded`` with why.
 A run on an AMD GPU (ROCm) is read the same way: its compiles are for the gfx processor
 Triton's HIP backend targeted there, with AMDGCN and the HSACO where NVIDIA's have PTX and a
 cubin, and its GPU times are ROCm's tracer's, on that GPU.
@@ -30,6 +32,7 @@ from typing import Any
 
 from ...arch import DEFAULT_CAPABILITY, arch_name, is_amd, recorded_arch, recorded_wave_size
 from ...errors import IrscopeError, SessionError
+from ...frontends.triton.listen import STAND_IN
 from ...frontends.triton.recorded import (
     QUIET_OPTIONS,
     Recorded,
@@ -38,7 +41,6 @@ from ...frontends.triton.recorded import (
     kernel_of,
     parameter_table,
     read_compiles,
-    read_launched,
     signature_of,
 )
 from ...frontends.triton.replay import launch_key
@@ -105,36 +107,33 @@ def collect(
     note = on_note or (lambda _: None)
     _refuse_links(out)
     records, skipped = read_compiles(raw)
-    ahead_of_time = not records and (raw / "launches_ahead_of_time.json").is_file()
-    if ahead_of_time:
-        records, skipped = read_launched(raw)
+    stand_in = _stand_in(raw, note)  # no GPU: the card the program ran on, as a stand-in
     outputs = _output_codes(raw, note)  # Inductor's, as the program logged them
     _sources_from_output_code(outputs, records)
-    kernels = _group(records, ahead_of_time)
+    kernels = _group(records)
     tuners = _read_optional(raw, "autotuners.json", list) or []
-    if ahead_of_time:  # the stand-in driver times nothing: the autotuner's configs are compiled, none is picked
-        _add_autotuned_configs(tuners, kernels)
+    if stand_in is not None:  # the stand-in times nothing: every config its autotuner tried compiled, none is picked
         tuners = []
-    else:
-        _attach_launches(raw, kernels)
+    _attach_launches(raw, kernels)
     used: set[str] = set()
     for kernel in kernels:
         try:
-            _write_session(out, kernel, used, ahead_of_time, arch, note)
+            _write_session(out, kernel, used, note)
         except IrscopeError as exc:  # this kernel's trouble, not the run's
             kernel.why = kernel.why or str(exc)
             note(f"{kernel.name}: {exc}")
     profile = _read_optional(raw, PROFILE, dict) or {}
-    gpu = None if ahead_of_time else _gpu_arch(profile, records, note)
+    gpu = stand_in["arch"] if stand_in is not None else _gpu_arch(profile, records, note)
     others = _attach_profile(profile, kernels)
     _attach_autotuners(tuners, kernels)
     _store_measurements(out, kernels, profile, gpu)
-    extra = [] if ahead_of_time else _inductor_rows(out, outputs, kernels, others, arch or gpu)
+    extra = [] if stand_in is not None else _inductor_rows(out, outputs, kernels, others, arch or gpu)
     extra += _load_inline_rows(out, raw, others, arch or gpu, note)
     covered = {row["name"] for row in extra if row["session"]}  # compiled from the output code instead
     kernels = [k for k in kernels if k.session is not None or k.name not in covered]
-    index = _index(command, exit_code, wall_s, ahead_of_time, profile, kernels, extra, others, skipped, raw)
-    index["arch"] = arch if ahead_of_time else gpu
+    index = _index(command, exit_code, wall_s, stand_in, profile, kernels, extra, others, skipped, raw)
+    index["arch"] = gpu
+    index["not_recorded"] = _not_recorded(stand_in, kernels, index["errors"])
     link_trace(out, raw, index, note)
     atomic_write(out / INDEX, json.dumps(index, indent=1, default=str))
     return index
@@ -143,7 +142,7 @@ def collect(
 # ------------------------------------------------------------------ kernels and their sessions
 
 
-def _group(records: list[Recorded], ahead_of_time: bool) -> list[RunKernel]:
+def _group(records: list[Recorded]) -> list[RunKernel]:
     """One kernel per (file, function, specialization); its variants the distinct configs compiled."""
     groups: dict[tuple, RunKernel] = {}
     seen_hashes: set[str] = set()
@@ -173,35 +172,19 @@ def _group(records: list[Recorded], ahead_of_time: bool) -> list[RunKernel]:
         if key not in groups:
             groups[key] = RunKernel(record.kernel, record.file, record.inductor, [])
         config = config_of(record, constexprs)
-        existing = next((v for v in groups[key].variants if v.config.key() == config.key()), None)
-        if existing is None:
-            variant = RunVariant(record, config)
-            if ahead_of_time and record.grid is not None:
-                variant.launches.append({"grid": record.grid, "calls": 1, "arguments": record.arguments or {}})
-            groups[key].variants.append(variant)
-        elif ahead_of_time and record.grid is not None:
-            _count_launch(existing, record.grid, record.arguments or {})
+        if all(v.config.key() != config.key() for v in groups[key].variants):
+            groups[key].variants.append(RunVariant(record, config))
     return list(groups.values())
 
 
-def _count_launch(variant: RunVariant, grid: list[int], arguments: dict[str, Any]) -> None:
-    for launch in variant.launches:
-        if launch["grid"] == grid:
-            launch["calls"] += 1
-            return
-    variant.launches.append({"grid": grid, "calls": 1, "arguments": arguments})
-
-
-def _write_session(
-    out: Path, kernel: RunKernel, used: set[str], ahead_of_time: bool, arch: str | None, note: Callable[[str], None]
-) -> None:
+def _write_session(out: Path, kernel: RunKernel, used: set[str], note: Callable[[str], None]) -> None:
     from ...capturing import build_variant, derive
     from ...frontends.triton.kernel import TritonKernel
 
     first = kernel.variants[0].record
     compilable = None
     source = first.source or ""
-    if first.inductor and not ahead_of_time:
+    if first.inductor:
         # Rebuilding an Inductor kernel imports torch's Inductor (seconds): what the JIT recorded
         # names it as well (its hash; a kernel Inductor restored from its cache has none: the
         # source's), and a sweep rebuilds it when it needs to compile.
@@ -216,7 +199,8 @@ def _write_session(
         if compilable is not None:
             identity = compilable.identity()
             signature = [a.to_json() for a in compilable.signature or ()]
-            rebuild = {k: v for k, v in compilable.handle().extra.items() if k in ("inductor", "heuristics") and v}
+            extra = compilable.handle().extra
+            rebuild = {k: v for k, v in extra.items() if k in ("inductor", "heuristics", "closure") and v}
         else:
             digest = hashlib.sha256(source.encode("utf-8", errors="surrogatepass")).hexdigest()[:32]
             identity, signature, rebuild = KernelId(first.kernel, first.file, f"recorded-{digest}"), None, None
@@ -227,27 +211,21 @@ def _write_session(
     while name in used:
         name, n = f"{kernel.name}-{n}", n + 1
     used.add(name)
-    if ahead_of_time and compilable is None:
-        return  # nothing was compilable in the program, and irscope cannot compile it: run.json says why
+    if compilable is None and signature is None:  # still a session of what the JIT wrote: the record's own signature
+        try:
+            signature = [a.to_json() for a in signature_of(first)]
+        except IrscopeError:
+            signature = None
     session = Session.create(out / "kernels" / name, identity, source, table, signature, rebuild=rebuild)
-    if ahead_of_time:
-        from ...session import run_sweep
-
-        target_arch = arch or first.arch or "sm_90"
-        for result in run_sweep(compilable, configs, target_arch, session):
-            kernel.variants[result.index].entry = result.entry.id if result.entry else None
-            if not result.variant.ok:
-                note(f"{kernel.name} {result.variant.config.label()}: {result.variant.error}")
-    else:
-        batch = []
-        for i, v in enumerate(kernel.variants):
-            compiled = compiled_of(v.record)
-            made = ("triton", "inductor" if kernel.inductor else "")
-            batch.append(
-                (i, build_variant(identity, v.config, v.record.target, compiled, source, TritonKernel.stages, *made))
-            )
-        for i, variant in derive(batch):
-            kernel.variants[i].entry = session.add(variant).id
+    batch = []
+    for i, v in enumerate(kernel.variants):
+        compiled = compiled_of(v.record)
+        made = ("triton", "inductor" if kernel.inductor else "")
+        batch.append(
+            (i, build_variant(identity, v.config, v.record.target, compiled, source, TritonKernel.stages, *made))
+        )
+    for i, variant in derive(batch):
+        kernel.variants[i].entry = session.add(variant).id
     launches = {
         launch_key(v.config): {"grid": v.launches[0]["grid"], "arguments": v.launches[0]["arguments"]}
         for v in kernel.variants
@@ -260,6 +238,67 @@ def _write_session(
 
 
 # ------------------------------------------------------------------ launches, profile, autotuners
+
+
+def _stand_in(raw: Path, note: Callable[[str], None]) -> dict[str, Any] | None:
+    """``stand_in.json`` (listen.GpuFreeListener), read as data: the card, its unanswered probes, what failed."""
+    try:
+        data = _read_optional(raw, STAND_IN, dict)
+    except SessionError as exc:
+        note(f"{STAND_IN}: {exc}")
+        return None
+    if data is None:
+        return None
+    from ...gpu_models import parse_gpu
+
+    try:
+        model = parse_gpu(str(data.get("gpu") or "")).model
+    except IrscopeError as exc:
+        note(f"{STAND_IN}: {exc}")
+        return None
+    unanswered = data.get("unanswered") if isinstance(data.get("unanswered"), dict) else {}
+
+    def items(key: str, fields: tuple[str, ...], benchmark: bool = False) -> list[dict[str, str]]:
+        value = data.get(key)
+        rows = value if isinstance(value, list) else []
+        return [
+            {f: str(r.get(f) or "") for f in fields}
+            for r in rows
+            if isinstance(r, dict) and (key != "failed" or (r.get("benchmark") is True) == benchmark)
+        ]
+
+    return {
+        "gpu": model.key,
+        "name": model.name,
+        "arch": model.arch,
+        "unanswered": {str(k): str(v) for k, v in unanswered.items()},
+        "launched": items("launched", ("kernel", "file")),
+        "failed": items("failed", ("kernel", "file", "error")),
+        # configs an autotuner tried and skipped: their compile failed on the stand-in as it would on the card
+        "autotuner_skipped": items("failed", ("kernel", "file", "error"), benchmark=True),
+    }
+
+
+def _not_recorded(stand_in: dict[str, Any] | None, kernels: list[RunKernel], errors: list[str]) -> list[dict[str, str]]:
+    """Kernels the program launched that have no session, each with why: a compile that failed in the program
+    (on the stand-in), or one the listener could not record."""
+    out: list[dict[str, str]] = []
+    kept = {(k.name, k.file) for k in kernels if k.session is not None}
+    if stand_in is not None:
+        for failure in stand_in["failed"]:  # a launch whose compile failed: that specialization has no session
+            item = {"kernel": failure["kernel"], "file": failure["file"], "why": failure["error"]}
+            if item not in out:
+                out.append(item)
+        for launch in stand_in["launched"]:
+            where = (launch["kernel"], launch["file"])
+            if where not in kept and all((o["kernel"], o["file"]) != where for o in out):
+                why = "no compile of it was recorded (see the run's errors)"
+                out.append({"kernel": where[0], "file": where[1], "why": why})
+    for kernel in kernels:
+        if kernel.session is None and all(item["kernel"] != kernel.name for item in out):
+            out.append({"kernel": kernel.name, "file": kernel.file, "why": kernel.why or "no session was written"})
+    out += [{"kernel": "?", "file": "", "why": error} for error in errors if "not recorded" in error]
+    return out
 
 
 def _refuse_links(out: Path) -> None:
@@ -320,30 +359,6 @@ def _attach_profile(profile: dict[str, Any], kernels: list[RunKernel]) -> list[d
         else:
             others.append(item)
     return others
-
-
-def _add_autotuned_configs(tuners: list[Any], kernels: list[RunKernel]) -> None:
-    """Without a GPU, an autotuner launches only the config it "picks": every config of its list becomes a variant."""
-    for tuner in tuners:
-        if not isinstance(tuner, dict) or not isinstance(tuner.get("configs"), list):
-            continue
-        for kernel in (k for k in kernels if k.name == tuner.get("kernel") and k.file == tuner.get("file")):
-            first = kernel.variants[0]
-            for values in tuner["configs"]:
-                if not isinstance(values, dict):
-                    continue
-                options = {k: v for k, v in values.items() if k in QUIET_OPTIONS or k in ("num_warps", "num_stages")}
-                constants = {**first.record.constants, **{k: v for k, v in values.items() if k not in options}}
-                record = replace(
-                    first.record,
-                    constants=constants,
-                    options={**first.record.options, **options},
-                    grid=None,
-                    arguments=None,
-                )
-                config = config_of(record, list(first.config.constexprs))
-                if all(v.config.key() != config.key() for v in kernel.variants):
-                    kernel.variants.append(RunVariant(record, config))
 
 
 def _attach_autotuners(tuners: list[Any], kernels: list[RunKernel]) -> None:
@@ -658,7 +673,7 @@ def _load_inline_rows(
 # ------------------------------------------------------------------ the index
 
 
-def _index(command, exit_code, wall_s, ahead_of_time, profile, kernels, extra, others, skipped, raw) -> dict[str, Any]:
+def _index(command, exit_code, wall_s, stand_in, profile, kernels, extra, others, skipped, raw) -> dict[str, Any]:
     all_gpu = (
         sum(k.gpu_totals()[1] for k in kernels)
         + sum(r["gpu_total_us"] for r in extra)
@@ -709,7 +724,8 @@ def _index(command, exit_code, wall_s, ahead_of_time, profile, kernels, extra, o
         "command": list(command),
         "exit_code": exit_code,
         "wall_s": round(wall_s, 3),
-        "mode": "ahead-of-time (no GPU)" if ahead_of_time else "gpu",
+        "mode": "stand-in (no GPU)" if stand_in is not None else "gpu",
+        **({"stand_in": stand_in} if stand_in is not None else {}),
         "device": profile.get("device"),
         "capability": profile.get("capability"),
         "profiled": bool(profile),

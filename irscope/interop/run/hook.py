@@ -24,7 +24,7 @@ from typing import Any
 ENV_DIR = "IRSCOPE_RUN_DIR"  # where to write (the run's raw/ folder)
 ENV_OWNER = "IRSCOPE_RUN_OWNER"  # the pid of the process that records
 ENV_PROFILE = "IRSCOPE_RUN_PROFILE"  # "1": profile the run with torch.profiler
-ENV_GPU_FREE = "IRSCOPE_RUN_GPU_FREE"  # a capability (90): no GPU here; record launches for it, run none
+ENV_GPU_FREE = "IRSCOPE_RUN_GPU_FREE"  # a GPU model ("H100", "MI300X:8"): no GPU here; stand in for it, run nothing
 PROFILE = "profile.json"
 TRACE = "trace.json"  # torch.profiler's Chrome trace of the run, as the lecture exports it for Perfetto
 
@@ -39,12 +39,11 @@ def start() -> None:
 
     from ...frontends import frontend_infos
 
-    gpu_free = int(capability) if capability else None
     recorders: dict[str, Any] = {}
     for info in frontend_infos():  # each language's recorder (FrontendInfo.recorder), installed before the program runs
         if info.recorder is not None:
             recorders[info.name] = _started(
-                functools.partial(info.recorder, raw, gpu_free),
+                functools.partial(info.recorder, raw, capability or None),
                 "install",
                 f"{info.display_name} kernels are not recorded",
             )

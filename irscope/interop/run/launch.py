@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import UsageError
+from ...gpu_models import GpuChoice
 from .hook import ENV_DIR, ENV_GPU_FREE, ENV_OWNER, ENV_PROFILE
 
 BOOTSTRAP = Path(__file__).parent / "bootstrap"
@@ -24,17 +25,17 @@ class Finished:
 
 
 def environment(
-    raw: Path, *, profile: bool, gpu_free_capability: int | None, base: Mapping[str, str] | None = None
+    raw: Path, *, profile: bool, stand_in: GpuChoice | None, base: Mapping[str, str] | None = None
 ) -> dict[str, str]:
     """The program's environment: its own, plus what starts and steers the recorder."""
     env = dict(os.environ if base is None else base)
     env.pop(ENV_OWNER, None)
     env["PYTHONPATH"] = os.pathsep.join([str(BOOTSTRAP)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env[ENV_DIR] = str(raw.resolve())
-    if profile and gpu_free_capability is None:
+    if profile and stand_in is None:
         env[ENV_PROFILE] = "1"
-    if gpu_free_capability is not None:
-        env[ENV_GPU_FREE] = str(gpu_free_capability)
+    if stand_in is not None:
+        env[ENV_GPU_FREE] = stand_in.spelled()
     # Inductor compiles its kernels in worker processes by default, where Triton's compilation
     # listener does not fire; in-process compiles are the same compiles, seen.
     env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
