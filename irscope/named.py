@@ -29,6 +29,7 @@ from .frontends import Kernel, KernelHandle, resolve_kernel
 from .frontends.config import config_from_table, parse_sweep, sweep_configs
 from .processes.workers import DEFAULT_COMPILE_TIMEOUT
 from .session import Entry, Session
+from .spec import TRITON_OPTION
 from .types import Config, Variant
 
 
@@ -64,6 +65,9 @@ class Named:
         if self.kernel is not None and not stored:  # one line now rather than the same failure in every variant
             for config in configs:
                 self.kernel.check_config(config)
+        if self.kernel is not None and stored:  # a Triton the data names is used if installed, never installed
+            for config in {c.options.get(TRITON_OPTION): c for c in configs}.values():
+                self.kernel.import_first(config, install=False)
         return configs
 
     def variant(

@@ -234,15 +234,15 @@ def protocol_channel():
     to fd 1 is sent to stderr instead of corrupting the pickle stream. The worker
     dies, with everything it started, once the irscope that started it is gone.
     """
-    _die_with_parent()
+    die_with_parent()
     channel = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     return sys.stdin.buffer, channel
 
 
-def _die_with_parent() -> None:
-    """Kill this worker's process group (it, nvcc, cicc, ptxas...) once its parent is gone.
+def die_with_parent() -> None:
+    """Kill this worker's process group (it, nvcc, cicc, ptxas... or pip) once its parent is gone.
 
     A parent killed with SIGKILL closes no pool, and a compile may run for minutes yet;
     the worker is then the child of another process (init, a subreaper), so ``getppid``
