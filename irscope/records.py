@@ -9,6 +9,7 @@ or writes their JSON.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
@@ -59,6 +60,10 @@ class Facts:
         if values.get("heuristics") is not None:
             values["heuristics"] = scalar_values(values["heuristics"], "Facts.heuristics")
         return cls(**values)
+
+
+TIMES = ("median_us", "p20_us", "p80_us", "min_us")
+RATES = ("gbps", "tflops", "pct_copy", "pct_ceiling", "pct_datasheet", "pct_flops")
 
 
 @dataclass(frozen=True)
@@ -116,6 +121,13 @@ class Measurement:
     def from_json(cls, data: Mapping[str, Any]) -> Measurement:
         values = typed_fields(cls, data)
         values["status"] = Status(values.get("status", "ok"))
+        for name in TIMES + RATES:  # what a table divides by, formats and ranks: finite, and a time above 0
+            value = values.get(name)
+            if value is not None and not (math.isfinite(value) and (value > 0 if name in TIMES else value >= 0)):
+                raise ValueError(
+                    f"Measurement.{name} is {value!r}: "
+                    + ("a time above 0" if name in TIMES else "a rate of 0 or more")
+                )
         return cls(**values)
 
 

@@ -45,7 +45,7 @@ from ...frontends.triton.replay import launch_key
 from ...records import Measurement
 from ...session import Session
 from ...storage.files import atomic_write, contained, read_json, safe_name
-from ...types import Config, KernelId, Status
+from ...types import MAX_COUNT, Config, KernelId, Status, json_number
 from . import INDEX, INDEX_FORMAT, RAW
 from .hook import PROFILE
 from .timeline import link_trace
@@ -740,6 +740,18 @@ def read_index(path: str | Path) -> dict[str, Any]:
                     f"{index}: session {session!r} is not a folder of the run's kernels/, inductor/ or load_inline/"
                 )
             contained(Path(path), Path(folder) / safe_name(name, f"{index}: session"))
+    for n, k in enumerate(kernels):  # numbers the report and the TUI format and add: counts, and finite amounts
+        calls = k.get("gpu_calls")
+        if calls is not None and (type(calls) is not int or not 0 <= calls < MAX_COUNT):
+            raise SessionError(f"{index} is malformed: kernels[{n}].gpu_calls must be a count, not {str(calls)[:20]}")
+        for name in ("gpu_total_us", "gpu_share_pct"):
+            value = k.get(name)
+            if value is not None and (json_number(value) is None or value < 0):
+                raise SessionError(
+                    f"{index} is malformed: kernels[{n}].{name} must be a finite amount, not {str(value)[:20]}"
+                )
+            if value is not None:
+                k[name] = float(value)
     command, device = data.get("command"), data.get("device")
     if command is not None and not (isinstance(command, list) and all(isinstance(c, str) for c in command)):
         raise SessionError(f"{index} is malformed: 'command' must be a list of strings")
