@@ -60,10 +60,12 @@ class WorkerPool:
         env: dict[str, str] | None = None,
         envs: list[dict[str, str]] | None = None,
         resident_preload: tuple[str, ...] | None = None,
+        accept: Callable[[Any], Any] | None = None,
     ) -> None:
         """``envs``: one environment per worker (each its own GPU, say), over ``env``. ``resident_preload``:
         fork each worker from a parent kept between commands that imported these modules (resident.py),
-        where one can be had; None: start each worker from scratch."""
+        where one can be had; None: start each worker from scratch. ``accept(answer)``: the answer, or the
+        job's failure where it is junk (``executors.base.accepted``)."""
         if os.environ.get(own_python.WORKER_ENV):
             raise NestedWorkers(
                 "irscope was asked to start workers inside its own worker: does the kernel file "
@@ -76,6 +78,7 @@ class WorkerPool:
         self._env = env or {}
         self._envs = envs or [{}] * n
         self._resident = resident_preload
+        self._accept = accept
         self._jobs: queue.Queue = queue.Queue()
         self._results: queue.Queue = queue.Queue()
         self._outstanding = 0
@@ -170,6 +173,8 @@ class WorkerPool:
                         proc = None
                     else:
                         result = pickle.load(proc.stdout)
+                        if self._accept is not None:
+                            result = self._accept(result)
                 except (EOFError, OSError, pickle.UnpicklingError) as exc:
                     if self._closed.is_set():
                         return
