@@ -26,6 +26,7 @@ import pytest
 import triton
 from expect import one_line_error
 from test_report import SESSION
+from test_resident import _until
 
 from irscope.errors import UsageError
 from irscope.frontends.triton import environments
@@ -168,13 +169,6 @@ def _pips(marker: str) -> list[int]:
             if marker.encode() in args and b"pip" in args:
                 found.append(int(proc.name))
     return found
-
-
-def _until(condition, seconds=10.0):
-    deadline = time.monotonic() + seconds
-    while not condition() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return condition()
 
 
 def test_a_killed_install_leaves_no_pip_running_and_its_leftovers_are_removed(cache, index, monkeypatch):

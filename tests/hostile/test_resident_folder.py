@@ -13,49 +13,23 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
+from test_resident import _pool, _until
+from test_resident import _run as _run_pool
 
 from irscope.processes import resident
-from irscope.processes.workers import WorkerPool
 
-TESTS = Path(__file__).resolve().parent.parent
 NOBODY = 65534
 root_only = pytest.mark.skipif(os.getuid() != 0, reason="plays another user: needs root to chown")
 
 
-def _pool(preload=("resident_marker",), path=(), **env) -> WorkerPool:
-    return WorkerPool(
-        1,
-        "flaky_worker:serve",
-        lambda kind, message: ("failed", kind, message),
-        timeout=30,
-        env={"PYTHONPATH": os.pathsep.join([*path, str(TESTS), *sys.path]), **env},
-        resident_preload=preload,
-    )
-
-
-def _run(jobs, preload=("resident_marker",), path=(), **env):
-    pool = _pool(preload, path, **env)
-    try:
-        for tag, job in enumerate(jobs):
-            pool.submit(tag, job)
-        got: list = []
-        while len(got) < len(jobs):
-            got.extend(pool.results(timeout=60))
-    finally:
-        pool.close()
-    return [answer for _, answer in sorted(got)], type(pool._processes[-1])
-
-
-def _until(condition, seconds=15.0):
-    deadline = time.monotonic() + seconds
-    while not condition() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return condition()
+def _run(jobs, preload=("resident_marker",), **env):
+    """The answers, and the kind of the last worker that gave one."""
+    answers, pool = _run_pool(jobs, preload=preload, **env)
+    return answers, type(pool._processes[-1])
 
 
 def _stop_parent(runtime: Path, parent: int) -> None:
@@ -70,7 +44,7 @@ def test_another_users_runtime_folder_keeps_no_parent_and_nothing_is_written_thr
     os.chown(foreign, NOBODY, NOBODY)  # XDG_RUNTIME_DIR is that user's: they may rename anything in it
     victim = tmp_path / "victim"
     victim.write_text("precious")  # root's file
-    pool = _pool()
+    pool = _pool(preload=("resident_marker",))
     try:
         pool.submit(0, "who")
         ((_, who),) = list(pool.results(timeout=60))
@@ -106,7 +80,7 @@ def noisy(tmp_path, monkeypatch) -> tuple[str, ...]:
 
 @pytest.mark.parametrize("what", ["status", "log", "lock"])
 def test_a_link_where_the_parent_keeps_a_file_is_never_written_through(runtime, tmp_path, noisy, what):
-    (first,), kind = _run(["who"], preload=("noisy_marker",), path=(noisy,))
+    (first,), kind = _run(["who"], preload=("noisy_marker",))
     assert kind is resident.ResidentWorker
     name = next(runtime.glob("*.sock")).name.removesuffix(".sock")
     _stop_parent(runtime, first["parent"])
@@ -124,7 +98,7 @@ def test_a_link_where_the_parent_keeps_a_file_is_never_written_through(runtime, 
         (runtime / f"{name}.lock").unlink()
         (runtime / f"{name}.lock").symlink_to(elsewhere / "made-by-the-parent")
     untouched = elsewhere.stat().st_mtime_ns  # a file made there and removed again still changes it
-    answers, kind = _run(["who", "crash"], preload=("noisy_marker",), path=(noisy,))
+    answers, kind = _run(["who", "crash"], preload=("noisy_marker",))
     assert answers[0]["pid"] and answers[1][:2] == ("failed", "crashed")  # the jobs ran all the same
     time.sleep(0.3)  # a parent writes a status as soon as it reaps its fork
     assert victim.read_text() == "precious"
@@ -150,7 +124,7 @@ def test_a_keeper_lock_that_is_a_link_starts_no_keeper_and_creates_nothing(runti
 
 def test_a_forks_exit_status_outlives_its_parents_idle_time_and_the_fork_holds_no_parent_lock(runtime, monkeypatch):
     monkeypatch.setenv(resident.KEEP_ENV, "1")
-    pool = _pool()
+    pool = _pool(preload=("resident_marker",))
     try:
         pool.submit(0, "who")
         ((_, who),) = list(pool.results(timeout=60))
@@ -170,11 +144,11 @@ def test_a_parent_is_not_reused_once_a_package_it_preloaded_is_installed_again(r
     module = site / "upgraded_marker.py"
     module.write_text("import os\nIMPORTED_BY = os.getpid()\nVERSION = 1\n")
     monkeypatch.syspath_prepend(str(site))
-    (before,), _ = _run(["who"], preload=("upgraded_marker",), path=(str(site),))
+    (before,), _ = _run(["who"], preload=("upgraded_marker",))
     upgrade = site / "upgraded_marker.py.new"
     upgrade.write_text("import os\nIMPORTED_BY = os.getpid()\nVERSION = 2\n")
     os.replace(upgrade, module)  # as pip does: a new file in its place
-    (after,), kind = _run(["who"], preload=("upgraded_marker",), path=(str(site),))
+    (after,), kind = _run(["who"], preload=("upgraded_marker",))
     assert kind is resident.ResidentWorker and after["parent"] != before["parent"]
 
 
