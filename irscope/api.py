@@ -52,7 +52,7 @@ def capture(
 
     named = _named(kernel, signature, name)
     variant = capture_one(
-        named.kernel,
+        named.require_kernel(),
         config=named.config(_values(config)),
         arch=arch,
         compile_timeout=named.compile_timeout,
@@ -82,29 +82,25 @@ def sweep(
     in the session with its error; the others go on. ``len(session)`` is its number of variants.
     ``executor="ray"``: compile on a Ray cluster (``RAY_ADDRESS``, else a local instance; docs/ray.md).
     """
-    from .processes.executors import executor_named
+    from .named import Settings, plan
+    from .session.header import SweepRequest
     from .session.sweep import run_sweep
 
     named = _named(kernel, signature, name)
-    runner = executor_named(executor)
-    runner.check_kernel(named.kernel)
     values = _sweep_values(sweep)
-    configs = named.configs(values, _values(config))
+    todo = plan(named, Settings(executor=executor), fixed=_values(config), sweeps=values, whole_space=True)
     session = _new_session(named, out)
-    session.data["request"] = {
-        "sweep": {n: [str(v) for v in vs] for n, vs in values.items()},
-        "fixed": {n: str(v) for n, v in (config or {}).items()},
-        "arch": None if arch is None else str(arch),
-    }
-    session.save()
-    for _ in run_sweep(
-        named.kernel,
-        configs,
+    request = SweepRequest(
+        {n: [str(v) for v in vs] for n, vs in values.items()},
+        {n: str(v) for n, v in (config or {}).items()},
         None if arch is None else str(arch),
-        session,
-        compile_timeout=named.compile_timeout,
-        executor=runner,
-    ):
+    )
+    session.keep_request(request)
+    session.save()
+    captures = run_sweep(
+        todo.kernel, todo.configs, request.arch, session, compile_timeout=named.compile_timeout, executor=todo.executor
+    )
+    for _ in captures:
         pass
     return session
 
@@ -140,6 +136,10 @@ def bench(
 ) -> Session:
     """Check, then time ``config`` (or every combination of ``sweep``) on this machine's GPU, as ``irscope bench``.
 
+    The configs are picked as ``irscope bench`` picks them (``named.configs_of``): a kernel with an autotuner of
+    its own (``@triton.autotune``) is timed over the autotuner's configs (``config`` fixing some of their values),
+    any other over the one config ``config`` names.
+
     The session keeps every variant of the kernel; ``session.measured()`` pairs each measured one with its
     ``Measurement``. Without a CUDA GPU
     this raises ``NoGpu``. A kernel defined in a notebook cell is measured in this process (irscope's own
@@ -149,23 +149,23 @@ def bench(
     """
     from .measure.bench import bench as run_bench
     from .measure.bench import require_gpu
-    from .processes.executors import executor_named
+    from .named import Settings, plan
 
     if executor == "local":
         require_gpu()
     named = _named(kernel, signature, name)
-    runner = executor_named(executor, gpu_type)
-    runner.check_kernel(named.kernel)
-    if not named.kernel.can_launch:
+    todo = plan(
+        named, Settings(executor=executor, gpu_type=gpu_type), fixed=_values(config), sweeps=_sweep_values(sweep)
+    )
+    if not todo.kernel.can_launch:
         from .errors import UsageError
 
-        raise UsageError(named.kernel.no_launch_reason())
-    values = _sweep_values(sweep)
-    configs = named.configs(values, _values(config)) if sweep else [named.config(_values(config))]
+        raise UsageError(todo.kernel.no_launch_reason())
     session = _new_session(named, out)
-    for _ in run_bench(
-        named.kernel, configs, session, method=method, compile_timeout=named.compile_timeout, executor=runner
-    ):
+    runs = run_bench(
+        todo.kernel, todo.configs, session, method=method, compile_timeout=named.compile_timeout, executor=todo.executor
+    )
+    for _ in runs:
         pass
     return session
 

@@ -33,9 +33,8 @@ def exception_line(exc: BaseException) -> str:
 
 
 # What to install for each optional dependency, by its top-level module (pyproject's extras).
+# A frontend's own extra is in its description (frontends/info.py: FrontendInfo.install_hint).
 INSTALL = {
-    "numba": "pip install irscope[numba]",
-    "numba_cuda": "pip install irscope[numba]",
     "torch": "pip install irscope[torch]",
     "ray": "pip install irscope[ray]",
 }

@@ -1,4 +1,4 @@
-"""The front door: what the user named as KERNEL -> the kernel, its configs and the session(s) it has.
+"""The front door and planner: what the user named as KERNEL -> the kernel, its configs, its session, where jobs run.
 
 The CLI, the TUI and the report (``irscope report``) take KERNEL the same way and resolve it
 here (the Python API's ``capture("name")`` names a kernel only, through ``frontends.resolve_kernel``).
@@ -11,8 +11,11 @@ It is one of:
 - several kernels' sessions: an Inductor capture (``irscope inductor -o DIR``) or a run
   (``irscope run -o DIR``), where the caller can show several (``several=True``: the TUI).
 
-Nothing here reads the command line or prints: what the CLI keeps in its options
-(``--spec``, ``--compile-timeout``) comes in as arguments, and notes go to ``note``.
+Nothing here reads the command line or prints: what a face takes besides KERNEL (``--spec``,
+``--compile-timeout``, ``--executor``, ``--sample-gpu``, or the API's keyword arguments) comes in as
+one ``Settings``, and notes go to its ``note``. ``plan`` turns KERNEL, ``-c``/``-s`` and ``-o`` into a
+``Plan``: the kernel, the configs by one rule for every face (``configs_of``), the session new variants
+go to, and the executor jobs run on. The CLI, the API and the TUI call it the same way.
 """
 
 from __future__ import annotations
@@ -25,12 +28,32 @@ from typing import Any
 
 from .arch import normalise_arch
 from .errors import SessionError, UsageError
-from .frontends import Kernel, KernelHandle, resolve_kernel
-from .frontends.config import config_from_table, parse_sweep, sweep_configs
+from .frontends import Kernel, KernelHandle, frontend_info, resolve_kernel
+from .frontends.config import config_from_table, listed_configs, parse_sweep, sweep_configs
+from .processes.executors import Executor
 from .processes.workers import DEFAULT_COMPILE_TIMEOUT
 from .session import Entry, Session
-from .spec import TRITON_OPTION
 from .types import Config, Variant
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a command (or an API call) takes besides KERNEL and its configs, as one object: the CLI makes it
+    from its options, the API from its keyword arguments, and both hand it to the front door and the TUI."""
+
+    signature: str | None = None  # -S: a kernel file's argument types, where it declares none
+    spec_file: str | None = None  # --spec: the CudaSpec file to run for a CUDA C++ kernel
+    compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT  # --compile-timeout (None: none, compiles in-process)
+    executor: str | None = None  # --executor: local (None) or ray
+    gpu_type: str | None = None  # --gpu-type: a Ray cluster's accelerator type to measure on
+    sample_gpu: str | None = None  # --sample-gpu: whose recorded runtimes to show (None: $IRSCOPE_SAMPLE_GPU, H100)
+    note: Callable[[str], None] | None = None  # where a note about what KERNEL named goes (the CLI: stderr)
+
+    def runner(self) -> Executor:
+        """The executor asked for (Ray missing or unreachable: UsageError, exit 2)."""
+        from .processes.executors import executor_named
+
+        return executor_named(self.executor, self.gpu_type)
 
 
 @dataclass
@@ -46,10 +69,17 @@ class Named:
     title: str = ""  # what several sessions are, in a few words ("Inductor: fn", "run: python train.py")
     about: str = ""  # and in a line ("3 kernels of `python train.py` on NVIDIA H100, ranked by GPU time")
     compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT
+    frontend: str = ""  # the kernel's language: which options -c takes besides the table's names
+
+    def __post_init__(self) -> None:
+        if not self.frontend:
+            self.frontend = (
+                self.kernel.frontend if self.kernel is not None else self.session.frontend if self.session else ""
+            )
 
     def config(self, overrides: Mapping[str, Any]) -> Config:
         """The config ``-c`` values name: the table's defaults with ``overrides`` applied, checked."""
-        config = config_from_table(self.table, overrides, self.name)
+        config = config_from_table(self.table, overrides, self.name, self.frontend)
         if self.kernel is not None:
             self.kernel.check_config(config)
         return config
@@ -61,12 +91,13 @@ class Named:
 
         ``stored``: the request was read from a session (data someone may have sent): a bad value there is
         that variant's failure, and the others still run; given on the command line, it is refused now."""
-        configs = sweep_configs(self.table, self.name, sweeps, fixed)
+        configs = sweep_configs(self.table, self.name, sweeps, fixed, self.frontend)
         if self.kernel is not None and not stored:  # one line now rather than the same failure in every variant
             for config in configs:
                 self.kernel.check_config(config)
-        if self.kernel is not None and stored:  # a Triton the data names is used if installed, never installed
-            for config in {c.options.get(TRITON_OPTION): c for c in configs}.values():
+        if self.kernel is not None and stored:  # a compiler build the data names is used if installed, never installed
+            version = frontend_info(self.frontend).version_option
+            for config in {c.options.get(version) if version else None: c for c in configs}.values():
                 self.kernel.import_first(config, install=False)
         return configs
 
@@ -135,8 +166,68 @@ class Named:
         return self.kernel
 
 
+@dataclass
+class Plan:
+    """What one command does: the kernel KERNEL named (or its session), the configs, the session new
+    variants go to (``-o``'s, else the one KERNEL named, else none) and where the jobs run."""
+
+    named: Named
+    configs: list[Config]
+    session: Session | None
+    executor: Executor
+    settings: Settings
+
+    @property
+    def kernel(self) -> Kernel:
+        return self.named.require_kernel(self.settings.signature)
+
+
+def configs_of(
+    named: Named,
+    fixed: Mapping[str, Any],
+    sweeps: Mapping[str, Sequence[Any]],
+    whole_space: bool,
+    stored: bool = False,
+) -> list[Config]:
+    """The one rule every face picks configs by: ``sweeps`` given, their combinations (``fixed`` set); else a
+    kernel that lists its own configs (``@triton.autotune``: ``listed_configs``), those; else ``whole_space``
+    (a sweep), every value the kernel declares; else (a bench, a capture) the one config ``fixed`` names.
+
+    So ``irscope bench`` and ``irscope.bench`` of an autotuned kernel both time the autotuner's configs,
+    as ``irscope sweep`` and ``irscope.sweep`` compile them. ``stored``: as ``Named.configs``'s."""
+    if sweeps or whole_space or listed_configs(named.table) is not None:
+        return named.configs(sweeps, fixed, stored=stored)
+    return [named.config(fixed)]
+
+
+def plan(
+    kernel: str | Named,
+    settings: Settings,
+    *,
+    fixed: Mapping[str, Any] | None = None,
+    sweeps: Mapping[str, Sequence[Any]] | None = None,
+    whole_space: bool = False,
+    out: str | Path | None = None,
+    executor: Executor | None = None,
+    configs: list[Config] | None = None,
+) -> Plan:
+    """KERNEL (a name, or what it already named), ``fixed`` (-c) and ``sweeps`` (-s) -> a ``Plan`` whose kernel
+    can compile; ``out``: a session of the kernel's own there (-o), written last, once all else is checked;
+    ``executor``: one already asked for (a command asks first, before anything is compiled); ``configs``:
+    those a command worked out already (``configs_of``)."""
+    named = kernel if isinstance(kernel, Named) else open_named(kernel, settings, need_kernel=True)
+    compiled = named.require_kernel(settings.signature)
+    runner = executor if executor is not None else settings.runner()
+    runner.check_kernel(compiled)
+    if configs is None:
+        configs = configs_of(named, fixed or {}, sweeps or {}, whole_space)
+    session = Session.of_kernel(out, compiled, named.table) if out is not None else named.session
+    return Plan(named, configs, session, runner, settings)
+
+
 def open_named(
     text: str,
+    settings: Settings | None = None,
     *,
     signature: str | None = None,
     need_kernel: bool = False,
@@ -149,8 +240,12 @@ def open_named(
 
     ``spec_file``: a kernel file's spec (``--spec``), never one found beside it. ``several``: an Inductor
     capture or a run may be named (else naming one is a usage error that says what to name instead).
-    ``note``: where a line about reading a trace goes.
+    ``note``: where a line about reading a trace goes. ``settings``: the signature, spec file, compile
+    timeout and note a command was given, in place of the keywords.
     """
+    if settings is not None:
+        signature = settings.signature if signature is None else signature
+        spec_file, compile_timeout, note = settings.spec_file, settings.compile_timeout, settings.note
     try:
         is_dir = Path(text).is_dir()
     except OSError as exc:  # a name longer than a path may be: no kernel, file or session has it
@@ -217,11 +312,11 @@ def _run(directory: Path) -> tuple[list[Session], str, str]:
     from .interop.run.collect import read_index
 
     index = read_index(directory)
-    sessions = _sessions(directory, index)
+    sessions = [Session.open(directory / k.session) for k in index.kernels if k.session]
     if not sessions:
         raise UsageError(f"{directory}: the run recorded no kernel irscope could keep (see its run.json)")
-    program = _printable(" ".join(str(c) for c in index.get("command") or [])[:80])
-    where = f"on {_printable(index['device'])}" if index.get("device") else _printable(index.get("mode") or "")
+    program = _printable(" ".join(index.command)[:80])
+    where = f"on {_printable(index.device)}" if index.device else _printable(index.mode)
     kernels = f"{len(sessions)} kernel{'s' if len(sessions) != 1 else ''}"
     return sessions, f"run: {program}", f"{kernels} of `{program}` {where}, ranked by GPU time"
 
@@ -294,4 +389,4 @@ def _quoted(text: object) -> str:
     return shlex.quote(str(text))
 
 
-__all__ = ["Named", "open_named", "parse_sweep", "session_kernel"]
+__all__ = ["Named", "Plan", "Settings", "configs_of", "open_named", "parse_sweep", "plan", "session_kernel"]

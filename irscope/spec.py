@@ -31,111 +31,48 @@ from typing import Any
 
 from .errors import ParameterError
 
-# Launch options irscope passes to Triton next to the constexprs, with the values
-# each may take and how an error says so. Anything else named with -c must be a
-# constexpr or a size of the kernel's spec.
-# num_warps: Triton asserts a power of two; a block has at most 1024 threads.
-# num_stages: 0 and 1 both mean "not pipelined". No tile worth pipelining fits 32
-#   stages in shared memory, and the pipeliner's time grows with the count (1,000: 36 s).
-# num_ctas: the CTAs of a thread-block cluster, at most 16 (8 portable); above 1 needs sm_90.
-# maxnreg: ptxas's .maxnreg, registers a thread; it wants a positive value, the GPU has 255.
-# AMD's (Triton's HIPOptions): waves_per_eu, the waves per execution unit the register allocation aims at
-#   (0: the compiler's choice; a CDNA3 SIMD holds 8 waves, RDNA's up to 16); matrix_instr_nonkdim, the
-#   MFMA/WMMA tile's M and N (0: the compiler's choice); kpack, the K elements packed per operand (1 or 2).
-LAUNCH_OPTION_VALUES: dict[str, tuple[Sequence[int], str]] = {
-    "num_warps": ((1, 2, 4, 8, 16, 32), "a power of two from 1 to 32 (32 warps are 1024 threads, a block's most)"),
-    "num_stages": (range(0, 33), "an integer from 0 to 32"),
-    "num_ctas": ((1, 2, 4, 8, 16), "1, 2, 4, 8 or 16 (CTAs in a cluster)"),
-    "maxnreg": (range(1, 256), "an integer from 1 to 255 (registers a thread)"),
-    "waves_per_eu": (range(0, 17), "an integer from 0 (the compiler's choice) to 16"),
-    "matrix_instr_nonkdim": ((0, 4, 16, 32), "0 (the compiler's choice), 4, 16 or 32"),
-    "kpack": ((1, 2), "1 or 2"),
+
+@dataclass(frozen=True)
+class DType:
+    """One element type, by every name irscope reads it under: the one table of them (DTYPES)."""
+
+    name: str  # torch's: "float16", what a KernelSpec's Tensor and a recorded launch say
+    bytes: int
+    short: str  # as Inductor's inputs write it (f16[4096,4096]); "" where there is none
+    triton: str  # Triton's type name (fp16: a pointer is *fp16)
+    mlir: str  # as TTIR writes it (!tt.ptr<f16>); "" where another row's is the same (uint8: i8)
+    tolerance: tuple[float, float] | None = None  # default correctness tolerance (atol, rtol) of an output
+
+
+DTYPES = {
+    d.name: d
+    for d in (
+        DType("float64", 8, "f64", "fp64", "f64", (1e-9, 1e-7)),
+        DType("float32", 4, "f32", "fp32", "f32", (1e-5, 1e-5)),
+        DType("float16", 2, "f16", "fp16", "f16", (1e-2, 1e-2)),
+        DType("bfloat16", 2, "bf16", "bf16", "bf16", (2e-2, 2e-2)),
+        DType("int64", 8, "i64", "i64", "i64"),
+        DType("int32", 4, "i32", "i32", "i32"),
+        DType("int16", 2, "i16", "i16", "i16"),
+        DType("int8", 1, "i8", "i8", "i8"),
+        DType("uint8", 1, "u8", "u8", ""),
+        DType("bool", 1, "bool", "i1", "i1"),
+        DType("float8_e4m3fn", 1, "", "fp8e4nv", "f8E4M3FN", (1e-1, 1e-1)),
+        DType("float8_e5m2", 1, "", "fp8e5", "f8E5M2", (2e-1, 2e-1)),
+        DType("float8_e4m3fnuz", 1, "", "fp8e4b8", "f8E4M3FNUZ", (1e-1, 1e-1)),
+        DType("float8_e5m2fnuz", 1, "", "fp8e5b16", "f8E5M2FNUZ", (2e-1, 2e-1)),
+    )
 }
-LAUNCH_OPTIONS = tuple(LAUNCH_OPTION_VALUES)
-# The options only one vendor's compiler takes; the rest both do.
-VENDOR_OPTIONS = {
-    "maxnreg": "nvidia",
-    "waves_per_eu": "amd",
-    "matrix_instr_nonkdim": "amd",
-    "kpack": "amd",
-}
-
-
-def check_options_for(options: Mapping[str, Any], vendor: str, arch: str) -> None:
-    """One line for an option the compile for ``arch`` (a ``vendor``'s GPU) does not take."""
-    for name in options:
-        owner = VENDOR_OPTIONS.get(name)
-        if owner is not None and owner != vendor:
-            whose = "AMD" if owner == "amd" else "NVIDIA"
-            raise ParameterError(f"{name} is a launch option of {whose} GPUs only; {arch} does not take it")
-
-
-# Which Triton compiles a variant (``-c triton=3.8.0``, ``-s triton=3.6.0,3.9.0``): a version, kept
-# as text. Not an option Triton sees: a version other than the running one compiles in a private
-# folder of it (frontends/triton/environments.py). Only a Triton kernel takes it.
-TRITON_OPTION = "triton"
-# The Tritons irscope works with: those PyTorch 2.10 to 2.15 ship (from, before).
-TRITON_RANGE = ((3, 5), (3, 10))
-
-
-def triton_options(options: Mapping[str, Any]) -> dict[str, Any]:
-    """The options Triton itself takes: ``options`` less the one naming which Triton compiles."""
-    return {k: v for k, v in options.items() if k != TRITON_OPTION}
-
-
-def check_triton_version(text: str) -> str:
-    """``text`` if it names a Triton release irscope works with (``3.8.0``), else one line saying which do."""
-    import re
-
-    # ASCII digits, no leading zeros, a few of them: the text names a folder and pip's requirement, and
-    # both must read it as the one release it is (pip takes "3.08.0" and "３.８.０" for 3.8.0).
-    match = re.fullmatch(r"(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})\.(0|[1-9][0-9]{0,3})", text)
-    if match is None:
-        raise ParameterError(f"triton must be a release such as 3.8.0, got {text!r}")
-    (lo, hi), found = TRITON_RANGE, (int(match[1]), int(match[2]))
-    if not lo <= found < hi:
-        raise ParameterError(
-            f"triton {text} is outside the range irscope works with: {lo[0]}.{lo[1]} to {hi[0]}.{hi[1] - 1}"
-        )
-    return text
-
-
-TRITON_DEFAULT_OPTIONS = {"num_warps": 4, "num_stages": 3}
-# What Triton's HIP backend compiles with where a launch gives none of its options (HIPOptions' defaults).
-AMD_OPTION_DEFAULTS = {"waves_per_eu": 0, "matrix_instr_nonkdim": 0, "kpack": 1}
-
-DTYPE_BYTES = {
-    "float64": 8,
-    "float32": 4,
-    "float16": 2,
-    "bfloat16": 2,
-    "int64": 8,
-    "int32": 4,
-    "int16": 2,
-    "int8": 1,
-    "uint8": 1,
-    "bool": 1,
-    "float8_e4m3fn": 1,
-    "float8_e5m2": 1,
-}
-
+DTYPE_BYTES = {d.name: d.bytes for d in DTYPES.values()}
 # Default correctness tolerances (atol, rtol) per output dtype.
-DEFAULT_TOLERANCE = {
-    "float64": (1e-9, 1e-7),
-    "float32": (1e-5, 1e-5),
-    "float16": (1e-2, 1e-2),
-    "bfloat16": (2e-2, 2e-2),
-    "float8_e4m3fn": (1e-1, 1e-1),
-    "float8_e5m2": (2e-1, 2e-1),
-}
+DEFAULT_TOLERANCE = {d.name: d.tolerance for d in DTYPES.values() if d.tolerance is not None}
 
 
-def parse_value(name: str, text: str, like: Any = None) -> Any:
-    """Parse a -c value; follow the type of ``like`` (the default) when there is one."""
+def parse_value(name: str, text: str, like: Any = None, text_option: bool = False) -> Any:
+    """Parse a -c value; follow the type of ``like`` (the default) when there is one; ``text_option``: keep it
+    as typed (an option whose value is text, such as which Triton compiles: ``OptionSpec.text``)."""
     text = text.strip()
-    if (
-        isinstance(like, str) or name == TRITON_OPTION
-    ):  # a text setting (a CUDA kernel's block shape "16x16"): its kernel checks it
+    if isinstance(like, str) or text_option:  # a text setting (a block shape "16x16", a release): its kernel checks it
         return text
     if isinstance(like, bool) or (like is None and text.lower() in ("true", "false")):
         if text.lower() in ("true", "1", "false", "0"):
@@ -356,7 +293,6 @@ class CudaSpec(_Examples):
 
 
 # Options a frontend adds, and how a value is checked (a config with a bad one is refused up front).
-OPTION_CHECKS: dict[str, Callable[[Any], Any]] = {"block": parse_block}
 
 
 def cdiv(a: int, b: int) -> int:

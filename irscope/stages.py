@@ -1,28 +1,19 @@
 """The stages a variant can hold, each declared once, in pipeline order.
 
-A stage's spec is data: its name and tab label, the file it is stored in, how a
-comment starts (to weave source lines in), a line for help texts. The CLI's
-``--stage`` choices, the TUI's tabs and digit keys and the help text are all
-derived from this one list.
+A stage's spec is data: its name and tab label, the file it is stored in, the dialect its text is
+written in, a line for help texts, whose GPUs have it, and what it is derived from where irscope
+makes it itself (SASS: disassembled from the cubin). The CLI's ``--stage`` choices, the TUI's tabs
+and digit keys and the help text are all derived from this one list, followed by two views that are
+not stages: the runtime chart and the Passes tab (``tui/widgets/passes.py``).
 
-What is done with a stage's text is code, and lives with the code that does it,
-one table per kind of work keyed by stage: ``ir/locations.py: LOCATIONS``,
-``ir/normalize.py: NORMALISERS``, ``ir/stats.py: STATS``, ``ir/highlight.py: LEXERS``
-and ``annotating/explain.py: EXPLAINERS``. So this base module imports nothing of
-irscope's, every arrow to a parser is an import the linter sees, and
-tests/test_stages.py checks every table holds every stage.
-
-The stage registry (``stages.py``). One ordered list of ``StageSpec``s, data only: key, tab label,
-file extension, comment marker, description, and whether its lines are explained. What is done with
-a stage's text lives with the code that does it, in one table per kind of work keyed by ``Stage``:
-``ir/locations.py: LOCATIONS``, ``ir/normalize.py: NORMALISERS``, ``ir/stats.py: STATS``,
-``ir/highlight.py: LEXERS``, ``annotating/explain.py: EXPLAINERS``, so every arrow to a parser is an
-import the linter sees and the base layer imports nothing. The CLI's ``--stage`` choices, the TUI's
-tabs and digit keys and the help are derived from it, followed by two views that are not stages: the
-runtime chart and the Passes tab (``tui/widgets/passes.py``: a variant's ``PassLog``, each pass's IR
-read with its stage's parsers); ``tests/test_stages.py`` checks every spec is complete and every
-table holds every stage. A ``Stage`` is an interned ``str``, so a frontend can register stages of
-its own and a variant holds only the stages its frontend produced.
+What is done with a stage's text is code, and lives with its dialect: ``ir/dialects.py`` holds one
+entry per dialect (MLIR, LLVM IR, PTX, SASS, AMDGCN, Python, CUDA C++) naming its source-location
+parser, normaliser, counter, lexers and how a diff pairs its names; ``annotating/explain.py:
+EXPLAINERS`` decodes the lines of the explained ones. So this base module imports nothing of
+irscope's, every arrow to a parser is an import the linter sees, and a new stage of a known dialect
+is one ``register(StageSpec(...))``. ``tests/test_stages.py`` checks every spec is complete and runs
+every dialect through every kind of work. A ``Stage`` is an interned ``str``, so a frontend can
+register stages of its own and a variant holds only the stages its frontend produced.
 """
 
 from __future__ import annotations
@@ -93,12 +84,14 @@ class StageSpec:
     key: str
     label: str  # the TUI tab
     extension: str  # file extension on disk; "" for the kernel file's own (the source stage)
-    comment: str  # how a line comment starts, to weave source lines in
+    dialect: str  # what its text is written in: a key of ir/dialects.py's DIALECTS ("mlir", "ptx")
     description: str  # one line for help texts
     provided_by: str  # how a frontend provides it
-    explained: bool = False  # its lines are decoded in plain words (annotating/explain.py: EXPLAINERS)
     aliases: tuple[str, ...] = ()
     vendor: str = ""  # "nvidia" or "amd": only a compile for that vendor's GPUs has it; "": every compile
+    # What irscope derives it from, where no compiler hands it over ("cubin": SASS, disassembled in
+    # batches by capturing/pipeline.py's DERIVED); "": the frontend's compile lists it.
+    derived_from: str = ""
 
     def made_for(self, vendor: str) -> bool:
         """Would a compile for ``vendor``'s GPUs ("nvidia", "amd") produce this stage?"""
@@ -146,7 +139,7 @@ Stage.SOURCE = register(
         "source",
         "Source",
         "",
-        "#",
+        "python",
         "the kernel's source, as the compiler read it",
         "the frontend reads the kernel's file",
         aliases=("python",),
@@ -157,7 +150,7 @@ Stage.TTIR = register(
         "ttir",
         "TTIR",
         "ttir",
-        "//",
+        "mlir",
         "Triton IR: the kernel as tensor operations (MLIR, tt dialect)",
         "Triton's asm['ttir']",
     )
@@ -167,7 +160,7 @@ Stage.TTGIR = register(
         "ttgir",
         "TTGIR",
         "ttgir",
-        "//",
+        "mlir",
         "Triton GPU IR: TTIR with layouts (which thread holds which element)",
         "Triton's asm['ttgir']",
     )
@@ -177,7 +170,7 @@ Stage.LLIR = register(
         "llir",
         "LLIR",
         "ll",
-        ";",
+        "llvm",
         "LLVM IR, with NVVM (NVIDIA) or AMDGPU intrinsics",
         "Triton's asm['llir']",
     )
@@ -187,10 +180,9 @@ Stage.PTX = register(
         "ptx",
         "PTX",
         "ptx",
-        "//",
+        "ptx",
         "PTX: NVIDIA's virtual instruction set",
         "the compiler's PTX output (Triton's asm['ptx'], nvcc -ptx, ...)",
-        explained=True,
         vendor="nvidia",
     )
 )
@@ -199,11 +191,11 @@ Stage.SASS = register(
         "sass",
         "SASS",
         "sass",
-        "//",
+        "sass",
         "SASS: the machine code the GPU runs, from ptxas",
         "nvdisasm of the cubin, with its DWARF line table",
-        explained=True,
         vendor="nvidia",
+        derived_from="cubin",
     )
 )
 Stage.AMDGCN = register(
@@ -211,10 +203,9 @@ Stage.AMDGCN = register(
         "amdgcn",
         "AMDGCN",
         "s",
-        ";",
+        "amdgcn",
         "AMDGCN: AMD's machine code, as LLVM's AMDGPU backend writes it (.loc lines, register counts)",
         "Triton's asm['amdgcn'] (its HSACO is the assembled, linked code object)",
-        explained=True,
         vendor="amd",
     )
 )

@@ -462,6 +462,13 @@ class Variant(HtmlDisplay):
     compile_info: CompileInfo | None = None
     error: CaptureError | None = None
     passes: PassLog | None = None  # every MLIR pass, where it was asked for (irscope passes, sweep --passes)
+    # Which frontend compiled it ("triton", "cuda", "numba") and the dialect its source is written in
+    # (ir/dialects.py: "python", "cuda"): what findings and the faces name the source by. "": unknown.
+    frontend: str = ""
+    source_language: str = ""
+    # The generator whose origin comments map its source, a generated file, back to the user's file
+    # ("inductor"): the second level of the source map (ir/sourcemap.py: ORIGINS). "": the source is the user's.
+    generated_by: str = ""
 
     @property
     def ok(self) -> bool:

@@ -72,12 +72,16 @@ DYNAMIC_LDS = re.compile(r"@global_smem = external (?:local_unnamed_addr )?addrs
 
 def llvm_says(text: str, what: str) -> int:
     """A number from LLVM's summary comments at the end of a listing: ``; Occupancy: 6``."""
-    return int(re.search(rf"^; {what}: (\d+)", text, re.M).group(1))
+    found = re.search(rf"^; {what}: (\d+)", text, re.M)
+    assert found is not None, f"LLVM says no {what}"
+    return int(found.group(1))
 
 
 def metadata(text: str, key: str) -> int:
     """A number of the kernel's code object metadata, as the listing's YAML copy has it: ``.vgpr_count``."""
-    return int(re.search(rf"^\s+\.{key}:\s+(\d+)$", text, re.M).group(1))
+    found = re.search(rf"^\s+\.{key}:\s+(\d+)$", text, re.M)
+    assert found is not None, f"the metadata has no .{key}"
+    return int(found.group(1))
 
 
 def with_static_lds(llir: str, lds: int, waves_per_eu: int | None = None) -> str:

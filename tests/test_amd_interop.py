@@ -63,9 +63,12 @@ def _reference(kernel, file: Path, chosen, arch: str = "gfx942") -> dict[Stage, 
     from triton.compiler import ASTSource
 
     spec = importlib.util.spec_from_file_location(f"rocm_{kernel.name}", file)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    attrs = ast.literal_eval(CONFIGS.search(kernel.source)[1])
+    configs = CONFIGS.search(kernel.source)
+    assert configs is not None
+    attrs = ast.literal_eval(configs[1])
     signature = kernel.triton_meta["signature"]
     options = {"num_warps": chosen.num_warps, "num_stages": chosen.num_stages, "debug": False}
     options.update({"sanitize_overflow": False, "enable_fp_fusion": True, **chosen.options})
@@ -397,8 +400,8 @@ def test_run_takes_an_amd_gpu_for_a_gpu_and_refuses_arch_there(cli, monkeypatch,
 def test_load_inline_on_rocm_is_kept_and_said_to_be_hipified_not_compiled(tmp_path):
     from torch.utils.cpp_extension import load_inline
 
+    from irscope.frontends.cuda.listen import LoadInlineRecorder
     from irscope.interop.run.collect import collect
-    from irscope.interop.run.inline_listen import LoadInlineRecorder
 
     raw = tmp_path / "raw"
     raw.mkdir()

@@ -120,7 +120,7 @@ def words_by_source(text: str, threads: int, lanes: int, tids) -> tuple[dict, se
         key = (where[i], p.opcode.startswith(("ds_read", "ds_load")))
         for tid in tids:
             words[key][tid].update(p.spans[tid](0))
-    every = defaultdict(int)
+    every: defaultdict[tuple[object, bool], int] = defaultdict(int)
     for op in amdgcn.memory_ops(text):
         if op.space == "lds":
             every[where[op.index], op.kind == "load"] += 1

@@ -79,14 +79,16 @@ def occupancy_of(variant):
 
 
 def waves_in(title: str) -> int:
-    return int(re.match(r"(?:all )?(\d+)", title).group(1))
+    found = re.match(r"(?:all )?(\d+)", title)
+    assert found is not None, title
+    return int(found.group(1))
 
 
 def rule(variant, lds: int) -> int:
     """irscope's rule on the variant's own counts, with ``lds`` bytes per workgroup."""
     text = variant.listings[Stage.AMDGCN]
     info = variant.compile_info
-    return simd_occupancy(
+    found = simd_occupancy(
         variant.arch,
         wave_size(variant.arch),
         info.threads_per_block,
@@ -94,7 +96,9 @@ def rule(variant, lds: int) -> int:
         metadata(text, "sgpr_count"),
         lds,
         int(info.options.get("waves_per_eu") or 0),
-    ).waves
+    )
+    assert found is not None, "no occupancy for a compiled variant"
+    return found.waves
 
 
 @pytest.mark.parametrize("case", list(CASES), ids=["-".join(c) for c in CASES])

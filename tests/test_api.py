@@ -116,7 +116,7 @@ def test_one_failing_variant_is_kept_and_the_sweep_goes_on(tmp_path):
     [
         (lambda: irscope.capture("no_such_kernel"), "no_such_kernel"),
         (lambda: irscope.capture("square_kernel", {"NOPE": 1}, arch="sm_90"), "NOPE"),
-        (lambda: irscope.capture("square_kernel", [("BLOCK_SIZE", 128)], arch="sm_90"), "mapping"),
+        (lambda: irscope.capture("square_kernel", [("BLOCK_SIZE", 128)], arch="sm_90"), "mapping"),  # type: ignore[arg-type]
         (lambda: irscope.capture("square_kernel", arch="sm_1000"), "sm_1000"),
         (lambda: irscope.diff(*[irscope.capture("square_kernel", arch="sm_90")] * 2, stage="nope"), "nope"),
         (lambda: irscope.open("/nonexistent/irscope-session"), "irscope-session"),

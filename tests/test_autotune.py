@@ -290,3 +290,21 @@ def test_resuming_a_session_of_a_heuristics_kernel_asks_for_its_file(cli, signat
     assert "@triton.heuristics are Python code" in again.stderr
     assert f"irscope sweep {signature_only}:rows_kernel -S ... -o {out}" in again.stderr
     assert len(again.stderr.strip().splitlines()) == 1
+
+
+def test_one_rule_picks_the_configs_for_every_face_an_autotuned_kernels_own(kernels):
+    """``irscope bench`` and ``irscope.bench`` (and sweep) pick configs by ``named.configs_of``: an autotuned
+    kernel's own configs unless -s is given (-c fixing some of their values); a kernel without an autotuner,
+    its one config (a bench) or its declared ranges (a sweep)."""
+    from irscope.named import configs_of, open_named
+
+    tuned = open_named(f"{kernels}:scale_kernel")
+    own = configs_of(tuned, {}, {}, whole_space=False)
+    assert [(c.constexprs["BLOCK"], c.options["num_warps"]) for c in own] == [(64, 1), (128, 2), (256, 4), (1024, 4)]
+    assert own == configs_of(tuned, {}, {}, whole_space=True)  # a bench times what a sweep compiles
+    fixed = configs_of(tuned, {"num_warps": "8"}, {}, whole_space=False)
+    assert [(c.constexprs["BLOCK"], c.options["num_warps"]) for c in fixed] == [(b, 8) for b in (64, 128, 256, 1024)]
+    plain = open_named("square_kernel")
+    assert configs_of(plain, {}, {}, whole_space=False) == [plain.config({})]
+    assert len(configs_of(plain, {}, {}, whole_space=True)) > 1
+    assert len(configs_of(plain, {}, {"BLOCK_SIZE": ["128", "256"]}, whole_space=False)) == 2

@@ -25,8 +25,8 @@ from irscope.annotating.findings import findings
 from irscope.capturing import capture
 from irscope.errors import ExitCode
 from irscope.frontends import resolve_kernel
+from irscope.ir.dialects import stage_stats
 from irscope.ir.sourcemap import SourceMap
-from irscope.ir.stats import stage_stats
 from irscope.nvidia.launch import entry_params
 from irscope.nvidia.sass import nvdisasm_path
 from irscope.session.store import variant_facts
@@ -81,6 +81,7 @@ def _sass_section(sass: str, entry: str) -> str:
 def _ptxas_report(log: str, entry: str) -> dict[str, int]:
     block = log[log.index(f"Function properties for {entry}") :]
     used = re.search(r"Used (\d+) registers, used (\d+) barriers(?:, (\d+) bytes smem)?", block)
+    assert used is not None, block[:200]
     return {"registers": int(used.group(1)), "barriers": int(used.group(2)), "shared": int(used.group(3) or 0)}
 
 
@@ -176,7 +177,7 @@ def test_a_shuffle_reduction_and_a_shared_memory_one_are_credited_only_with_thei
 def _busiest(v) -> int:
     smap = SourceMap(v)
     lines = [smap.source_line(Stage.PTX, i) for i, _ in stage_stats(Stage.PTX, v.listings[Stage.PTX]).instructions]
-    return max(set(lines) - {None}, key=lines.count)
+    return max({line for line in lines if line is not None}, key=lines.count)
 
 
 def test_the_sweep_table_shows_each_kernels_own_widths_and_ptx_lines(variants, cli, tmp_path):

@@ -214,7 +214,7 @@ def test_each_python_line_says_how_its_access_width_and_masks_changed(kernels, s
     """Pointers, stride and length known to be multiples of 16 against not: the tl.load line goes from
     4-byte to 16-byte loads; the summary says so on that line."""
     from irscope.diffing.summary import summary_lines
-    from irscope.ir.stats import stage_stats
+    from irscope.ir.dialects import stage_stats
 
     plain = resolve_kernel(f"{kernels / 'sq.py'}:row_square", "*fp32, *fp32, i32, i32")
     aligned = resolve_kernel(f"{kernels / 'sq.py'}:row_square", "*fp32:16, *fp32:16, i32:16, i32:16")

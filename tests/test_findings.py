@@ -23,8 +23,8 @@ from irscope.annotating.findings import findings, kernel_occupancy
 from irscope.annotating.occupancy import occupancy, sm_limits
 from irscope.capturing import capture
 from irscope.frontends import resolve_kernel
+from irscope.ir.dialects import stage_stats
 from irscope.ir.sourcemap import SourceMap
-from irscope.ir.stats import stage_stats
 from irscope.types import Stage
 
 SCALE_COLS = textwrap.dedent("""

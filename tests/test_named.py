@@ -105,3 +105,17 @@ def test_the_index_formats_are_data_and_never_follow_a_module_rename():
     from irscope.interop.run import INDEX_FORMAT as RUN
 
     assert (INDUCTOR, RUN) == ("irscope.inductor/1", "irscope.run/1")
+
+
+def test_a_commands_options_reach_the_front_door_as_arguments_never_through_the_environment(cli, monkeypatch):
+    """--sample-gpu (and --spec, --compile-timeout, --executor) travel as the command's Settings: nothing is left in
+    os.environ or click's context for a later command in the same process to pick up."""
+    import os
+
+    monkeypatch.delenv("IRSCOPE_SAMPLE_GPU", raising=False)
+    result = cli("sweep", "square_kernel", "-s", "BLOCK_SIZE=128", "--arch", "sm_90", "--sample-gpu", "H100", "--json")
+    assert result.exit_code == 0, result.stderr
+    assert "IRSCOPE_SAMPLE_GPU" not in os.environ
+    timed_out = cli("dump", "square_kernel", "--arch", "sm_80", "--compile-timeout", "0.001", "--no-cache")
+    assert timed_out.exit_code != 0
+    assert cli("dump", "square_kernel", "--arch", "sm_80", "--no-cache").exit_code == 0  # no timeout left behind

@@ -8,10 +8,10 @@ import pytest
 
 from irscope.capturing import capture
 from irscope.diffing import diff_variants
-from irscope.ir.normalize import normalize
+from irscope.ir.dialects import normalize
 from irscope.types import Stage
 
-KERNELS = [("square_kernel", {}), ("softmax_kernel", {}), ("matmul_kernel", {})]
+KERNELS: list[tuple[str, dict[str, int]]] = [("square_kernel", {}), ("softmax_kernel", {}), ("matmul_kernel", {})]
 
 
 def _variant(name, overrides, arch="sm_90"):
@@ -37,7 +37,9 @@ def _renumber(stage: Stage, text: str) -> str:
         text = re.sub(r"%(\d+)\b", lambda m: f"%{int(m[1]) + 1000}", text)
         text = re.sub(r"^(\d+):", lambda m: f"{int(m[1]) + 1000}:", text, flags=re.M)
         return re.sub(r"!dbg !(\d+)", lambda m: f"!dbg !{int(m[1]) + 50}", text)
-    if stage is Stage.AMDGCN:
+    if stage is Stage.AMDGCN:  # physical registers, shifted as a register allocator might (ranges too)
+        text = re.sub(r"(?<![\w.])([vs])(\d+)\b", lambda m: f"{m[1]}{int(m[2]) + 40}", text)
+        text = re.sub(r"(?<![\w.])([vs])\[(\d+):(\d+)\]", lambda m: f"{m[1]}[{int(m[2]) + 40}:{int(m[3]) + 40}]", text)
         text = re.sub(r"\.LBB0_(\d+)", lambda m: f".LBB0_{int(m[1]) + 40}", text)
         text = re.sub(r"\.Ltmp(\d+)", lambda m: f".Ltmp{int(m[1]) + 7}", text)
         return re.sub(r"\.loc\t(\d+) (\d+) (\d+)", lambda m: f".loc\t{m[1]} {int(m[2]) + 5} {m[3]}", text)

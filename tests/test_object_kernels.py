@@ -181,6 +181,7 @@ def script(tmp_path: Path, text: str) -> dict:
     path = tmp_path / f"kernels_{next(_counter)}.py"
     path.write_text(text)
     spec = importlib.util.spec_from_file_location(f"object_kernels_{path.stem}", path)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return vars(module)

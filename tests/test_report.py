@@ -24,7 +24,7 @@ def _render(page: Path, fragment: str = "") -> tuple[str, list[str]]:
     """The DOM after the page's script ran, and every console message, from headless Chromium."""
     proc = subprocess.run(
         [
-            CHROMIUM,
+            str(CHROMIUM),
             "--headless=new",
             "--no-sandbox",
             "--disable-gpu",
@@ -176,7 +176,7 @@ def png_pixels(data: bytes, rows: int | None = None) -> tuple[int, int, set[byte
     assert depth == 8 and colour in (2, 6), header
     bpp = 3 if colour == 2 else 4
     raw, stride = zlib.decompress(idat), width * bpp
-    previous, pixels = bytearray(stride), set()
+    previous, pixels = bytearray(stride), set[bytes]()
     for y in range(min(height, rows or height)):
         kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
         for i in range(stride):
@@ -200,7 +200,7 @@ def png_pixels(data: bytes, rows: int | None = None) -> tuple[int, int, set[byte
 def _screenshot(page: Path, png: Path, fragment: str = "") -> bytes:
     proc = subprocess.run(
         [
-            CHROMIUM,
+            str(CHROMIUM),
             "--headless=new",
             "--no-sandbox",
             "--disable-gpu",

@@ -333,7 +333,7 @@ def test_inductor_kernels_loaded_from_its_cache_come_from_the_output_code(tmp_pa
     session = Session.open(tmp_path / row["session"])
     variant = session.variant(session.entries[0])
     assert variant.ok and variant.arch == "sm_90" and session.entries[0].measurement.median_us == 131.0
-    assert read_index(tmp_path)["kernels"][0]["session"] == row["session"]
+    assert read_index(tmp_path).kernels[0].session == row["session"]
 
 
 @pytest.mark.parametrize("session", ["../outside", "kernels/../../x", "/etc", "raw/compiles"])
@@ -412,7 +412,7 @@ def test_load_inline_is_wrapped_when_the_program_imports_it_and_not_before(tmp_p
     script = textwrap.dedent(f"""
         import sys
         from pathlib import Path
-        from irscope.interop.run.inline_listen import LoadInlineRecorder
+        from irscope.frontends.cuda.listen import LoadInlineRecorder
 
         LoadInlineRecorder(Path({str(tmp_path)!r})).install()
         assert "torch.utils.cpp_extension" not in sys.modules
@@ -430,8 +430,8 @@ def test_a_recorded_load_inline_call_becomes_a_cuda_session_with_its_gpu_time(tm
     built) is compiled by irscope's CUDA frontend; the profile's kernel of that name gives its GPU time."""
     from torch.utils.cpp_extension import load_inline
 
+    from irscope.frontends.cuda.listen import LoadInlineRecorder
     from irscope.interop.run.collect import collect, read_index
-    from irscope.interop.run.inline_listen import LoadInlineRecorder
     from irscope.session import Session
     from irscope.types import Stage
 
@@ -482,7 +482,7 @@ def test_a_recorded_load_inline_call_becomes_a_cuda_session_with_its_gpu_time(tm
     ptx = variant.listings[Stage.PTX].splitlines()
     mul = next(i for i, t in enumerate(ptx) if t.strip().startswith("mul.") and ".f32" in t)  # mul.ftz.f32: fast math
     assert smap.source_line(Stage.PTX, mul) == square
-    assert read_index(tmp_path)["kernels"][0]["session"] == row["session"]
+    assert read_index(tmp_path).kernels[0].session == row["session"]
 
 
 def test_a_load_inline_record_that_is_not_one_is_skipped(tmp_path):

@@ -16,7 +16,9 @@ def _elf_listing(cubin: bytes) -> list[str]:
     with tempfile.NamedTemporaryFile(suffix=".cubin") as f:
         f.write(cubin)
         f.flush()
-        out = subprocess.run([nvdisasm_path(), "-c", "-g", f.name], capture_output=True, text=True, check=True).stdout
+        out = subprocess.run(
+            [str(nvdisasm_path()), "-c", "-g", f.name], capture_output=True, text=True, check=True
+        ).stdout
     keep = []
     for line in out.splitlines():
         if re.match(r"^\s*/\*[0-9a-f]{4}\*/", line) or "//## File" in line:

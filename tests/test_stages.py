@@ -8,6 +8,7 @@ import pickle
 import pytest
 
 from irscope.stages import Stage, StageSpec, specs
+from irscope.types import Config
 
 SAMPLE = {
     Stage.SOURCE: "import triton\n",
@@ -23,28 +24,143 @@ SAMPLE = {
 }
 
 
-@pytest.mark.parametrize("spec", specs(), ids=lambda s: s.key)
-def test_every_stage_spec_is_complete_and_every_table_of_work_holds_the_stage(spec: StageSpec):
-    from irscope.annotating.explain import EXPLAINERS
-    from irscope.ir.highlight import LEXERS
-    from irscope.ir.locations import LOCATIONS
-    from irscope.ir.normalize import NORMALISERS
-    from irscope.ir.stats import STATS
+# One listing per dialect, as its compiler writes it; a dialect registered without one fails below.
+DIALECT_SAMPLE = {
+    "python": "import triton\n\n@triton.jit\ndef k(x_ptr):\n    x = tl.load(x_ptr)  # one load\n",
+    "cuda": "#include <cuda_fp16.h>\n__global__ void k(float* x) {\n  x[threadIdx.x] *= 2.0f;  // one store\n}\n",
+    "mlir": SAMPLE[Stage.TTIR] + SAMPLE[Stage.TTGIR],
+    "llvm": "define void @k(ptr %0) !dbg !3 {\n  %2 = load float, ptr %0, align 4, !dbg !5\n  ret void, !dbg !5\n}\n",
+    "ptx": SAMPLE[Stage.PTX] + "\t.loc\t1 2 4\n\tadd.s32 \t%r5, %r1, %r2;\n\tst.global.b32 \t[%rd1+0], %r5;\n",
+    "sass": SAMPLE[Stage.SASS] + "        /*0010*/                   IADD3 R5, R4, R5, RZ ;\n"
+    "        /*0020*/                   STG.E desc[UR4][R2.64], R5 ;\n",
+    "amdgcn": SAMPLE[Stage.AMDGCN] + "\tv_add_f32_e32 v2, v2, v3\n\ts_waitcnt vmcnt(0)\n"
+    "\tglobal_store_dword v[0:1], v2, off\n",
+}
 
-    assert spec.key and spec.label and spec.comment and spec.description and spec.provided_by
+
+def _dialects():
+    from irscope.ir.dialects import DIALECTS
+
+    return list(DIALECTS.values())
+
+
+@pytest.mark.parametrize("spec", specs(), ids=lambda s: s.key)
+def test_every_stage_spec_is_complete_and_names_a_registered_dialect(spec: StageSpec):
+    from irscope.capturing.pipeline import DERIVED
+    from irscope.ir.dialects import DIALECTS, dialect_of
+
+    assert spec.key and spec.label and spec.description and spec.provided_by
     assert spec.file_extension("/k/square.py")
-    stage = spec.stage
-    for name, table in {"LOCATIONS": LOCATIONS, "NORMALISERS": NORMALISERS, "STATS": STATS, "LEXERS": LEXERS}.items():
-        assert callable(table.get(stage)), f"{name} has nothing for the stage {spec.key}"
-    assert (stage in EXPLAINERS) == spec.explained, f"EXPLAINERS and {spec.key}'s `explained` disagree"
+    assert spec.dialect in DIALECTS, f"{spec.key} names the dialect {spec.dialect!r}, which nobody registered"
+    assert dialect_of(spec.stage) is DIALECTS[spec.dialect]
+    assert (spec.stage in DERIVED) == bool(spec.derived_from), f"{spec.key}: derived_from and DERIVED disagree"
+
+
+def test_sass_is_a_stage_derived_from_the_cubin():
+    assert Stage.SASS.spec.derived_from == "cubin"
+    assert [s for s in Stage.all() if s.spec.derived_from] == [Stage.SASS]
+
+
+WORK = ("locations", "normalise", "stats", "lexer", "names", "web lexer", "explainer")
+
+
+@pytest.mark.parametrize("work", WORK)
+@pytest.mark.parametrize("dialect", _dialects(), ids=lambda d: d.key)
+def test_every_dialect_does_every_kind_of_work(dialect, work):
+    """Each dialect against each kind of work, on a listing of its own: a new dialect that misses one fails here."""
+    from irscope.annotating.explain import EXPLAINERS
+    from irscope.diffing.canonical import canonical_diff_texts
+    from irscope.types import KernelId, Status, Variant
+
+    assert dialect.key in DIALECT_SAMPLE, f"no sample listing of the dialect {dialect.key} in this test"
+    text = DIALECT_SAMPLE[dialect.key]
+    lines = text.splitlines()
+    assert dialect.description and dialect.comment and dialect.label
+    if work == "locations":
+        assert len(dialect.locations(text, "/k.py")) == len(lines)
+    elif work == "normalise":
+        normalised = dialect.normalise(text)
+        assert normalised and all(0 <= x.index < len(lines) for x in normalised)
+    elif work == "stats":
+        stats = dialect.stats(Stage.SOURCE, text, True)
+        assert stats.stage is Stage.SOURCE
+        assert (stats.count > 0) == (dialect.names is not None), "a compiled listing's instructions are counted"
+    elif work == "lexer":
+        lexer = dialect.lexer()(stripnl=False, ensurenl=False)
+        for line in lines:
+            assert "".join(value for _, value in lexer.get_tokens(line)) == line
+    elif work == "names":
+        if dialect.names is None:
+            assert dialect.key in ("python", "cuda"), f"{dialect.key}: a diff would pair none of its names"
+            return
+        found = [n for line in lines for n in dialect.names.pattern.split(line)[1::2]]
+        assert found, f"{dialect.key}: its names pattern finds no name in its own listing"
+        stage = next(s for s in Stage.all() if s.spec.dialect == dialect.key)
+        assert canonical_diff_texts(stage, text, text)
+    elif work == "web lexer":
+        assert dialect.web_lexer in _report_lexers(), f"report.js has no lexer {dialect.web_lexer!r}"
+    elif work == "explainer":
+        assert (dialect.key in EXPLAINERS) == dialect.explained
+        if dialect.explained:
+            stage = next(s for s in Stage.all() if s.spec.dialect == dialect.key)
+            variant = Variant(KernelId("k", "/k.py", "0"), Config(), "sm_90", Status.OK, {stage: text})
+            explain = EXPLAINERS[dialect.key](variant, stage)
+            assert any(explain(line).parts for line in lines if line.strip())
+
+
+def _report_lexers() -> set[str]:
+    """The keys of ``const LEXERS = {...}`` in the report's script."""
+    import re
+    from importlib.resources import files
+
+    script = files("irscope.report").joinpath("assets/report.js").read_text()
+    block = script[script.index("const LEXERS = {") : script.index("\n};", script.index("const LEXERS = {"))]
+    return set(re.findall(r"^  (\w+): \[", block, re.M))
+
+
+def test_the_report_page_lexes_each_stage_by_its_dialect_and_the_source_by_its_language():
+    from irscope.report.payload import web_lexers
+
+    assert web_lexers([Stage.TTGIR, Stage.PTX, Stage.AMDGCN], "/k/square.py") == {
+        "source": "source",
+        "ttgir": "mlir",
+        "ptx": "ptx",
+        "amdgcn": "amdgcn",
+    }
+    assert web_lexers([Stage.SASS], "/k/add.cu") == {"source": "cuda", "sass": "sass"}
+
+
+def test_a_new_stage_of_a_known_dialect_is_one_entry(tmp_path):
+    """A stage registered with one StageSpec (as a frontend would: a Gluon or CuTe DSL IR is MLIR) is parsed,
+    normalised, counted, highlighted and diffed by its dialect, with nothing else added."""
+    import subprocess
+    import sys
+
+    code = f"""
+from irscope.stages import Stage, StageSpec, register
+stage = register(StageSpec("cute_ir", "CuTe IR", "mlir", "mlir", "CuTe DSL's IR", "cute.compile"))
+from irscope.ir.dialects import locations, normalize, stage_stats
+from irscope.ir.highlight import highlight_line
+from irscope.diffing.canonical import canonical_diff_texts
+text = {SAMPLE[Stage.TTIR]!r}
+assert locations(stage, text, "/k.py")[2].line == 2
+assert normalize(stage, text) and stage_stats(stage, text).stage is stage
+assert "".join(p for _, p in highlight_line(stage, text.splitlines()[1])) == text.splitlines()[1]
+ssa = "%0 = arith.constant 1 : i32\\n%1 = arith.addi %0, %0 : i32\\ntt.return %1 : i32\\n"
+a, b, ops = canonical_diff_texts(stage, ssa, ssa.replace("%1", "%7").replace("%0", "%4"))
+assert [x.text for x in a] == [x.text for x in b] and all(op[0] == "equal" for op in ops)
+from irscope.cli.options import ALL_STAGES
+assert ALL_STAGES[-1] == "cute_ir"
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.stdout.strip() == "ok", done.stderr
 
 
 @pytest.mark.parametrize("spec", specs(), ids=lambda s: s.key)
 def test_every_stage_parses_highlights_normalises_and_counts_a_listing(spec: StageSpec):
+    from irscope.ir.dialects import locations, normalize, stage_stats
     from irscope.ir.highlight import highlight_line
-    from irscope.ir.locations import locations
-    from irscope.ir.normalize import normalize
-    from irscope.ir.stats import stage_stats
 
     stage = spec.stage
     text = SAMPLE[stage]

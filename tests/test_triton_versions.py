@@ -110,9 +110,11 @@ def test_a_pointers_type_is_the_jit_binders(dtype):
 def _square_source(arch: int | str = 90):
     from irscope.frontends import resolve_kernel
     from irscope.frontends.config import resolve_config
+    from irscope.frontends.triton.kernel import TritonKernel
     from irscope.frontends.triton.specialize import specialize
 
     ref = resolve_kernel("square_kernel")
+    assert isinstance(ref, TritonKernel)
     src, options, _, _ = specialize(ref, resolve_config(ref, {"BLOCK_SIZE": 256}), arch)
     return src, options
 

@@ -113,7 +113,7 @@ def test_a_zstd_trace_as_tritonparse_writes_it_reads_as_the_plain_one(traced, tm
     from tritonparse.tools.compression import iter_lines
 
     from irscope.interop.tritonparse.events import trace_lines
-    from irscope.ir.normalize import normalize
+    from irscope.ir.dialects import normalize
 
     root = tmp_path / "zstd"
     root.mkdir()

@@ -1,11 +1,12 @@
-"""One decoder per stage for a variant: the CLI's ``annotate`` and the TUI's annotation pane
-both explain lines through these, so they say the same thing about the same line."""
+"""One decoder per explained dialect (PTX, SASS, AMDGCN) for a variant's stage: the CLI's ``annotate`` and the
+TUI's annotation pane both explain lines through these, so they say the same thing about the same line."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
 
+from ..ir.dialects import dialect_of
 from ..ir.sass_control import Control
 from ..types import Stage, Variant
 from .amdgcn_decode import AmdgcnContext, amdgcn_line
@@ -23,14 +24,14 @@ SECTION_HEADER = re.compile(r"^//-+ (\.text\.\S+) -+$")
 SASS_ADDRESS = re.compile(r"^\s*/\*([0-9a-f]+)\*/\s")
 
 
-def ptx_explainer(variant: Variant) -> LineExplainer:
+def ptx_explainer(variant: Variant, stage: Stage = Stage.PTX) -> LineExplainer:
     kb = load("ptx")
     params = [
         n for n, ty in (variant.compile_info.signature.items() if variant.compile_info else ()) if ty != "constexpr"
     ]
-    from_triton = bool(variant.compile_info and variant.compile_info.compiler.startswith("triton"))
+    from_triton = variant.frontend == "triton"
     ctx = PtxContext(params=params, adds_params="Triton" if from_triton else "")
-    text = variant.listings.get(Stage.PTX, "")
+    text = variant.listings.get(stage, "")
     # .file comes after the body and .reg before it: read both tables before the first line.
     for line in text.splitlines():
         if line.lstrip().startswith((".file", ".reg")):
@@ -39,7 +40,7 @@ def ptx_explainer(variant: Variant) -> LineExplainer:
     return lambda line: ptx_line(kb, line, ctx)
 
 
-def sass_explainer(variant: Variant) -> LineExplainer:
+def sass_explainer(variant: Variant, stage: Stage = Stage.SASS) -> LineExplainer:
     kb = load("sass")
     arch = variant.arch.removeprefix("sm_").rstrip("a")
     base = SASS_PARAM_BASE.get(int(arch)) if arch.isdigit() else None
@@ -90,22 +91,22 @@ def _controls_by_line_text(variant: Variant) -> dict[str, Control]:
     return out
 
 
-def amdgcn_explainer(variant: Variant) -> LineExplainer:
+def amdgcn_explainer(variant: Variant, stage: Stage = Stage.AMDGCN) -> LineExplainer:
     kb = load("amdgcn")
     ctx = AmdgcnContext()
-    ctx.scan(variant.listings.get(Stage.AMDGCN, ""))  # the metadata block and the .file table, before any line
+    ctx.scan(variant.listings.get(stage, ""))  # the metadata block and the .file table, before any line
     return lambda line: amdgcn_line(kb, line, ctx)
 
 
-# The stages whose lines are decoded in plain words (each marked ``explained`` in stages.py), and how.
-EXPLAINERS: dict[Stage, Callable[[Variant], LineExplainer]] = {
-    Stage.PTX: ptx_explainer,
-    Stage.SASS: sass_explainer,
-    Stage.AMDGCN: amdgcn_explainer,
+# The dialects whose lines are decoded in plain words (each marked ``explained`` in ir/dialects.py), and how.
+EXPLAINERS: dict[str, Callable[[Variant, Stage], LineExplainer]] = {
+    "ptx": ptx_explainer,
+    "sass": sass_explainer,
+    "amdgcn": amdgcn_explainer,
 }
 
 
 def explainer(variant: Variant, stage: Stage) -> LineExplainer | None:
-    """The decoder for ``stage``'s lines of ``variant``, or None where the stage has none."""
-    make = EXPLAINERS.get(stage)
-    return None if make is None else make(variant)
+    """The decoder for ``stage``'s lines of ``variant``, or None where its dialect has none."""
+    make = EXPLAINERS.get(dialect_of(stage).key)
+    return None if make is None else make(variant, stage)

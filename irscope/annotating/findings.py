@@ -15,6 +15,7 @@ import re
 from collections import Counter
 
 from ..arch import Vendor, capability_of
+from ..ir.dialects import DIALECTS
 from ..ir.sourcemap import SourceMap
 from ..ir.stats import byte_shares
 from ..types import Stage, Variant
@@ -424,12 +425,14 @@ def _async_copies(variant: Variant, facts: StageFacts) -> list[Finding]:
 
 
 def _from_triton(variant: Variant) -> bool:
-    return bool(variant.compile_info and variant.compile_info.compiler.startswith("triton"))
+    return variant.frontend == "triton"
 
 
 def _language(variant: Variant) -> str:
-    """What the kernel's source lines are written in: C++ for nvcc's kernels, Python for Triton's and Numba's."""
-    return "C++" if variant.compile_info and variant.compile_info.compiler.startswith("nvcc") else "Python"
+    """What the kernel's source lines are written in (its source dialect's name: C++ for nvcc's kernels, Python
+    for Triton's and Numba's); Python where the variant does not say."""
+    dialect = DIALECTS.get(variant.source_language)
+    return dialect.label if dialect is not None else "Python"
 
 
 def _tiles_without_gathers(variant: Variant) -> bool:

@@ -24,7 +24,6 @@ import contextlib
 import fcntl
 import os
 import re
-import shutil
 import stat
 import time
 from collections.abc import Iterator
@@ -270,12 +269,32 @@ def _remove(root: Path, path: Path) -> bool:
         # marked as on its way out: the next trim tries again.
         with contextlib.suppress(OSError, RecursionError):
             if stat.S_ISDIR(os.stat(tomb, dir_fd=parent, follow_symlinks=False).st_mode):
-                shutil.rmtree(tomb, dir_fd=parent)  # links inside go as links, never what they point to
+                remove_tree_at(parent, tomb)  # links inside go as links, never what they point to
             else:
                 os.unlink(tomb, dir_fd=parent)  # a link or a file put there meanwhile: only the name goes
         return True
     finally:
         os.close(parent)
+
+
+def remove_tree_at(parent: int, name: str) -> None:
+    """Remove the folder ``name`` of the folder open as ``parent``, never through a link: each folder is opened
+    without following one (a link swapped in meanwhile fails the open) and emptied by descriptor.
+
+    What ``shutil.rmtree(name, dir_fd=parent)`` does from Python 3.11; irscope runs on 3.10, whose rmtree
+    takes no ``dir_fd`` (``irscope cache --trim`` was an internal error there)."""
+    fd = os.open(name, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=parent)
+    try:
+        with os.scandir(fd) as it:
+            entries = [(entry.name, entry.is_dir(follow_symlinks=False)) for entry in it]
+        for entry, is_dir in entries:
+            if is_dir:
+                remove_tree_at(fd, entry)
+            else:
+                os.unlink(entry, dir_fd=fd)
+    finally:
+        os.close(fd)
+    os.rmdir(name, dir_fd=parent)
 
 
 def _open_inside(root: Path, folder: Path) -> int:

@@ -21,10 +21,12 @@ import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from .. import frontends
 from ..arch import DEFAULT_CAPABILITY, CaptureMode, Target, Vendor, parse_arch, vendor_of
 from ..errors import ParameterError, UsageError
 from ..frontends import Compiled, Kernel, resolve_kernel
 from ..frontends.config import resolve_config
+from ..frontends.info import check_vendor
 from ..ir.hsaco import kernel_resources, listed_resources
 from ..ir.ptx_module import function_names
 from ..nvidia.device import gpu_capability
@@ -34,7 +36,6 @@ from ..processes import own_python
 from ..processes.executors import Executor
 from ..processes.executors.local import LocalExecutor
 from ..processes.workers import DEFAULT_COMPILE_TIMEOUT
-from ..spec import TRITON_OPTION, check_options_for
 from ..types import CompileInfo, Config, KernelId, Resources, Stage, Status, Variant
 from .cache import CaptureCache
 from .worker import COMPILE
@@ -126,8 +127,9 @@ def capture_many(
         raise ParameterError(
             f"{kernel.name} is a {kernel.frontend} kernel: it compiles only for NVIDIA archs (sm_XX), not {target.arch}"
         )
+    info = frontends.frontend_info(kernel.frontend)
     for config in configs:
-        check_options_for(config.options, target.vendor.value, target.arch)
+        check_vendor(info, config.options, target.vendor.value, target.arch)
     if target.mode is CaptureMode.JIT and not kernel.can_launch:
         # No example inputs to launch with (a --signature kernel, an Inductor kernel): compile
         # ahead of time for the GPU's own arch, which gives the JIT's IR for that signature.
@@ -153,7 +155,7 @@ def capture_many(
     first: dict[int, str | None] = {}
     folders: dict[str | None, str | None] = {}
     for i in pending:
-        version = configs[i].options.get(TRITON_OPTION)
+        version = frontends.compiler_version(kernel.frontend, configs[i].options)
         if version not in folders:
             folders[version] = kernel.import_first(configs[i])
         first[i] = folders[version]
@@ -195,6 +197,7 @@ def _compile(run: _Run, pending: list[int], target: Target, jobs: int | None, fo
     compile timeout applies to it.
     """
     kernel, configs = run.kernel, run.configs
+    made = (kernel.frontend, kernel.generated_by)
     workers = _worker_count(jobs, len(pending), target)
     # No worker could import a cell's kernel again; a compile in this process cannot be stopped part way.
     in_process = (
@@ -212,9 +215,11 @@ def _compile(run: _Run, pending: list[int], target: Target, jobs: int | None, fo
             if run.cancel is not None and run.cancel.is_set():
                 break
             compiled = kernel.compile_passes(configs[i], target) if run.passes else kernel.compile(configs[i], target)
-            batch.append((i, build_variant(run.kernel_id, configs[i], target, compiled, run.source, kernel.stages)))
+            batch.append(
+                (i, build_variant(run.kernel_id, configs[i], target, compiled, run.source, kernel.stages, *made))
+            )
             if len(batch) >= SASS_BATCH or n == len(pending) - 1:
-                yield from run.finish(with_sass(batch))
+                yield from run.finish(derive(batch))
                 batch = []
         return
     yield from _parallel(run, pending, target, workers, folder)
@@ -229,6 +234,7 @@ def _worker_count(jobs: int | None, n: int, target: Target) -> int:
 
 
 def _parallel(run: _Run, pending: list[int], target: Target, workers: int, folder: str | None) -> Iterator[Captured]:
+    made = (run.kernel.frontend, run.kernel.generated_by)
     # A private Triton's folder goes before everything else the workers import (own_python.import_path).
     env = None if folder is None else {"PYTHONPATH": os.pathsep.join([folder, *own_python.import_path()])}
     pool = run.executor.pool(COMPILE, workers, timeout=run.timeout, env=env)
@@ -248,13 +254,18 @@ def _parallel(run: _Run, pending: list[int], target: Target, workers: int, folde
                 return
             for i, compiled in pool.results(timeout=0.02 if disassembling else 0.2):
                 batch.append(
-                    (i, build_variant(run.kernel_id, run.configs[i], target, compiled, run.source, run.kernel.stages))
+                    (
+                        i,
+                        build_variant(
+                            run.kernel_id, run.configs[i], target, compiled, run.source, run.kernel.stages, *made
+                        ),
+                    )
                 )
             # The first variant compiled is disassembled at once, not held back for five more; after it,
             # batches: every nvdisasm run costs a start-up that a run per variant pays over and over.
             if batch and (first or len(batch) >= SASS_BATCH or not pool.outstanding):
                 first = False
-                disassembling.append(sass.submit(with_sass, batch))
+                disassembling.append(sass.submit(derive, batch))
                 batch = []
             while disassembling and disassembling[0].done():
                 yield from run.finish(disassembling.pop(0).result())
@@ -264,11 +275,20 @@ def _parallel(run: _Run, pending: list[int], target: Target, workers: int, folde
 
 
 def build_variant(
-    kernel_id: KernelId, config: Config, target: Target, compiled: Compiled, source: str, stages: Sequence[Stage]
+    kernel_id: KernelId,
+    config: Config,
+    target: Target,
+    compiled: Compiled,
+    source: str,
+    stages: Sequence[Stage],
+    frontend: str = "",
+    generated_by: str = "",
 ) -> Variant:
-    """Turn what a compile left behind into a Variant (without SASS, which comes in batches).
+    """Turn what a compile left behind into a Variant (without the stages irscope derives, such as SASS, which
+    come in batches: ``derive``).
 
-    ``stages`` are those the kernel's frontend produces; each one missing gets its reason.
+    ``stages`` are those the kernel's frontend produces; each one missing gets its reason. ``frontend``
+    (its name) and ``generated_by`` travel on the variant, with the frontend's source language.
     """
     listings = {Stage.SOURCE: source, **compiled.stages}
     where = compiled.error.stage if compiled.error else None
@@ -276,7 +296,7 @@ def build_variant(
     stage_errors = {
         s: f"not produced: compile failed at {where}"
         for s in stages
-        if s not in listings and s is not Stage.SASS and s.spec.made_for(vendor)
+        if s not in listings and not s.spec.derived_from and s.spec.made_for(vendor)
     }
     stage_errors.update(other_vendor_stages(stages, target))
     resources = info = None
@@ -305,6 +325,9 @@ def build_variant(
         compile_info=info,
         error=compiled.error,
         passes=compiled.passes,
+        frontend=frontend,
+        source_language=frontends.frontend_info(frontend).source_language if frontend else "",
+        generated_by=generated_by,
     )
 
 
@@ -355,7 +378,7 @@ def with_sass(batch: list[tuple[int, Variant]]) -> list[tuple[int, Variant]]:
     ptx = [v.listings.get(Stage.PTX) for _, v in todo]
     # The SASS of the functions the PTX listing shows: one kernel's own, where its cubin holds a whole file's.
     functions = [function_names(text) if text else None for text in ptx]
-    results = disassemble([v.cubin for _, v in todo], ptx, [parse_arch(v.arch) for _, v in todo], functions)
+    results = disassemble([v.cubin for _, v in todo if v.cubin], ptx, [parse_arch(v.arch) for _, v in todo], functions)
     out = list(batch)
     for (n, v), result in zip(todo, results):
         if result.text is not None:
@@ -367,3 +390,15 @@ def with_sass(batch: list[tuple[int, Variant]]) -> list[tuple[int, Variant]]:
         if not v.cubin and Stage.SASS not in v.stage_errors and vendor_of(v.arch) is Vendor.NVIDIA:
             out[n] = (i, replace(v, stage_errors={**v.stage_errors, Stage.SASS: "not produced: no cubin"}))
     return out
+
+
+# The stages irscope derives from what a compile left behind (``StageSpec.derived_from``), each added to a
+# batch of variants at once: SASS from the cubin, one nvdisasm run per arch.
+DERIVED: dict[Stage, Callable[[list[tuple[int, Variant]]], list[tuple[int, Variant]]]] = {Stage.SASS: with_sass}
+
+
+def derive(batch: list[tuple[int, Variant]]) -> list[tuple[int, Variant]]:
+    """Every derived stage added to ``batch``."""
+    for add in DERIVED.values():
+        batch = add(batch)
+    return batch

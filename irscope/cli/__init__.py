@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 import click
 
-from ..errors import ExitCode, IrscopeError, exception_line, install_hint
+from ..errors import ExitCode, IrscopeError, exception_line
 from ..processes.timeline import mark
 
 # command name -> (module, function); loaded only when the command runs
@@ -109,11 +109,13 @@ class LazyGroup(click.Group):
         except Exception as exc:
             if ctx.obj and ctx.obj.get("debug"):
                 raise
+            from ..frontends.registry import install_hint  # a frontend's extra, or irscope's own
+
             hint = install_hint(exc)
             if hint is not None:  # an optional dependency this command needs: the user's to install
                 _error_line(
                     f"irscope: error: {ctx.invoked_subcommand or 'this'} needs "
-                    f"{exc.name.partition('.')[0]}, which is not installed: {hint}"
+                    f"{getattr(exc, 'name', '').partition('.')[0]}, which is not installed: {hint}"
                 )
                 ctx.exit(int(ExitCode.USAGE))
             _error_line(f"irscope: internal error: {exception_line(exc)} (rerun with --debug for the traceback)")
@@ -219,4 +221,4 @@ def _private_tempdir() -> Iterator[None]:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(run())
+    run()

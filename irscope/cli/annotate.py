@@ -16,7 +16,7 @@ from .output import echo
 @click.option("--stage", "stage_name", type=click.Choice(EXPLAINED_STAGES), default="ptx", show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object: findings and every line decoded.")
 @click.option("--findings", "findings_only", is_flag=True, help="Print the findings only.")
-def annotate(kernel, assignments, arch, signature, stage_name, as_json, findings_only) -> None:
+def annotate(kernel, assignments, arch, signature, stage_name, as_json, findings_only, settings) -> None:
     """Explain every instruction of KERNEL's PTX, SASS or (for a gfx arch) AMDGCN in plain words.
 
     Each line comes with the Python line it came from and the instruction decoded
@@ -35,7 +35,7 @@ def annotate(kernel, assignments, arch, signature, stage_name, as_json, findings
     from ..types import Stage
     from .options import open_named, overrides
 
-    named = open_named(kernel, signature)
+    named = open_named(kernel, settings, signature)
     variant = named.variant(overrides(assignments), arch)
     stage = Stage(stage_name)
     if stage not in variant.listings:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -71,6 +72,7 @@ def bench(
     timeout,
     launch_stored_cubins,
     as_json,
+    settings,
 ) -> None:
     """Check KERNEL's variants against the torch reference, then time them on this GPU.
 
@@ -89,17 +91,15 @@ def bench(
       irscope bench square_kernel -s BLOCK_SIZE=128,1024,8192
       irscope bench square_kernel -c n_rows=65536 -c n_cols=1024 --ncu -o runs/square-big
     """
-    from ..errors import ExitCode, UsageError
-    from ..frontends.config import listed_configs, parse_sweep, sweep_configs
-    from ..measure.bench import bench as run_bench
+    from ..errors import UsageError
+    from ..frontends.config import parse_sweep
     from ..measure.bench import require_gpu, start_gpu_workers
-    from ..processes import resident
+    from ..named import plan
     from ..processes.timeline import mark
-    from ..session import Session
-    from .options import executor_given, open_named, overrides
+    from .options import open_named, overrides
 
     mark("bench command starts")
-    runner = executor_given()  # Ray missing or unreachable: refused before anything is compiled
+    runner = settings.runner()  # Ray missing or unreachable: refused before anything is compiled
     if not runner.remote:
         require_gpu()  # Ray's GPUs are the cluster's: bench asks it for them
         mark("GPU found")
@@ -110,80 +110,84 @@ def bench(
     # The GPU workers start up (torch, CUDA, CUPTI) while the kernel is found and compiled.
     workers = start_gpu_workers(runner, _gpus(gpus), timeout=timeout)
     try:
-        named = open_named(kernel, signature, need_kernel=True)
+        named = open_named(kernel, settings, signature, need_kernel=True)
         mark("kernel resolved")
-        if not named.kernel.can_launch:
-            raise UsageError(named.kernel.no_launch_reason())
-        if sweeps or listed_configs(named.table) is not None:  # an autotuned kernel: its configs, as sweep does
-            configs = sweep_configs(named.table, named.name, parse_sweep(sweeps), overrides(assignments))
-        else:
-            configs = [named.config(overrides(assignments))]
-        runner.check_kernel(named.kernel)
-        session = named.session
-        if out is not None:
-            session = Session.of_kernel(out, named.kernel, named.table)
-        latest = {}
-        notes = []
-        tuned = []
-        try:
-            for result in run_bench(
-                named.kernel,
-                configs,
-                session,
-                compile_timeout=named.compile_timeout,
-                method="graph" if graph else method,
-                ncu=with_ncu,
-                min_time_ms=min_time_ms,
-                timeout=timeout,
-                on_note=notes.append,
-                on_autotuner=tuned.append,
-                gpus=_gpus(gpus),
-                launch_stored_cubins=launch_stored_cubins,
-                executor=runner,
-                workers=workers,
-            ):
-                latest[result.index] = result
-                if not as_json:
-                    m = result.measurement
-                    echo(f"  {result.variant.config.label()}: {m.status.value} {m.label()}", err=True)
-        except KeyboardInterrupt:
-            echo(f"irscope: interrupted after {len(latest)} of {len(configs)} variants", err=True)
-            raise SystemExit(int(ExitCode.INTERRUPTED)) from None
-        if runner.per_node():
-            echo(f"irscope: {runner.per_node()}", err=True)
-        autotuner = tuned[0] if tuned else None
-        if autotuner is not None and autotuner.error:
-            notes.append(f"Triton's autotuner could not be run, so only irscope's timings are shown: {autotuner.error}")
-            autotuner = None
-        if resident.STARTED:
-            notes.append(
-                f"GPU workers now fork from a process kept {resident.keep_seconds():.0f} s after its last use "
-                f"(pid {resident.STARTED[0]}; torch imported, no CUDA): the next bench starts at once; "
-                f"{resident.KEEP_ENV}=0 keeps none"
-            )
-        for note in notes:
-            echo(f"irscope: note: {note}", err=True)
-        rows = [latest[i] for i in sorted(latest)]
-        if as_json:
-            for r in rows:
-                echo(
-                    json.dumps(
-                        {
-                            "config": r.variant.config.to_json(),
-                            "arch": r.variant.arch,
-                            **r.measurement.to_json(),
-                            **_autotuner_json(autotuner, r),
-                        },
-                        default=str,
-                    )
-                )
-        else:
-            mark("bench table made")
-            print_bench_table(rows, autotuner)
-        mark("bench table printed")
-        exit_if_any_failed(rows)
+        kernel_to_time = named.require_kernel(signature)
+        if not kernel_to_time.can_launch:
+            raise UsageError(kernel_to_time.no_launch_reason())
+        # One rule for which configs (named.configs_of): an autotuned kernel's own, as sweep and irscope.bench.
+        todo = plan(named, settings, fixed=overrides(assignments), sweeps=parse_sweep(sweeps), out=out, executor=runner)
+        options = {
+            "method": "graph" if graph else method,
+            "ncu": with_ncu,
+            "min_time_ms": min_time_ms,
+            "timeout": timeout,
+            "gpus": _gpus(gpus),
+            "launch_stored_cubins": launch_stored_cubins,
+        }
+        latest, notes, autotuner = _measure(todo, workers, options, as_json)
+        _report(latest, notes, autotuner, as_json)
     finally:
         workers.close()
+
+
+def _measure(todo, workers, options, as_json):
+    """Run the bench: each variant's latest result, the notes it made, and the kernel's own autotuner's run."""
+    from ..errors import ExitCode
+    from ..measure.bench import bench as run_bench
+
+    latest, notes, tuned = {}, [], []
+    try:
+        for result in run_bench(
+            todo.kernel,
+            todo.configs,
+            todo.session,
+            compile_timeout=todo.named.compile_timeout,
+            on_note=notes.append,
+            on_autotuner=tuned.append,
+            executor=todo.executor,
+            workers=workers,
+            **options,
+        ):
+            latest[result.index] = result
+            if not as_json:
+                m = result.measurement
+                echo(f"  {result.variant.config.label()}: {m.status.value} {m.label()}", err=True)
+    except KeyboardInterrupt:
+        echo(f"irscope: interrupted after {len(latest)} of {len(todo.configs)} variants", err=True)
+        raise SystemExit(int(ExitCode.INTERRUPTED)) from None
+    if todo.executor.per_node():
+        echo(f"irscope: {todo.executor.per_node()}", err=True)
+    autotuner = tuned[0] if tuned else None
+    if autotuner is not None and autotuner.error:
+        notes.append(f"Triton's autotuner could not be run, so only irscope's timings are shown: {autotuner.error}")
+        autotuner = None
+    return latest, notes, autotuner
+
+
+def _report(latest, notes, autotuner, as_json) -> None:
+    """The notes, then the table (or JSON lines); exit 1 when a variant was not OK."""
+    from ..processes import resident
+    from ..processes.timeline import mark
+
+    if resident.STARTED:
+        notes.append(
+            f"GPU workers now fork from a process kept {resident.keep_seconds():.0f} s after its last use "
+            f"(pid {resident.STARTED[0]}; torch imported, no CUDA): the next bench starts at once; "
+            f"{resident.KEEP_ENV}=0 keeps none"
+        )
+    for note in notes:
+        echo(f"irscope: note: {note}", err=True)
+    rows = [latest[i] for i in sorted(latest)]
+    if as_json:
+        for r in rows:
+            record = {"config": r.variant.config.to_json(), "arch": r.variant.arch, **r.measurement.to_json()}
+            echo(json.dumps({**record, **_autotuner_json(autotuner, r)}, default=str))
+    else:
+        mark("bench table made")
+        print_bench_table(rows, autotuner)
+    mark("bench table printed")
+    exit_if_any_failed(rows)
 
 
 def _gpus(text: str | None) -> list[str] | None:
@@ -240,24 +244,7 @@ def print_bench_table(rows, autotuner=None) -> None:
     table = Table(box=None, pad_edge=False, header_style="bold")
     gpus = {r.measurement.gpu_index for r in rows if r.measurement.gpu_index is not None}
     tuned = ["autotuner ms"] if autotuner is not None and autotuner.configs else []
-    for column in [
-        *names,
-        "status",
-        "median us",
-        "p20-p80 us",
-        "min us",
-        *tuned,
-        "GB/s",
-        "% copy",
-        "TFLOP/s",
-        "bound",
-        "regs",
-        "ncu us",
-        "dram %",
-        "occ %",
-        *(["gpu"] if len(gpus) > 1 else []),
-        "note",
-    ]:
+    for column in _columns(names, tuned, len(gpus) > 1):
         table.add_column(column, justify="left" if column in ("status", "note") else "right", no_wrap=column != "note")
     for r, e in zip(rows, entries):
         m = r.measurement
@@ -289,15 +276,39 @@ def print_bench_table(rows, autotuner=None) -> None:
         for line in autotuner_lines(autotuner, rows):
             console.print(line, markup=False, highlight=False)
     if rows and rows[0].measurement.device:
-        m = rows[0].measurement
-        ceiling = (
-            f" · 1 GiB copy: best at {max(r.measurement.pct_ceiling or 0 for r in rows):.0f}%"
-            if any(r.measurement.pct_ceiling for r in rows)
-            else ""
-        )
-        console.print(
-            f"{m.device} · driver {m.driver} · torch {m.torch} · triton {m.triton} · {m.date} · {m.method}{ceiling}"
-        )
+        console.print(_machine_line(rows))
+
+
+def _columns(names: list[str], tuned: list[str], several_gpus: bool) -> list[str]:
+    return [
+        *names,
+        "status",
+        "median us",
+        "p20-p80 us",
+        "min us",
+        *tuned,
+        "GB/s",
+        "% copy",
+        "TFLOP/s",
+        "bound",
+        "regs",
+        "ncu us",
+        "dram %",
+        "occ %",
+        *(["gpu"] if several_gpus else []),
+        "note",
+    ]
+
+
+def _machine_line(rows) -> str:
+    """Where the table was measured: the GPU, its driver, torch and Triton, the date, the method."""
+    m = rows[0].measurement
+    ceiling = (
+        f" · 1 GiB copy: best at {max(r.measurement.pct_ceiling or 0 for r in rows):.0f}%"
+        if any(r.measurement.pct_ceiling for r in rows)
+        else ""
+    )
+    return f"{m.device} · driver {m.driver} · torch {m.torch} · triton {m.triton} · {m.date} · {m.method}{ceiling}"
 
 
 def _tuned_cell(run, row) -> str:
@@ -326,13 +337,13 @@ def autotuner_lines(run, rows) -> list[str]:
         f"* Triton's autotuner picked {pick.label()}: {_figure(pick)}{took}",
         f"  (ranked by its {run.ranked_by}: {run.method})",
     ]
-    own = {}  # the autotuner's config -> irscope's row of it, where irscope timed it correctly
+    own: dict[int, Any] = {}  # the autotuner's config -> irscope's row of it, where irscope timed it correctly
     for r in rows:
         i = run.index_of(r.variant.config)
         if i is not None and r.measurement.ranked:
             own.setdefault(i, r)
     us = {i: r.measurement.median_us for i, r in own.items()}
-    fastest_of_all = min(us, key=us.get, default=None)
+    fastest_of_all = min(us, key=lambda i: us[i], default=None)
     if fastest_of_all is not None and run.configs[fastest_of_all].pruned:
         lines.append(
             f"irscope's fastest, {run.configs[fastest_of_all].label()} ({us[fastest_of_all]:.1f} us), is "
@@ -341,7 +352,7 @@ def autotuner_lines(run, rows) -> list[str]:
     timed = {i: t for i, t in us.items() if run.configs[i].ms is not None}
     if not timed:
         return lines + ["irscope timed none of the configs the autotuner timed correctly: nothing to compare"]
-    fastest = min(timed, key=timed.get)
+    fastest = min(timed, key=lambda i: timed[i])
     if fastest == run.picked:
         return lines + [
             (

@@ -72,7 +72,7 @@ def cache(trim_to, clear, as_json) -> None:
     echo("trim with irscope cache --trim SIZE (least recently used first), or --clear")
 
 
-def _bytes(n: int) -> str:
+def _bytes(n: float) -> str:
     for unit in ("B", "KiB", "MiB", "GiB"):
         if n < 1024 or unit == "GiB":
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
@@ -64,59 +65,18 @@ def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time
       irscope compare gelu_kernel gelu_tanh_kernel gelu_numba_kernel
       irscope compare square_kernel square_matrix_kernel square_numba_kernel -c fast_math=true
     """
-    from ..capturing import capture, choose_target
-    from ..diffing.compare import implementation_label, structure
-    from ..errors import ExitCode, UsageError
+    from ..capturing import choose_target
+    from ..errors import ExitCode
     from ..frontends.config import parse_assignments
     from ..nvidia.device import gpu_capability
     from ..types import Status
-    from .options import open_named
 
-    given = parse_assignments(assignments)
-    rows = []
     target = choose_target(arch)
-    for name in kernels:
-        named = open_named(name)
-        kernel = named.require_kernel()
-        config = named.config({k: v for k, v in given.items() if k in named.table})
-        variant = capture(kernel, config=config, arch=target.arch, compile_timeout=named.compile_timeout)
-        rows.append(
-            {
-                "implementation": implementation_label(kernel.frontend, kernel.name),
-                "kernel": kernel,
-                "config": config,
-                "variant": variant,
-                "structure": structure(variant) if variant.status is Status.OK else None,
-                "measurement": None,
-            }
-        )
+    rows = _captured(kernels, parse_assignments(assignments), target.arch)
     if with_bench is None:
         with_bench = gpu_capability() is not None
-    extra = []
     if with_bench:
-        from ..measure.compare import measure_all
-
-        launchable = [(i, r) for i, r in enumerate(rows) if r["kernel"].can_launch and r["structure"] is not None]
-        if not launchable:
-            raise UsageError("none of the kernels declares example inputs to run them with (a KernelSpec or CudaSpec)")
-        references = ("eager", "torch.compile") if with_torch else ()
-        jobs = [(r["kernel"], r["config"]) for _, r in launchable]
-        for tag, m in measure_all(jobs, references, method=method, min_time_ms=min_time_ms):
-            if isinstance(tag, int):
-                rows[launchable[tag][0]]["measurement"] = m
-            else:
-                extra.append(
-                    {
-                        "implementation": f"PyTorch {tag}" if tag == "eager" else tag,
-                        "kernel": None,
-                        "config": launchable[0][1]["config"],
-                        "variant": None,
-                        "structure": None,
-                        "measurement": m,
-                    }
-                )
-        extra.sort(key=lambda r: r["implementation"] != "PyTorch eager")
-    rows += extra
+        rows += _measured(rows, with_torch, method, min_time_ms)
     if as_json:
         echo(json.dumps({"arch": target.arch, "rows": [_row_json(r) for r in rows]}, indent=2))
     else:
@@ -129,6 +89,62 @@ def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time
     ]
     if bad:
         raise click.exceptions.Exit(int(ExitCode.FAILURE))
+
+
+def _captured(kernels, given: dict[str, Any], arch: str) -> list[dict[str, Any]]:
+    """One row per kernel: its default config (with the -c values it has a parameter for), compiled for ``arch``."""
+    from ..capturing import capture
+    from ..diffing.compare import implementation_label, structure
+    from ..frontends import frontend_info
+    from ..types import Status
+    from .options import open_named
+
+    rows: list[dict[str, Any]] = []
+    for name in kernels:
+        named = open_named(name)
+        kernel = named.require_kernel()
+        config = named.config({k: v for k, v in given.items() if k in named.table})
+        variant = capture(kernel, config=config, arch=arch, compile_timeout=named.compile_timeout)
+        rows.append(
+            {
+                "implementation": implementation_label(frontend_info(kernel.frontend).display_name, kernel.name),
+                "kernel": kernel,
+                "config": config,
+                "variant": variant,
+                "structure": structure(variant) if variant.status is Status.OK else None,
+                "measurement": None,
+            }
+        )
+    return rows
+
+
+def _measured(rows: list[dict[str, Any]], with_torch: bool, method: str, min_time_ms: float) -> list[dict[str, Any]]:
+    """Each launchable row timed on this GPU (its ``measurement`` set), and rows of the PyTorch references."""
+    from ..errors import UsageError
+    from ..measure.compare import measure_all
+
+    launchable = [(i, r) for i, r in enumerate(rows) if r["kernel"].can_launch and r["structure"] is not None]
+    if not launchable:
+        raise UsageError("none of the kernels declares example inputs to run them with (a KernelSpec or CudaSpec)")
+    references = ("eager", "torch.compile") if with_torch else ()
+    jobs = [(r["kernel"], r["config"]) for _, r in launchable]
+    extra = []
+    for tag, m in measure_all(jobs, references, method=method, min_time_ms=min_time_ms):
+        if isinstance(tag, int):
+            rows[launchable[tag][0]]["measurement"] = m
+        else:
+            extra.append(
+                {
+                    "implementation": f"PyTorch {tag}" if tag == "eager" else tag,
+                    "kernel": None,
+                    "config": launchable[0][1]["config"],
+                    "variant": None,
+                    "structure": None,
+                    "measurement": m,
+                }
+            )
+    extra.sort(key=lambda r: r["implementation"] != "PyTorch eager")
+    return extra
 
 
 def _row_json(row) -> dict:

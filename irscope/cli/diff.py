@@ -52,7 +52,19 @@ from .output import echo
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def diff(
-    kernel, a_values, b_values, common, arch, signature, stage_name, raw, ignore, side_by_side, context, as_json
+    kernel,
+    a_values,
+    b_values,
+    common,
+    arch,
+    signature,
+    stage_name,
+    raw,
+    ignore,
+    side_by_side,
+    context,
+    as_json,
+    settings,
 ) -> None:
     """Diff one stage of two variants of KERNEL (a kernel or a session directory).
 
@@ -81,7 +93,7 @@ def diff(
         given = overrides(values)
         side_arch = given.pop("arch", arch)
         source = given.pop("session", None) or given.pop("kernel", None) or kernel
-        named = open_named(source, signature)
+        named = open_named(source, settings, signature)
         variant = named.variant({**shared, **given} if source == kernel else given, side_arch)
         sides.append((named, variant))
     (ta, a), (tb, b) = sides
@@ -97,7 +109,7 @@ def diff(
                 f"{stage.value} of variant {label} was not captured: {v.stage_errors.get(stage, 'missing')}"
             )
     result = diff_variants(a, b, stage, raw=raw, ignore=_ignored(ignore))
-    result.runtimes = (_runtime(ta, a), _runtime(tb, b))
+    result.runtimes = (_runtime(ta, a, settings.sample_gpu), _runtime(tb, b, settings.sample_gpu))
     if as_json:
         echo(json.dumps(to_json(result), indent=1))
         return
@@ -106,18 +118,18 @@ def diff(
     if not result.changed:
         echo(f"no differences in {stage.value} ({'raw' if raw else 'normalised'})")
         return
-    width = click.get_terminal_size()[0] if hasattr(click, "get_terminal_size") else 160
+    width = 160  # side by side: each side's lines cut to fit half of it
     lines = side_by_side_lines(result, max(width, 120), context) if side_by_side else unified_lines(result, context)
     echo("\n".join(lines))
 
 
-def _runtime(named, variant):
-    """The runtime ``variant`` shows: measured into its session, else its sample, if either has one."""
+def _runtime(named, variant, sample_gpu):
+    """The runtime ``variant`` shows: measured into its session, else its sample (``sample_gpu``'s), if either has one."""
     from ..measure.runtimes import shown_measurement
     from ..records import Runtime
 
     entry = named.session.find(variant.config, variant.arch) if named.session is not None else None
-    return Runtime.of(shown_measurement(variant.kernel, variant.config, variant.arch, entry))
+    return Runtime.of(shown_measurement(variant.kernel, variant.config, variant.arch, entry, sample_gpu))
 
 
 def _ignored(text: str | None) -> tuple[str, ...]:

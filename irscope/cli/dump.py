@@ -34,7 +34,7 @@ CXX_PUNCTUATION = re.compile(r"[<>,\s*&()\[\]]+")
     help="Write one file per stage plus the metadata into this directory.",
 )
 @click.option("--no-cache", is_flag=True, help="Compile even if this variant is cached.")
-def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_dir, no_cache) -> None:
+def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_dir, no_cache, settings) -> None:
     """Compile KERNEL for one configuration and print a stage of it.
 
     KERNEL may also be a session directory or a tritonparse trace (trace.ndjson[.gz|.zst][:kernel]):
@@ -51,7 +51,7 @@ def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_
     from ..types import Stage
     from .options import open_named, overrides
 
-    named = open_named(kernel, signature)
+    named = open_named(kernel, settings, signature)
     variant = named.variant(overrides(assignments), arch, use_cache=not no_cache)
     config = variant.config
     stages = (

@@ -21,7 +21,7 @@ PARSER_PREFIX = "dedicated_log_triton_trace_"  # tritonparse/parse/common.py: th
     type=click.Path(dir_okay=False, path_type=Path),
     help="The trace to write: FILE.ndjson, or FILE.ndjson.gz for gzip.",
 )
-def export(kernel, assignments, arch, signature, out) -> None:
+def export(kernel, assignments, arch, signature, out, settings) -> None:
     """Write KERNEL's variants as a tritonparse trace (one compilation event each).
 
     A session or a trace gives all its variants (those -c picks, if given); a
@@ -44,7 +44,7 @@ def export(kernel, assignments, arch, signature, out) -> None:
     if not str(out).endswith(SUFFIXES[:2]):
         raise UsageError(f"{out}: a tritonparse trace is FILE.ndjson or FILE.ndjson.gz")
     replaceable(out, UsageError)  # before the work: a link, FIFO or device at -o is never written
-    named = open_named(kernel, signature)
+    named = open_named(kernel, settings, signature)
     given = overrides(assignments)
     if named.session is not None:
         session = named.session

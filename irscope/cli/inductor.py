@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -62,8 +63,40 @@ def inductor(target, inputs, log, trace, mode, arch, out, as_json) -> None:
         raise UsageError("give one of TARGET (path/to/file.py:function, live on a GPU), --log FILE or --trace DIR")
     if importlib.util.find_spec("torch") is None:  # needed for the launch configs: said before any work is
         raise ModuleNotFoundError("No module named 'torch'", name="torch")
-    chosen, timing, per_kernel = {}, {}, {}
     phases = Phases()  # a cold start spends seconds importing Inductor and minutes compiling: say where it is
+    outputs, origin, chosen, timing, per_kernel = _outputs(target, inputs, log, trace, mode, phases)
+    with phases.phase("working out each kernel's launch config with Inductor's heuristics") as said:
+        kernels = plan(outputs, out, chosen)
+        said(f"worked out {_count(len(kernels), 'launch config')} with Inductor's heuristics")
+    compiled = compile_all(kernels, arch)
+    for ck in phases.counted(compiled, len(kernels), "compiling", lambda n: f"compiled {_count(n, 'kernel')}"):
+        if ck.kernel.name in per_kernel:
+            ck.runtime_us, ck.calls = per_kernel[ck.kernel.name]
+    capture = InductorCapture(kernels, outputs, origin, timing)
+    if out is not None:
+        write_sessions(capture, out)
+    if as_json:
+        echo(json.dumps(capture.to_json(), indent=1, default=str))
+    else:
+        _print(capture)
+        if out is not None:
+            echo(f"wrote {len(kernels)} kernel sessions and inductor.json to {out}", err=True)
+    if any(ck.variant is None or not ck.variant.ok for ck in kernels):
+        raise SystemExit(int(ExitCode.FAILURE))  # a kernel did not compile: the table says which
+
+
+def _found(outputs) -> str:
+    return f"{_count(len(outputs), 'graph')}, {_count(sum(len(o.kernels) for o in outputs), 'Triton kernel')}"
+
+
+def _outputs(target, inputs, log, trace, mode, phases):
+    """The output code to capture, from a TORCH_TRACE folder, a log or a live run, with where it came from; a live
+    run also gives the configs Inductor's autotuner chose and the times it measured (empty otherwise)."""
+    from ..errors import UsageError
+
+    chosen: dict[str, Any] = {}
+    timing: dict[str, Any] = {}
+    per_kernel: dict[str, Any] = {}
     if trace is not None:
         from ..interop.inductor.trace import read_trace
 
@@ -100,28 +133,7 @@ def inductor(target, inputs, log, trace, mode, arch, out, as_json) -> None:
         origin = {"function": target, "inputs": list(inputs), "mode": mode}
         if not any(o.kernels for o in outputs):
             raise UsageError("torch.compile generated no Triton kernels for this function (only extern calls?)")
-    with phases.phase("working out each kernel's launch config with Inductor's heuristics") as said:
-        kernels = plan(outputs, out, chosen)
-        said(f"worked out {_count(len(kernels), 'launch config')} with Inductor's heuristics")
-    compiled = compile_all(kernels, arch)
-    for ck in phases.counted(compiled, len(kernels), "compiling", lambda n: f"compiled {_count(n, 'kernel')}"):
-        if ck.kernel.name in per_kernel:
-            ck.runtime_us, ck.calls = per_kernel[ck.kernel.name]
-    capture = InductorCapture(kernels, outputs, origin, timing)
-    if out is not None:
-        write_sessions(capture, out)
-    if as_json:
-        echo(json.dumps(capture.to_json(), indent=1, default=str))
-    else:
-        _print(capture)
-        if out is not None:
-            echo(f"wrote {len(kernels)} kernel sessions and inductor.json to {out}", err=True)
-    if any(ck.variant is None or not ck.variant.ok for ck in kernels):
-        raise SystemExit(int(ExitCode.FAILURE))  # a kernel did not compile: the table says which
-
-
-def _found(outputs) -> str:
-    return f"{_count(len(outputs), 'graph')}, {_count(sum(len(o.kernels) for o in outputs), 'Triton kernel')}"
+    return outputs, origin, chosen, timing, per_kernel
 
 
 def _count(n: int, thing: str) -> str:

@@ -23,7 +23,7 @@ from .output import echo
 )
 @click.option("--top", default=12, show_default=True, type=click.IntRange(min=1), help="SASS lines to show.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def ncu(kernel, assignments, arch, signature, report, top, as_json) -> None:
+def ncu(kernel, assignments, arch, signature, report, top, as_json, settings) -> None:
     """The hottest SASS instructions of KERNEL's variant, each with its Python line and why warps stall there.
 
     Nsight Compute samples where warps are and counts what each instruction executes
@@ -38,29 +38,11 @@ def ncu(kernel, assignments, arch, signature, report, top, as_json) -> None:
     """
     from ..annotating.hotspots import hot_lines, matched, python_line_shares, to_json
     from ..errors import UsageError
-    from ..measure.ncu_report import read_report, session_counters
-    from ..types import Stage
     from .options import open_named, overrides
 
-    named = open_named(kernel, signature)
+    named = open_named(kernel, settings, signature)
     variant = named.variant(overrides(assignments), arch)
-    if report is not None:
-        if not report.is_file():
-            raise UsageError(f"no such report: {report}")
-        kernels = [k for k in read_report(report) if k.name == variant.kernel.name] or read_report(report)
-        if not kernels:
-            raise UsageError(f"{report}: no profiled kernel")
-        counters = kernels[0]
-    else:
-        if named.session is None:
-            raise UsageError("give --report FILE.ncu-rep, or a session that `irscope bench --ncu -o` wrote")
-        entry = named.session.find(variant.config, variant.arch)
-        counters = session_counters(named.session.path, entry.id) if entry is not None else None
-        if counters is None:
-            raise UsageError(
-                f"{named.session.path}: no Nsight Compute counters for {variant.config.label()} "
-                "(bench it with --ncu on a GPU, where Nsight Compute is installed)"
-            )
+    counters = _counters(named, variant, report)
     hit, total = matched(variant, counters)
     if total and hit < total:
         raise UsageError(
@@ -83,7 +65,37 @@ def ncu(kernel, assignments, arch, signature, report, top, as_json) -> None:
                 indent=1,
             )
         )
-        return
+    else:
+        _print(counters, variant, hot, shares, top)
+
+
+def _counters(named, variant, report):
+    """The variant's Nsight Compute counters: from the report named, else the ones its session kept."""
+    from ..errors import UsageError
+    from ..measure.ncu_report import read_report, session_counters
+
+    if report is not None:
+        if not report.is_file():
+            raise UsageError(f"no such report: {report}")
+        kernels = [k for k in read_report(report) if k.name == variant.kernel.name] or read_report(report)
+        if not kernels:
+            raise UsageError(f"{report}: no profiled kernel")
+        return kernels[0]
+    if named.session is None:
+        raise UsageError("give --report FILE.ncu-rep, or a session that `irscope bench --ncu -o` wrote")
+    entry = named.session.find(variant.config, variant.arch)
+    stored = session_counters(named.session.path, entry.id) if entry is not None else None
+    if stored is None:
+        raise UsageError(
+            f"{named.session.path}: no Nsight Compute counters for {variant.config.label()} "
+            "(bench it with --ncu on a GPU, where Nsight Compute is installed)"
+        )
+    return stored
+
+
+def _print(counters, variant, hot, shares, top: int) -> None:
+    from ..types import Stage
+
     m = counters.metrics
     figures = [
         f"{m['gpu_time_us']:.2f} us" if "gpu_time_us" in m else None,
@@ -103,7 +115,7 @@ def ncu(kernel, assignments, arch, signature, report, top, as_json) -> None:
         stalls = ", ".join(f"{k} {v:.0f}" for k, v in list(h.stalls.items())[:2])
         where = f"line {h.python_line}" if h.python_line else "no line"
         echo(f"  {100 * h.share:5.1f}%  {h.index + 1:>5}  {h.text[:60]:60}  {where:9} {stalls}")
-    reasons = Counter()
+    reasons: Counter[str] = Counter()
     for h in hot:
         reasons.update(h.stalls)
     words = [f"  {reason}: {STALL_WORDS[reason]}" for reason, _ in reasons.most_common(3) if reason in STALL_WORDS]

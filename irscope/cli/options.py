@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -11,13 +13,34 @@ import click
 from ..stages import Stage, specs
 
 if TYPE_CHECKING:
-    from ..named import Named
-    from ..processes.executors import Executor
+    from ..named import Named, Settings
 
 # Derived from the stage registry: every compiled stage, and those annotate can explain.
 STAGE_CHOICES = [s.value for s in Stage.compiled()]
-EXPLAINED_STAGES = [spec.key for spec in specs() if spec.explained]
 ALL_STAGES = [spec.key for spec in specs()]
+
+
+class _ExplainedStages(Sequence[str]):
+    """The stages whose dialect is explained (ir/dialects.py), read when ``annotate`` first parses or shows
+    its help: importing the parsers behind the dialects costs every other command's start (~0.1 s)."""
+
+    @functools.cached_property
+    def _keys(self) -> list[str]:
+        from ..ir.dialects import dialect_of
+
+        return [s.value for s in Stage.all() if dialect_of(s).explained]
+
+    def __getitem__(self, i: Any) -> Any:
+        return self._keys[i]
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == other
+
+
+EXPLAINED_STAGES = _ExplainedStages()
 
 
 # Limits of the number options: past them a value is a mistake (`inf`, a stray digit), not a wish.
@@ -44,8 +67,25 @@ def milliseconds() -> Bounded:
     return Bounded(min=0, min_open=True, max=MAX_MILLISECONDS)
 
 
+def into_settings(fn: Callable[..., Any], fields: Mapping[str, str]) -> Callable[..., Any]:
+    """``fn`` taking its options named in ``fields`` (option -> Settings field) as one ``settings`` argument:
+    the options of a command are arguments of its call, never kept in click's context or the environment."""
+
+    @functools.wraps(fn)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        from ..named import Settings
+
+        given = {field: kwargs.pop(name) for name, field in fields.items() if name in kwargs}
+        settings = kwargs.get("settings") or Settings()
+        kwargs["settings"] = replace(settings, **{k: v for k, v in given.items() if v is not None})
+        return fn(*args, **kwargs)
+
+    return command
+
+
 def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """KERNEL argument with -c, --arch, --signature and --spec."""
+    """KERNEL argument with -c, --arch, --signature, --spec and --compile-timeout (these two into ``settings``)."""
+    fn = into_settings(fn, {"spec_file": "spec_file", "compile_timeout": "compile_timeout"})
     fn = click.option(
         "--signature",
         "-S",
@@ -58,8 +98,6 @@ def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         "--spec",
         "spec_file",
         metavar="FILE.py",
-        expose_value=False,
-        callback=remember_spec_file,
         type=click.Path(dir_okay=False),
         help="The CudaSpec (inputs, grid, reference) of a .cu or load_inline kernel, for bench. A spec file is "
         "Python and runs: one beside a .cu is used only when named here (built-in kernels: their own).",
@@ -75,8 +113,6 @@ def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         "--compile-timeout",
         metavar="SECONDS",
         type=seconds(),
-        expose_value=False,
-        callback=set_compile_timeout,
         help="Kill a compile that runs longer than this (default 300; ptxas on a huge block can run for minutes).",
     )(fn)
     fn = click.option(
@@ -100,51 +136,21 @@ def check_arch(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return value
 
 
-SPEC_FILE = "irscope.spec_file"  # click's ctx.meta key: --spec, for open_named
-
-
-def remember_spec_file(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    """--spec: kept in the command's context for ``open_named``, which hands it to the front door."""
-    if value is not None:
-        ctx.meta[SPEC_FILE] = value
-
-
-def spec_file_given() -> str | None:
-    """The --spec of the command running now, if any."""
-    ctx = click.get_current_context(silent=True)
-    return ctx.meta.get(SPEC_FILE) if ctx is not None else None
-
-
-COMPILE_TIMEOUT = "irscope.compile_timeout"  # click's ctx.meta key: --compile-timeout
-
-
-def set_compile_timeout(ctx: click.Context, param: click.Parameter, value: float | None) -> None:
-    """--compile-timeout: kept in the command's context; ``open_named`` hands it to every capture of this command."""
-    if value is not None:
-        ctx.meta[COMPILE_TIMEOUT] = value
-
-
-def compile_timeout_given() -> float:
-    """The --compile-timeout of the command running now, else the default."""
-    from ..processes.workers import DEFAULT_COMPILE_TIMEOUT
-
-    ctx = click.get_current_context(silent=True)
-    return ctx.meta.get(COMPILE_TIMEOUT, DEFAULT_COMPILE_TIMEOUT) if ctx is not None else DEFAULT_COMPILE_TIMEOUT
-
-
-def open_named(kernel: str, signature: str | None = None, need_kernel: bool = False) -> Named:
-    """KERNEL resolved by the front door (``irscope.named``), with this command's --spec and --compile-timeout."""
-    from ..named import open_named as resolve
+def with_notes(settings: Settings | None) -> Settings:
+    """``settings`` (a command's, or the defaults) with the front door's notes going to stderr."""
+    from ..named import Settings
     from .output import echo
 
-    return resolve(
-        kernel,
-        signature=signature,
-        need_kernel=need_kernel,
-        spec_file=spec_file_given(),
-        compile_timeout=compile_timeout_given(),
-        note=lambda line: echo(f"irscope: {line}", err=True),
-    )
+    return replace(settings or Settings(), note=lambda line: echo(f"irscope: {line}", err=True))
+
+
+def open_named(
+    kernel: str, settings: Settings | None = None, signature: str | None = None, need_kernel: bool = False
+) -> Named:
+    """KERNEL resolved by the front door (``irscope.named``), with this command's settings (--spec, --compile-timeout)."""
+    from ..named import open_named as resolve
+
+    return resolve(kernel, with_notes(settings), signature=signature, need_kernel=need_kernel)
 
 
 def overrides(assignments: tuple[str, ...]) -> dict[str, str]:
@@ -155,63 +161,37 @@ def overrides(assignments: tuple[str, ...]) -> dict[str, str]:
 
 
 def sample_gpu_option(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """--sample-gpu, for the commands that show recorded runtimes where nothing was measured."""
+    """--sample-gpu (into ``settings``), for the commands that show recorded runtimes where nothing was measured."""
     return click.option(
         "--sample-gpu",
         metavar="NAME",
-        expose_value=False,
-        callback=set_sample_gpu,
+        callback=check_sample_gpu_option,
         help="Show the runtimes recorded on this GPU in samples/ (a part of its name: H100, H200; default "
         "$IRSCOPE_SAMPLE_GPU, else H100). A variant it did not record shows another GPU's, labelled.",
-    )(fn)
+    )(into_settings(fn, {"sample_gpu": "sample_gpu"}))
 
 
-def set_sample_gpu(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    """--sample-gpu: refused unless samples were recorded on such a GPU (ParameterError, exit 2); the
-    environment carries the choice to every runtime shown in this run, the TUI's included."""
-    if value is not None:
-        import os
+def check_sample_gpu_option(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """--sample-gpu: refused unless samples were recorded on such a GPU (ParameterError, exit 2); the command
+    hands the choice to every runtime it shows (``Settings.sample_gpu``), the TUI's included."""
+    if value is None:
+        return None
+    from ..measure.samples import check_sample_gpu
 
-        from ..measure.samples import SAMPLE_GPU_ENV, check_sample_gpu
-
-        os.environ[SAMPLE_GPU_ENV] = check_sample_gpu(value)
+    return check_sample_gpu(value)
 
 
 def executor_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """--executor and --gpu-type, kept in the command's context for ``executor_given``."""
+    """--executor and --gpu-type (into ``settings``: ``Settings.runner``)."""
+    fn = into_settings(fn, {"executor": "executor", "gpu_type": "gpu_type"})
     fn = click.option(
         "--gpu-type",
         metavar="TYPE",
-        expose_value=False,
-        callback=remember(GPU_TYPE),
         help="With --executor ray: measure only on GPUs of this type (Ray's accelerator_type: H100, A100, ...).",
     )(fn)
     return click.option(
         "--executor",
         type=click.Choice(["local", "ray"]),
-        expose_value=False,
-        callback=remember(EXECUTOR),
         help="Where compiles and measurements run: local (default), this host's worker processes; ray, a Ray "
         "cluster ($RAY_ADDRESS, else a local instance; pip install irscope[ray]; see docs/ray.md).",
     )(fn)
-
-
-EXECUTOR = "irscope.executor"  # click's ctx.meta keys: --executor, --gpu-type
-GPU_TYPE = "irscope.gpu_type"
-
-
-def remember(key: str) -> Callable[[click.Context, click.Parameter, Any], None]:
-    def keep(ctx: click.Context, param: click.Parameter, value: Any) -> None:
-        if value is not None:
-            ctx.meta[key] = value
-
-    return keep
-
-
-def executor_given() -> Executor:
-    """The executor the running command was asked for (Ray missing or unreachable: UsageError, exit 2)."""
-    from ..processes.executors import executor_named
-
-    ctx = click.get_current_context(silent=True)
-    meta = ctx.meta if ctx is not None else {}
-    return executor_named(meta.get(EXECUTOR), meta.get(GPU_TYPE))

@@ -74,13 +74,13 @@ def passes(
         raise UsageError(f"{' and '.join(chosen)} do not go together: pick one")
     if (a_values or b_values) and not divergence:
         raise UsageError("-a/-b name the two configs of --first-divergence")
-    named = open_named(kernel, signature)
+    named = open_named(kernel, signature=signature)
     shared = overrides(assignments)
     if divergence:
         if not a_values or not b_values:
             raise UsageError("--first-divergence needs both -a CONFIG and -b CONFIG")
         sides = [named.variant({**shared, **overrides(values)}, arch, passes=True) for values in (a_values, b_values)]
-        _print_divergence(*sides, context, as_json)
+        _print_divergence(sides[0], sides[1], context, as_json)
         return
     variant = named.variant(shared, arch, passes=True)
     log = _log_of(variant)

@@ -71,6 +71,9 @@ def report(session_dir, out, diffs, diff_stage, sample_gpu, absolute_paths) -> N
             f"{session_dir} is not an irscope session or run (make one with irscope sweep -o DIR or irscope run -o DIR)"
         )
     named = open_named(session_dir)
+    session = named.session
+    if session is None:
+        raise SessionError(f"{session_dir} holds several kernels' sessions: name one of them")
     requests = []
     for a, b in diffs:
         ids = []
@@ -81,6 +84,6 @@ def report(session_dir, out, diffs, diff_stage, sample_gpu, absolute_paths) -> N
                 raise UsageError(f"--diff {side}: no variant of {session_dir} matches")
             ids.append(entry.id)
         requests.append(DiffRequest(ids[0], ids[1], Stage(diff_stage)))
-    text = build(named.session, requests, sample_gpu, absolute_paths)
+    text = build(session, requests, sample_gpu, absolute_paths)
     write_output(out, text)
-    echo(f"wrote {out} ({len(text.encode()) / 1e6:.1f} MB, {len(named.session.entries)} variants)", err=True)
+    echo(f"wrote {out} ({len(text.encode()) / 1e6:.1f} MB, {len(session.entries)} variants)", err=True)

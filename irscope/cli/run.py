@@ -115,50 +115,54 @@ def _user_environment(changed: dict[str, str | None]) -> dict[str, str]:
     return env
 
 
-def _print(index: dict, out: Path) -> None:
+def _print(written: dict, out: Path) -> None:
     from rich.table import Table
 
+    from ..interop.run.index import RunIndex
     from ..session.table import text
     from .output import table_console
+
+    index = RunIndex.from_json(written, f"{out}/run.json")
 
     table = Table(box=None, pad_edge=False, header_style="bold")
     numbers = ("variants", "calls", "GPU total ms", "mean us", "% GPU")
     for column in ("kernel", "variants", "calls", "GPU total ms", "mean us", "% GPU", "autotuner pick", "session"):
         numeric = column in numbers
         table.add_column(column, justify="right" if numeric else "left", no_wrap=numeric, overflow="fold")
-    for k in index["kernels"]:
-        calls, total = k["gpu_calls"], k["gpu_total_us"]
-        launched = sum(v["calls"] or 0 for v in k["variants"])
-        picked = next((v["label"] for v in k["variants"] if v["picked_by_autotuner"]), "")
+    for k in index.kernels:
+        calls, total = k.gpu_calls, k.gpu_total_us
+        launched = sum(v.calls or 0 for v in k.variants)
+        picked = next((v.label for v in k.variants if v.picked_by_autotuner), "")
         table.add_row(
-            k["name"] + (" (Inductor)" if k["inductor"] else ""),
-            str(len(k["variants"])),
+            k.name + (" (Inductor)" if k.inductor else ""),
+            str(len(k.variants)),
             text(calls or launched or None),
             text(total / 1e3 if total else None),
-            text(total / calls if calls else None),
-            text(k["gpu_share_pct"]),
+            text(total / calls if calls and total is not None else None),
+            text(k.gpu_share_pct),
             picked,
-            k["session"] or f"(none: {k['why']})",
-            style=None if k["session"] else "yellow",
+            k.session or f"(none: {k.why})",
+            style=None if k.session else "yellow",
         )
-    for o in index["other_gpu_work"][:8]:
-        name = o["name"] if len(o["name"]) <= 48 else o["name"][:47] + "…"
+    for o in index.other_gpu_work[:8]:
+        name = o.name if len(o.name) <= 48 else o.name[:47] + "…"
+        total = o.total_us or 0.0
         table.add_row(
             name,
             "",
-            text(o["calls"]),
-            text(o["total_us"] / 1e3),
-            text(o["total_us"] / o["calls"]),
-            text(o["gpu_share_pct"]),
+            text(o.calls),
+            text(total / 1e3),
+            text(total / o.calls if o.calls else None),
+            text(o.gpu_share_pct),
             "",
             "(not Triton)",
             style="grey50",
         )
     console = table_console(table)
     console.print(table)
-    where = f"on {index['device']}" if index.get("device") else index["mode"]
+    where = f"on {index.device}" if index.device else index.mode
     console.print(
-        f"{len(index['kernels'])} Triton kernels, {where}, program ran {index['wall_s']:.1f} s; "
+        f"{len(index.kernels)} Triton kernels, {where}, program ran {index.wall_s or 0.0:.1f} s; "
         f"wrote {out}/run.json - open it with: irscope tui {out}",
         style="grey50",
     )

@@ -39,7 +39,9 @@ from .output import echo
     help="Also keep every compiler pass of each variant (Triton; see irscope passes).",
 )
 @executor_options
-def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with_bench, with_ncu, with_passes) -> None:
+def sweep(
+    kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with_bench, with_ncu, with_passes, settings
+) -> None:
     """Capture the cartesian product of -s values of KERNEL and print a table.
 
     KERNEL may also be a session directory: the sweep that made it is resumed
@@ -54,84 +56,98 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
       irscope sweep square_kernel -o runs/square
       irscope sweep square_kernel -s BLOCK_SIZE=256,1024 -s num_warps=4,8 -c n_cols=1024
     """
-    from ..errors import ExitCode, SessionError, UsageError
-    from ..frontends.config import parse_sweep
-    from ..session import Session, run_sweep
-    from .options import executor_given, open_named, overrides
-    from .progress import Phases
+    from ..errors import UsageError
+    from ..named import configs_of, plan
+    from .options import open_named
 
-    named = open_named(kernel, signature, need_kernel=True)
-    session = named.session if named.trace is None else None  # a trace's session is the trace's, read only
-    request = {"sweep": parse_sweep(sweeps), "fixed": overrides(assignments), "arch": arch}
-    stored = False
-    resumed = session if session is not None else Session.open(out) if out and Session.is_session(out) else None
-    if resumed is not None and not sweeps and not assignments and resumed.data.get("request"):
-        # `irscope sweep SESSION` or `irscope sweep FILE:NAME -o SESSION`: resume the sweep that made it
-        request, stored = resumed.data["request"], True
-        if not _well_formed(request):
-            raise SessionError(f"{resumed.path}/session.json: the stored sweep request is malformed")
-        arch = arch or request.get("arch")
-    configs = named.configs(request["sweep"], request["fixed"], stored=stored)
+    named = open_named(kernel, settings, signature, need_kernel=True)
+    request, stored = _request(named, out, sweeps, assignments, arch)
+    arch = arch or request.arch
+    configs = configs_of(named, request.fixed, request.sweep, whole_space=True, stored=stored)
     if with_bench and with_passes:
         raise UsageError("--passes goes with a sweep that compiles; run it before --bench")
     if with_bench and arch is not None:  # refused before a session is written
         from ..measure.bench import not_measured_for
 
         raise UsageError(not_measured_for(arch) or "--bench runs on this machine's GPU; --arch does not apply")
-    runner = executor_given()  # Ray missing or unreachable: refused before a session is written
-    runner.check_kernel(named.kernel)
-    if out is not None:
-        session = Session.of_kernel(out, named.kernel, named.table)
-    if session is not None:
-        session.data["request"] = request
-        session.save()
+    # Ray missing or unreachable: refused before a session is written
+    todo = plan(named, settings, configs=configs, out=out)
+    if todo.session is not None and named.trace is not None and out is None:
+        todo.session = None  # a trace's session is the trace's, read only: new variants go only to -o
+    if todo.session is not None:
+        todo.session.keep_request(request)
+        todo.session.save()
     if with_bench:
-        from ..measure.bench import bench as run_bench
-        from .bench import exit_if_any_failed, print_bench_table
+        _bench(todo, jobs, with_ncu, as_json)
+    else:
+        _capture(todo, arch, jobs, with_passes, as_json)
 
-        latest = {}
-        for result in Phases(quiet=as_json).counted(
-            run_bench(
-                named.kernel,
-                configs,
-                session,
-                compile_timeout=named.compile_timeout,
-                ncu=with_ncu,
-                jobs=jobs,
-                executor=runner,
-            ),
-            len(configs),
-            "capturing",
-            detail=runner.per_node,
-        ):
-            latest[result.index] = result
-        rows = [latest[i] for i in sorted(latest)]
-        print_bench_table(rows)
-        exit_if_any_failed(rows)
-        return
-    results = []
+
+def _request(named, out, sweeps, assignments, arch):
+    """The sweep asked for, and whether it was read from a session (``irscope sweep SESSION``, or ``FILE:NAME -o
+    SESSION``, without -s/-c: resume the sweep that made it; a bad value there fails its variant, not the sweep)."""
+    from ..frontends.config import parse_sweep
+    from ..session import Session
+    from ..session.header import SweepRequest
+    from .options import overrides
+
+    session = named.session if named.trace is None else None  # a trace's session is the trace's, read only
+    resumed = session if session is not None else Session.open(out) if out and Session.is_session(out) else None
+    if resumed is not None and not sweeps and not assignments:
+        stored = resumed.request
+        if stored is not None:
+            return stored, True
+    return SweepRequest(parse_sweep(sweeps), overrides(assignments), arch), False
+
+
+def _bench(todo, jobs, with_ncu, as_json) -> None:
+    from ..measure.bench import bench as run_bench
+    from .bench import exit_if_any_failed, print_bench_table
+    from .progress import Phases
+
+    latest = {}
+    runs = run_bench(
+        todo.kernel,
+        todo.configs,
+        todo.session,
+        compile_timeout=todo.named.compile_timeout,
+        ncu=with_ncu,
+        jobs=jobs,
+        executor=todo.executor,
+    )
+    for result in Phases(quiet=as_json).counted(runs, len(todo.configs), "capturing", detail=todo.executor.per_node):
+        latest[result.index] = result
+    rows = [latest[i] for i in sorted(latest)]
+    print_bench_table(rows)
+    exit_if_any_failed(rows)
+
+
+def _capture(todo, arch, jobs, with_passes, as_json) -> None:
+    from ..errors import ExitCode
+    from ..session import run_sweep
+    from .progress import Phases
+
+    session, results = todo.session, []
+    captures = run_sweep(
+        todo.kernel,
+        todo.configs,
+        arch,
+        session,
+        jobs=jobs,
+        passes=with_passes,
+        compile_timeout=todo.named.compile_timeout,
+        executor=todo.executor,
+    )
     try:
         for result in Phases(quiet=as_json).counted(
-            run_sweep(
-                named.kernel,
-                configs,
-                arch,
-                session,
-                jobs=jobs,
-                passes=with_passes,
-                compile_timeout=named.compile_timeout,
-                executor=runner,
-            ),
-            len(configs),
-            "capturing",
-            detail=runner.per_node,
+            captures, len(todo.configs), "capturing", detail=todo.executor.per_node
         ):
             results.append(result)
     except KeyboardInterrupt:
         where = f"; saved in {session.path}, run again to resume" if session else ""
-        echo(f"irscope: interrupted after {len(results)} of {len(configs)} variants{where}", err=True)
+        echo(f"irscope: interrupted after {len(results)} of {len(todo.configs)} variants{where}", err=True)
         raise SystemExit(int(ExitCode.INTERRUPTED)) from None
-    _print_table(sorted(results, key=lambda r: r.index), named.kernel.identity(), as_json)
+    _print_table(sorted(results, key=lambda r: r.index), todo.kernel.identity(), as_json, todo.settings.sample_gpu)
     failed = sum(not r.ok for r in results)
     where = f" into {session.path}" if session else ""
     echo(
@@ -143,22 +159,7 @@ def sweep(kernel, assignments, arch, signature, sweeps, out, jobs, as_json, with
         raise SystemExit(int(ExitCode.FAILURE))
 
 
-def _well_formed(request) -> bool:
-    """A stored request as sweep writes it: each swept name a list of values, each fixed one a value."""
-
-    def value(v) -> bool:
-        return isinstance(v, (str, int, float, bool))
-
-    return (
-        isinstance(request, dict)
-        and isinstance(request.get("sweep"), dict)
-        and isinstance(request.get("fixed"), dict)
-        and all(isinstance(vs, list) and all(map(value, vs)) for vs in request["sweep"].values())
-        and all(map(value, request["fixed"].values()))
-    )
-
-
-def _print_table(results, kernel, as_json: bool) -> None:
+def _print_table(results, kernel, as_json: bool, sample_gpu: str | None = None) -> None:
     from dataclasses import replace
 
     from ..measure.runtimes import shown_measurement
@@ -168,7 +169,9 @@ def _print_table(results, kernel, as_json: bool) -> None:
     entries = []  # copies that carry the runtime shown: a session's entries keep only what was measured into them
     for r in results:  # from the index where the session has the variant: its files are not read
         entry = r.entry or Entry.of(r.variant)
-        entries.append(replace(entry, measurement=shown_measurement(kernel, entry.config, entry.arch, entry)))
+        entries.append(
+            replace(entry, measurement=shown_measurement(kernel, entry.config, entry.arch, entry, sample_gpu))
+        )
     columns = shown(FACT_COLUMNS, (e.arch for e in entries))
     columns += RUNTIME_COLUMNS if any(e.measurement for e in entries) else []
     names = varying(entries)

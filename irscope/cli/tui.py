@@ -27,7 +27,7 @@ from .options import ALL_STAGES, kernel_options, sample_gpu_option
     help="Measure the variants on this GPU in the background (default: when there is a GPU).",
 )
 @click.pass_context
-def tui(ctx, kernel, assignments, arch, signature, sweeps, out, stage_name, with_bench) -> None:
+def tui(ctx, kernel, assignments, arch, signature, sweeps, out, stage_name, with_bench, settings) -> None:
     """Open KERNEL (or a session directory) in the terminal UI.
 
     Captures the sweep in the background (cached variants appear at once), shows
@@ -53,7 +53,6 @@ def tui(ctx, kernel, assignments, arch, signature, sweeps, out, stage_name, with
     gc.disable()
     ctx.call_on_close(_collect_again)  # however the command ends
     from ..tui.factory import make_app
-    from .options import compile_timeout_given, spec_file_given
 
     app = make_app(
         kernel,
@@ -64,8 +63,7 @@ def tui(ctx, kernel, assignments, arch, signature, sweeps, out, stage_name, with
         out=out,
         stage=stage_name,
         bench=with_bench,
-        spec_file=spec_file_given(),
-        compile_timeout=compile_timeout_given(),
+        settings=settings,
     )
     app.after_first_paint.append(_collect_from_now_on)
     app.run()

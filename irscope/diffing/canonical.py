@@ -34,30 +34,39 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from itertools import accumulate, chain, compress, repeat
 from operator import add, attrgetter, eq, floordiv, itemgetter, methodcaller, mod, sub
 from typing import NamedTuple
 
+from ..ir.dialects import Names, dialect_of, normalize
 from ..ir.normalize import NormalizedLine, normalized_lines
 from ..types import Stage
 from .algorithm import opcodes, realign, settle
 
 IGNORABLE = ("registers", "immediates", "order")
 
-# Names per stage, as one capturing group (re.split puts them at the odd places): registers, SSA values,
-# labels, layout aliases.
-_MLIR = r"(%[A-Za-z_$.][\w$.]*|%\d+|\^bb\d+|#[A-Za-z_][A-Za-z_]*\d*(?![\w.<]))"
-NAMES = {
-    Stage.PTX: re.compile(r"(%[a-z]+\d+\b|\$L\d+\b|\$L__BB\d+_\d+)"),
-    # SASS: \b(?:UR|UP|R|P|B)\d+\b or \.L_x_\d+, written to start with a character class so that the
-    # regex engine skips to each candidate instead of trying every position (1.7x faster on 15k lines)
-    Stage.SASS: re.compile(r"([RPBU.](?:(?<=\.)L_x_\d+|(?<=\b[RPBU])(?:(?<=U)[RP]|(?<!U))\d+\b))"),
-    Stage.TTIR: re.compile(_MLIR),
-    Stage.TTGIR: re.compile(_MLIR),
-    Stage.LLIR: re.compile(r"(%[\w.$-]+|^\d+(?=:))"),
-}
+
+class _NamesByStage(Mapping):
+    """Each stage's names as one capturing group (re.split puts them at the odd places): registers, SSA
+    values, labels, layout aliases. Derived from the stages' dialects (ir/dialects.py: ``Names``), so a
+    stage registered later has its dialect's names here too; a stage whose dialect pairs none is absent."""
+
+    def __getitem__(self, stage: Stage) -> re.Pattern[str]:
+        names = dialect_of(stage).names
+        if names is None:
+            raise KeyError(stage)
+        return names.pattern
+
+    def __iter__(self) -> Iterator[Stage]:
+        return (s for s in Stage.all() if dialect_of(s).names is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+NAMES = _NamesByStage()
 _NUMBER = r"(?:0[xX][0-9a-fA-F]+|0[dDfF][0-9a-fA-F]{8,16}|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)\b"
 # (the lookahead first: most places of a listing fail it at once, before the lookbehind is tried)
 IMMEDIATE = re.compile(r"(?=[-\d])(?<![\w%$#.])" + _NUMBER)
@@ -65,12 +74,7 @@ IMMEDIATE = re.compile(r"(?=[-\d])(?<![\w%$#.])" + _NUMBER)
 # the NUL standing for the last character of a name (a word character).
 FRAME_IMMEDIATE = re.compile(r"(?=[-\d])(?<![\w%$#.\0])" + _NUMBER)
 TRAILING_DIGITS = re.compile(r"\d+$")
-# SASS opcodes that write no register: for every other instruction its first register operand is written.
-SASS_NO_DEST = re.compile(
-    r"^(?:ST|RED|BAR|BRA|BRX|EXIT|RET|CALL|NOP|MEMBAR|DEPBAR|WARPSYNC|BSYNC|YIELD|ERRBAR|"
-    r"CCTL|FENCE|JMP|JMX|KILL|BPT|SYNCS\.ARRIVE|UTMASTG|UTMACCTL|UBLKCP|ARRIVES)"
-)
-SASS_OPCODE = re.compile(r"^(?:@!?U?P[T\d]+ )?(\S+)")
+DIGITS = re.compile(r"\d+")
 
 
 class Line(NamedTuple):
@@ -104,21 +108,21 @@ SEPARATOR = "\0"  # stands for a name in a frame; a NUL in a listing is read as 
 
 
 def _class(name: str) -> str:
-    """``%rd12`` -> ``%rd``; ``R7`` -> ``R``; ``.L_x_3`` -> ``.L_x_``; ``#blocked1`` -> ``#blocked``."""
+    """``%rd12`` -> ``%rd``; ``R7`` -> ``R``; ``.L_x_3`` -> ``.L_x_``; ``#blocked1`` -> ``#blocked``;
+    an AMDGCN register range ``v[4:7]`` -> ``v[:]``."""
     if name.startswith("$L__BB"):
         return "$L__BB"
+    if name.endswith("]"):
+        return DIGITS.sub("", name)
     return TRAILING_DIGITS.sub("", name) or name
 
 
 def listing_lines(stage: Stage, text: str) -> list[NormalizedLine]:
-    """What is compared: PTX and SASS cleaned with their names as they are (they are paired here, not
-    renumbered); the other stages as normalise gives them."""
-    from ..ir.normalize import clean_ptx, clean_sass, normalize
-
-    if stage == Stage.PTX:
-        return clean_ptx(text)
-    if stage == Stage.SASS:
-        return clean_sass(text)
+    """What is compared: the lines its dialect's ``Names.listing`` gives, names as written (PTX and SASS:
+    they are paired here, not renumbered); the other stages as normalise gives them."""
+    names = dialect_of(stage).names
+    if names is not None and names.listing is not None:
+        return names.listing(text)
     return normalize(stage, text)
 
 
@@ -144,16 +148,17 @@ def _split(stage: Stage, lines: Sequence[NormalizedLine], texts: list[str]) -> l
     PTX and SASS listings run to tens of thousands of lines: they are split at their names in one call
     over the whole listing, and the lines' frames, names and shapes cut from that by C-level calls, not
     by a Python loop over lines."""
-    pattern = NAMES.get(stage)
+    naming = dialect_of(stage).names
     joined = "\n".join(texts)
     if SEPARATOR in joined:
         texts = [text.replace(SEPARATOR, "\ufffd") for text in texts]
         joined = "\n".join(texts)
     indices = list(map(_INDEX, lines))
-    if pattern is None:
+    if naming is None:
         return [Line(i, text, text, text, [], text, [], -1, []) for i, text in zip(indices, texts)]
+    pattern = naming.pattern
     flat: list[str] = []
-    if stage in (Stage.PTX, Stage.SASS):  # a name is a class and a number, and never spans lines
+    if naming.numbered:  # a name is a class and a number, and never spans lines (PTX, SASS)
         flat = pattern.split(joined)
         frames = SEPARATOR.join(flat[::2]).split("\n")
     if flat and len(frames) == len(texts):
@@ -162,17 +167,17 @@ def _split(stage: Stage, lines: Sequence[NormalizedLine], texts: list[str]) -> l
         names = list(map(names_in_order.__getitem__, map(slice, chain((0,), ends), ends)))
         flat[1::2] = map(str.rstrip, names_in_order, repeat("0123456789"))
         shapes = "".join(flat).split("\n")
-    else:  # MLIR and LLVM names have their own classes (and LLVM's block labels are found by ^)
+    else:  # MLIR, LLVM and AMDGCN names have their own classes (LLVM's block labels are found by ^)
         parts = list(map(pattern.split, texts))
         names = list(map(_ODD, parts))
         frames = [SEPARATOR.join(p[::2]) for p in parts]
         shapes = [text if len(p) == 1 else "".join(_classed(p)) for text, p in zip(texts, parts)]
     # braces doubled, each name's place a {}: one str.format writes the line with other names
     templates = "\n".join(frames).replace("{", "{{").replace("}", "}}").replace(SEPARATOR, "{}").split("\n")
-    if stage == Stage.SASS:
-        keys, dests = _versioned(frames, names)
+    if naming.defines == "physical":
+        keys, dests = _versioned(frames, names, naming)
     else:
-        keys, dests = names, [_dest(stage, frame, n) if n else -1 for frame, n in zip(frames, names)]
+        keys, dests = names, [_dest(naming, frame, n) if n else -1 for frame, n in zip(frames, names)]
     reads = [k if d < 0 else k[:d] + k[d + 1 :] for k, d in zip(keys, dests)]
     return list(
         map(_NEW_TUPLE, repeat(Line), zip(indices, texts, frames, templates, names, shapes, keys, dests, reads))
@@ -190,8 +195,8 @@ def _classed(parts: list[str]) -> list[str]:
     return shape
 
 
-def _versioned(frames: list[str], names_of_lines: list[list[str]]) -> tuple[list[list[str]], list[int]]:
-    """SASS registers are physical and reused: each write starts a new value (key ``R4.3``), so that
+def _versioned(frames: list[str], names_of_lines: list[list[str]], naming: Names) -> tuple[list[list[str]], list[int]]:
+    """SASS and AMDGCN registers are physical and reused: each write starts a new value (key ``R4.3``), so that
     names pair by value, as virtual registers do in PTX. Each line's keys and destination.
 
     A guarded line (``@!P0 LDG.E R17, ...``) reads its guard, and its write starts a new value but is
@@ -215,11 +220,10 @@ def _versioned(frames: list[str], names_of_lines: list[list[str]]) -> tuple[list
             head = rest.partition(SEPARATOR)[0]
         writes = writes_after.get(head)
         if writes is None:
-            m = SASS_OPCODE.match(head.lstrip())
+            m = naming.opcode.match(head.lstrip()) if naming.opcode is not None else None
             opcode = m[1] if m else ""
-            writes = writes_after[head] = (
-                bool(opcode) and not SASS_NO_DEST.match(opcode) and (guarded or head.strip() != "")
-            )
+            no_dest = naming.no_dest is not None and naming.no_dest.match(opcode)
+            writes = writes_after[head] = bool(opcode) and not no_dest and (guarded or head.strip() != "")
         dest = 1 if guarded else 0  # where the first operand is among the names
         if writes and dest < len(names) and names[dest][0] != ".":
             name = names[dest]
@@ -233,32 +237,30 @@ def _versioned(frames: list[str], names_of_lines: list[list[str]]) -> tuple[list
 
 
 class _Current(dict):
-    """A SASS name's pairing key before any write to it: version 0 (a label is its own key)."""
+    """A physical register's pairing key before any write to it: version 0 (a label is its own key)."""
 
     def __missing__(self, name: str) -> str:
         key = self[name] = name if name[0] == "." else f"{name}.0"
         return key
 
 
-PTX_NO_DEST = re.compile(
-    r"^(?:st\.|red\.|bar\.|bra|ret|cp\.async|membar|fence|barrier|"
-    r"mbarrier\.(?:init|arrive|expect)|wgmma\.(?:fence|commit|wait)|exit|trap|call)"
-)
 _KEYS, _READS, _FRAME, _NAMES = attrgetter("keys"), attrgetter("reads"), attrgetter("frame"), attrgetter("names")
 _SHAPE = attrgetter("shape")
 DEF_WEIGHT = 4  # a value is what defines it: a pairing of two definitions outweighs a few uses
 SAME_FRAME = 4  # a vote from two lines written alike but for their names, against one from lines that are not
 
 
-def _dest(stage: Stage, frame: str, names: list[str]) -> int:
-    """Which of a line's ``names`` it writes (its destination operand), -1 for none. (SASS: _versioned.)"""
+def _dest(naming: Names, frame: str, names: list[str]) -> int:
+    """Which of a line's ``names`` it writes (its destination operand), -1 for none. (Physical registers:
+    _versioned.)"""
     pieces = frame.split(SEPARATOR, 2)  # the text before its first name, between the first two
-    if stage == Stage.PTX:
+    if naming.defines == "guarded":
         # `@%p1 ld.global.b32 %r5, [%rd2];` reads its guard and may write %r5: not a definition to pair by
         guarded = pieces[0] in ("@", "@!")
         dest = 1 if guarded else 0
         head = pieces[1] if guarded else pieces[0]
-        if dest >= len(names) or PTX_NO_DEST.match(head.lstrip()) or head.lstrip()[:1] in ".$" or "[" in head:
+        no_dest = naming.no_dest is not None and naming.no_dest.match(head.lstrip())
+        if dest >= len(names) or no_dest or head.lstrip()[:1] in ".$" or "[" in head:
             return -1
         return -1 if guarded else dest
     # SSA forms (TTIR, TTGIR, LLVM IR): `%x = op ...` (`%x:2 = ...` for several results); `tt.store %p, %v` reads
@@ -340,11 +342,6 @@ def _greedy(counts: Counter) -> dict[str, str]:
             mapping[x] = y
             taken.add(y)
     return mapping
-
-
-def pair_names(a: list[Line], b: list[Line], ops) -> dict[str, str]:
-    """A's name -> B's name, from the names at the same places of aligned lines (see _Votes)."""
-    return _Votes(a, b).pair(ops)
 
 
 REFINE = 3  # rounds of re-pairing by operands (see _Signatures)
@@ -455,7 +452,7 @@ def _canonical(stage: Stage, ta: list[Line], tb: list[Line], ignore: set[str]):
     alignment settled again from the last one (``settle(keep=1)``). Dropping a class only makes lines
     equal that were not, and the alignment keeps every pair it had: ignoring a class never shows more
     changed lines or instructions. (``order`` is left to the hunks: core.reorders_as_moves.)"""
-    if NAMES.get(stage) is None:  # no names to pair (the Python source)
+    if dialect_of(stage).names is None:  # no names to pair (the Python source)
         texts_a, texts_b = list(map(_TEXT, ta)), list(map(_TEXT, tb))
         ops = opcodes(texts_a, texts_b)
     else:
@@ -570,7 +567,7 @@ def _rewritten(ta: list[Line], tb: list[Line], vocabulary: _Vocabulary) -> tuple
 def _by_class(stage: Stage, ta: list[Line], tb: list[Line], vocabulary: _Vocabulary) -> tuple[list[str], list[str]]:
     """Both sides' lines with each name as its class (``ignore=registers``), the class of its name in the
     vocabulary: two lines equal in the vocabulary are equal here too, whatever classes were paired."""
-    if stage in (Stage.PTX, Stage.SASS):
+    if dialect_of(stage).names.numbered:  # type: ignore[union-attr]  # (names were paired)
         classes = [{k: v.partition("~")[0].rstrip("0123456789") for k, v in names.items()} for names in vocabulary[:2]]
     else:
         classes = [{k: _class(v.partition("~")[0]) for k, v in names.items()} for names in vocabulary[:2]]
@@ -578,12 +575,10 @@ def _by_class(stage: Stage, ta: list[Line], tb: list[Line], vocabulary: _Vocabul
 
 
 def is_instruction(stage: Stage, text: str) -> bool:
-    """An instruction line, not a directive (``.reg``, ``.reqntid``), a label or a brace."""
-    if stage == Stage.PTX:
-        return bool(text) and text[0] not in ".${}()" and not text.endswith(":")
-    if stage == Stage.SASS:
-        return not text.endswith(":")
-    return True
+    """An instruction line, not a directive (``.reg``, ``.reqntid``), a label or a brace, as its dialect
+    tells them apart (``Names.instruction``; every line of a dialect that does not)."""
+    names = dialect_of(stage).names
+    return names is None or names.instruction is None or names.instruction(text)
 
 
 def changed_instructions(stage: Stage, hunks) -> int:

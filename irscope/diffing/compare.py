@@ -15,10 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..ir.stats import stage_stats
+from ..ir.dialects import stage_stats
 from ..types import Stage, Variant
-
-FRONTEND_NAMES = {"triton": "Triton", "cuda": "CUDA C++", "numba": "Numba"}
 
 
 @dataclass
@@ -85,5 +83,6 @@ def widths(counts: Counter) -> str:
     return " ".join(f"{n}x{size}B" for size, n in sorted(counts.items(), reverse=True)) or "-"
 
 
-def implementation_label(frontend: str, name: str) -> str:
-    return f"{FRONTEND_NAMES.get(frontend, frontend)} {name}"
+def implementation_label(language: str, name: str) -> str:
+    """``Triton square_kernel``: a kernel named with its language's display name (``FrontendInfo.display_name``)."""
+    return f"{language} {name}"

@@ -17,9 +17,10 @@ from itertools import chain
 from operator import attrgetter, eq, itemgetter
 from typing import Any, NamedTuple
 
+from ..ir.dialects import stage_stats
 from ..ir.normalize import NormalizedLine, raw_lines
 from ..ir.sourcemap import SourceMap
-from ..ir.stats import StageStats, stage_stats
+from ..ir.stats import StageStats
 from ..types import HtmlDisplay, Stage, Variant, short_repr
 from .algorithm import opcodes
 from .summary import summary_lines

@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..ir.dialects import dialect_of
 from ..ir.normalize import NormalizedLine
 from ..types import Stage
 from .canonical import IMMEDIATE, NAMES, is_instruction, tokenize
@@ -53,9 +54,11 @@ def _opcode(stage: Stage, text: str) -> str:
     """The opcode of an instruction whose names are dropped: its first word, past a guard's ``@``/``@!``
     in PTX and SASS and past ``... =`` in the SSA forms."""
     words = text.split()
-    if stage in (Stage.PTX, Stage.SASS) and words and words[0].startswith("@"):  # `@`, `@!`, SASS `@PT`
+    naming = dialect_of(stage).names
+    defines = naming.defines if naming is not None else ""
+    if defines in ("guarded", "physical") and words and words[0].startswith("@"):  # `@`, `@!`, SASS `@PT`
         words = words[1:]
-    if stage in (Stage.TTIR, Stage.TTGIR, Stage.LLIR) and "=" in words:
+    if defines == "ssa" and "=" in words:
         words = words[words.index("=") + 1 :]
     return words[0] if words else ""
 

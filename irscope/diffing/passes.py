@@ -18,7 +18,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..ir.normalize import NormalizedLine, normalize
+from ..ir.dialects import normalize
+from ..ir.normalize import NormalizedLine
 from ..ir.passes import ir_after_each
 from ..types import PassLog, PassStep, Stage
 from .canonical import canonical_diff_texts

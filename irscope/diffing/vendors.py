@@ -12,8 +12,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from ..ir.dialects import stage_stats
 from ..ir.sourcemap import SourceMap
-from ..ir.stats import StageStats, stage_stats
+from ..ir.stats import StageStats
 from ..types import Stage, Variant
 
 # mma.sync / wgmma / tcgen05.mma (PTX), HMMA / HGMMA / UTCHMMA ... (SASS), v_mfma / v_wmma (AMDGCN)

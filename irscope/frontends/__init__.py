@@ -13,8 +13,9 @@ from pathlib import Path
 from ..errors import KernelFileError, KernelNotFound
 from ..paths import builtin_kernels_dir
 from .base import Compiled, Frontend, Kernel, KernelHandle, Launch
+from .info import FrontendInfo, OptionSpec
 from .objects import kernel_from_object
-from .registry import FRONTENDS, frontend
+from .registry import BUILTIN, FRONTENDS, compiler_version, frontend, frontend_info, frontend_infos
 
 
 def frontend_for(path: Path) -> Frontend:
@@ -42,9 +43,9 @@ def load(handle: KernelHandle) -> Kernel:
 
 
 def builtin_kernels() -> list[Kernel]:
-    """Every built-in example kernel, in file order."""
+    """Every built-in example kernel, in file order (irscope's own frontends', whose examples kernels/ holds)."""
     directory = builtin_kernels_dir()
-    return [k for name in FRONTENDS for k in frontend(name).builtin(directory)]
+    return [k for name in BUILTIN for k in frontend(name).builtin(directory)]
 
 
 def resolve_kernel(name: str, signature: str | None = None, spec_file: str | None = None) -> Kernel:
@@ -87,6 +88,11 @@ def _find_kernel(name: str, signature: str | None) -> Kernel:
 __all__ = [
     "Compiled",
     "FRONTENDS",
+    "FrontendInfo",
+    "OptionSpec",
+    "compiler_version",
+    "frontend_info",
+    "frontend_infos",
     "Frontend",
     "Kernel",
     "KernelHandle",

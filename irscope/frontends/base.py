@@ -21,9 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from ..arch import Target, Vendor
-from ..errors import KernelNotFound, ParameterError, UsageError
+from ..errors import KernelNotFound, UsageError
 from ..records import AutotunerRun
-from ..spec import TRITON_OPTION
 from ..stages import Stage
 from ..types import CaptureError, Config, KernelId, PassLog
 
@@ -93,7 +92,7 @@ class Launch:
     outputs: dict[str, Any]
     expected: Sequence[Any] | None
     tolerance: Callable[[str], tuple[float, float]]
-    bytes_moved: float
+    bytes_moved: float | None  # None: not known (a recorded launch rerun), so no GB/s
     flops: float | None = None
 
     @classmethod
@@ -163,14 +162,10 @@ class Kernel(abc.ABC):
     def import_first(self, config: Config, install: bool = True) -> str | None:
         """A folder a worker must import from before anything else to compile ``config`` (None: none).
 
-        Only Triton kernels name which compiler builds them (``-c triton=3.8.0``: its private folder).
+        Only Triton kernels name which compiler builds them (``-c triton=3.8.0``: its private folder);
+        another frontend's config cannot carry that option (``config.config_from_table`` refuses it).
         ``install=False``: the config came from data, which may name a folder but never have one made.
         """
-        if config.options.get(TRITON_OPTION) is not None:
-            raise ParameterError(
-                f"triton={config.options[TRITON_OPTION]} names the Triton that compiles a Triton kernel; "
-                f"{self.name} is a {self.frontend} kernel"
-            )
         return None
 
     @property
@@ -181,6 +176,12 @@ class Kernel(abc.ABC):
     def compile_passes(self, config: Config, target: Target) -> Compiled:
         """``compile`` ahead of time, recording every pass of the compiler in ``Compiled.passes``."""
         raise NotImplementedError(f"{self.name}: only Triton kernels record their compiler's passes")
+
+    @property
+    def generated_by(self) -> str:
+        """The generator that wrote the kernel's source (``"inductor"``), whose origin comments map it back to
+        the user's own file (``Variant.generated_by``, ir/sourcemap.py: ORIGINS); "": the user wrote it."""
+        return ""
 
     @property
     def description(self) -> str:
@@ -260,7 +261,7 @@ class Frontend(abc.ABC):
     def load(self, handle: KernelHandle) -> Kernel:
         """The kernel a handle names (in a worker process, or from a session)."""
 
-    def builtin(self, directory: Path) -> list[Kernel]:
+    def builtin(self, directory: Path) -> Sequence[Kernel]:
         """The built-in example kernels this frontend finds in ``directory``."""
         return []
 

@@ -13,9 +13,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from ..errors import ParameterError
-from ..spec import LAUNCH_OPTION_VALUES, LAUNCH_OPTIONS, OPTION_CHECKS, TRITON_OPTION, check_triton_version, parse_value
+from ..spec import parse_value
 from ..types import Config
 from .base import Kernel
+from .info import OptionSpec
+from .registry import FRONTENDS, frontend_info, frontend_infos
 
 # ------------------------------------------------------------------ configs
 
@@ -47,13 +49,24 @@ def parse_assignments(words: Iterable[str]) -> dict[str, str]:
 
 def resolve_config(kernel: Kernel, overrides: Mapping[str, Any]) -> Config:
     """Defaults of ``kernel`` with ``overrides`` applied; strings are parsed and checked."""
-    config = config_from_table(kernel.parameter_table(), overrides, kernel.name)
+    config = config_from_table(kernel.parameter_table(), overrides, kernel.name, kernel.frontend)
     kernel.check_config(config)
     return config
 
 
-def config_from_table(table: Mapping[str, Mapping[str, Any]], overrides: Mapping[str, Any], kernel: str) -> Config:
-    """A Config from a parameter table (see ``Kernel.parameter_table``) and ``-c`` overrides.
+def frontend_options(frontend: str) -> dict[str, OptionSpec]:
+    """The options a kernel of ``frontend`` takes besides its parameters (``FrontendInfo``); "" or a name no
+    frontend has (a table whose frontend is not said, a session's damaged record): those of every frontend."""
+    if frontend in FRONTENDS:
+        return frontend_info(frontend).all_options()
+    return {name: spec for info in frontend_infos() for name, spec in info.all_options().items()}
+
+
+def config_from_table(
+    table: Mapping[str, Mapping[str, Any]], overrides: Mapping[str, Any], kernel: str, frontend: str = ""
+) -> Config:
+    """A Config from a parameter table (see ``Kernel.parameter_table``) and ``-c`` overrides; ``frontend``:
+    the kernel's, whose options (``FrontendInfo.options``) it takes besides the table's names.
 
     Sessions store the table, so their variants can be named without importing the kernel.
     A ``mark`` (an autotuned config's ``pruned``) is set here, never by ``-c``: from the
@@ -61,7 +74,10 @@ def config_from_table(table: Mapping[str, Mapping[str, Any]], overrides: Mapping
     the sizes are not the defaults the mark was worked out for); it goes with the sizes,
     as it names the variant but is never passed to the kernel.
     """
-    unknown = [n for n in overrides if n not in table and n not in (*LAUNCH_OPTIONS, TRITON_OPTION)]
+    known = frontend_options(frontend)
+    unknown = [n for n in overrides if n not in table and n not in known]
+    if unknown and frontend in FRONTENDS:
+        _another_frontends(unknown[0], overrides[unknown[0]], kernel, frontend)
     if unknown:
         raise ParameterError(f"unknown parameter {unknown[0]!r} for {kernel}; parameters: {', '.join(table)}")
     for name in overrides:
@@ -78,20 +94,22 @@ def config_from_table(table: Mapping[str, Mapping[str, Any]], overrides: Mapping
     values = {n: p["default"] for n, p in table.items()}
     for name, raw in overrides.items():
         default = table[name]["default"] if name in table else None
-        values[name] = parse_value(name, raw, default) if isinstance(raw, str) else raw
+        text = name in known and known[name].text
+        values[name] = parse_value(name, raw, default, text) if isinstance(raw, str) else raw
     kinds = {n: p["kind"] for n, p in table.items()}
     constexpr_names = [n for n, k in kinds.items() if k == "constexpr"]
     size_names = [n for n, k in kinds.items() if k == "size"]
     missing = [n for n in constexpr_names if values.get(n) is None]
     if missing:
         raise ParameterError(f"constexpr {missing[0]!r} of {kernel} has no value; set it with -c {missing[0]}=VALUE")
-    # Triton's launch options, and any a frontend's table names (a CUDA kernel's block shape); a kernel
-    # parameter of the same name (a num_stages constexpr) is the table's own kind, and takes the value.
-    option_names = [*LAUNCH_OPTIONS, *(n for n, k in kinds.items() if k == "option" and n not in LAUNCH_OPTIONS)]
+    # The frontend's options, and any its table names (a CUDA kernel's block shape); a kernel parameter
+    # of the same name (a num_stages constexpr) is the table's own kind, and takes the value.
+    option_names = [*known, *(n for n, k in kinds.items() if k == "option" and n not in known)]
     option_names = [n for n in option_names if kinds.get(n, "option") == "option"]
-    option_names.append(TRITON_OPTION)  # which Triton compiles it: set only when asked for
     options = {n: values[n] for n in option_names if values.get(n) is not None}
-    _check_options(options)
+    for name, value in options.items():  # refuse what the compiler would assert on, miscompile or take minutes over
+        if name in known:
+            known[name].checked(name, value)
     for name in size_names:
         if not isinstance(values[name], int) or values[name] < 0:
             raise ParameterError(f"size {name} must be a non-negative integer, got {values[name]!r}")
@@ -131,8 +149,10 @@ def _marks(table: Mapping[str, Mapping[str, Any]], values: Mapping[str, Any], si
     out = {}
     for name, p in marks.items():
         column = p.get("configs")
-        known = index is not None and isinstance(column, list) and len(column) == listed[1]
-        out[name] = column[index] if known else None
+        if index is not None and listed is not None and isinstance(column, list) and len(column) == listed[1]:
+            out[name] = column[index]
+        else:
+            out[name] = None
     return out
 
 
@@ -160,6 +180,18 @@ def _same(a: Any, b: Any) -> bool:
 # ------------------------------------------------------------------ sweeps
 
 
+def _another_frontends(name: str, value: Any, kernel: str, frontend: str) -> None:
+    """Refuse, in its own words, an option another language's kernels take (``triton=3.8.0`` for a CUDA kernel)."""
+    for info in frontend_infos():
+        if info.name != frontend and name in info.all_options():
+            if name == info.version_option:
+                raise ParameterError(
+                    f"{name}={value} names the {info.display_name} that compiles a {info.display_name} kernel; "
+                    f"{kernel} is a {frontend} kernel"
+                )
+            raise ParameterError(f"{name} is an option of {info.display_name} kernels; {kernel} is a {frontend} kernel")
+
+
 def parse_sweep(pairs: Sequence[str]) -> dict[str, list[str]]:
     """``["BLOCK_SIZE=128,256", "num_warps=4,8"]`` -> ``{"BLOCK_SIZE": ["128", "256"], ...}``."""
     out: dict[str, list[str]] = {}
@@ -173,7 +205,11 @@ def parse_sweep(pairs: Sequence[str]) -> dict[str, list[str]]:
 
 
 def sweep_configs(
-    table: Mapping[str, Mapping[str, Any]], kernel: str, sweep: Mapping[str, Sequence[Any]], fixed: Mapping[str, Any]
+    table: Mapping[str, Mapping[str, Any]],
+    kernel: str,
+    sweep: Mapping[str, Sequence[Any]],
+    fixed: Mapping[str, Any],
+    frontend: str = "",
 ) -> list[Config]:
     """Every config of the sweep, in order; ``sweep`` empty means the ranges the kernel declares.
 
@@ -188,7 +224,7 @@ def sweep_configs(
         configs, seen = [], set()
         for i in range(count):
             chosen = {n: column[i] for n, column in columns.items() if n not in fixed}
-            config = config_from_table(table, {**fixed, **chosen}, kernel)
+            config = config_from_table(table, {**fixed, **chosen}, kernel, frontend)
             if config.key() not in seen:
                 seen.add(config.key())
                 configs.append(config)
@@ -204,33 +240,22 @@ def sweep_configs(
             raise ParameterError(f"{name} is both swept (-s) and fixed (-c)")
     names = list(sweep)
     values = []
+    known = frontend_options(frontend)
     for name in names:
-        if name not in table and name not in (*LAUNCH_OPTIONS, TRITON_OPTION):
+        if name not in table and name not in known:
+            if frontend in FRONTENDS:
+                _another_frontends(name, ",".join(map(str, sweep[name])), kernel, frontend)
             raise ParameterError(f"unknown parameter {name!r} for {kernel}; parameters: {', '.join(table)}")
         default = table.get(name, {}).get("default")
-        values.append([parse_value(name, v, default) if isinstance(v, str) else v for v in sweep[name]])
+        text = name in known and known[name].text
+        values.append([parse_value(name, v, default, text) if isinstance(v, str) else v for v in sweep[name]])
     configs, seen = [], set()
     for combo in itertools.product(*values):
-        config = config_from_table(table, {**fixed, **dict(zip(names, combo))}, kernel)
+        config = config_from_table(table, {**fixed, **dict(zip(names, combo))}, kernel, frontend)
         if config.key() not in seen:
             seen.add(config.key())
             configs.append(config)
     return configs
-
-
-def _check_options(options: Mapping[str, Any]) -> None:
-    """Refuse what Triton would assert on, miscompile quietly or take minutes over."""
-    for name, value in options.items():
-        if name == TRITON_OPTION:
-            check_triton_version(value if isinstance(value, str) else repr(value))
-            continue
-        if name not in LAUNCH_OPTION_VALUES:
-            if name in OPTION_CHECKS:  # a frontend's own option (a CUDA kernel's block shape)
-                OPTION_CHECKS[name](value)
-            continue
-        allowed, words = LAUNCH_OPTION_VALUES[name]
-        if isinstance(value, bool) or not isinstance(value, int) or value not in allowed:
-            raise ParameterError(f"{name} must be {words}, got {value!r}")
 
 
 __all__ = [

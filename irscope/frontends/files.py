@@ -16,7 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..errors import KernelFileError, exception_line, install_hint
+from ..errors import KernelFileError, exception_line
+from .registry import install_hint
 
 
 def module_name(prefix: str, path: Path) -> str:

@@ -24,53 +24,35 @@ from typing import Any
 
 from ..errors import UsageError
 from .base import Kernel
-from .registry import frontend
+from .registry import frontend, frontend_infos
 
 GLOBAL = re.compile(r"\b__global__\b")
-ACCEPTED = (
-    "a @triton.jit function (autotuned or with heuristics too), an irscope KernelSpec, "
-    "a Numba @cuda.jit kernel, or CUDA C++ source text holding a __global__ kernel"
-)
 
 
 def kernel_from_object(obj: Any, *, signature: str | None = None, name: str | None = None) -> Kernel:
     """The kernel ``obj`` is; ``UsageError`` (one line) for anything else.
 
-    ``signature``: the argument types, in ``-S``'s syntax for the kernel's language (needed
-    for a Triton kernel without a KernelSpec, and a Numba kernel whose decorator gives none).
-    ``name``: which kernel of a CUDA source string (``norm``, ``v1::norm``, ``scale<float>``).
+    Each frontend says which objects it takes (``FrontendInfo.takes_object``), asked only where its
+    language's module is imported already: no compiler is imported to say no. ``signature``: the
+    argument types, in ``-S``'s syntax for the kernel's language (needed for a Triton kernel without
+    a KernelSpec, and a Numba kernel whose decorator gives none). ``name``: which kernel of a source
+    text holding several (CUDA C++: ``norm``, ``v1::norm``, ``scale<float>``).
     """
-    if isinstance(obj, str):
-        if not GLOBAL.search(obj):
-            raise UsageError(
-                f"a string is taken as CUDA C++ source, and this one has no __global__ kernel ({_shown(obj)}); "
-                "to name a kernel or a kernel file, pass the name to the CLI or to irscope's functions"
-            )
-        return frontend("cuda").from_object(obj, signature, name)
+    infos = frontend_infos()
+    for info in infos:
+        if info.takes_object is None or (info.imported and info.imported not in sys.modules):
+            continue
+        if info.takes_object(obj):
+            return frontend(info.name).from_object(obj, signature, name)
+    accepted = [info.objects for info in infos if info.objects]
+    listed = ", ".join(accepted[:-1]) + (f", or {accepted[-1]}" if len(accepted) > 1 else "".join(accepted))
+    raise UsageError(f"irscope cannot take {_described(obj)} as a kernel; it takes {listed}")
+
+
+def one_kernel_already(obj: Any, name: str | None) -> None:
+    """Refuse ``name=`` for an object that is one kernel (a function), not a text of several."""
     if name is not None:
         raise UsageError(f"name= picks a kernel of a CUDA source string; {_described(obj)} is one kernel already")
-    kind = _python_kind(obj)
-    if kind is None:
-        raise UsageError(f"irscope cannot take {_described(obj)} as a kernel; it takes {ACCEPTED}")
-    return frontend(kind).from_object(obj, signature, None)
-
-
-def _python_kind(obj: Any) -> str | None:
-    """The frontend of a Python kernel object, asked only of languages already imported (a Triton
-    object exists only once ``triton`` is imported), so that no compiler is imported to say no."""
-    from ..spec import KernelSpec
-
-    if isinstance(obj, KernelSpec) or "triton" in sys.modules:
-        from .triton.objects import is_triton_object
-
-        if is_triton_object(obj):
-            return "triton"
-    if "numba.cuda" in sys.modules:
-        from .numba.kernel import is_dispatcher
-
-        if is_dispatcher(obj):
-            return "numba"
-    return None
 
 
 def _described(obj: Any) -> str:
@@ -84,7 +66,7 @@ def _described(obj: Any) -> str:
     return f"{'an' if spelled[0].lower() in 'aeiou' else 'a'} {spelled}{called}{hint}"
 
 
-def _shown(text: str) -> str:
+def shown(text: str) -> str:
     """The start of a string, for a message: one line, short."""
     first = " ".join(text.split())
     return repr(first if len(first) <= 40 else first[:37] + "...")

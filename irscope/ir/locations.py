@@ -11,10 +11,9 @@ from __future__ import annotations
 import operator
 import os
 import re
-from collections.abc import Callable
 from itertools import chain, compress, count
 
-from ..types import SourceLoc, Stage
+from ..types import SourceLoc
 
 LineLocs = list["SourceLoc | None"]
 
@@ -358,20 +357,3 @@ def sass_locations(text: str, file: str = "") -> LineLocs:
 def source_locations(text: str, file: str = "") -> LineLocs:
     """The source stage maps to itself: line i is line i + 1 of the kernel file."""
     return [SourceLoc(file, i + 1, 0) for i in range(len(text.splitlines()))]
-
-
-# Each stage's location parser: ``(text, file) -> one SourceLoc or None per line``.
-LOCATIONS: dict[Stage, Callable[[str, str], LineLocs]] = {
-    Stage.SOURCE: source_locations,
-    Stage.TTIR: mlir_locations,
-    Stage.TTGIR: mlir_locations,
-    Stage.LLIR: llvm_locations,
-    Stage.PTX: ptx_locations,
-    Stage.SASS: sass_locations,
-    Stage.AMDGCN: amdgcn_locations,
-}
-
-
-def locations(stage: Stage, text: str, source_file: str = "") -> LineLocs:
-    """One source location (or None) per line of ``text``, by the stage's own parser (LOCATIONS)."""
-    return LOCATIONS[stage](text, source_file)

@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable
 from itertools import repeat
 from typing import NamedTuple
 
-from ..types import Stage
 from .amdgcn import LABEL, NUMBERED_LABEL
 
 WHITESPACE = re.compile(r"\s+")
@@ -265,23 +264,6 @@ def normalize_amdgcn(text: str) -> list[NormalizedLine]:
 
 def normalize_source(text: str) -> list[NormalizedLine]:
     return [NormalizedLine(i, line.rstrip()) for i, line in enumerate(text.splitlines())]
-
-
-# Each stage's normaliser: the lines a diff compares.
-NORMALISERS: dict[Stage, Callable[[str], list[NormalizedLine]]] = {
-    Stage.SOURCE: normalize_source,
-    Stage.TTIR: normalize_mlir,
-    Stage.TTGIR: normalize_mlir,
-    Stage.LLIR: normalize_llvm,
-    Stage.PTX: normalize_ptx,
-    Stage.SASS: normalize_sass,
-    Stage.AMDGCN: normalize_amdgcn,
-}
-
-
-def normalize(stage: Stage, text: str) -> list[NormalizedLine]:
-    """``text`` normalised by the stage's own normaliser (NORMALISERS)."""
-    return NORMALISERS[stage](text)
 
 
 def raw_lines(text: str) -> list[NormalizedLine]:

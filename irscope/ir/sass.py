@@ -115,11 +115,6 @@ def access(ins: SassInstruction) -> Access | None:
 SASS_LINE_INSTRUCTION = re.compile(r"/\*([0-9a-f]+)\*/[ \t]+(?:@(!?U?P\w+)[ \t]+)?([A-Z][A-Za-z0-9_.]*)([^;\n]*);")
 
 
-def guards_and_opcodes(text: str) -> list[tuple[str, str]]:
-    """``(guard, opcode)`` of every instruction, without positions: the cheap scan counting needs."""
-    return [(guard, opcode) for _, guard, opcode, _ in SASS_LINE_INSTRUCTION.findall(text)]
-
-
 def instruction_matches(text: str) -> tuple[list[int], list[re.Match]]:
     """The 0-based line and the SASS_LINE_INSTRUCTION match of every instruction (groups: address, guard,
     opcode, operands), without making SassInstructions of them (statistics need few)."""

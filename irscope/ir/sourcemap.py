@@ -2,15 +2,51 @@
 
 Built lazily per stage from the listings themselves (their own location records),
 so a variant read back from a session or sample maps exactly as a fresh one.
+
+Two levels where a generator wrote the kernel's source (``Variant.generated_by``): a stage's line
+maps to its line of the generated file as any kernel's does, and that line to the user's own file
+through the comments the generator left above it (Inductor's ``# File: model.py:12 in forward,
+code: ...``). ``ORIGINS`` holds one reader of such comments per generator; ``SourceMap.user_loc``
+composes the two. A generator whose output is a stage of its own (Helion's Triton) adds its reader
+here, one entry.
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
+from collections.abc import Callable
 from functools import lru_cache
 
 from ..types import SourceLoc, Stage, Variant
-from .locations import LineLocs, locations
+from .dialects import locations
+from .locations import LineLocs
+
+# # File: /work/model.py:12 in forward, code: y = x * 2      (Inductor, above the code made from that line)
+INDUCTOR_ORIGIN = re.compile(r"^\s*#\s*File:\s*(?P<file>\S(?:.*\S)?):(?P<line>\d+) in \S")
+# A line that starts a new definition: an origin comment above it no longer applies below it.
+DEFINITION = re.compile(r"^\s*(?:@|def |class |async def )")
+
+
+def comment_origins(text: str, pattern: re.Pattern[str]) -> list[SourceLoc | None]:
+    """For each line of a generated ``text``, the user's location the nearest origin comment above it names
+    (``pattern``: groups ``file`` and ``line``); None before the first, and again from a new definition on."""
+    out: list[SourceLoc | None] = []
+    current: SourceLoc | None = None
+    for line in text.splitlines():
+        m = pattern.match(line)
+        if m is not None:
+            current = SourceLoc(m["file"], int(m["line"]), 0)
+        elif DEFINITION.match(line):
+            current = None
+        out.append(current)
+    return out
+
+
+# Each generator's reader of its origin comments: generated text -> the user's location of each of its lines.
+ORIGINS: dict[str, Callable[[str], list[SourceLoc | None]]] = {
+    "inductor": lambda text: comment_origins(text, INDUCTOR_ORIGIN),
+}
 
 
 class SourceMap:
@@ -20,6 +56,7 @@ class SourceMap:
         self._locs: dict[Stage, LineLocs] = {}
         self._reverse: dict[Stage, dict[tuple[str, int], list[int]]] = {}
         self._own: dict[Stage, list[int | None]] = {}
+        self._origins: list[SourceLoc | None] | None = None
 
     def locs(self, stage: Stage) -> LineLocs:
         """One location (or None) per line of ``stage``'s listing."""
@@ -50,6 +87,25 @@ class SourceMap:
             else:  # kept across SourceMaps of the same listing (each diff makes its own)
                 self._own[stage] = _own_lines_of(stage, self.variant.listings.get(stage, ""), self.file)
         return self._own[stage]
+
+    def origins(self) -> list[SourceLoc | None]:
+        """The user's location of each line of the kernel's source (the second level), where a generator wrote it
+        and left origin comments; empty otherwise."""
+        if self._origins is None:
+            read = ORIGINS.get(self.variant.generated_by)
+            self._origins = read(self.variant.listings.get(Stage.SOURCE, "")) if read is not None else []
+        return self._origins
+
+    def user_loc(self, stage: Stage, index: int) -> SourceLoc | None:
+        """Where line ``index`` of ``stage`` came from in the user's own file: through the generated source's
+        origin comments where a generator wrote the kernel (``Variant.generated_by``), else its kernel line."""
+        line = self.source_line(stage, index)
+        if line is None:
+            return None
+        if not self.variant.generated_by:
+            return SourceLoc(self.file, line, 0)
+        origins = self.origins()
+        return origins[line - 1] if 0 < line <= len(origins) else None
 
     def lines_for(self, stage: Stage, line: int, file: str | None = None) -> list[int]:
         """Every line (0-based) of ``stage`` that came from ``file:line`` (default: the kernel file),

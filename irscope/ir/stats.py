@@ -8,9 +8,8 @@ modifiers, e.g. ``ld.global.v4.b32``).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import compress, count
 from operator import itemgetter, methodcaller
 from typing import NamedTuple
@@ -66,14 +65,6 @@ def byte_shares(widths: Iterable[int | None]) -> dict[int, float]:
             moved[width] += width
     total = sum(moved.values())
     return {width: moved[width] / total for width in sorted(moved, reverse=True)} if total else {}
-
-
-@lru_cache(maxsize=32)
-def stage_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
-    """Facts about ``text``, by the stage's own counter (see stages.py); without ``positions``
-    (line indices are -1) SASS is scanned much faster. Kept for the next caller that asks about the
-    same listing (a diff's summary, the TUI's panes): shared, not to be changed."""
-    return STATS[stage](stage, text, positions)
 
 
 def ptx_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
@@ -147,15 +138,3 @@ def amdgcn_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
 
 def no_stats(stage: Stage, text: str, positions: bool = True) -> StageStats:
     return StageStats(stage)
-
-
-# Each stage's counter: ``(stage, text, positions) -> StageStats``.
-STATS: dict[Stage, Callable[[Stage, str, bool], StageStats]] = {
-    Stage.SOURCE: no_stats,
-    Stage.TTIR: mlir_stats,
-    Stage.TTGIR: mlir_stats,
-    Stage.LLIR: llvm_stats,
-    Stage.PTX: ptx_stats,
-    Stage.SASS: sass_stats,
-    Stage.AMDGCN: amdgcn_stats,
-}

@@ -18,14 +18,14 @@ from typing import Any
 from ..arch import is_amd
 from ..capturing.pipeline import DEFAULT_COMPILE_TIMEOUT
 from ..errors import NoGpu, UsageError, exception_line
-from ..frontends import Kernel
+from ..frontends import Kernel, compiler_version
 from ..nvidia.device import gpu_capability, visible_gpus
 from ..processes.executors import Executor
 from ..processes.executors.local import LocalExecutor
 from ..processes.timeline import mark
 from ..records import Measurement
-from ..session import Session, run_sweep
-from ..spec import TRITON_OPTION
+from ..session import Session
+from ..session.sweep import run_sweep
 from ..types import Config, Stage, Status, Variant
 
 DEFAULT_TIMEOUT = 300.0  # seconds per variant, compile included
@@ -174,7 +174,7 @@ def bench(
                 binary, unlaunchable = (
                     None,
                     (
-                        f"not timed: compiled by triton {result.variant.config.options[TRITON_OPTION]} and read back "
+                        f"not timed: compiled by {result.variant.frontend} {compiler_version(result.variant.frontend, result.variant.config.options)} and read back "
                         "with its cubin; bench --launch-stored-cubins runs a stored cubin (a session you made)"
                     ),
                 )
@@ -196,7 +196,7 @@ def bench(
             run = _run_autotuner(pool, job, cancel)
             if run is not None:
                 if session is not None:
-                    session.data["autotuner"] = run.to_json()
+                    session.keep_autotuner(run)
                     session.save()
                 on_autotuner(run)
     finally:
@@ -240,7 +240,7 @@ def _other_triton(variant: Variant) -> tuple[dict[str, Any] | None, str | None]:
     variant is launched from its own cubin (``Kernel.launch_binary``), in the same worker, on the
     same inputs.
     """
-    version = variant.config.options.get(TRITON_OPTION)
+    version = compiler_version(variant.frontend, variant.config.options)
     if version is None or not variant.ok:
         return None, None
     import triton
@@ -250,6 +250,8 @@ def _other_triton(variant: Variant) -> tuple[dict[str, Any] | None, str | None]:
     if variant.cubin is None or Stage.PTX not in variant.listings:
         return None, f"not timed: the triton {version} variant kept no cubin to launch"
     info = variant.compile_info
+    if info is None:
+        return None, f"not timed: the triton {version} variant kept no compile record to launch it from"
     binary = {
         "cubin": variant.cubin,
         "ptx": variant.listings[Stage.PTX],
@@ -315,7 +317,7 @@ def _add_ncu(kernel: Kernel, done: list[BenchResult], entries, session, on_note)
     for r, ncu_figures in zip(runnable, figures):
         if ncu_figures is None:
             continue
-        keep = {
+        keep: dict[str, Any] = {
             k: ncu_figures[k] for k in ("gpu_time_us", "dram_pct", "occupancy_pct", "registers") if k in ncu_figures
         }
         entry = entries.get(r.index)

@@ -7,7 +7,7 @@ what their launch raised.
 from __future__ import annotations
 
 
-def is_cuda_fault(exc: Exception) -> bool:
+def is_cuda_fault(exc: BaseException) -> bool:
     text = str(exc).lower()
     return any(
         s in text

@@ -52,7 +52,7 @@ def ncu_path() -> str | None:
         "/usr/local/cuda/bin/ncu",
         *sorted(Path("/opt/nvidia").glob("nsight-compute/*/ncu"), reverse=True),
     ):
-        if Path(candidate).exists():
+        if Path(str(candidate)).exists():
             return str(candidate)
     return None
 
@@ -197,7 +197,7 @@ def _median_row(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
     out = dict(rows[0])
     for key, value in rows[0].items():
-        values = [r.get(key) for r in rows if isinstance(r.get(key), (int, float))]
+        values: list[float] = [r[key] for r in rows if isinstance(r.get(key), (int, float))]
         if isinstance(value, (int, float)) and values:
             out[key] = statistics.median(values)
     out["launches"] = len(rows)

@@ -184,7 +184,7 @@ def write_samples(
 
 
 def _rounded(data: dict[str, Any]) -> dict[str, Any]:
-    out = {}
+    out: dict[str, Any] = {}
     for k, v in data.items():
         if isinstance(v, float):
             out[k] = float(f"{v:.5g}")

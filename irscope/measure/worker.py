@@ -19,7 +19,7 @@ import pickle
 import sys
 import traceback
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .. import frontends
 from ..errors import exception_line
@@ -32,6 +32,9 @@ from .autotuner import AUTOTUNER, autotune
 from .faults import is_cuda_fault
 from .results import derived, summarize
 
+if TYPE_CHECKING:
+    from .hardware import DeviceInfo
+
 DEFAULTS = {"method": "cupti", "min_time_ms": 100.0, "warmup_ms": 25.0, "seed": 0, "check": True}
 
 
@@ -43,7 +46,7 @@ class MeasureState:
     """What one worker keeps between requests besides its kernels (frontends.load keeps those)."""
 
     def __init__(self) -> None:
-        self.device = None
+        self.device: DeviceInfo | None = None
         self.copies: dict[tuple[float, str], float] = {}  # (bytes, method) -> us of a copy of those bytes
 
 
@@ -51,22 +54,13 @@ def measure(state: MeasureState, kernel, config: Config, options: dict[str, Any]
     """Check, then time ``config`` of ``kernel`` (a Kernel) on this process's GPU."""
     import torch
 
-    from .hardware import copy_time_us, current_device, device_json
+    from .hardware import current_device, device_json
     from .timing import DESCRIPTIONS, time_launches
 
     options = {**DEFAULTS, **options}
     method = options["method"]
-    if state.device is None:
-        state.device = current_device()
-    device = state.device
-    if options.get("reference"):  # the spec's PyTorch reference, eager or torch.compile'd (irscope compare)
-        from .reference import reference_launch
-
-        launch = reference_launch(kernel, config, options["reference"], seed=options["seed"])
-    elif options.get("binary"):  # another Triton's variant: its own cubin, through irscope's launch
-        launch = kernel.launch_binary(config, options["binary"], device="cuda", seed=options["seed"])
-    else:
-        launch = kernel.launch(config, device="cuda", seed=options["seed"])
+    device = state.device = state.device or current_device()
+    launch = _launch(kernel, config, options)
     mark(f"GPU worker: {config.label()}: inputs and reference ready")
     for out in launch.outputs.values():  # poison: an element the kernel never writes cannot pass as correct
         out.fill_(float("nan") if out.dtype.is_floating_point else -1)
@@ -95,12 +89,7 @@ def measure(state: MeasureState, kernel, config: Config, options: dict[str, Any]
     timing = time_launches(launch.run, method, min_time_ms=options["min_time_ms"], warmup_ms=options["warmup_ms"])
     mark(f"GPU worker: {config.label()}: timed")
     stats = summarize(timing.times_ms)
-    copy_us = None
-    if launch.bytes_moved:
-        key = (float(launch.bytes_moved), method)
-        if key not in state.copies:
-            state.copies[key] = copy_time_us(launch.bytes_moved, method)
-        copy_us = state.copies[key]
+    copy_us = _copy_us(state, launch.bytes_moved, method)
     figures = derived(
         stats["median_us"],
         launch.bytes_moved,
@@ -127,9 +116,32 @@ def measure(state: MeasureState, kernel, config: Config, options: dict[str, Any]
         max_rel_error=rel_err,
         error=why,
         extra=loaded,
-        **stats,
-        **figures,
+        **cast(dict[str, Any], stats),
+        **cast(dict[str, Any], figures),
     )
+
+
+def _launch(kernel, config: Config, options: dict[str, Any]):
+    """What is timed: the spec's PyTorch reference (irscope compare), another Triton's cubin, or the kernel."""
+    if options.get("reference"):  # the spec's PyTorch reference, eager or torch.compile'd (irscope compare)
+        from .reference import reference_launch
+
+        return reference_launch(kernel, config, options["reference"], seed=options["seed"])
+    if options.get("binary"):  # another Triton's variant: its own cubin, through irscope's launch
+        return kernel.launch_binary(config, options["binary"], device="cuda", seed=options["seed"])
+    return kernel.launch(config, device="cuda", seed=options["seed"])
+
+
+def _copy_us(state: MeasureState, bytes_moved: float | None, method: str) -> float | None:
+    """A device-to-device copy of the bytes a launch moves, timed the same way (once per size and method)."""
+    if not bytes_moved:
+        return None
+    from .hardware import copy_time_us
+
+    key = (float(bytes_moved), method)
+    if key not in state.copies:
+        state.copies[key] = copy_time_us(bytes_moved, method)
+    return state.copies[key]
 
 
 def warm_up(state: MeasureState) -> Measurement:
@@ -143,12 +155,11 @@ def warm_up(state: MeasureState) -> Measurement:
     from .hardware import current_device
     from .timing import warm_up as start_timing
 
-    if state.device is None:
-        state.device = current_device()
+    device = state.device = state.device or current_device()
     mark("GPU worker: torch, CUDA and the device ready")
     start_timing()
     mark("GPU worker: CUPTI and the L2 sweep ready")
-    return Measurement(Status.OK, method="warm-up", device=state.device.name, gpu_index=state.device.index)
+    return Measurement(Status.OK, method="warm-up", device=device.name, gpu_index=device.index)
 
 
 def _check(launch) -> tuple[Status, float | None, float | None, str | None]:

@@ -148,7 +148,7 @@ def identity(env: dict[str, str], preload: tuple[str, ...]) -> str:
 
 def _sources(root: str) -> list[str]:
     """Every ``.py`` file under ``root``, in a fixed order."""
-    found = []
+    found: list[str] = []
     for folder, folders, files in os.walk(root):
         folders[:] = [f for f in folders if f != "__pycache__"]
         found.extend(os.path.join(folder, name) for name in files if name.endswith(".py"))

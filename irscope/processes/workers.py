@@ -150,7 +150,8 @@ class WorkerPool:
         return proc, errors
 
     def _drive(self, k: int) -> None:
-        proc, errors = None, None
+        proc: Any = None  # a Popen, or a resident parent's fork (resident.ResidentWorker), which answers as one
+        errors = None
         try:
             while not self._closed.is_set():
                 item = self._jobs.get()
@@ -178,6 +179,7 @@ class WorkerPool:
                 except (EOFError, OSError, pickle.UnpicklingError) as exc:
                     if self._closed.is_set():
                         return
+                    assert proc is not None  # (only a live worker's pipes fail here)
                     result = self._failure("crashed", _crash_reason(proc, errors, exc))
                     _kill(proc)
                     proc = None

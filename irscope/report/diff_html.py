@@ -47,20 +47,20 @@ def side_by_side_rows(d: VariantDiff) -> list[str]:
                 continue
             kind = ROW_CLASS.get(h.tag, "")
             for i in range(max(len(h.a), len(h.b))):
-                x = h.a[i] if i < len(h.a) else None
-                y = h.b[i] if i < len(h.b) else None
+                a = h.a[i] if i < len(h.a) else None
+                b = h.b[i] if i < len(h.b) else None
                 spans_a: list[tuple[int, int]] = []
                 spans_b: list[tuple[int, int]] = []
-                if x is not None and y is not None and h.tag != "moved":
-                    spans_a, spans_b = changed_spans(x.text, y.text)
+                if a is not None and b is not None and h.tag != "moved":
+                    spans_a, spans_b = changed_spans(a.text, b.text)
                 left = (
-                    _cells(x.index + 1, marked(x.text, spans_a), "del" if kind == "chg-line" else kind)
-                    if x
+                    _cells(a.index + 1, marked(a.text, spans_a), "del" if kind == "chg-line" else kind)
+                    if a
                     else _cells(None, "", "none")
                 )
                 right = (
-                    _cells(y.index + 1, marked(y.text, spans_b), "add" if kind == "chg-line" else kind)
-                    if y
+                    _cells(b.index + 1, marked(b.text, spans_b), "add" if kind == "chg-line" else kind)
+                    if b
                     else _cells(None, "", "none")
                 )
                 rows.append(f"<tr>{left}{right}</tr>")

@@ -42,7 +42,14 @@ def page(obj: Any) -> str:
         title, about = session_title(obj, paths)
         return render_page(title, about, session_data(obj, paths), SESSION_PARTS)
     if isinstance(obj, (list, tuple)) and all(isinstance(f, Finding) for f in obj):
-        data = {"kernel": "", "source": "", "stages": [], "columns": [], "variants": [], "runtime_note": ""}
+        data: dict[str, Any] = {
+            "kernel": "",
+            "source": "",
+            "stages": [],
+            "columns": [],
+            "variants": [],
+            "runtime_note": "",
+        }
         data["findings"] = findings_data(list(obj))
         return render_page(f"irscope · {len(obj)} findings", "", data, Parts(findings=True))
     raise TypeError(

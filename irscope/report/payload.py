@@ -8,9 +8,11 @@ coded (``[[line or 0, count], ...]``): a long SASS listing is thousands of lines
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from ..annotating.findings import Finding, findings
+from ..ir.dialects import dialect_of
 from ..ir.sourcemap import SourceMap
 from ..session import Session
 from ..session.table import FACT_COLUMNS, RUNTIME_COLUMNS, cell, note, shown, text, varying
@@ -28,6 +30,12 @@ def stages_of(variants: list[Variant]) -> list[Stage]:
     if not held or held <= set(STAGES):
         return list(STAGES)
     return [s for s in Stage.compiled() if s in held]
+
+
+def web_lexers(stages: list[Stage], kernel_file: str) -> dict[str, str]:
+    """Each tab's lexer on the page (report.js's LEXERS), by its dialect; the source's by its file's language."""
+    suffix = os.path.splitext(kernel_file)[1]
+    return {s.value: dialect_of(s, suffix).web_lexer for s in (Stage.SOURCE, *stages)}
 
 
 def variant_listings(variant: Variant, stages: list[Stage], with_findings: bool = True) -> dict[str, Any]:
@@ -88,6 +96,7 @@ def variant_data(variant: Variant, paths: SharedPaths, found: list[Finding] | No
         "kernel": variant.kernel.name,
         "source": variant.listings.get(Stage.SOURCE, ""),
         "stages": [s.value for s in stages],
+        "lexers": web_lexers(stages, variant.kernel.file),
         "columns": [],
         "runtime_note": "",
         "variants": [
@@ -140,6 +149,7 @@ def session_data(session: Session, paths: SharedPaths, sample_gpu: str | None = 
         "kernel": session.kernel.name,
         "source": session.source(),
         "stages": [s.value for s in stages],
+        "lexers": web_lexers(stages, session.kernel.file),
         "columns": columns,
         "variants": variants,
         "runtime_note": ("Median kernel time per variant; " + "; ".join(sorted(runtime_sources)))

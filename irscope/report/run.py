@@ -19,6 +19,7 @@ from urllib.parse import quote
 from ..errors import SessionError
 from ..interop.run.collect import read_index
 from ..interop.run.hook import TRACE
+from ..interop.run.index import RunKernelRow
 from ..interop.run.timeline import SESSION_ARG
 from ..session import Session
 from ..storage.files import contained, read_json
@@ -64,11 +65,10 @@ def build_run(run_dir: Path, out: Path, sample_gpu: str | None = None, absolute_
     totals, trace_damage = trace_totals(run_dir)
     sessions: list[dict[str, Any]] = []
     rows = []
-    for kernel in index["kernels"]:
-        name = str(kernel.get("name", "?"))
-        folder = kernel.get("session")
+    for kernel in index.kernels:
+        name, folder = kernel.name, kernel.session
         where, link = "", None
-        if isinstance(folder, str):
+        if folder is not None:
             try:
                 session = Session.open(contained(run_dir, folder))
                 sessions.append(
@@ -79,11 +79,11 @@ def build_run(run_dir: Path, out: Path, sample_gpu: str | None = None, absolute_
             except SessionError as exc:
                 where = f"damaged: {paths(str(exc))}"
         else:
-            where = str(kernel.get("why") or "no session (not a kernel irscope keeps)")
-        events, traced_us = totals.get(folder, (0, 0.0)) if isinstance(folder, str) else (0, 0.0)
+            where = kernel.why or "no session (not a kernel irscope keeps)"
+        events, traced_us = totals.get(folder, (0, 0.0)) if folder is not None else (0, 0.0)
         rows.append(_row(name, link, where, kernel, events, traced_us, trace_damage is None))
-    program = " ".join(index.get("command") or [])
-    device = index.get("device") or index.get("mode") or ""
+    program = " ".join(index.command)
+    device = index.where
     title = f"irscope · run · {program[:80]}"
     about = f"{len(sessions)} kernel session{'s' if len(sessions) != 1 else ''} of `{program[:200]}` {device}"
     before = (
@@ -110,17 +110,16 @@ def _trace_line(run_dir: Path, out: Path, damage: str | None, paths: SharedPaths
     )
 
 
-def _row(name: str, link: int | None, where: str, kernel: dict[str, Any], events: int, us: float, traced: bool) -> str:
+def _row(name: str, link: int | None, where: str, kernel: RunKernelRow, events: int, us: float, traced: bool) -> str:
     shown = html.escape(name)
     cell = f'<a href="#kernel={link}">{shown}</a>' if link is not None else shown
-    variants = kernel.get("variants")
     numbers = [
-        len(variants) if isinstance(variants, list) else None,
-        kernel.get("gpu_calls"),
-        kernel.get("gpu_total_us"),
+        len(kernel.variants),
+        kernel.gpu_calls,
+        kernel.gpu_total_us,
         events if traced else None,
         round(us, 3) if traced else None,
-        kernel.get("gpu_share_pct"),
+        kernel.gpu_share_pct,
     ]
     cells = "".join(f"<td>{_number(n)}</td>" for n in numbers)
     return f'<tr><td class="text">{cell}</td>{cells}<td class="text">{html.escape(where)}</td></tr>'

@@ -38,9 +38,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import SessionError
-from ..ir.stats import stage_stats
-from ..records import Facts, Measurement
-from ..spec import TRITON_OPTION
+from ..frontends import compiler_version
+from ..ir.dialects import stage_stats
+from ..records import AutotunerRun, Facts, Measurement
 from ..storage.files import (
     LEFTOVER,
     MAX_JSON_BYTES,
@@ -56,6 +56,7 @@ from ..storage.files import (
 )
 from ..storage.variants import read_variant, write_variant
 from ..types import Config, HtmlDisplay, KernelId, Stage, Status, Variant, short_repr
+from .header import SweepRequest, TraceOrigin
 
 if TYPE_CHECKING:
     from ..frontends import Kernel
@@ -321,6 +322,46 @@ class Session(HtmlDisplay):
         )
 
     @property
+    def request(self) -> SweepRequest | None:
+        """The sweep that made the session (to resume it); None where none was kept. A stored request that is
+        not one sweep writes is damage (SessionError), not a sweep of something else."""
+        stored = self.data.get("request")
+        if not stored:
+            return None
+        request = SweepRequest.from_json(stored)
+        if request is None:
+            raise SessionError(f"{self.path}/{INDEX}: the stored sweep request is malformed")
+        return request
+
+    def keep_request(self, request: SweepRequest) -> None:
+        """Keep the sweep that adds to the session (written with the index by the next ``save``)."""
+        self.data["request"] = request.to_json()
+
+    def keep_recorded_launches(self, launches: Mapping[str, Any]) -> None:
+        """Keep the launches a program made of the kernel, by config (``recorded_launches``)."""
+        self.data["recorded_launches"] = dict(launches)
+
+    @property
+    def trace(self) -> TraceOrigin | None:
+        """The tritonparse trace the session was read from, and what reading it noted; None: not a trace's."""
+        return TraceOrigin.from_json(self.data.get("tritonparse"))
+
+    def keep_trace(self, origin: TraceOrigin) -> None:
+        self.data["tritonparse"] = origin.to_json()
+
+    @property
+    def autotuner(self) -> AutotunerRun | None:
+        """What the kernel's own autotuner timed and picked, where bench ran it; None where it did not."""
+        stored = self.data.get("autotuner")
+        try:
+            return AutotunerRun.from_json(stored) if isinstance(stored, dict) else None
+        except (KeyError, TypeError, ValueError):
+            raise SessionError(f"{self.path}/{INDEX}: the stored autotuner run is malformed") from None
+
+    def keep_autotuner(self, run: AutotunerRun) -> None:
+        self.data["autotuner"] = run.to_json()
+
+    @property
     def parameters(self) -> dict[str, Any]:
         """name -> {"default", "sweep", "kind"} as the kernel declared them when recorded."""
         return dict(self.data.get("parameters") or {})
@@ -356,10 +397,10 @@ class Session(HtmlDisplay):
     def variant(self, entry: Entry | str, partial: bool = False) -> Variant:
         """The entry's variant; damage is a SessionError. ``partial``: a damaged kernel source
         is only the source stage's error (what the TUI wants: the other stages still show)."""
-        entry = self.entry(entry) if isinstance(entry, str) else entry
-        if entry is None:
+        found = self.entry(entry) if isinstance(entry, str) else entry
+        if found is None:
             raise SessionError(f"{self.path}: no such variant")
-        return read_variant(self.path / "variants" / entry.id, source=self.source, root=self.path, partial=partial)
+        return read_variant(self.path / "variants" / found.id, source=self.source, root=self.path, partial=partial)
 
     # ------------------------------------------------------------ writing
 
@@ -379,7 +420,7 @@ class Session(HtmlDisplay):
                 entry = Entry.of(variant)
                 # The cubin is kept only where nothing else can make it again on the GPU: a variant another
                 # Triton compiled is launched from it there (frontends/triton/binary.py).
-                keep_cubin = variant.config.options.get(TRITON_OPTION) is not None
+                keep_cubin = compiler_version(variant.frontend, variant.config.options) is not None
                 write_variant(self.path / "variants" / entry.id, variant, with_source=False, with_cubin=keep_cubin)
                 entries.append(entry)
             self._reload()

@@ -38,7 +38,9 @@ class SweepResult:
         """The variant; a stored one's damage is a SessionError here."""
         if self._variant is None:
             assert self._session is not None and self.entry is not None  # how run_sweep makes a stored one
-            object.__setattr__(self, "_variant", self._session.variant(self.entry))
+            stored = self._session.variant(self.entry)
+            object.__setattr__(self, "_variant", stored)
+            return stored
         return self._variant
 
     @property
@@ -73,7 +75,7 @@ def run_sweep(
         entry = session.find(config, target.arch) if session else None
         if entry is None or entry.retry:
             todo.append(i)
-        elif not passes:
+        elif not passes or session is None:
             yield SweepResult(i, entry, None, True, session)
         else:  # whether it kept its passes is in its files, not the index
             stored = session.variant(entry)

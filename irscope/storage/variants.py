@@ -73,6 +73,9 @@ def variant_to_json(v: Variant) -> dict[str, Any]:
         "resources": None if v.resources is None else dict(vars(v.resources)),
         "compile_info": None if info is None else info.to_json(),
         "stages": [s.value for s in v.listings],
+        "frontend": v.frontend,
+        "source_language": v.source_language,
+        "generated_by": v.generated_by,
     }
 
 
@@ -84,6 +87,7 @@ def variant_from_json(data: dict[str, Any], listings: dict[Stage, str], cubin: b
         )
     try:
         k, info, res, err = data["kernel"], data.get("compile_info"), data.get("resources"), data.get("error")
+        made = _made_by(data, info)
         return Variant(
             kernel=KernelId(str(k["name"]), str(k["file"]), str(k["source_hash"])),
             config=Config.from_json(data["config"]),
@@ -95,9 +99,28 @@ def variant_from_json(data: dict[str, Any], listings: dict[Stage, str], cubin: b
             resources=None if res is None else Resources(**typed_fields(Resources, res)),
             compile_info=None if info is None else CompileInfo.from_json(info),
             error=None if err is None else CaptureError(err.get("stage"), str(err["message"])),
+            frontend=made["frontend"],
+            source_language=made["source_language"],
+            generated_by=made["generated_by"],
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise SessionError(f"malformed variant record: {type(exc).__name__}: {exc}") from exc
+
+
+# Variants written before they said which frontend made them: the compiler that did says it (the one
+# place a compiler's name is read for this; every reader after asks the variant).
+_COMPILERS = {"triton": ("triton", "python"), "nvcc": ("cuda", "cuda"), "numba": ("numba", "python")}
+
+
+def _made_by(data: dict[str, Any], info: Any) -> dict[str, str]:
+    """The variant's frontend, source language and generator, as stored or (older variants) as its compiler says."""
+    made = {k: data.get(k) for k in ("frontend", "source_language", "generated_by")}
+    if all(isinstance(v, str) for v in made.values()):
+        return {k: str(v) for k, v in made.items()}
+    # (a compile record without "compiler" was written before frontends: Triton's, see CompileInfo.from_json)
+    compiler = str(info.get("compiler", "triton")) if isinstance(info, dict) else ""
+    frontend, language = _COMPILERS.get(compiler.partition(" ")[0], ("", ""))
+    return {"frontend": frontend, "source_language": language, "generated_by": ""}
 
 
 def write_variant(directory: Path, v: Variant, with_source: bool = True, with_cubin: bool = True) -> None:

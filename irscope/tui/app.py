@@ -12,12 +12,13 @@ pane fills just after the first frame). ``tests/test_tui_startup.py`` keeps it s
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from textual import events, on, work
 from textual.app import App, ComposeResult
@@ -62,8 +63,10 @@ class IrscopeCommands(Provider):
     """Command palette entries for what the keys do."""
 
     async def search(self, query: str) -> Hits:
-        app = self.app
-        commands = [(f"Show {label}", lambda key=key: app.switch_stage(key)) for key, label in app.stage_tabs]
+        app = cast("IrscopeApp", self.app)
+        commands: list[tuple[str, Callable[[], object]]] = [
+            (f"Show {label}", functools.partial(app.switch_stage, key)) for key, label in app.stage_tabs
+        ]
         commands += [
             ("Diff the marked variants", app.action_diff),
             ("Mark the current variant", app.action_mark),
@@ -251,13 +254,13 @@ class IrscopeApp(App):
 
     @on(DataTable.RowHighlighted, "#variants")
     def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
-        row = self.model.rows[int(event.row_key.value)]
+        row = self.model.rows[int(str(event.row_key.value))]
         if row.ready:
             self.show_row(row)
 
     @on(Tabs.TabActivated, "#stages")
     def _tab_activated(self, event: Tabs.TabActivated) -> None:
-        key = event.tab.id.removeprefix("tab-")
+        key = (event.tab.id or "").removeprefix("tab-")
         if key == self.stage_key and self._shown is not None and self._shown[1] == key:
             return
         self._show_stage(key)
@@ -483,7 +486,7 @@ class IrscopeApp(App):
         stage = Stage(self.stage_key) if self.stage_key not in (*VIEWS, Stage.SOURCE) else Stage.PTX
         from .screens.diff import DiffScreen
 
-        runtimes = tuple(Runtime.of(r.measurement) for r in pair)
+        runtimes = (Runtime.of(pair[0].measurement), Runtime.of(pair[1].measurement))
         self.push_screen(DiffScreen(a, b, stage, runtimes))
 
     def action_sort(self) -> None:
@@ -541,7 +544,7 @@ class IrscopeApp(App):
         fastest = self.model.fastest()
         best = (
             f" · fastest: {fastest.config.label()} {fastest.measurement.median_us:.1f} us ({fastest.why() or 'measured'})"
-            if fastest
+            if fastest and fastest.measurement
             else ""
         )
         return f"{ready}/{len(self.model.rows)} variants{best} · ? for help"
@@ -552,10 +555,11 @@ class IrscopeApp(App):
 
     def _chart(self) -> RuntimeChart:
         """The chart, mounted into the switcher the first time it is wanted (plotext is not needed before)."""
+        from .widgets.chart import RuntimeChart
+
         found = self.query("#chart")
         if found:
-            return found.first()
-        from .widgets.chart import RuntimeChart
+            return found.first(RuntimeChart)
 
         chart = RuntimeChart(self.model, id="chart")
         switcher = self.query_one("#switcher", ContentSwitcher)

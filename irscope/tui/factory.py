@@ -14,6 +14,7 @@ from .app import IrscopeApp
 from .model import Model
 
 if TYPE_CHECKING:
+    from ..named import Settings
     from ..session import Session
 
 
@@ -29,6 +30,8 @@ def make_app(
     bench: bool | None = None,
     spec_file: str | None = None,
     compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT,
+    sample_gpu: str | None = None,
+    settings: Settings | None = None,
 ) -> IrscopeApp:
     """An app, ready to run, for KERNEL: a kernel to sweep, a session directory, an Inductor capture or a run.
 
@@ -36,23 +39,29 @@ def make_app(
     ``assignments`` (``NAME=VALUE``, -c) and ``sweeps`` (``NAME=V1,V2``, -s) pick the configs; a session
     opened with neither shows what it holds. ``out`` keeps the variants in that session directory. ``bench``
     measures them on this GPU in the background (None: when there is one and no ``arch`` was asked for).
-    ``spec_file`` and ``compile_timeout``: as the commands' ``--spec`` and ``--compile-timeout``.
+    ``spec_file``, ``compile_timeout`` and ``sample_gpu``: as the commands' ``--spec``, ``--compile-timeout`` and
+    ``--sample-gpu``; ``settings``: all of them as a command was given them (``named.Settings``).
     """
     from ..frontends.config import parse_assignments, parse_sweep
     from ..named import open_named
 
+    if settings is not None:
+        spec_file, compile_timeout, sample_gpu = settings.spec_file, settings.compile_timeout, settings.sample_gpu
     named = open_named(kernel, signature=signature, spec_file=spec_file, several=True, compile_timeout=compile_timeout)
     if named.sessions:
         return IrscopeApp(
-            Model.from_sessions(named.title, named.sessions),
+            Model.from_sessions(named.title, named.sessions, sample_gpu),
             [],
-            f"{named.about}{_samples_note(_unmeasured(named.sessions))}",
+            f"{named.about}{_samples_note(_unmeasured(named.sessions), sample_gpu)}",
             initial_stage=stage,
         )
     if named.session is not None and not sweeps and not assignments:
-        samples = _samples_note(_unmeasured([named.session]))
+        samples = _samples_note(_unmeasured([named.session]), sample_gpu)
         return IrscopeApp(
-            Model.from_session(named.session), [], f"session {named.session.path}{samples}", initial_stage=stage
+            Model.from_session(named.session, sample_gpu),
+            [],
+            f"session {named.session.path}{samples}",
+            initial_stage=stage,
         )
     from ..nvidia.device import gpu_capability
     from ..session import Session
@@ -77,9 +86,9 @@ def make_app(
         if gpu is None
         else f"{arch} (ahead of time)"
     )
-    samples = "" if measured else _samples_note([compiled.identity()])
+    samples = "" if measured else _samples_note([compiled.identity()], sample_gpu)
     return IrscopeApp(
-        Model(compiled.name, configs, session),
+        Model(compiled.name, configs, session, sample_gpu),
         jobs,
         f"{where} · {len(configs)} variants{samples}",
         initial_stage=stage,
@@ -87,11 +96,11 @@ def make_app(
     )
 
 
-def _samples_note(kernels: list[KernelId]) -> str:
+def _samples_note(kernels: list[KernelId], sample_gpu: str | None) -> str:
     """`` · runtimes: H100 80GB HBM3 samples`` where the variants can show recorded runtimes; else nothing."""
     from ..measure.samples import samples_label
 
-    label = samples_label(kernels)
+    label = samples_label(kernels, sample_gpu)
     return f" · runtimes: {label}" if label else ""
 
 

@@ -33,6 +33,7 @@ class Row:
     _source_map: SourceMap | None = None
     _shown: tuple | None = None  # (entry, its measurement, the measurement shown for them)
     _settings: tuple | None = None  # (entry, its settings)
+    sample_gpu: str | None = None  # whose recorded runtime to show where none was measured (--sample-gpu)
 
     @property
     def ready(self) -> bool:
@@ -81,7 +82,9 @@ class Row:
         # Asked for many times per table refresh; the answer changes only with the entry or its measurement.
         if self._shown is None or self._shown[0] is not entry or self._shown[1] is not entry.measurement:
             kernel = self.kernel_id
-            shown = None if kernel is None else shown_measurement(kernel, entry.config, entry.arch, entry)
+            shown = (
+                None if kernel is None else shown_measurement(kernel, entry.config, entry.arch, entry, self.sample_gpu)
+            )
             self._shown = (entry, entry.measurement, shown)
         return self._shown[2]
 
@@ -118,10 +121,12 @@ class Row:
 class Model:
     """All rows of one kernel, plus where they come from (a session, or live captures)."""
 
-    def __init__(self, title: str, configs: list[Config], session: Session | None = None) -> None:
+    def __init__(
+        self, title: str, configs: list[Config], session: Session | None = None, sample_gpu: str | None = None
+    ) -> None:
         self.title = title
         self.session = session
-        self.rows = [Row(i, c) for i, c in enumerate(configs)]
+        self.rows = [Row(i, c, sample_gpu=sample_gpu) for i, c in enumerate(configs)]
         self.mark_order: list[int] = []  # marked row indices, oldest first
         self._sources: dict[Path, tuple[str, str | None]] = {}  # session path -> (source, why it is unreadable)
         self._heat: dict[int, tuple[dict[int, float], dict[int, float]] | None] = {}  # row -> ncu's samples
@@ -132,14 +137,14 @@ class Model:
         self._multi_kernel: bool | None = None
 
     @classmethod
-    def from_session(cls, session: Session) -> Model:
-        return cls.from_sessions(session.kernel.name, [session])
+    def from_session(cls, session: Session, sample_gpu: str | None = None) -> Model:
+        return cls.from_sessions(session.kernel.name, [session], sample_gpu)
 
     @classmethod
-    def from_sessions(cls, title: str, sessions: list[Session]) -> Model:
+    def from_sessions(cls, title: str, sessions: list[Session], sample_gpu: str | None = None) -> Model:
         """Every variant of every session, e.g. the kernels of one Inductor capture."""
         pairs = [(s, e) for s in sessions for e in s.entries]
-        model = cls(title, [e.config for _, e in pairs], sessions[0] if len(sessions) == 1 else None)
+        model = cls(title, [e.config for _, e in pairs], sessions[0] if len(sessions) == 1 else None, sample_gpu)
         for row, (session, entry) in zip(model.rows, pairs):
             row.entry, row.session, row.kernel = entry, session, session.kernel.name
         return model
@@ -227,7 +232,7 @@ class Model:
                 for r in self.rows
                 if r.measurement is not None and r.measurement.ranked and r.runtime_status is Status.OK
             ]
-            self._fastest = (min(ranked, key=lambda r: r.measurement.median_us) if ranked else None,)
+            self._fastest = (min(ranked, key=_median) if ranked else None,)
         return self._fastest[0]
 
     def varying(self) -> list[str]:
@@ -304,4 +309,11 @@ def source_line_counts(row: Row, line: int) -> dict[Stage, int]:
     smap = row.source_map()
     if smap is None:
         return {}
-    return {stage: len(smap.lines_for(stage, line)) for stage in Stage.compiled() if stage in row.variant.listings}
+    listings = row.variant.listings if row.variant is not None else {}
+    return {stage: len(smap.lines_for(stage, line)) for stage in Stage.compiled() if stage in listings}
+
+
+def _median(row: Row) -> float:
+    """A ranked row's median time (``fastest`` ranks only rows measured with one)."""
+    measurement = row.measurement
+    return measurement.median_us if measurement is not None and measurement.median_us is not None else float("inf")

@@ -34,7 +34,7 @@ def main() -> None:
         path = out_dir / f"{ref.name}.{slug}.json"
         write_samples(path, ref.identity(), REPO, device, rows)
         ok = sum(m.ranked for _, _, m in rows)
-        best = min((m.median_us for _, _, m in rows if m.ranked), default=float("nan"))
+        best = min((m.median_us for _, _, m in rows if m.ranked and m.median_us is not None), default=float("nan"))
         print(
             f"{ref.name}: {len(rows)} variants, {ok} ok, best {best:.1f} us, {time.perf_counter() - start:.0f} s -> {path}"
         )

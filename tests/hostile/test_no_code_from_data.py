@@ -215,7 +215,8 @@ def test_the_allowlist_refuses_with_file_line_and_what(body, named):
 def test_a_rebuilt_kernel_compiles_from_its_text_and_its_handle_alone(tmp_path):
     from irscope import frontends
     from irscope.arch import CaptureMode, Target
-    from irscope.frontends.triton import SignatureArg, rebuilt_kernel
+    from irscope.frontends.triton.rebuild import rebuilt_kernel
+    from irscope.frontends.triton.signature import SignatureArg
     from irscope.stages import Stage
     from irscope.types import Config
 
@@ -233,11 +234,8 @@ def test_a_rebuilt_kernel_compiles_from_its_text_and_its_handle_alone(tmp_path):
 
 
 def test_a_refused_helper_refuses_the_kernel_that_calls_it_only():
-    from irscope.frontends.triton import (
-        SignatureArg,
-        UnsafeKernelSource,
-        rebuilt_kernel,
-    )
+    from irscope.frontends.triton.rebuild import UnsafeKernelSource, rebuilt_kernel
+    from irscope.frontends.triton.signature import SignatureArg
 
     text = CLEAN.replace("BODY", "pass").replace("return x * 2", "return x.__class__")
     sig = (SignatureArg("*fp32", 16), SignatureArg("i32"), SignatureArg(None))

@@ -69,7 +69,7 @@ def test_another_users_runtime_folder_keeps_no_parent_and_nothing_is_written_thr
 
 
 @pytest.fixture
-def noisy(tmp_path, monkeypatch) -> tuple[str, ...]:
+def noisy(tmp_path, monkeypatch) -> str:
     """A preload that writes to the parent's stderr (its log) when imported."""
     site = tmp_path / "noisy-site"
     site.mkdir()

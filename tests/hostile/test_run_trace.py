@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from irscope.interop.run import INDEX_FORMAT
 from irscope.interop.run.timeline import SESSION_ARG, VARIANT_ARG, link_trace
 
 INDEX = {
+    "format": INDEX_FORMAT,
     "kernels": [
         {
             "name": "scale_kernel",
@@ -24,7 +26,7 @@ INDEX = {
             "shared_gpu": [],
         },
         {"name": "refused", "session": None, "variants": [{"entry": None, "gpu": [{"name": "refused"}]}]},
-    ]
+    ],
 }
 
 

@@ -30,6 +30,7 @@ def _irscope(*args: str) -> tuple[int, str, int]:
         [sys.executable, "-m", "irscope", *args], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
     )
     _, status, usage = os.wait4(proc.pid, 0)
+    assert proc.stderr is not None
     return os.waitstatus_to_exitcode(status), proc.stderr.read().decode(), usage.ru_maxrss * 1024
 
 

@@ -66,8 +66,8 @@ def main() -> None:
         return summary_lines(d) + unified_lines(d)
 
     from irscope.diffing.canonical import listing_tokens
+    from irscope.ir.dialects import stage_stats
     from irscope.ir.sourcemap import _own_lines_of
-    from irscope.ir.stats import stage_stats
 
     def forget() -> None:
         """Drop what irscope keeps per listing between diffs: each cold run starts from the texts."""

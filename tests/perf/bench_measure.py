@@ -49,6 +49,7 @@ def _accuracy(ref, configs) -> list[dict]:
         ncu_us = (ncu[i] or {}).get("gpu_time_us")
         ok = None
         if ncu_us:
+            assert m.median_us is not None and m.p80_us is not None and m.p20_us is not None, m
             ok = abs(m.median_us - ncu_us) <= (0.03 * ncu_us if ncu_us >= 50 else 1.0) and m.p80_us / m.p20_us <= 1.03
         rows.append(
             {
@@ -79,7 +80,7 @@ def _best_against_copy(ref, size: dict) -> dict:
 
     configs = sweep_configs(ref.parameter_table(), ref.name, parse_sweep(SWEEP21[1::2]), size)
     ranked = [r for r in bench(ref, configs, min_time_ms=100) if r.measurement.ranked]
-    best = min(ranked, key=lambda r: r.measurement.median_us)
+    best = min(ranked, key=lambda r: r.measurement.median_us or float("inf"))
     m = best.measurement
     return {
         "config": best.variant.config.label(),

@@ -47,6 +47,7 @@ def storage() -> dict:
         files = {p.name: p.stat().st_size for p in (Path(tmp) / "v").iterdir()}
         raw = len(gzip.decompress((Path(tmp) / "v" / PASSES_FILE).read_bytes()))
     stages = sum(n for name, n in files.items() if name not in (PASSES_FILE, "variant.json"))
+    assert v.passes is not None, "captured with passes=True"
     return {
         "passes": len(v.passes.steps),
         "changed": sum(s.changed for s in v.passes.steps),

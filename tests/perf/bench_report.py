@@ -63,7 +63,9 @@ def main() -> None:
                 timeout=120,
             ).stdout
             opens.append(time.perf_counter() - start)
-            renders.append(float(re.search(r'data-render-ms="([\d.]+)"', dom)[1]))
+            rendered = re.search(r'data-render-ms="([\d.]+)"', dom)
+            assert rendered is not None, "the page said no render time"
+            renders.append(float(rendered[1]))
         size = page.stat().st_size
     print(
         f"machine: {os.cpu_count()} cores, python {sys.version.split()[0]}, "

@@ -11,6 +11,7 @@ for a second `irscope bench` of the same sweep.
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import os
 import subprocess
@@ -36,7 +37,7 @@ def child(args: argparse.Namespace) -> None:
     state = worker.MeasureState()
     steps = [("warm-up", lambda: worker.warm_up(state))]
     steps += [
-        (f"variant {i} ({c.label()})", lambda c=c: worker.answer(state, kernel.handle(), c, {}))
+        (f"variant {i} ({c.label()})", functools.partial(worker.answer, state, kernel.handle(), c, {}))
         for i, c in enumerate(configs[: args.variants])
     ]
     for name, step in steps:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import statistics
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -85,9 +84,9 @@ def main() -> None:
         function = function_name(variant)
         launch = kernel.launch(config, device="cuda")
         launch.first()
-        out = {"function": function}
+        out: dict[str, object] = {"function": function}
         for label, kwargs in (("cupti", {}), ("cupti b2b", {"isolate": False}), ("cupti no gap", {"gap_ms": 0.0})):
-            samples = []
+            samples: list[float] = []
             stop = threading.Event()
 
             def sample(samples=samples, stop=stop):
@@ -109,4 +108,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

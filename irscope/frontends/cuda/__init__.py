@@ -29,55 +29,46 @@ the GPU the kernel is compiled for the device and its cubin launched through the
 Numba's parameters). Example tensors for any spec: ``frontends/examples.py``. ``frontends/numba/``:
 ``@cuda.jit`` functions claimed by name in ``.py`` files (found with ``ast``), compiled by
 numba-cuda's ``compile_ptx`` and the toolkit's ptxas (``kernel.py``).
+``frontend.py`` is the ``Frontend`` over these modules, and ``listen.py`` records each ``load_inline``
+call of a program ``irscope run`` runs. This package's own module holds only its description,
+``FRONTEND`` (the ``irscope.frontends`` entry point).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from ...errors import UsageError
-from ..base import Frontend, KernelHandle
-from .inline import inline_kernel_names, mentions_load_inline, python_functions
-from .kernel import CudaKernel, inline_kernel, kernel_from_text, kernel_in_file, read_source
-from .source import kernels
+from ...spec import parse_block
+from ..info import FrontendInfo, OptionSpec
 
-
-class CudaFrontend(Frontend):
-    name = "cuda"
-    suffixes = (".cu",)
-
-    def kernel_names(self, path: Path) -> list[str]:
-        return [name for k in kernels(read_source(path)) for name in k.openable]
-
-    def resolve(self, path: Path, name: str | None, signature: str | None = None) -> CudaKernel:
-        if path.suffix == ".py":
-            return inline_kernel(path, name)
-        return kernel_in_file(path, name)
-
-    def load(self, handle: KernelHandle) -> CudaKernel:
-        kernel = self.resolve(Path(handle.file), handle.name)
-        spec = handle.extra.get("spec_file")
-        return kernel.with_spec_file(Path(spec)) if isinstance(spec, str) else kernel
-
-    def from_object(self, obj: Any, signature: str | None, name: str | None) -> CudaKernel:
-        if signature is not None:
-            raise UsageError("a CUDA C++ kernel's argument types are in its source: signature= does not apply")
-        return kernel_from_text(obj, name)
-
-    def claims(self, path: Path, name: str | None) -> bool:
-        """A ``load_inline`` kernel of the file; or, in a file that names ``load_inline`` at all, no name or
-        any name that is not a Python function of the file (a Triton or Numba kernel the user means): read
-        with ``ast`` or refused by ``resolve``, never imported to look."""
-        if path.suffix != ".py" or not mentions_load_inline(path):  # every Triton file is asked: no parse for it
-            return False
-        return name is None or name in inline_kernel_names(path) or name not in python_functions(path)
-
-    def builtin(self, directory: Path) -> list[CudaKernel]:
-        out = []
-        for path in sorted(directory.glob("*.cu")):
-            out.extend(CudaKernel(str(path), name) for k in kernels(read_source(path)) for name in k.openable)
-        return out
+if TYPE_CHECKING:
+    from ..base import Frontend
+    from ..info import Recorder
 
 
-__all__ = ["CudaFrontend", "CudaKernel"]
+def _load() -> Frontend:
+    from .frontend import CudaFrontend
+
+    return CudaFrontend()
+
+
+def _recorder(raw: Path, gpu_free: int | None) -> Recorder:
+    from .listen import LoadInlineRecorder
+
+    return LoadInlineRecorder(raw)
+
+
+FRONTEND = FrontendInfo(
+    name="cuda",
+    display_name="CUDA C++",
+    source_language="cuda",
+    load=_load,
+    suffixes=(".cu",),
+    objects="CUDA C++ source text holding a __global__ kernel",
+    takes_object=lambda obj: isinstance(obj, str),
+    launch_options={
+        "block": OptionSpec("a block shape such as 256 or 16x16 (at most 1024 threads)", check=parse_block, text=True)
+    },
+    recorder=_recorder,
+)

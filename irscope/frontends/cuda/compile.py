@@ -34,7 +34,8 @@ from .tokens import config_header, flag_values
 
 # Compiler flags a config may set (kind "constexpr" in the table: compile-time, like the macros).
 # name -> (default, default sweep, what it does)
-FLAGS = {
+# name -> (default, the values a sweep takes, what it does)
+FLAGS: dict[str, tuple[Any, list[Any], str]] = {
     "fast_math": (
         False,
         [False, True],

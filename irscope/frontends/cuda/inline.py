@@ -74,14 +74,14 @@ def _read_calls(path: Path, text: str | None) -> tuple[list[InlineSource], list[
         if alias.name == "load_inline" and alias.asname
     }
     found, unread = [], []
-    for node in ast.walk(tree):
-        if not (isinstance(node, ast.Call) and _called(node) in names):
+    for call in ast.walk(tree):
+        if not (isinstance(call, ast.Call) and _called(call) in names):
             continue
         # load_inline(name, cpp_sources, cuda_sources, ...): by keyword or third positionally. A `**{...}` or
         # `*args` could hold it too, and only running the file would say: that is unreadable, like a call.
-        given = [k.value for k in node.keywords if k.arg == "cuda_sources"] + node.args[2:3]
-        hidden = [k.value for k in node.keywords if k.arg is None] + [
-            a for a in node.args if isinstance(a, ast.Starred)
+        given = [k.value for k in call.keywords if k.arg == "cuda_sources"] + call.args[2:3]
+        hidden = [k.value for k in call.keywords if k.arg is None] + [
+            a for a in call.args if isinstance(a, ast.Starred)
         ]
         for expr in hidden:
             unread.append(_unread(path, expr, f"load_inline's {_spelled(expr)} may hold its cuda_sources"))

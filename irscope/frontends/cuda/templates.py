@@ -71,13 +71,13 @@ def with_instances(clean: str, decls: Sequence[CudaKernelDecl], scopes: Scopes) 
         args = template_arguments(clean, m.end())
         if args is None or not ENDS_A_USE.match(clean, m.end() + len(args)):
             continue
-        decl = _meant(namesakes, re.sub(r"\s+", "", m.group(1)).strip(":"), scopes.at(m.start()))
-        if decl is None or not decl.template:
+        meant = _meant(namesakes, re.sub(r"\s+", "", m.group(1)).strip(":"), scopes.at(m.start()))
+        if meant is None or not meant.template:
             continue
         if set(IDENTIFIER.findall(args)) & unknown:
-            open_uses.add(decl.name)
+            open_uses.add(meant.name)
         else:
-            instances[decl.name].setdefault(normal_arguments(args))
+            instances[meant.name].setdefault(normal_arguments(args))
     return [
         replace(decl, instances=tuple(instances[decl.name]), open_uses=decl.name in open_uses)
         if decl.template

@@ -7,42 +7,40 @@ lines that name the Python file; the CUDA toolkit's ptxas makes the cubin (its P
 is newer than Triton's bundled ptxas reads), and SASS comes from it as for any cubin.
 A Python file belongs to Triton by its suffix; a ``@cuda.jit`` function is claimed
 by name, found with ``ast`` before anything is imported.
+``frontend.py`` is the ``Frontend``; this package's own module holds only its description,
+``FRONTEND`` (the ``irscope.frontends`` entry point).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..base import Frontend, KernelHandle
-from .kernel import NumbaKernel, cuda_jit_names, kernel_from_dispatcher, kernel_in_file
+from ..info import FrontendInfo
 
-
-class NumbaFrontend(Frontend):
-    name = "numba"
-    suffixes = ()  # .py files are Triton's: Numba kernels are claimed by name
-
-    def kernel_names(self, path: Path) -> list[str]:
-        return cuda_jit_names(path)
-
-    def resolve(self, path: Path, name: str | None, signature: str | None = None) -> NumbaKernel:
-        return kernel_in_file(path, name, signature)
-
-    def load(self, handle: KernelHandle) -> NumbaKernel:
-        return kernel_in_file(Path(handle.file), handle.name, handle.extra.get("signature"))
-
-    def from_object(self, obj: Any, signature: str | None, name: str | None) -> NumbaKernel:
-        return kernel_from_dispatcher(obj, signature)
-
-    def claims(self, path: Path, name: str | None) -> bool:
-        return path.suffix == ".py" and name in cuda_jit_names(path)
-
-    def builtin(self, directory: Path) -> list[NumbaKernel]:
-        """``kernels/numba/``: apart from the Triton files, which irscope imports to list (Numba is optional)."""
-        out = []
-        for path in sorted((directory / "numba").glob("*.py")):
-            out.extend(kernel_in_file(path, name, None) for name in cuda_jit_names(path))
-        return out
+if TYPE_CHECKING:
+    from ..base import Frontend
 
 
-__all__ = ["NumbaFrontend", "NumbaKernel"]
+def _load() -> Frontend:
+    from .frontend import NumbaFrontend
+
+    return NumbaFrontend()
+
+
+def _takes(obj: Any) -> bool:
+    from .kernel import is_dispatcher
+
+    return is_dispatcher(obj)
+
+
+FRONTEND = FrontendInfo(
+    name="numba",
+    display_name="Numba",
+    source_language="python",
+    load=_load,
+    objects="a Numba @cuda.jit kernel",
+    takes_object=_takes,
+    imported="numba.cuda",
+    requires=("numba", "numba_cuda"),
+    install_hint="pip install irscope[numba]",
+)

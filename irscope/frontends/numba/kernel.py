@@ -24,7 +24,11 @@ from ..cuda.tokens import flag_values
 
 JIT_SPELLINGS = {"cuda.jit", "numba.cuda.jit", "jit"}
 # name -> (default, default sweep): fastmath is Numba's own flag; the other two go to ptxas.
-FLAGS = {"fast_math": (False, [False, True]), "maxrregcount": (0, [0]), "opt": (3, [3])}
+FLAGS: dict[str, tuple[Any, list[Any]]] = {
+    "fast_math": (False, [False, True]),
+    "maxrregcount": (0, [0]),
+    "opt": (3, [3]),
+}
 SIGNATURE_HELP = (
     'Numba types, e.g. -S "float32[:], float32[:], int32" (a void kernel\'s arguments), '
     'or a signature string in the decorator: @cuda.jit("void(float32[:], float32[:], int32)")'

@@ -15,77 +15,53 @@ from a script or a notebook cell), ``allowlist.py`` + ``rebuild.py`` (kernels bu
 source text that is data, running none of it), ``listen.py`` (inside a program ``irscope run`` runs:
 Triton's compilation listener and launch hooks record each compile's stage files and specialization,
 and each launch's grid and argument layout) and ``recorded.py`` (those records read back as data:
-kernel, config, the JIT's own compile). ``triton`` and ``torch`` (a second each) are imported inside
-the functions that use them.
+kernel, config, the JIT's own compile); ``frontend.py`` is the ``Frontend`` over them, and
+``options.py`` the options a Triton kernel takes. ``triton`` and ``torch`` (a second each) are imported
+inside the functions that use them. This package's own module holds only its description, ``FRONTEND``
+(the ``irscope.frontends`` entry point): listing it imports nothing of Triton's.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...errors import KernelFileError, ParameterError
-from ..base import Frontend, KernelHandle
-from .kernel import TritonKernel
-from .kernel_files import builtin_kernels, kernel_in_file, kernel_names, kernel_with_signature
-from .objects import kernel_from_object
-from .rebuild import UnsafeKernelSource, rebuild_functions, rebuilt_kernel
-from .signature import SignatureArg, signature_from_json
-from .versions import check_supported
+from ..info import FrontendInfo
+from .options import OPTIONS, TRITON_OPTION
+
+if TYPE_CHECKING:
+    from ..base import Frontend
+    from ..info import Recorder
 
 
-class TritonFrontend(Frontend):
-    name = "triton"
-    suffixes = (".py",)
+def _load() -> Frontend:
+    from .frontend import TritonFrontend
 
-    def __init__(self) -> None:
-        check_supported()  # a Triton irscope does not support: every command says so, in one line (exit 2)
-
-    def kernel_names(self, path: Path) -> list[str]:
-        return kernel_names(path)
-
-    def resolve(self, path: Path, name: str | None, signature: str | None = None) -> TritonKernel:
-        return kernel_in_file(path, name, signature)
-
-    def load(self, handle: KernelHandle) -> TritonKernel:
-        stored = handle.extra.get("signature")
-        text = handle.extra.get("source_text")
-        if text is not None:  # a kernel rebuilt from text (a log's, a session's): rebuilt again, never imported
-            if not isinstance(text, str):
-                raise KernelFileError(f"the stored source of {handle.name} is not text")
-            if stored is None:
-                raise ParameterError(f"the stored kernel {handle.name} has source text but no signature")
-            kernel = rebuilt_kernel(
-                text,
-                handle.file,
-                handle.name,
-                signature_from_json(stored),
-                inductor=handle.extra.get("inductor") is True,
-                recorded_heuristics=handle.extra.get("heuristics") == "recorded",
-            )
-            launches = handle.extra.get("launches")
-            if isinstance(launches, dict):  # data: replay.why_not checks each before it is used
-                kernel.recorded_launches = {k: v for k, v in launches.items() if isinstance(v, dict)}
-            return kernel
-        if stored is not None:
-            return kernel_with_signature(Path(handle.file), handle.name, signature_from_json(stored))
-        return kernel_in_file(Path(handle.file), handle.name, None)
-
-    def from_object(self, obj: Any, signature: str | None, name: str | None) -> TritonKernel:
-        return kernel_from_object(obj, signature)
-
-    def builtin(self, directory: Path) -> list[TritonKernel]:
-        return builtin_kernels(directory)
-
-    def rebuild(self, handle: KernelHandle) -> TritonKernel | None:
-        return self.load(handle) if "source_text" in handle.extra else None
+    return TritonFrontend()
 
 
-__all__ = [
-    "SignatureArg",
-    "TritonFrontend",
-    "TritonKernel",
-    "UnsafeKernelSource",
-    "rebuild_functions",
-    "rebuilt_kernel",
-]
+def _takes(obj: Any) -> bool:
+    from .objects import is_triton_object
+
+    return is_triton_object(obj)
+
+
+def _recorder(raw: Path, gpu_free: int | None) -> Recorder:
+    from .listen import GpuFreeListener, Listener
+
+    return GpuFreeListener(raw, gpu_free) if gpu_free else Listener(raw)
+
+
+FRONTEND = FrontendInfo(
+    name="triton",
+    display_name="Triton",
+    source_language="python",
+    load=_load,
+    suffixes=(".py",),
+    objects="a @triton.jit function (autotuned or with heuristics too), an irscope KernelSpec",
+    takes_object=_takes,
+    imported="triton",
+    options=OPTIONS,
+    version_option=TRITON_OPTION,
+    recorder=_recorder,
+)

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...errors import ParameterError, exception_line
-from ...spec import LAUNCH_OPTIONS
 from ...types import Config
 from .inputs import example_namespace
+from .options import LAUNCH_OPTIONS
 from .specialize import example_tensors
 from .versions import top_k_count
 
@@ -75,10 +75,11 @@ def is_jit(value: Any) -> bool:
 def unwrap(value: Any) -> Tuning | None:
     """The decorators around a ``@triton.jit`` function, outermost first; None for a bare one, or anything else."""
     wrappers = _wrapper_types()
-    layers = []
+    layers: list[Any] = []
     while wrappers and isinstance(value, wrappers) and len(layers) < 16:
-        layers.append(value)
-        value = value.fn
+        layer: Any = value
+        layers.append(layer)
+        value = layer.fn
     return Tuning(value, tuple(layers)) if layers and is_jit(value) else None
 
 
@@ -111,7 +112,8 @@ class Tuning:
 
     def heuristics(self) -> list[tuple[str, Any, bool]]:
         """``(name, function, outside the autotuner)`` for every heuristic, in the order Triton runs them."""
-        out, outside = [], True
+        out: list[tuple[str, Any, bool]] = []
+        outside = True
         for layer in self.layers:
             if _is_autotuner(layer):
                 outside = False
@@ -306,7 +308,7 @@ class Tuning:
                 top_k = top_k_count(tuner.configs_top_k, len(configs), len(kept))
                 if len(kept) > top_k:
                     est = {c: tuner.perf_model(**nargs, **kwargs, **c.all_kwargs()) for c in kept}
-                    kept = sorted(est, key=est.get)[:top_k]
+                    kept = sorted(est, key=lambda c: est[c])[:top_k]
         except UnknownValue as exc:
             return [None] * len(configs), (
                 f"prune_configs_by reads {exc.args[0]}, whose value -S does not give (-c {exc.args[0]}=VALUE does)"
@@ -387,7 +389,7 @@ def check_heuristics(kernel: TritonKernel, config: Config) -> None:
     Every config the autotuner lists is tried with ``config``'s example argument values
     (``-c NAME=VALUE``), as each may take another path through the heuristics.
     """
-    if not any(not _is_autotuner(layer) for layer in kernel.tuning.layers):
+    if not any(not _is_autotuner(layer) for layer in kernel.tuned.layers):
         return
     table = kernel.parameter_table()
     columns = {n: p["configs"] for n, p in table.items() if p["kind"] in ("constexpr", "option") and "configs" in p}
@@ -397,7 +399,7 @@ def check_heuristics(kernel: TritonKernel, config: Config) -> None:
     for i in range(count):
         kwargs = {**given, **{n: c[i] for n, c in columns.items()}}
         try:
-            kernel.tuning.resolve(kernel.name, args, {k: v for k, v in kwargs.items() if v is not None}, unknown)
+            kernel.tuned.resolve(kernel.name, args, {k: v for k, v in kwargs.items() if v is not None}, unknown)
         except UnknownArgument:
             raise
         except ParameterError:  # another fault of the heuristic: the compile says so if it still fails
@@ -433,7 +435,7 @@ def _said(exc: BaseException) -> str:
 
 
 @functools.cache
-def _launcher_class() -> type:
+def _launcher_class() -> Any:
     from triton.runtime.jit import JITFunction  # a second to import: only once a kernel has heuristics
 
     class HeuristicsJITFunction(JITFunction):

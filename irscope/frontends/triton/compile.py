@@ -181,12 +181,12 @@ def compile_jit(kernel: TritonKernel, config: Config) -> Compiled:
     from triton.runtime import driver
 
     capability = driver.active.get_current_target().arch
-    tensors = {name: getattr(ns, name) for name in kernel.spec.tensors}
+    tensors = {name: getattr(ns, name) for name in kernel.launch_spec.tensors}
     src, options, result.signature, result.divisible_by_16 = specialize(kernel, config, capability, tensors)
     result.heuristics = heuristic_values(kernel, src)
     try:
         with triton_cache_for(kernel.file), install_stage_hook(tracker):
-            compiled = kernel.fn.run(*args, grid=kernel.spec.grid(ns), warmup=True, **kwargs)
+            compiled = kernel.fn.run(*args, grid=kernel.launch_spec.grid(ns), warmup=True, **kwargs)
         result.asm = {k: compiled.asm[k] for k in ASM_KEYS if k in compiled.asm}
         result.metadata = compiled.metadata._asdict()
         compiled._init_handles()  # loads the module: the driver's register and spill counts

@@ -35,8 +35,8 @@ from pathlib import Path
 from ...errors import UsageError
 from ...paths import TRITONS, cache_dir
 from ...processes import own_python
-from ...spec import check_triton_version
 from ...storage.files import TEMP_MARK, trusted_chain
+from .options import check_triton_version
 
 FOLDERS_ENV = "IRSCOPE_TRITONS"
 

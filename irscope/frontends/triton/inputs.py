@@ -11,9 +11,9 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from ...spec import triton_options
 from ...types import Config
 from ..examples import make_tensor
+from .options import triton_options
 
 if TYPE_CHECKING:
     from .kernel import TritonKernel

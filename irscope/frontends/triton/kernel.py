@@ -12,16 +12,17 @@ from pathlib import Path
 from typing import Any
 
 from ...arch import CaptureMode, Target, Vendor
-from ...errors import ParameterError
+from ...errors import ParameterError, UsageError
 from ...records import AutotunerRun
-from ...spec import TRITON_DEFAULT_OPTIONS, TRITON_OPTION, KernelSpec
+from ...spec import KernelSpec
 from ...stages import Stage
 from ...types import Config, KernelId
 from ..base import Compiled, Kernel, KernelHandle, Launch
-from .autotune import check_heuristics, unwrap
+from .autotune import Tuning, check_heuristics, unwrap
 from .compile import compile_aot, compile_jit, triton_cache_for
 from .environments import site_for
 from .inputs import example_namespace, launch_arguments
+from .options import TRITON_DEFAULT_OPTIONS, TRITON_OPTION
 from .replay import launch_key, replay
 from .signature import SignatureArg, takes_example_value
 from .specialize import launch_signature
@@ -81,12 +82,13 @@ class TritonKernel(Kernel):
         # the JITFunction inside (made to apply the heuristics when it is launched).
         self.tuning = unwrap(fn)
         self.fn = fn if self.tuning is None else self.tuning.launcher()  # triton.runtime.jit.JITFunction
+        self.name = self.fn.fn.__name__
         self.file = file
         self.spec = spec
         self.signature = signature
         # Set for a kernel rebuilt from text (rebuild.py): its source is this text, not the file's.
         self.source_text = source_text
-        self.inductor = inductor  # rebuilt with the modules Inductor's kernels use
+        self.inductor = inductor  # rebuilt with the modules Inductor's kernels use: Inductor generated it
         # Rebuilt with its heuristics' values taken from the configs a program ran (irscope run), not evaluated.
         self.recorded_heuristics = False
         # The launches a program made of it (irscope run), by replay.launch_key: bench reruns those.
@@ -100,12 +102,12 @@ class TritonKernel(Kernel):
     def __repr__(self) -> str:
         return f"TritonKernel({self.name!r}, {self.file!r})"
 
-    @property
-    def name(self) -> str:
-        return self.fn.fn.__name__
-
     def identity(self) -> KernelId:
         return KernelId(self.name, self.file, self.fn.cache_key)
+
+    @property
+    def generated_by(self) -> str:
+        return "inductor" if self.inductor else ""
 
     def handle(self) -> KernelHandle:
         extra: dict[str, Any] = {} if self.signature is None else {"signature": [a.to_json() for a in self.signature]}
@@ -259,11 +261,25 @@ class TritonKernel(Kernel):
             self._expected = ((key, config.key()), expected)  # the last config's only: a launch reads it twice
         return ns, self._expected[1]
 
+    @property
+    def launch_spec(self) -> KernelSpec:
+        """The KernelSpec a kernel that launches with example inputs has (``can_launch``); UsageError for one without."""
+        if self.spec is None:
+            raise UsageError(self.no_launch_reason())
+        return self.spec
+
+    @property
+    def tuned(self) -> Tuning:
+        """The decorators around the kernel (``@triton.autotune``, ``@triton.heuristics``): only where it has them."""
+        if self.tuning is None:
+            raise UsageError(f"{self.name} has no @triton.autotune or @triton.heuristics")
+        return self.tuning
+
     def launch(self, config: Config, device: str = "cuda", seed: int = 0) -> Launch:
         if self.spec is None and self.recorded_launches:  # a program's kernel (irscope run): as it launched it
             return replay(self, config, self.recorded_launches.get(launch_key(config)), device, seed)
         ns, expected = self.example_inputs(config, device, seed)
-        spec = self.spec
+        spec = self.launch_spec
         args, kwargs = launch_arguments(self, config, ns)
         grid = spec.grid(ns)
         fn = self.fn

@@ -200,7 +200,7 @@ def _imports_torch(path: Path) -> bool:
         tree = ast.parse(path.read_bytes())
     except (OSError, SyntaxError, ValueError):
         return False  # the import itself will say what is wrong
-    pending = list(tree.body)
+    pending: list[ast.stmt | ast.ExceptHandler] = list(tree.body)
     while pending:
         node = pending.pop()
         if isinstance(node, ast.Import) and any(a.name.split(".")[0] == "torch" for a in node.names):
@@ -208,6 +208,7 @@ def _imports_torch(path: Path) -> bool:
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "torch" and not node.level:
             return True
         if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-            pending.extend(child for child in ast.iter_child_nodes(node) if isinstance(child, ast.stmt))
-            pending.extend(h for h in getattr(node, "handlers", ()) if isinstance(h, ast.ExceptHandler))
+            pending.extend(
+                child for child in ast.iter_child_nodes(node) if isinstance(child, (ast.stmt, ast.ExceptHandler))
+            )
     return False

@@ -170,7 +170,8 @@ def _rebuild(text: str, filename: str, inductor: bool) -> _Rebuilt:
                     f"{filename}:{node.lineno}: Triton cannot read {name}: {type(exc).__name__}: {exc}"
                 ) from None
             namespace[name] = functions[name]
-    refusals, calls = {}, {}
+    refusals: dict[str, str | None] = {}
+    calls: dict[str, frozenset[str]] = {}
     for name, node in defs.items():
         check = Check(filename, namespace, set(functions))
         try:
@@ -283,9 +284,9 @@ def _jit_decorator(node: ast.FunctionDef) -> ast.expr | None:
 def _jit_options(decorator: ast.expr | None) -> dict[str, Any]:
     if not isinstance(decorator, ast.Call):
         return {}
-    options = {}
+    options: dict[str, Any] = {}
     for keyword in decorator.keywords:
-        kind = JIT_OPTIONS.get(keyword.arg)
+        kind: Any = JIT_OPTIONS.get(keyword.arg) if keyword.arg is not None else None
         if kind is None:
             continue
         try:
@@ -293,7 +294,7 @@ def _jit_options(decorator: ast.expr | None) -> dict[str, Any]:
         except (ValueError, TypeError, SyntaxError, RecursionError):
             continue
         if isinstance(value, kind) and (kind is bool or all(type(v) in (int, str) for v in value)):
-            options[keyword.arg] = value
+            options[str(keyword.arg)] = value
     return options
 
 
@@ -306,11 +307,11 @@ def _literal(node: ast.expr | None) -> bool:
 def _bare(node: ast.FunctionDef) -> ast.FunctionDef:
     """``node`` as a def whose execution evaluates nothing, its code starting on the line Python would give it."""
 
-    def bare_arg(arg: ast.arg | None) -> ast.arg | None:
-        return None if arg is None else ast.copy_location(ast.arg(arg=arg.arg), arg)
+    def bare_arg(arg: ast.arg) -> ast.arg:
+        return ast.copy_location(ast.arg(arg=arg.arg), arg)
 
     args = node.args
-    literal_tail = []  # defaults line up with the last parameters: keep the literal ones at the end
+    literal_tail: list[ast.expr] = []  # defaults line up with the last parameters: keep the literal ones at the end
     for default in reversed(args.defaults):
         if not _literal(default):
             break
@@ -319,10 +320,10 @@ def _bare(node: ast.FunctionDef) -> ast.FunctionDef:
     bare.args = ast.arguments(
         posonlyargs=[bare_arg(a) for a in args.posonlyargs],
         args=[bare_arg(a) for a in args.args],
-        vararg=bare_arg(args.vararg),
+        vararg=bare_arg(args.vararg) if args.vararg is not None else None,
         kwonlyargs=[bare_arg(a) for a in args.kwonlyargs],
         kw_defaults=[copy.deepcopy(d) if _literal(d) else None for d in args.kw_defaults],
-        kwarg=bare_arg(args.kwarg),
+        kwarg=bare_arg(args.kwarg) if args.kwarg is not None else None,
         defaults=literal_tail,
     )
     bare.body = [ast.copy_location(ast.Pass(), node.body[0])]

@@ -16,13 +16,13 @@ from typing import Any
 
 from ...arch import DEFAULT_CAPABILITY, Target, arch_name, recorded_arch
 from ...errors import IrscopeError, SessionError
-from ...spec import AMD_OPTION_DEFAULTS
 from ...storage.files import contained, parse_json, read_bytes, read_json, read_text
 from ...types import Config
 from .autotune import distinct
 from .compile import ASM_KEYS, BINARIES, _Result
 from .kernel import TritonKernel
 from .listen import FORMAT, RECORD
+from .options import AMD_OPTION_DEFAULTS
 from .rebuild import rebuild_functions, rebuilt_kernel
 from .signature import SignatureArg, is_type
 
@@ -67,7 +67,8 @@ class Recorded:
 
 def read_compiles(raw: Path) -> tuple[list[Recorded], list[str]]:
     """Every compile recorded under ``raw/compiles`` (in order), and a reason for each one skipped."""
-    out, skipped = [], []
+    out: list[Recorded] = []
+    skipped: list[str] = []
     folder = raw / "compiles"
     if not folder.is_dir():
         return out, skipped

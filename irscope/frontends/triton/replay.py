@@ -18,25 +18,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...errors import ParameterError
-from ...spec import triton_options
+from ...spec import DTYPES
 from ...types import Config
 from ..base import Launch
 from .compile import triton_cache_for
-
-_DTYPES = {
-    "float64",
-    "float32",
-    "float16",
-    "bfloat16",
-    "int64",
-    "int32",
-    "int16",
-    "int8",
-    "uint8",
-    "bool",
-    "float8_e4m3fn",
-    "float8_e5m2",
-}
+from .options import triton_options
 
 
 def launch_key(config: Config) -> str:
@@ -60,7 +46,7 @@ def why_not(recorded: Mapping[str, Any] | None, config: Config) -> str | None:
     for name, value in arguments.items():
         if isinstance(value, dict) and "tensor" in value:
             dtype = str(value.get("tensor")).removeprefix("torch.")
-            if dtype not in _DTYPES or not _ints(value.get("shape")) or not _ints(value.get("stride")):
+            if dtype not in DTYPES or not _ints(value.get("shape")) or not _ints(value.get("stride")):
                 return f"argument {name} was a tensor irscope cannot make again ({value.get('tensor')})"
         elif isinstance(value, dict):
             return f"argument {name} was {str(value.get('repr', value))[:80]}, which cannot be made from a record"
@@ -80,8 +66,8 @@ def replay(
     import torch  # a second to import: only once a recorded launch is rerun
 
     reason = why_not(recorded, config)
-    if reason is not None:
-        raise ParameterError(f"bench cannot rerun {kernel.name}: {reason}")
+    if reason is not None or recorded is None:
+        raise ParameterError(f"bench cannot rerun {kernel.name}: {reason or 'no launch was recorded'}")
     generator = torch.Generator(device=device).manual_seed(seed)
     values = {}
     for name, value in recorded["arguments"].items():

@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 from ...arch import wave_size
 from ...errors import ParameterError
-from ...spec import DTYPE_BYTES, triton_options
+from ...spec import DTYPE_BYTES
 from ...types import Config
+from .options import triton_options
 from .signature import SignatureArg
 from .versions import constexpr_attr, jit_run_kwargs, ptr_type
 
@@ -84,7 +85,7 @@ class ExampleTensor:
 def example_tensors(kernel: TritonKernel, config: Config) -> dict[str, ExampleTensor]:
     sizes = dict(config.sizes)
     out = {}
-    for i, (name, decl) in enumerate(kernel.spec.tensors.items()):
+    for i, (name, decl) in enumerate(kernel.launch_spec.tensors.items()):
         address = _BASE_ADDRESS + i * _ALLOCATION_STRIDE + decl.offset_in(sizes) * DTYPE_BYTES[decl.dtype]
         out[name] = ExampleTensor(decl.dtype, decl.dims(sizes), address)
     return out
@@ -179,7 +180,7 @@ def argument_entry(kp: Any, value: Any, declared: SignatureArg) -> SignatureArg:
     else:
         entry = SignatureArg(kind, 16 if key == "D" else None)
     said = f"-c {kp.name}={value!r}"
-    if kind != "constexpr" and _BOOLS.get(kind, kind) != _BOOLS.get(declared.type, declared.type):
+    if kind != "constexpr" and _BOOLS.get(kind, kind) != _BOOLS.get(str(declared.type), declared.type):
         raise ParameterError(
             f"-S gives {kp.name} as {declared.type}, but a launch passing {value!r} makes it {kind} "
             f"(the JIT picks the type from the value): write {kind} in -S, or another value in {said}"

@@ -36,7 +36,7 @@ def run_autotuner(kernel: TritonKernel, config: Config, device: str = "cuda", se
     """Launch ``kernel`` once through its autotuner on ``config``'s example inputs (those of ``kernel.launch``)."""
     import torch  # a second to import: only once the autotuner runs
 
-    tuning, spec = kernel.tuning, kernel.spec
+    tuning, spec = kernel.tuned, kernel.launch_spec
     tuner = tuning.autotuner
     ns, _ = kernel.example_inputs(config, device, seed)
     args, kwargs = launch_arguments(kernel, config, ns)
@@ -76,7 +76,7 @@ def read_run(tuner: Any, given: dict[str, Any], seconds: float | None = None) ->
     It times nothing where it has one config; from Triton 3.8 on, nor where ``prune_configs_by`` kept
     one (``versions.lone_pruned_config_is_timed``): that one is its pick, the others are pruned.
     """
-    timings = getattr(tuner, "configs_timings", None)
+    timings: Any = getattr(tuner, "configs_timings", None)
     best = getattr(tuner, "best_config", None)
     several = len(tuner.configs) > 1
     kept_one = several and not isinstance(timings, dict) and best is not None and not lone_pruned_config_is_timed()

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ...errors import UsageError
-from ...spec import TRITON_RANGE
+from .options import TRITON_RANGE
 
 # triton is imported inside the functions that use it, as everywhere in the frontend.
 
@@ -156,11 +156,11 @@ class _KnobHook:
 
 _wrap_lock = threading.Lock()
 _wrap_users = 0
-_wrapped_originals: dict[type, Any] = {}
+_wrapped_originals: dict[Any, Any] = {}
 _hooks = threading.local()  # this thread's hook: two threads compiling at once each see their own
 
 
-def _backends() -> list[type]:
+def _backends() -> list[Any]:
     """The backend classes whose ``add_stages`` a 3.5 hook wraps: NVIDIA's and AMD's (HIP)."""
     from triton.backends.amd.compiler import HIPBackend
     from triton.backends.nvidia.compiler import CUDABackend

@@ -19,7 +19,8 @@ from ...arch import vendor_of
 from ...capturing import capture_many
 from ...errors import UsageError
 from ...frontends.config import config_from_table
-from ...frontends.triton import TritonKernel
+from ...frontends.triton.kernel import TritonKernel
+from ...processes.workers import DEFAULT_COMPILE_TIMEOUT
 from ...records import Measurement
 from ...session import Session
 from ...storage.files import atomic_write, read_json
@@ -144,13 +145,18 @@ def compile_all(
     for ck in kernels:
         target_arch = arch or ck.kernel.arch or "sm_90"
         if ck.triton is None:
-            ck.variant = refused_variant(ck.kernel, ck.file, ck.chosen, target_arch, ck.refused or "refused")
+            file = ck.file if ck.file is not None else Path(f"{ck.kernel.name}.py")
+            ck.variant = refused_variant(ck.kernel, file, ck.chosen, target_arch, ck.refused or "refused")
             yield ck
             continue
         launch = config_of(ck.chosen, vendor_of(target_arch))
-        config = config_from_table(ck.triton.parameter_table(), {**launch.values()}, ck.triton.name)
+        config = config_from_table(ck.triton.parameter_table(), {**launch.values()}, ck.triton.name, "triton")
         ck.variant = next(
-            iter(capture_many(ck.triton, [config], target_arch, **({"compile_timeout": None} if in_process else {})))
+            iter(
+                capture_many(
+                    ck.triton, [config], target_arch, compile_timeout=None if in_process else DEFAULT_COMPILE_TIMEOUT
+                )
+            )
         ).variant
         yield ck
 

@@ -23,10 +23,11 @@ from typing import Any
 
 from ...arch import Vendor, normalise_arch
 from ...errors import KernelNotFound, SessionError
-from ...frontends.triton import SignatureArg, TritonKernel
 from ...frontends.triton.compile import AMD_OPTIONS
+from ...frontends.triton.kernel import TritonKernel
+from ...frontends.triton.options import AMD_OPTION_DEFAULTS, VENDOR_OPTIONS
 from ...frontends.triton.rebuild import rebuild_functions, rebuilt_kernel
-from ...spec import AMD_OPTION_DEFAULTS, VENDOR_OPTIONS
+from ...frontends.triton.signature import SignatureArg
 from ...storage.files import atomic_write, read_text
 from ...types import CaptureError, Config, Stage, Status, Variant
 from .parse import InductorKernel
@@ -134,6 +135,9 @@ def refused_variant(kernel: InductorKernel, file: Path, launch: LaunchConfig, ar
         listings={Stage.SOURCE: text},
         stage_errors=stages,
         error=CaptureError("source", why),
+        frontend="triton",
+        source_language="python",
+        generated_by="inductor",
     )
 
 
@@ -209,7 +213,7 @@ def parameter_table(candidates: list[LaunchConfig], chosen: LaunchConfig) -> dic
     """The session's parameter table: the chosen config as defaults, the candidates as the sweep."""
     table: dict[str, dict[str, Any]] = {}
     for name, value in chosen.constexprs.items():
-        values = sorted({c.constexprs.get(name) for c in candidates if name in c.constexprs} | {value})
+        values: list[Any] = sorted({c.constexprs.get(name) for c in candidates if name in c.constexprs} | {value})
         table[name] = {"default": value, "sweep": values, "kind": "constexpr"}
     for name in ("num_warps", "num_stages"):
         value = getattr(chosen, name)
@@ -220,6 +224,6 @@ def parameter_table(candidates: list[LaunchConfig], chosen: LaunchConfig) -> dic
         }
     for name in sorted({n for c in [*candidates, chosen] for n in c.options}):  # ROCm's launch options
         value = chosen.options.get(name, AMD_OPTION_DEFAULTS[name])
-        values = {c.options.get(name, AMD_OPTION_DEFAULTS[name]) for c in candidates} | {value}
-        table[name] = {"default": value, "sweep": sorted(values), "kind": "option"}
+        options = {c.options.get(name, AMD_OPTION_DEFAULTS[name]) for c in candidates} | {value}
+        table[name] = {"default": value, "sweep": sorted(options), "kind": "option"}
     return table

@@ -15,21 +15,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...errors import NoGpu, UsageError, exception_line
+from ...spec import DTYPES as ELEMENT_TYPES
 from .kernels import LaunchConfig
 from .parse import OutputCode, parse_output_code
 
-DTYPES = {
-    "f64": "float64",
-    "f32": "float32",
-    "f16": "float16",
-    "bf16": "bfloat16",
-    "i64": "int64",
-    "i32": "int32",
-    "i16": "int16",
-    "i8": "int8",
-    "u8": "uint8",
-    "bool": "bool",
-}
+DTYPES = {d.short: d.name for d in ELEMENT_TYPES.values() if d.short}  # f16 -> float16
 # f32[4096,4096]   bf16[8, 512, 768]   i64[1024]   f32[]
 INPUT_SPEC = re.compile(r"^(?P<dtype>[a-z]+\d*)\[(?P<dims>[\d,\s]*)\]$")
 

@@ -386,7 +386,9 @@ def _split_untagged(lines: list[str]) -> list[tuple[str, str]]:
     out = []
     for n, i in enumerate(starts):
         stop = starts[n + 1] if n + 1 < len(starts) else len(lines)
-        prefix = UNTAGGED_START.match(lines[i])["prefix"]
+        start = UNTAGGED_START.match(lines[i])
+        assert start is not None  # starts holds only the lines it matched
+        prefix = start["prefix"]
         repeated = bool(prefix.strip()) and i + 1 < stop and lines[i + 1].startswith(prefix)
         body = []
         for line in lines[i + 1 : stop]:
@@ -432,13 +434,13 @@ def _parse_module(module: str, graph: str) -> OutputCode:
 
     # Pass 2: the wrapper code around them: launches and extern calls.
     launches: dict[str, list[str]] = {}
-    extern_calls = []
+    extern_calls: list[str] = []
     for i, line in enumerate(lines):
         if in_kernel[i] or line.lstrip().startswith("#"):
             continue
-        m = LAUNCH.match(line)
-        if m:
-            launches.setdefault(m["name"], []).append(_statement(lines, i, in_kernel))
+        launch = LAUNCH.match(line)
+        if launch:
+            launches.setdefault(launch["name"], []).append(_statement(lines, i, in_kernel))
         elif "extern_kernels." in line and EXTERN_CALL.search(line):
             extern_calls.append(line.strip())
 
@@ -612,7 +614,7 @@ def _kernel(name: str, source: str, header: _Header, launches: tuple[str, ...]) 
         # Blank the decorator's lines rather than delete them, so that line N of
         # jit_source is line N of source (and of the kernel file Inductor wrote).
         src_lines = source.split("\n")
-        for k in range(decorator.lineno - 1, decorator.end_lineno):
+        for k in range(decorator.lineno - 1, decorator.end_lineno or decorator.lineno):
             src_lines[k] = ""
         jit_source = "\n".join(src_lines)
 
@@ -773,10 +775,12 @@ def _literal(node: ast.AST, src: str, strict: bool = False) -> Any:
         and isinstance(node.operand, ast.Constant)
         and type(node.operand.value) in (int, float, complex)
     ):
-        return -node.operand.value if isinstance(node.op, ast.USub) else node.operand.value
+        value: Any = node.operand.value
+        return -value if isinstance(node.op, ast.USub) else value
     if isinstance(node, ast.Dict) and None not in node.keys:  # a None key is a **spread
         out = {}
         for k, v in zip(node.keys, node.values):
+            assert k is not None  # (no None key: checked above)
             key = _literal(k, src, strict)
             if not _hashable(key):
                 if strict:
@@ -820,7 +824,7 @@ def _call(node: ast.Call, src: str) -> Any:
         if isinstance(items, (list, tuple, set)) and all(_hashable(i) for i in items):
             return set(items) if func == "set" else frozenset(items)
         return None
-    out: dict[str, Any] = dict(kwargs)
+    out: dict[str, Any] = {str(name): value for name, value in kwargs.items()}
     if args:
         out["_args"] = tuple(args)
     out["_type"] = func

@@ -44,16 +44,16 @@ from ...frontends.triton.recorded import (
 from ...frontends.triton.replay import launch_key
 from ...records import Measurement
 from ...session import Session
-from ...storage.files import atomic_write, contained, read_json, safe_name
-from ...types import MAX_COUNT, Config, KernelId, Status, json_number
+from ...storage.files import atomic_write, contained, read_json
+from ...types import Config, KernelId, Status
 from . import INDEX, INDEX_FORMAT, RAW
 from .hook import PROFILE
+from .index import SESSION_FOLDERS, RunIndex
 from .timeline import link_trace
 
 PROFILE_METHOD = "CUPTI kernel durations over the program's run (torch.profiler)"
 # On ROCm torch.profiler's GPU activities come from Kineto's ROCm tracer (roctracer, or rocprofiler-sdk).
 PROFILE_METHOD_ROCM = "ROCm tracer kernel durations over the program's run (torch.profiler)"
-SESSION_FOLDERS = ("kernels", "inductor", "load_inline")  # where a run's sessions may be
 
 
 @dataclass
@@ -195,8 +195,8 @@ def _count_launch(variant: RunVariant, grid: list[int], arguments: dict[str, Any
 def _write_session(
     out: Path, kernel: RunKernel, used: set[str], ahead_of_time: bool, arch: str | None, note: Callable[[str], None]
 ) -> None:
-    from ...capturing import build_variant, with_sass
-    from ...frontends.triton import TritonKernel
+    from ...capturing import build_variant, derive
+    from ...frontends.triton.kernel import TritonKernel
 
     first = kernel.variants[0].record
     compilable = None
@@ -242,8 +242,11 @@ def _write_session(
         batch = []
         for i, v in enumerate(kernel.variants):
             compiled = compiled_of(v.record)
-            batch.append((i, build_variant(identity, v.config, v.record.target, compiled, source, TritonKernel.stages)))
-        for i, variant in with_sass(batch):
+            made = ("triton", "inductor" if kernel.inductor else "")
+            batch.append(
+                (i, build_variant(identity, v.config, v.record.target, compiled, source, TritonKernel.stages, *made))
+            )
+        for i, variant in derive(batch):
             kernel.variants[i].entry = session.add(variant).id
     launches = {
         launch_key(v.config): {"grid": v.launches[0]["grid"], "arguments": v.launches[0]["arguments"]}
@@ -251,7 +254,7 @@ def _write_session(
         if v.launches
     }
     if launches:  # what bench reruns: each config as the program launched it (its first launch)
-        session.data["recorded_launches"] = launches
+        session.keep_recorded_launches(launches)
         session.save()
     kernel.session = f"kernels/{name}"
 
@@ -282,7 +285,7 @@ def _attach_launches(raw: Path, kernels: list[RunKernel]) -> None:
     for item in _read_optional(raw, "launches.json", list) or []:
         if not isinstance(item, dict):
             continue
-        variant = by_hash.get(item.get("hash"))
+        variant = by_hash.get(str(item.get("hash")))
         grid, calls = item.get("grid"), item.get("calls")
         if variant is not None and isinstance(grid, list) and isinstance(calls, int):
             arguments = item.get("arguments") if isinstance(item.get("arguments"), dict) else {}
@@ -465,7 +468,9 @@ def _inductor_rows(
     from ..inductor.capture import InductorCapture, compile_all, plan, write_sessions
     from ..inductor.kernels import LaunchConfig
 
-    captured, seen, missing = {k.name for k in kernels if k.session is not None}, set(), []
+    captured = {k.name for k in kernels if k.session is not None}
+    seen: set[str] = set()
+    missing: list[Any] = []
     for output in outputs:
         fresh = tuple(k for k in output.kernels if k.name not in captured and k.name not in seen)
         seen.update(k.name for k in fresh)
@@ -474,7 +479,7 @@ def _inductor_rows(
     if not missing:
         return []
     outputs = missing
-    chosen = {}
+    chosen: dict[str, Any] = {}
     for name, c in (_read_optional(out / RAW, "inductor/inductor_chosen.json", dict) or {}).items():
         if isinstance(c, dict) and isinstance(c.get("constexprs"), dict):
             # on ROCm the autotuner's config kwargs hold waves_per_eu and the like too: LaunchConfig.of parts them
@@ -555,7 +560,7 @@ def _load_inline_rows(
     hipcc compiled them: irscope, whose CUDA C++ compiles for NVIDIA only, keeps the file and says so.
     """
     from ...frontends.config import resolve_config
-    from ...frontends.cuda import CudaFrontend
+    from ...frontends.cuda.frontend import CudaFrontend
     from ...frontends.cuda.source import kernels as cuda_kernels
     from ...nvidia.device import gpu_capability
     from ...session import run_sweep
@@ -595,7 +600,7 @@ def _load_inline_rows(
         atomic_write(cu, LOAD_INLINE_PRELUDE + "\n".join(sources))
         for decl in cuda_kernels(cu.read_text(encoding="utf-8")):
             kernel = CudaFrontend().resolve(cu, decl.name)
-            overrides = {"fast_math": "--use_fast_math" in flags}
+            overrides: dict[str, Any] = {"fast_math": "--use_fast_math" in flags}
             for flag in flags:
                 m = re.fullmatch(r"-maxrregcount[= ](\d+)", flag)
                 if m:
@@ -722,39 +727,7 @@ def is_run_dir(path: str | Path) -> bool:
     return (Path(path) / INDEX).is_file()
 
 
-def read_index(path: str | Path) -> dict[str, Any]:
-    """``run.json``, checked: every session it names is a folder inside the run."""
+def read_index(path: str | Path) -> RunIndex:
+    """``run.json``, checked, as typed records: every session it names is a folder inside the run."""
     index = contained(Path(path), INDEX)
-    data = read_json(index)
-    if not isinstance(data, dict) or data.get("format") != INDEX_FORMAT:
-        raise SessionError(f"{index} is not an irscope run")
-    kernels = data.get("kernels")
-    if not isinstance(kernels, list) or not all(isinstance(k, dict) for k in kernels):
-        raise SessionError(f"{index} is malformed: 'kernels' must be a list of objects")
-    for k in kernels:
-        session = k.get("session")
-        if session is not None:
-            folder, _, name = session.partition("/") if isinstance(session, str) else ("", "", "")
-            if folder not in SESSION_FOLDERS:
-                raise SessionError(
-                    f"{index}: session {session!r} is not a folder of the run's kernels/, inductor/ or load_inline/"
-                )
-            contained(Path(path), Path(folder) / safe_name(name, f"{index}: session"))
-    for n, k in enumerate(kernels):  # numbers the report and the TUI format and add: counts, and finite amounts
-        calls = k.get("gpu_calls")
-        if calls is not None and (type(calls) is not int or not 0 <= calls < MAX_COUNT):
-            raise SessionError(f"{index} is malformed: kernels[{n}].gpu_calls must be a count, not {str(calls)[:20]}")
-        for name in ("gpu_total_us", "gpu_share_pct"):
-            value = k.get(name)
-            if value is not None and (json_number(value) is None or value < 0):
-                raise SessionError(
-                    f"{index} is malformed: kernels[{n}].{name} must be a finite amount, not {str(value)[:20]}"
-                )
-            if value is not None:
-                k[name] = float(value)
-    command, device = data.get("command"), data.get("device")
-    if command is not None and not (isinstance(command, list) and all(isinstance(c, str) for c in command)):
-        raise SessionError(f"{index} is malformed: 'command' must be a list of strings")
-    if device is not None and not isinstance(device, str):
-        raise SessionError(f"{index} is malformed: 'device' must be a string")
-    return data
+    return RunIndex.from_json(read_json(index), str(index), Path(path))

@@ -2,7 +2,8 @@
 
 It records, and changes nothing the program sees: Triton's compiles and
 launches through Triton's own hooks (frontends/triton/listen.py), the CUDA sources
-of each ``load_inline`` call (inline_listen.py), and, on a GPU,
+of each ``load_inline`` call (frontends/cuda/listen.py): each frontend's recorder
+(``FrontendInfo.recorder``), and, on a GPU,
 every GPU activity of the run through torch.profiler (CUPTI), as the lecture
 profiles a program. Only the first Python process of the run records (its
 children, an Inductor compile worker say, inherit ``IRSCOPE_RUN_OWNER`` and do
@@ -12,6 +13,7 @@ nothing). What the program's process writes is data, read back by collect.py.
 from __future__ import annotations
 
 import atexit
+import functools
 import json
 import os
 import sys
@@ -35,28 +37,28 @@ def start() -> None:
     raw = Path(directory)
     capability = os.environ.get(ENV_GPU_FREE)
 
-    def triton_listener() -> Any:
-        from ...frontends.triton.listen import GpuFreeListener, Listener
+    from ...frontends import frontend_infos
 
-        return GpuFreeListener(raw, int(capability)) if capability else Listener(raw)
-
-    def inline_recorder() -> Any:
-        from .inline_listen import LoadInlineRecorder
-
-        return LoadInlineRecorder(raw)
-
-    listener = _started(triton_listener, "install", "Triton kernels are not recorded")
-    inline = _started(inline_recorder, "install", "load_inline calls are not recorded")
+    gpu_free = int(capability) if capability else None
+    recorders: dict[str, Any] = {}
+    for info in frontend_infos():  # each language's recorder (FrontendInfo.recorder), installed before the program runs
+        if info.recorder is not None:
+            recorders[info.name] = _started(
+                functools.partial(info.recorder, raw, gpu_free),
+                "install",
+                f"{info.display_name} kernels are not recorded",
+            )
     inductor = None
     if not capability:  # without a GPU, Inductor writes C++ kernels, not Triton
         from ..inductor.listen import OutputCodeListener
 
-        inductor = OutputCodeListener(raw, listener)
+        inductor = OutputCodeListener(raw, recorders.get("triton"))
         inductor.install()
     profiler = None
     if os.environ.get(ENV_PROFILE) == "1" and not capability:
         profiler = _started(lambda: Profiler(raw), "start", "the run is not profiled")
-    atexit.register(_finish, inductor, listener, profiler, inline)  # Inductor's loaded kernels go to the listener first
+    # Inductor's loaded kernels go to Triton's recorder first, so it finishes before the recorders do.
+    atexit.register(_finish, inductor, *recorders.values(), profiler)
 
 
 def _started(make: Callable[[], Any], start: str, lost: str) -> Any:

@@ -17,7 +17,9 @@ from typing import Any
 
 from ...errors import SessionError
 from ...storage.files import atomic_write, contained, read_json
+from . import INDEX
 from .hook import TRACE
+from .index import RunIndex
 
 SESSION_ARG = "irscope session"  # relative to the run folder, as run.json names it
 VARIANT_ARG = "irscope variant"
@@ -65,12 +67,12 @@ def _sessions_by_launch(index: dict[str, Any]) -> dict[tuple, tuple[str, str | N
     None) -> the session where the name alone tells (one session has GPU time by that name)."""
     exact: dict[tuple, tuple[str, str | None]] = {}
     by_name: dict[str, set[str]] = {}
-    for row in index.get("kernels") or []:
-        session = row.get("session")
-        if not isinstance(session, str):
+    for row in RunIndex.from_json(index, INDEX).kernels:
+        session = row.session
+        if session is None:
             continue
-        entries = [(v.get("entry"), v.get("gpu") or []) for v in row.get("variants") or [] if isinstance(v, dict)]
-        entries.append((None, row.get("shared_gpu") or []))
+        entries: list[tuple[str | None, tuple[dict[str, Any], ...]]] = [(v.entry, v.gpu) for v in row.variants]
+        entries.append((None, row.shared_gpu))
         for entry, gpu in entries:
             for g in gpu:
                 if not isinstance(g, dict) or not isinstance(g.get("name"), str):

@@ -17,23 +17,6 @@ from typing import Any
 from ...types import Config
 from .events import LaunchEvent
 
-# torch's dtype names -> Triton's pointee types
-POINTEE = {
-    "torch.float32": "fp32",
-    "torch.float16": "fp16",
-    "torch.bfloat16": "bf16",
-    "torch.float64": "fp64",
-    "torch.int8": "i8",
-    "torch.int16": "i16",
-    "torch.int32": "i32",
-    "torch.int64": "i64",
-    "torch.uint8": "u8",
-    "torch.bool": "i1",
-    "torch.float8_e4m3fn": "fp8e4nv",
-    "torch.float8_e5m2": "fp8e5",
-}
-INT32 = range(-(2**31), 2**31)
-
 
 def recorded_launches(launches: list[LaunchEvent], kernel: str, configs: dict[str, Config]) -> dict[str, Any]:
     """Each config's first launch (configs by compile hash), keyed as bench finds it again."""
@@ -41,7 +24,7 @@ def recorded_launches(launches: list[LaunchEvent], kernel: str, configs: dict[st
 
     out: dict[str, Any] = {}
     for launch in launches:
-        config = configs.get(launch.hash) if launch.kernel == kernel else None
+        config = configs.get(launch.hash) if launch.kernel == kernel and launch.hash is not None else None
         if config is None or launch_key(config) in out:
             continue
         out[launch_key(config)] = {
@@ -71,7 +54,13 @@ def argument(value: Any) -> Any:
 
 
 def specialization(launch: LaunchEvent, params: list[str], constexprs: list[str]) -> tuple[dict, dict, list] | None:
-    """(signature, constants, divisible) as the JIT specializes this launch's arguments; None where one is unknown."""
+    """(signature, constants, divisible) as the JIT specializes this launch's arguments; None where one is unknown.
+
+    Each argument is stood in for by what tritonparse recorded of it (a tensor's dtype, shape and address; a
+    scalar's value) and specialized by irscope's one copy of the JIT's rules (``frontends/triton/specialize.py``,
+    over Triton's own dtype table)."""
+    from ...frontends.triton.specialize import ExampleTensor, specialize_arg
+
     signature: dict[str, Any] = {}
     constants: dict[str, Any] = {}
     divisible = []
@@ -79,30 +68,31 @@ def specialization(launch: LaunchEvent, params: list[str], constexprs: list[str]
         value = launch.arguments.get(name)
         if not isinstance(value, dict):
             return None
-        kind = value.get("type")
         if name in constexprs:
-            signature[name] = "constexpr"
-            constants[name] = value.get("value")
-        elif kind == "tensor" and isinstance(value.get("dtype"), str) and value["dtype"] in POINTEE:
-            signature[name] = "*" + POINTEE[value["dtype"]]
-            if _aligned(value.get("data_ptr")):
-                divisible.append(name)
-        elif kind == "int" and isinstance(value.get("value"), int):
-            number = value["value"]
-            if number == 1:
-                signature[name], constants[name] = "constexpr", 1
-            else:
-                signature[name] = "i32" if number in INT32 else "i64"
-                if number % 16 == 0:
-                    divisible.append(name)
-        elif kind == "float":
-            signature[name] = "fp32"
-        elif kind == "bool":
-            signature[name] = "i1"
+            signature[name], constants[name] = "constexpr", value.get("value")
+            continue
+        kind, number = value.get("type"), value.get("value")
+        if kind == "tensor" and isinstance(value.get("dtype"), str) and value["dtype"].startswith("torch."):
+            shape = value.get("shape")
+            dims = tuple(shape) if isinstance(shape, list) and all(isinstance(d, int) for d in shape) else (1,)
+            arg: Any = ExampleTensor(
+                value["dtype"].removeprefix("torch."), dims, 0 if _aligned(value.get("data_ptr")) else 4
+            )
+        elif (kind, type(number)) in (("int", int), ("float", float), ("float", int), ("bool", bool)):
+            arg = float(number) if kind == "float" and number is not None else number
         elif kind == "NoneType":
-            signature[name], constants[name] = "constexpr", None
+            arg = None
         else:
             return None
+        try:
+            ty, key = specialize_arg(arg, False, True, True)
+        except (KeyError, TypeError, ValueError, OverflowError):  # a dtype Triton has no type for, a huge int
+            return None
+        signature[name] = ty
+        if ty == "constexpr":
+            constants[name] = key
+        elif key == "D":
+            divisible.append(name)
     return signature, constants, divisible
 
 

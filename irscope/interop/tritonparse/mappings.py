@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...ir.locations import locations
+from ...ir.dialects import locations
 from ...stages import Stage
 
 STAGES = ("ttir", "ttgir", "llir", "ptx", "amdgcn", "sass")

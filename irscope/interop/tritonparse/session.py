@@ -33,6 +33,8 @@ from ...frontends.triton.recorded import Recorded, compiled_from, config_of, par
 from ...frontends.triton.signature import is_type
 from ...paths import TRACES, cache_dir
 from ...session import Session
+from ...session.header import TraceOrigin
+from ...spec import DTYPES
 from ...stages import Stage
 from ...types import KernelId
 from . import mappings
@@ -54,21 +56,7 @@ STAGES = {
 TT_FUNC = re.compile(r"^\s*tt\.func\s+(?:public\s+|private\s+)?@(\w+)\((.*)\)\s*(?:attributes\s*\{.*\})?\s*\{\s*$")
 # one argument of it: `%x_ptr: !tt.ptr<f32>` or `%n_elements: i32`
 TT_ARG = re.compile(r"%[\w.$-]+:\s*(!tt\.ptr<(\w+)(?:,\s*\d+)?>|[\w!.<>]+)")
-MLIR_TYPES = {
-    "f16": "fp16",
-    "f32": "fp32",
-    "f64": "fp64",
-    "bf16": "bf16",
-    "f8E4M3FN": "fp8e4nv",
-    "f8E5M2": "fp8e5",
-    "f8E4M3FNUZ": "fp8e4b8",
-    "f8E5M2FNUZ": "fp8e5b16",
-    "i1": "i1",
-    "i8": "i8",
-    "i16": "i16",
-    "i32": "i32",
-    "i64": "i64",
-}
+MLIR_TYPES = {d.mlir: d.triton for d in DTYPES.values() if d.mlir}  # f16 -> fp16
 
 
 def trace_session(path: Path, kernel: str | None, note: Callable[[str], None] | None = None) -> Session:
@@ -89,8 +77,8 @@ def trace_session(path: Path, kernel: str | None, note: Callable[[str], None] | 
         _build(trace, kernel, folder)
     mark_used(folder.parent)  # the trace's entry in the cache, for irscope cache --trim
     session = Session.open(folder)
-    info = session.data.get("tritonparse") or {}
-    for line in info.get("notes") or []:
+    origin = session.trace
+    for line in origin.notes if origin is not None else ():
         note(line)
     return session
 
@@ -152,14 +140,15 @@ def _write(trace: Trace, kernel: str, folder: Path) -> None:
         signature = [a.to_json() for a in signature_of(first)]
     except IrscopeError as exc:
         notes.append(f"{kernel} cannot be compiled again: {exc}")
-    digest = hashlib.sha256(first.source.encode("utf-8", errors="surrogatepass")).hexdigest()[:32]
+    source = first.source or ""  # a trace's compile event carries the kernel's source (events.CompileEvent)
+    digest = hashlib.sha256(source.encode("utf-8", errors="surrogatepass")).hexdigest()[:32]
     identity = KernelId(kernel, first.file, f"tritonparse-{digest}")
-    session = Session.create(folder, identity, first.source, parameter_table(None, list(configs.values())), signature)
+    session = Session.create(folder, identity, source, parameter_table(None, list(configs.values())), signature)
     checks = {}
     for event, record, config in variants:
         compiled = compiled_from(record, {k: v for k, v in event.stages.items() if k in TRITON_ASM}, event.metadata)
         target = record.target
-        variant = build_variant(identity, config, target, compiled, first.source, list(STAGES.values()))
+        variant = build_variant(identity, config, target, compiled, source, list(STAGES.values()), "triton")
         sass = event.stages.get("sass")
         if target.gfx is None:  # an AMD compile has no SASS: build_variant said why
             variant = replace(
@@ -183,14 +172,8 @@ def _write(trace: Trace, kernel: str, folder: Path) -> None:
                 notes.append(f"{kernel} {config.label()}: {line}")
     launches = recorded_launches(trace.launches, kernel, configs)
     if launches:
-        session.data["recorded_launches"] = launches
-    session.data["tritonparse"] = {
-        "trace": str(trace.path),
-        "digest": trace.digest,
-        "notes": notes,
-        "mapping_check": checks,
-        "launch_events": len(launches),
-    }
+        session.keep_recorded_launches(launches)
+    session.keep_trace(TraceOrigin(str(trace.path), trace.digest, tuple(notes), checks, len(launches)))
     session.save()
 
 
@@ -236,13 +219,15 @@ def record_of(
             constants = {**launched_constants, **constants}
         elif note and (launched != signature or sorted(launched_divisible) != divisible):
             differ = [
-                p for p in params if (launched.get(p), p in launched_divisible) != (signature.get(p), p in divisible)
+                p
+                for p in params or []
+                if (launched.get(p), p in launched_divisible) != (signature.get(p), p in divisible)
             ]
             note(
                 f"{event.kernel} (line {event.line}): its launch implies another specialization than its TTIR "
                 f"for {', '.join(differ)}; the TTIR's is kept"
             )
-    target = meta.get("target") if isinstance(meta.get("target"), dict) else {}
+    target: dict[str, Any] = meta["target"] if isinstance(meta.get("target"), dict) else {}
     try:  # Triton's GPUTarget: ("cuda", 90, 32), or ("hip", "gfx942", 64) on ROCm
         arch = recorded_arch(target.get("arch"), backend=target.get("backend"), warp_size=target.get("warp_size"))
     except ValueError as exc:
@@ -277,7 +262,7 @@ def _check_stages(stages: dict[str, str], arch: str | None) -> None:
 
 def _by_index(value: Any, params: list[str] | None) -> dict[str, Any]:
     """``{"(4,)": 256}`` (tritonparse's spelling of Triton's index tuples) -> ``{"BLOCK_SIZE": 256}``."""
-    out = {}
+    out: dict[str, Any] = {}
     if not isinstance(value, dict) or params is None:
         return out
     for key, item in value.items():

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ...arch import Target, recorded_wave_size
-from ...spec import VENDOR_OPTIONS
+from ...frontends.triton.options import VENDOR_OPTIONS
 from ...stages import Stage
 from ...storage.files import write_output
 from ...types import Variant

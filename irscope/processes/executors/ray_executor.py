@@ -91,7 +91,7 @@ def held_stderr(enabled: bool) -> Iterator[None]:
 
 def _loopback_only() -> None:
     """Where Ray was imported before ``connect`` set its switch (a notebook, a test), set what it read from it."""
-    constants = sys.modules.get("ray._private.ray_constants")
+    constants: Any = sys.modules.get("ray._private.ray_constants")
     if constants is not None and os.environ.get(LOCAL_ONLY_ENV) == "0":
         constants.ENABLE_RAY_CLUSTER = False
 

@@ -8,7 +8,8 @@ const $ = (sel) => document.querySelector(sel);
 let S = SESSIONS[0];
 const state = { session: 0, variant: 0, stage: "ptx" };
 
-// One lexer per stage family: [class, regex] pairs tried at each position; sticky regexes.
+// One lexer per dialect (ir/dialects.py: Dialect.web_lexer names the key here; tests/test_stages.py checks
+// every dialect's is one): [class, regex] pairs tried at each position; sticky regexes.
 const COMMON = [["k-com", /\/\/.*|;.*$/y], ["k-str", /"(?:[^"\\]|\\.)*"/y], ["k-num", /-?0x[0-9a-fA-F]+|-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/y]];
 const LEXERS = {
   ptx: [["k-com", /\/\/.*/y], ["k-dir", /\.[a-z][\w.]*/y], ["k-reg", /%[a-z]+\d*(?:\.[xyz])?/y], ["k-lab", /\$L\w+/y],
@@ -19,13 +20,17 @@ const LEXERS = {
          ["k-str", /"(?:[^"\\]|\\.)*"/y], ["k-num", /-?\d+(?:\.\d+)?(?:e[-+]?\d+)?/y], ["k-op", /[a-z_]+\.[\w.]+/y]],
   llir: [["k-com", /;.*/y], ["k-reg", /%[\w.$-]+|@[\w.$-]+|![\w.]+/y], ["k-str", /"(?:[^"\\]|\\.)*"/y],
          ["k-num", /-?\d+(?:\.\d+)?/y], ["k-op", /\b(?:define|declare|call|ret|br|load|store|getelementptr|add|sub|mul|fadd|fmul|icmp|fcmp|select|phi|and|or|xor|shl|lshr|ashr|zext|sext|trunc|bitcast|tail)\b/y]],
+  amdgcn: [["k-com", /;.*/y], ["k-lab", /\.L\w+/y], ["k-dir", /\.[a-z_][\w.]*/y],
+           ["k-reg", /\b(?:[vsa]\[\d+:\d+\]|[vsa]\d+|vcc(?:_lo|_hi)?|exec(?:_lo|_hi)?|m0|scc)\b/y],
+           ["k-num", /-?0x[0-9a-fA-F]+|-?\d+(?:\.\d+)?/y], ["k-op", /[a-z][a-z0-9]*_[a-z0-9_]+/y]],
+  cuda: [["k-com", /\/\/.*|\/\*.*?\*\//y], ["k-str", /"(?:[^"\\]|\\.)*"/y], ["k-num", /\b\d+(?:\.\d+)?[fFuUlL]*\b/y],
+         ["k-op", /\b(?:__global__|__device__|__shared__|__restrict__|const|int|float|double|half|void|for|if|else|return|template|typename|unsigned|auto|extern)\b|#\s*\w+/y]],
   source: [["k-com", /#.*/y], ["k-str", /"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/y], ["k-num", /\b\d+(?:\.\d+)?\b/y],
            ["k-op", /\b(?:def|for|in|range|return|if|else|import|from|as|and|or|not)\b|@\w+(?:\.\w+)*/y]],
 };
-const LEXER_OF = { ptx: "ptx", sass: "sass", ttir: "mlir", ttgir: "mlir", llir: "llir", source: "source" };
 
 function highlight(parent, text, stage) {
-  const rules = LEXERS[LEXER_OF[stage]] || COMMON;
+  const rules = LEXERS[(S.lexers || {})[stage]] || COMMON;  // the page's data says each stage's dialect
   let i = 0, plain = "";
   const flush = () => { if (plain) { parent.appendChild(document.createTextNode(plain)); plain = ""; } };
   while (i < text.length) {

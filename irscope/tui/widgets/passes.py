@@ -29,7 +29,7 @@ class PassesView(Vertical):
         self._texts: list[str] | None = None  # the IR before the first pass, then after each
 
     def compose(self) -> ComposeResult:
-        table = DataTable(id="pass-table", cursor_type="row", zebra_stripes=True)
+        table: DataTable[str] = DataTable(id="pass-table", cursor_type="row", zebra_stripes=True)
         table.add_columns("#", "pass", "stage", "-lines", "+lines", "ops")
         yield table
         yield ListingView(diff=True, id="pass-ir")
@@ -71,7 +71,7 @@ class PassesView(Vertical):
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
         if self._texts is not None:
-            self.show_pass(int(event.row_key.value))
+            self.show_pass(int(str(event.row_key.value)))
 
     def action_toggle_diff(self) -> None:
         self.show_diff = not self.show_diff
@@ -80,7 +80,9 @@ class PassesView(Vertical):
 
     def show_pass(self, index: int) -> None:
         """The IR after pass ``index`` (1-based), or its normalised diff against the IR before it."""
-        log = self.variant.passes
+        log = self.variant.passes if self.variant is not None else None
+        if log is None or self._texts is None:
+            return  # nothing shown yet: no pass to show
         step = log.steps[index - 1]
         view = self.query_one("#pass-ir", ListingView)
         if not self.show_diff:

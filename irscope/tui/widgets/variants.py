@@ -234,7 +234,7 @@ class VariantsTable(DataTable):
             key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key
         except Exception:
             return None
-        return int(key.value)
+        return int(str(key.value))
 
     def select_index(self, index: int) -> None:
         try:
@@ -254,7 +254,7 @@ class VariantsTable(DataTable):
             return list(self.model.rows)
 
         def key(row: Row) -> tuple:
-            value = self._texts(row)[self.sort_key][1]
+            value = self._texts(row)[str(self.sort_key)][1]
             number = isinstance(value, (int, float))
             return (value is None, not number, value if number else str(value))
 

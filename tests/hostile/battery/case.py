@@ -121,7 +121,7 @@ def socket_at(path: Path) -> None:
     os.mknod(path, 0o600 | stat.S_IFSOCK)
 
 
-def field_by_kind(fields, names: list[str], every: int, make: Callable[[int, object, str], Case]) -> list[Case]:
+def field_by_kind(fields, names: list[str], every: int, make: Callable[[int, str, str], Case]) -> list[Case]:
     """``make(turn, field, kind)`` for each field and the value kinds it is tried with (payloads.kinds_for)."""
     from .payloads import kinds_for
 

@@ -124,7 +124,8 @@ def _signal_case(signame: str) -> Case:
                 stderr=subprocess.PIPE,
                 text=True,
             )
-            started, deadline = {}, time.monotonic() + 120
+            started: dict[int, str] = {}  # pid -> its command's name
+            deadline = time.monotonic() + 120
             while (
                 not any(n in ("cicc", "ptxas", "nvcc") for n in started.values())
                 and time.monotonic() < deadline

@@ -31,7 +31,14 @@ def html_is_inert(page: Path) -> list[str]:
 
 
 # command -> (how it reads SESSION, the exit codes it documents, what to check afterwards)
-READERS: dict[str, tuple[Callable[[Workspace, Path, Recorded], Callable[[], Outcome]], frozenset[int], object]] = {
+READERS: dict[
+    str,
+    tuple[
+        Callable[[Workspace, Path, Recorded], Callable[[], Outcome]],
+        frozenset[int],
+        Callable[[Workspace], list[str]] | None,
+    ],
+] = {
     "dump": (lambda ws, s, r: cli("dump", s, "-c", r.a, "--stage", "all", "--source"), READ, None),
     "diff": (lambda ws, s, r: cli("diff", s, "-a", r.a, "-b", r.b), READ, None),
     "annotate": (lambda ws, s, r: cli("annotate", s, "-c", r.a), READ, None),

@@ -94,7 +94,7 @@ def make_workspace(root: Path) -> Workspace:
 # ---------------------------------------------------------------- ways to run irscope
 
 
-def cli(*argv: str) -> Callable[[], Outcome]:
+def cli(*argv: str | os.PathLike[str]) -> Callable[[], Outcome]:
     """irscope in-process through click's runner (the cheap way: no interpreter start, no imports)."""
 
     def run() -> Outcome:

@@ -1,0 +1,64 @@
+"""The Triton frontend itself: kernel files, built-ins, handles, objects and rebuilt sources -> ``TritonKernel``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ...errors import KernelFileError, ParameterError
+from ..base import Frontend, KernelHandle
+from ..objects import one_kernel_already
+from .kernel import TritonKernel
+from .kernel_files import builtin_kernels, kernel_in_file, kernel_names, kernel_with_signature
+from .objects import kernel_from_object
+from .rebuild import rebuilt_kernel
+from .signature import signature_from_json
+from .versions import check_supported
+
+
+class TritonFrontend(Frontend):
+    name = "triton"
+    suffixes = (".py",)
+
+    def __init__(self) -> None:
+        check_supported()  # a Triton irscope does not support: every command says so, in one line (exit 2)
+
+    def kernel_names(self, path: Path) -> list[str]:
+        return kernel_names(path)
+
+    def resolve(self, path: Path, name: str | None, signature: str | None = None) -> TritonKernel:
+        return kernel_in_file(path, name, signature)
+
+    def load(self, handle: KernelHandle) -> TritonKernel:
+        stored = handle.extra.get("signature")
+        text = handle.extra.get("source_text")
+        if text is not None:  # a kernel rebuilt from text (a log's, a session's): rebuilt again, never imported
+            if not isinstance(text, str):
+                raise KernelFileError(f"the stored source of {handle.name} is not text")
+            if stored is None:
+                raise ParameterError(f"the stored kernel {handle.name} has source text but no signature")
+            kernel = rebuilt_kernel(
+                text,
+                handle.file,
+                handle.name,
+                signature_from_json(stored),
+                inductor=handle.extra.get("inductor") is True,
+                recorded_heuristics=handle.extra.get("heuristics") == "recorded",
+            )
+            launches = handle.extra.get("launches")
+            if isinstance(launches, dict):  # data: replay.why_not checks each before it is used
+                kernel.recorded_launches = {k: v for k, v in launches.items() if isinstance(v, dict)}
+            return kernel
+        if stored is not None:
+            return kernel_with_signature(Path(handle.file), handle.name, signature_from_json(stored))
+        return kernel_in_file(Path(handle.file), handle.name, None)
+
+    def from_object(self, obj: Any, signature: str | None, name: str | None) -> TritonKernel:
+        one_kernel_already(obj, name)
+        return kernel_from_object(obj, signature)
+
+    def builtin(self, directory: Path) -> list[TritonKernel]:
+        return builtin_kernels(directory)
+
+    def rebuild(self, handle: KernelHandle) -> TritonKernel | None:
+        return self.load(handle) if "source_text" in handle.extra else None
