@@ -138,6 +138,19 @@ def test_a_sessions_stored_request_uses_a_triton_that_is_there(cache, tmp_path):
     assert site_for(OTHER, install=False) == str(folder.resolve())
 
 
+def test_a_half_made_triton_is_refused_never_removed_or_made_again(cache, tmp_path, index):
+    # irscope renames its installs into place whole, so a folder without dist-info is someone else's (issue 41,
+    # point 14: the docs said it was made again).
+    canary = tmp_path / "canary"
+    folder = _plant(cache, canary)
+    shutil.rmtree(folder / f"triton-{OTHER}.dist-info")
+    with pytest.raises(UsageError, match=f"holds no complete triton {OTHER}.*pip install --no-deps --target"):
+        site_for(OTHER)
+    assert index() == 0  # no pip started
+    assert (folder / "triton" / "__init__.py").exists() and not canary.exists()
+    assert not list((cache / "tritons").glob(f".{OTHER}.irscope-tmp-*"))
+
+
 @pytest.mark.parametrize("kind", ["link", "fifo", "folder"])
 def test_the_install_lock_is_never_followed_or_waited_on(cache, tmp_path, kind):
     tritons = cache / "tritons"

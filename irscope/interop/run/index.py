@@ -21,7 +21,8 @@ SESSION_FOLDERS = ("kernels", "inductor", "load_inline")  # where a run's sessio
 
 
 def _number(value: Any) -> float | None:
-    return json_number(value)  # 10**400 is none: math.isfinite(10**400) raises OverflowError
+    # 10**400 is none (math.isfinite(10**400) raises OverflowError); an int stays one: a count prints as 3, not 3.0
+    return None if json_number(value) is None else value
 
 
 def _text(value: Any) -> str | None:
