@@ -105,13 +105,14 @@ def trace_lines(path: Path) -> tuple[Iterator[tuple[int, str]], str]:
     digest of the file's bytes; a missing, truncated or undecodable file is a SessionError (as read)."""
     raw = read_bytes(path, MAX_TRACE_BYTES)
     digest = hashlib.sha256(raw).hexdigest()
-    if raw[:2] == b"\x1f\x8b":
-        pieces = _gunzip(path, raw)
-    elif raw[:4] == b"\x28\xb5\x2f\xfd":
-        pieces = _unzstd(path, raw)
-    else:
-        pieces = (raw[at : at + UNPACK_STEP] for at in range(0, len(raw), UNPACK_STEP))
-    return _lines(path, pieces), digest
+    unpack = _gunzip if raw[:2] == b"\x1f\x8b" else _unzstd if raw[:4] == b"\x28\xb5\x2f\xfd" else None
+    if unpack is None:
+        return _lines(path, (raw[at : at + UNPACK_STEP] for at in range(0, len(raw), UNPACK_STEP))), digest
+    # Unpacked once to its end first, keeping nothing: a bomb (or a cut file) is refused at once, as
+    # unpacking alone is fast (a gigabyte in seconds), before its lines are parsed, which is not.
+    for _ in unpack(path, raw):
+        pass
+    return _lines(path, unpack(path, raw)), digest
 
 
 def _lines(path: Path, pieces: Iterator[bytes]) -> Iterator[tuple[int, str]]:
