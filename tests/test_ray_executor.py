@@ -156,7 +156,7 @@ def raises(state, *job):
     ],
 )
 def test_a_task_answering_junk_or_raising_is_that_variants_failure(local_ray, run, said):
-    work = Work(serve=COMPILE.serve, run=run, result=Compiled, failure=failure)
+    work = Work(serve=COMPILE.serve, run=run, result=Compiled, failure=failure, check=COMPILE.check)
     pool = executor_named("ray").pool(work, 2)
     try:
         pool.submit("a", ())
