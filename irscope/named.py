@@ -28,7 +28,7 @@ from typing import Any
 
 from .arch import normalise_arch
 from .errors import ParameterError, SessionError, UsageError
-from .frontends import Kernel, KernelHandle, resolve_kernel
+from .frontends import Kernel, KernelHandle, frontend_info, resolve_kernel
 from .frontends.config import config_from_table, frontend_options, listed_configs, parse_sweep, sweep_configs
 from .processes.executors import Executor
 from .processes.workers import DEFAULT_COMPILE_TIMEOUT
@@ -119,6 +119,10 @@ class Named:
         if self.kernel is not None and not stored:  # one line now rather than the same failure in every variant
             for config in configs:
                 self.kernel.check_config(config)
+        if self.kernel is not None and stored:  # a compiler build the data names is used if installed, never installed
+            version = frontend_info(self.frontend).version_option
+            for config in {c.options.get(version) if version else None: c for c in configs}.values():
+                self.kernel.import_first(config, install=False)
         return configs
 
     def variant(

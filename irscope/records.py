@@ -10,6 +10,7 @@ or writes their JSON.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
@@ -73,6 +74,9 @@ class Facts:
 # Measurement.timing's keys in a label's words (measure/timing.py describes each method)
 TIMING_NAMES = {"cupti": "CUPTI", "events": "CUDA events", "graph": "CUDA graphs", "rocm": "ROCm profiler"}
 
+TIMES = ("median_us", "p20_us", "p80_us", "min_us")
+RATES = ("gbps", "tflops", "pct_copy", "pct_ceiling", "pct_datasheet", "pct_flops")
+
 
 @dataclass(frozen=True)
 class Measurement:
@@ -134,6 +138,13 @@ class Measurement:
     def from_json(cls, data: Mapping[str, Any]) -> Measurement:
         values = typed_fields(cls, data)
         values["status"] = Status(values.get("status", "ok"))
+        for name in TIMES + RATES:  # what a table divides by, formats and ranks: finite, and a time above 0
+            value = values.get(name)
+            if value is not None and not (math.isfinite(value) and (value > 0 if name in TIMES else value >= 0)):
+                raise ValueError(
+                    f"Measurement.{name} is {value!r}: "
+                    + ("a time above 0" if name in TIMES else "a rate of 0 or more")
+                )
         return cls(**values)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
@@ -114,6 +115,20 @@ class Config:
 
 # JSON's kinds for the annotations a record's fields use; a bool is never a number here.
 _JSON_KINDS = {"int": (int,), "float": (int, float), "str": (str,), "bool": (bool,), "list": (list,), "dict": (dict,)}
+# JSON numbers have no size: a count or a size past 2**63 is no real one, and 10**400 as a float is an
+# OverflowError far from the file that held it (a report's format, a ratio).
+MAX_COUNT = 1 << 63
+
+
+def json_number(value: Any) -> float | None:
+    """A number read from data as a finite float; None where it is not one (a string, a bool, NaN, 10**400)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        number = float(value)
+    except OverflowError:
+        return None
+    return number if math.isfinite(number) else None
 
 
 def typed_fields(cls: type, data: Any) -> dict[str, Any]:
@@ -134,6 +149,15 @@ def typed_fields(cls: type, data: Any) -> dict[str, Any]:
         kinds, exact, optional, annotation = field
         # What JSON parsing gives is of exactly these types: one set lookup settles it (5,000 entries open
         # a session); only other values (a subclass, a bool for a number, a wrong kind) are looked at closer.
+        if type(value) is int and int in exact:
+            if not -MAX_COUNT < value < MAX_COUNT:
+                raise TypeError(f"{cls.__name__}.{name} is out of range ({str(value)[:20]}...)")
+            if float in exact:  # a float field given an int: a float from here on, or none that large
+                try:
+                    out[name] = float(value)
+                except OverflowError:
+                    raise TypeError(f"{cls.__name__}.{name} is out of range ({str(value)[:20]}...)") from None
+            continue
         if kinds is None or type(value) in exact or (value is None and optional):
             continue  # kinds None: an Enum, a Mapping, a tuple: the caller converts it, and that checks it
         # A bool is an int to Python, but never a number here: only a field that takes bools takes one.

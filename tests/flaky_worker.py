@@ -25,6 +25,9 @@ def serve() -> None:
         if job == "hang":
             print(f"hanging in {os.getpid()}", file=sys.stderr, flush=True)
             time.sleep(3600)
+        if isinstance(job, tuple) and job[0] == "crash-after":  # a job longer than an idle parent stays, then a crash
+            time.sleep(job[1])
+            os._exit(3)
         if job == "who":  # for the resident-parent tests: which process this is, and what its parent did
             pickle.dump(_who(), channel)
             channel.flush()

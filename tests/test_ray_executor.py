@@ -139,13 +139,24 @@ def answers_junk(state, *job):
     return "not a Compiled"
 
 
+def answers_a_damaged_compiled(state, *job):
+    return Compiled(stages={"../../outside": "written outside"}, seconds=0.1)  # a node that cannot be trusted
+
+
 def raises(state, *job):
     raise RuntimeError("the job's own code failed")
 
 
-@pytest.mark.parametrize(("run", "said"), [(answers_junk, "answered a str"), (raises, "the job's own code failed")])
+@pytest.mark.parametrize(
+    ("run", "said"),
+    [
+        (answers_junk, "answered a str"),
+        (answers_a_damaged_compiled, "answered a damaged Compiled"),  # checked field by field (issue 41, point 8)
+        (raises, "the job's own code failed"),
+    ],
+)
 def test_a_task_answering_junk_or_raising_is_that_variants_failure(local_ray, run, said):
-    work = Work(serve=COMPILE.serve, run=run, result=Compiled, failure=failure)
+    work = Work(serve=COMPILE.serve, run=run, result=Compiled, failure=failure, check=COMPILE.check)
     pool = executor_named("ray").pool(work, 2)
     try:
         pool.submit("a", ())

@@ -6,7 +6,9 @@ folder, used whenever it is read (``mark_used`` sets its time: access times are 
 kept), and trimming removes the least recently used first. The private Tritons
 (``-c triton=X``) are shown, never trimmed: each is an installation of 170-290 MB that a
 worker may be importing from right now, and one irscope did not complete is not its own
-to remove (frontends/triton/environments.py). Anything else in the cache is counted only.
+to remove (frontends/triton/environments.py); what a killed install of one left (its
+``.X.irscope-tmp-PID`` folder) is removed, once that version's install lock is free.
+Anything else in the cache is counted only.
 
 Trimming is safe beside irscopes that read and write the cache: an entry is renamed away
 (one atomic step: a reader sees all of it or none, and a miss is compiled again) before
@@ -30,7 +32,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 from ..paths import CAPTURES, INDUCTOR_FILES, TRACES, TRITONS, cache_dir
-from ..storage.files import OLD_MARK, TEMP_MARK
+from ..storage.files import LEFTOVER, OLD_MARK, TEMP_MARK
 
 # section -> how deep its entries sit below it (variants/<2 hex>/<key>/: two)
 TRIMMED = {CAPTURES: 2, TRACES: 1, INDUCTOR_FILES: 1}
@@ -132,6 +134,7 @@ def trim(limit: int, root: Path | None = None) -> Trimmed:
         return Trimmed(0, 0, 0, 0)
     with _trim_lock(root):
         leftovers = sum(_remove(root, path) for path in _leftovers(root))
+        leftovers += _remove_install_leftovers(root)
         entries = sorted((e for name in TRIMMED for e in _entries(root, name, [])), key=lambda e: e.used)
         held = sum(e.size for e in entries)
         removed = freed = 0
@@ -182,6 +185,33 @@ def _leftovers(root: Path) -> Iterator[Path]:
                         if now - c.lstat().st_mtime > LEFTOVER_AGE:
                             yield c
             level = [c for c in children if not c.name.startswith(".")]
+
+
+def _remove_install_leftovers(root: Path) -> int:
+    """Remove the temporary folders of killed private-Triton installs (``tritons/.X.irscope-tmp-PID``), each
+    only while its version's install lock (``tritons/.X.lock``, a plain file) is free and held by this trim."""
+    removed = 0
+    tritons = root / TRITONS
+    for folder in _children(tritons, [], root):
+        match = LEFTOVER.fullmatch(folder.name)
+        if match is None or match["mark"] != TEMP_MARK:
+            continue
+        try:
+            fd = os.open(tritons / f".{match['name']}.lock", os.O_RDWR | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:  # no lock (nothing installs it) or not a plain file: a lock is made only by an install
+            fd = None
+        try:
+            if fd is not None:
+                if not stat.S_ISREG(os.fstat(fd).st_mode):
+                    continue
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # held by an install running now: left alone
+            removed += _remove(root, folder)
+        except OSError:
+            continue
+        finally:
+            if fd is not None:
+                os.close(fd)
+    return removed
 
 
 def _children(folder: Path, links: list[str], root: Path) -> list[Path]:

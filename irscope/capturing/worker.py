@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import math
 import pickle
+from collections.abc import Callable
 from typing import Any
 
 from .. import frontends
 from ..frontends import Compiled, KernelHandle
 from ..processes.executors import Work
 from ..processes.workers import protocol_channel
-from ..types import CaptureError, Config
+from ..stages import Stage
+from ..types import CaptureError, Config, PassLog, scalar_values
 
 
 def failure(kind: str, message: str) -> Compiled:
@@ -62,5 +66,53 @@ def serve() -> None:
         channel.flush()
 
 
+def check_compiled(compiled: Compiled) -> None:
+    """A TypeError or ValueError naming the field of ``compiled`` that holds what capture, the cache and a
+    session's files could not take: a worker's answer (a Ray node's too) is checked so before it is used.
+    A stage named by anything but a Stage (``../../outside``), an option no JSON can hold, a compile time
+    of ``"soon"``: each was cached and written into a session irscope then refused to open, or exit 70."""
+    for name, check in _FIELD_CHECKS.items():
+        if not check(getattr(compiled, name)):
+            raise ValueError(f"Compiled.{name} holds {str(getattr(compiled, name))[:80]!r}")
+    json.dumps(compiled.options, allow_nan=False)  # as compile_info.options, in variant.json
+    scalar_values(compiled.heuristics, "Compiled.heuristics")
+    if compiled.passes is not None:
+        PassLog.from_json(compiled.passes.to_json())  # checks that its steps cover the IR
+
+
+def _count(value: Any) -> bool:
+    return type(value) is int and 0 <= value < 1 << 63
+
+
+def _text_map(value: Any) -> bool:
+    return isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items())
+
+
+_FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
+    "stages": lambda v: isinstance(v, dict) and all(isinstance(k, Stage) and isinstance(t, str) for k, t in v.items()),
+    "cubin": lambda v: v is None or type(v) is bytes,
+    "shared": _count,
+    "options": lambda v: isinstance(v, dict) and all(isinstance(k, str) for k in v),
+    "threads_per_block": lambda v: v is None or _count(v),
+    "compiler": lambda v: isinstance(v, str),
+    "ptxas_log": lambda v: v is None or isinstance(v, str),
+    "seconds": lambda v: type(v) in (int, float) and math.isfinite(v) and v >= 0,
+    "error": lambda v: (
+        v is None
+        or (
+            isinstance(v, CaptureError) and isinstance(v.message, str) and (v.stage is None or isinstance(v.stage, str))
+        )
+    ),
+    "signature": _text_map,
+    "divisible_by_16": lambda v: isinstance(v, (tuple, list)) and all(isinstance(a, str) for a in v),
+    "heuristics": lambda v: isinstance(v, dict),
+    "gpu_registers": lambda v: v is None or _count(v),
+    "gpu_spills": lambda v: v is None or _count(v),
+    "passes": lambda v: v is None or isinstance(v, PassLog),
+}
+
+
 # A compile, as every executor runs it: this module's serve() locally, compile_job() anywhere else.
-COMPILE = Work(serve="irscope.capturing.worker:serve", run=compile_job, result=Compiled, failure=failure)
+COMPILE = Work(
+    serve="irscope.capturing.worker:serve", run=compile_job, result=Compiled, failure=failure, check=check_compiled
+)

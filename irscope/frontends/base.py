@@ -162,11 +162,12 @@ class Kernel(abc.ABC):
     def check_config(self, config: Config) -> None:  # noqa: B027 (a hook: most kernels take any config)
         """Refuse (ParameterError) a config whose values the compiler could not be handed as they are."""
 
-    def import_first(self, config: Config) -> str | None:
+    def import_first(self, config: Config, install: bool = True) -> str | None:
         """A folder a worker must import from before anything else to compile ``config`` (None: none).
 
         Only Triton kernels name which compiler builds them (``-c triton=3.8.0``: its private folder);
         another frontend's config cannot carry that option (``config.config_from_table`` refuses it).
+        ``install=False``: the config came from data, which may name a folder but never have one made.
         """
         return None
 

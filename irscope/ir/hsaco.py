@@ -133,13 +133,20 @@ def _notes(data: bytes):
     shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
     if shentsize < 64 or shoff + shnum * shentsize > len(data):
         raise ValueError("the ELF's section headers lie outside it")
+    regions = []
     for i in range(shnum):
         kind, _, _, offset, size = struct.unpack_from("<IQQQQ", data, shoff + i * shentsize + 4)
-        if kind != _SHT_NOTE:
+        if kind != _SHT_NOTE or size == 0:
             continue
         if offset + size > len(data):
             raise ValueError("a note section lies outside the file")
-        at, end = offset, offset + size
+        regions.append((offset, offset + size))
+    # Note sections never share bytes: 65,535 section headers naming one region of notes would be read
+    # 65,535 times over (0.38 MB: 23 s). Apart, each byte is read once.
+    regions.sort()
+    if any(start < end for (_, end), (start, _) in zip(regions, regions[1:])):
+        raise ValueError("note sections overlap")
+    for at, end in regions:
         while at + 12 <= end:
             namesz, descsz, note_type = struct.unpack_from("<III", data, at)
             name_at = at + 12

@@ -13,6 +13,7 @@ error and exits: the pool reports the variant CRASHED and starts a fresh worker.
 
 from __future__ import annotations
 
+import json
 import os
 import pickle
 import sys
@@ -255,6 +256,15 @@ def serve() -> None:
         channel.flush()
 
 
+def check_answer(answer: Measurement | AutotunerRun | None) -> None:
+    """A TypeError or ValueError where a measurement (a Ray node's too) holds what its session could not read
+    back (a runtime of ``"soon"``, of 0, of 10**400): checked before it is written, as it would be read."""
+    if isinstance(answer, Measurement):
+        Measurement.from_json(json.loads(json.dumps(answer.to_json())))
+    elif isinstance(answer, AutotunerRun):
+        AutotunerRun.from_json(json.loads(json.dumps(answer.to_json())))
+
+
 # A measurement, as every executor runs it: serve() in a worker of this host, answer() in any other process
 # that keeps a GPU (a Ray actor); after a CUDA fault that process is replaced.
 MEASURE = Work(
@@ -262,6 +272,7 @@ MEASURE = Work(
     run=answer,
     result=(Measurement, AutotunerRun, type(None)),
     failure=failure,
+    check=check_answer,
     new_state=MeasureState,
     fatal=is_cuda_fault,
     gpu=True,

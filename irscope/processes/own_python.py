@@ -95,12 +95,6 @@ def import_path() -> list[str]:
     return path if root in path else path + [root]
 
 
-def drop_working_directory() -> None:
-    """For ``python -m irscope``: take out the working directory Python put first, before irscope imports anything."""
-    if sys.path and not getattr(sys.flags, "safe_path", False) and _real(sys.path[0] or os.curdir) == _real(os.curdir):
-        del sys.path[0]
-
-
 def _real(path: str) -> str | None:
     try:
         return os.path.realpath(path or os.curdir)

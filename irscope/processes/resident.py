@@ -10,12 +10,17 @@ connection, so no CUDA context, GPU memory or user's kernel module outlives the 
 parent stays, idle for ``IRSCOPE_KEEP_GPU_WORKERS`` seconds (default 600; 0: none is kept, and every
 worker starts from scratch as before).
 
-Who may connect: the socket lives in a folder only this user may use (``store.private_folder``),
-and the parent forks only for a peer of its own uid (``SO_PEERCRED``); the client checks the
-parent's uid the same way. Which parent: one per environment, named by a hash of the interpreter,
-irscope's own files (a changed irscope never runs old code) and every environment variable (torch
-and Triton read some when imported), less the GPU (set in the fork before CUDA starts) and what
-differs per command (irscope's private temporary folder, its markers, the shell's PWD).
+Who may connect: the socket lives in a folder only this user may use (``files.private_folder``), in
+a chain of folders no other user can rename (``files.trusted_chain``: an ``XDG_RUNTIME_DIR`` that is
+not this user's own, as after ``su`` without ``-`` or ``sudo -E``, keeps no parent), and the parent
+forks only for a peer of its own uid (``SO_PEERCRED``); the client checks the parent's uid the same
+way. The parent holds its folder open and makes every file in it (lock, status, keepers' locks)
+through that handle, never through a link. Which parent: one per environment, named by a hash of the
+interpreter, irscope's own files and those of what it preloads (a changed irscope, or a torch or
+Triton installed again since, never runs old code) and every environment variable (torch and Triton
+read some when imported), less the GPU (set in the fork before CUDA starts) and what differs per
+command (irscope's private temporary folder, its markers, the shell's PWD). A parent stays while a
+fork of it runs, so that fork's exit status is written for its client.
 
 The CUDA driver kept started: a process's ``cuInit`` takes 0.22 s per H200 when no other process
 has the GPU open and 0.05 s when one has (tests/perf/RESULTS.md), so the first fork for a GPU also
@@ -26,6 +31,7 @@ lists no process for it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import pickle
@@ -39,7 +45,7 @@ import threading
 import time
 from pathlib import Path
 
-from ..storage.files import private_folder
+from ..storage.files import open_private, private_folder, trusted_chain
 from . import own_python
 from .timeline import mark
 
@@ -54,9 +60,12 @@ RELEASED = ".released"
 # FD is the read end of a pipe whose write end the parent and its forks hold, so it reads EOF once
 # they are all gone. cuInit only: no context, so no GPU memory and nothing nvidia-smi would list.
 KEEPER = """
-import ctypes, fcntl, os, sys
-lock = open(sys.argv[1], "a")
+import ctypes, fcntl, os, stat, sys
 try:
+    lock = os.open(sys.argv[1], os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK, 0o600)
+    info = os.fstat(lock)
+    if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+        sys.exit(0)
     fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
 except OSError:
     sys.exit(0)
@@ -67,8 +76,9 @@ except (OSError, AttributeError):
 while os.read(int(sys.argv[2]), 1):
     pass
 """
-# Set in the parent for its forks: (the folder, the parent's name, the read end of its lifeline pipe).
-_KEEPER_PLACE: tuple[Path, str, int] | None = None
+# Set in the parent for its forks: (the folder, its open handle, the parent's name, the read end of its lifeline).
+_KEEPER_PLACE: tuple[Path, int, str, int] | None = None
+_FOLDER_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 # Not part of a parent's identity: they differ per command, and a fork takes the command's own.
 PER_COMMAND = {
     "CUDA_VISIBLE_DEVICES",
@@ -91,6 +101,7 @@ MODULE_NAME = re.compile(r"^[A-Za-z_][\w.]*(:[A-Za-z_]\w*)?$")  # a module, or a
 _HEADER = struct.Struct("!I")
 MAX_MESSAGE = 1 << 24
 MAX_SOCKET_PATH = 104  # sun_path holds 108 bytes on Linux, 104 on macOS, with its NUL
+REFUSED = 3  # a parent's exit status where its folder or a file in it is not this user's own: the client stops waiting
 
 
 def keep_seconds() -> float:
@@ -104,12 +115,19 @@ def keep_seconds() -> float:
         return 0.0  # a value irscope cannot read keeps nothing rather than guessing
 
 
-def folder() -> Path:
-    """Where this user's parents listen: ``$XDG_RUNTIME_DIR/irscope``, else ``/tmp/irscope-<uid>``."""
+def folder() -> Path | None:
+    """Where this user's parents listen: ``$XDG_RUNTIME_DIR/irscope``, else ``/tmp/irscope-<uid>``; None where
+    ``XDG_RUNTIME_DIR`` is not this user's own (another user could rename what is in it: no parent is kept)."""
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     if runtime and os.path.isabs(runtime):
-        return Path(runtime) / "irscope"
+        real = trusted_chain(Path(runtime))
+        return None if real is None else real / "irscope"
     return Path("/tmp") / f"irscope-{os.getuid()}"  # not tempfile's: irscope's CLI runs in a private TMPDIR
+
+
+def _usable(where: Path | None) -> bool:
+    """``where`` is (made) a folder only this user may change, in a chain of folders only this user or root may."""
+    return where is not None and private_folder(where) and trusted_chain(where) == where
 
 
 def identity(env: dict[str, str], preload: tuple[str, ...]) -> str:
@@ -119,11 +137,36 @@ def identity(env: dict[str, str], preload: tuple[str, ...]) -> str:
     for name in sorted(env):
         if name not in PER_COMMAND:
             digest.update(f"{name}={env[name]}\0".encode(errors="surrogateescape"))
-    package = Path(__file__).resolve().parent
-    for path in sorted(package.rglob("*.py")):
-        info = path.stat()
-        digest.update(f"{path.relative_to(package)}:{info.st_mtime_ns}:{info.st_size}\0".encode())
+    package = Path(__file__).resolve().parents[1]  # all of irscope, not this module's folder alone
+    for path in _sources(str(package)):  # os.walk: 7 ms for irscope's 200 files where Path.rglob took 23
+        info = os.stat(path)
+        digest.update(f"{os.path.relpath(path, package)}:{info.st_mtime_ns}:{info.st_size}\0".encode())
+    for top in sorted({entry.partition(":")[0].partition(".")[0] for entry in preload} - {package.name}):
+        digest.update(f"{top}:{_installed(top)}\0".encode())
     return digest.hexdigest()[:24]
+
+
+def _sources(root: str) -> list[str]:
+    """Every ``.py`` file under ``root``, in a fixed order."""
+    found: list[str] = []
+    for folder, folders, files in os.walk(root):
+        folders[:] = [f for f in folders if f != "__pycache__"]
+        found.extend(os.path.join(folder, name) for name in files if name.endswith(".py"))
+    return sorted(found)
+
+
+def _installed(top: str) -> str:
+    """Which installation of the package ``top`` an import would load now (its ``__init__``'s inode and times:
+    a package installed again, an upgrade, is a new file), found without importing it."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(top)
+        origin = getattr(spec, "origin", None)
+        info = os.stat(origin) if origin else None
+    except (ImportError, ValueError, OSError):
+        return "-"
+    return "-" if info is None else f"{origin}:{info.st_ino}:{info.st_mtime_ns}:{info.st_ctime_ns}:{info.st_size}"
 
 
 class ResidentWorker:
@@ -176,10 +219,9 @@ class ResidentWorker:
         A GPU worker's end tears down its CUDA context (0.1-1 s on an H100); a pool being closed has no
         use for how it ended, and says so to the parent (RELEASED), which then keeps no status for it.
         """
-        try:
-            self._status.with_name(self._status.name + RELEASED).touch()
-        except OSError:
-            pass
+        mark = open_private(self._status.with_name(self._status.name + RELEASED), os.O_WRONLY | os.O_CREAT)
+        if mark is not None:
+            os.close(mark)
         self.stdin.close()
         for stream in (self.stdout, self._sock):
             try:
@@ -217,10 +259,10 @@ def connect(serve: str, env: dict[str, str], errors_fd: int, preload: tuple[str,
     ``errors_fd``: the worker's stderr (sent over the socket), read by the caller when it dies.
     """
     keep = keep_seconds()
-    where = folder()
     if keep <= 0 or not SERVE_NAME.match(serve) or not all(MODULE_NAME.match(m) for m in preload):
         return None
-    if not private_folder(where):
+    where = folder()
+    if where is None or not _usable(where):
         return None
     name = identity(env, preload)
     path = where / f"{name}.sock"
@@ -228,9 +270,11 @@ def connect(serve: str, env: dict[str, str], errors_fd: int, preload: tuple[str,
         return None
     sock = _connect(path)
     if sock is None:
-        _start_parent(where, name, env, keep, preload)
+        parent = _start_parent(where, name, env, keep, preload)
         deadline = time.monotonic() + CONNECT_WAIT_S
-        while sock is None and time.monotonic() < deadline:
+        while parent is not None and sock is None and time.monotonic() < deadline:
+            if parent.poll() == REFUSED:
+                return None
             time.sleep(0.02)
             sock = _connect(path)
         if sock is None:
@@ -261,10 +305,16 @@ def _connect(path: Path) -> socket.socket | None:
     return sock
 
 
-def _start_parent(where: Path, name: str, env: dict[str, str], keep: float, preload: tuple[str, ...]) -> None:
+def _start_parent(
+    where: Path, name: str, env: dict[str, str], keep: float, preload: tuple[str, ...]
+) -> subprocess.Popen | None:
+    """Start the parent (None where its log is not this user's own regular file: a link is never written through)."""
     parent_env = {k: v for k, v in env.items() if k not in PER_COMMAND - {own_python.WORKER_ENV}}
     parent_env[own_python.WORKER_ENV] = "resident"  # a worker, but one no command's exit ends
-    with open(where / f"{name}.log", "ab") as log:
+    log_fd = open_private(where / f"{name}.log", os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+    if log_fd is None:
+        return None
+    with os.fdopen(log_fd, "ab") as log:
         parent = subprocess.Popen(
             own_python.command(
                 "from irscope.processes.resident import serve_parent; serve_parent()",
@@ -281,40 +331,56 @@ def _start_parent(where: Path, name: str, env: dict[str, str], keep: float, prel
         )
     STARTED.append(parent.pid)
     mark("a resident parent was started")
+    return parent
 
 
 def serve_parent() -> None:
-    """The parent: listen, import what every GPU worker needs, fork one worker per connection; leave when idle."""
+    """The parent: listen, import what every GPU worker needs, fork one worker per connection; leave when idle.
+
+    Every file it makes is made through its folder's open handle (``home``), so a folder renamed or
+    swapped under it, or a link put where a file of its goes, never makes it write elsewhere.
+    """
     import fcntl
 
     name, keep, preload = sys.argv[1], float(sys.argv[2]), [m for m in sys.argv[3].split(",") if m]
+    if not re.fullmatch(r"[0-9a-f]{24}", name) or not all(MODULE_NAME.match(m) for m in preload):
+        return
     where = folder()
-    if not private_folder(where) or not re.fullmatch(r"[0-9a-f]{24}", name):
-        return
-    if not all(MODULE_NAME.match(m) for m in preload):
-        return
-    lock = open(where / f"{name}.lock", "a")  # held (and so locked) for the parent's whole life
+    home = _open_private_folder(str(where)) if where is not None and _usable(where) else None
+    if where is None or home is None:
+        raise SystemExit(REFUSED)
+    lock = open_private(f"{name}.lock", os.O_RDWR | os.O_CREAT, dir_fd=home)  # held for the parent's whole life
+    if lock is None:
+        raise SystemExit(REFUSED)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
         return  # another parent of this environment is starting or serving
-    path = where / f"{name}.sock"
-    status = where / "status"
-    private_folder(status)
+    with contextlib.suppress(FileExistsError):
+        os.mkdir("status", 0o700, dir_fd=home)
+    status = _open_private_folder("status", home)
+    if status is None:
+        raise SystemExit(REFUSED)
     global _KEEPER_PLACE
     lifeline, _held = os.pipe()  # the write end is never written: held until this parent (and each fork) ends
-    _KEEPER_PLACE = (where, name, lifeline)
-    path.unlink(missing_ok=True)  # a dead parent's (the lock says none is alive)
+    _KEEPER_PLACE = (where, home, name, lifeline)
+    sock_name = f"{name}.sock"
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(sock_name, dir_fd=home)  # a dead parent's (the lock says none is alive)
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     old_umask = os.umask(0o177)
     try:
-        listener.bind(str(path))
+        try:
+            listener.bind(f"/proc/self/fd/{home}/{sock_name}")  # in the folder held open, wherever it is now
+        except FileNotFoundError:  # no /proc: the folder's path, checked above
+            listener.bind(str(where / sock_name))
     finally:
         os.umask(old_umask)
     listener.listen(64)
-    inode = path.stat().st_ino
+    inode = os.stat(sock_name, dir_fd=home, follow_symlinks=False).st_ino
     _preload(preload)
-    signal.signal(signal.SIGCHLD, lambda *_: _reap(status))
+    live: set[int] = set()  # forks not yet reaped: the parent stays for them
+    signal.signal(signal.SIGCHLD, lambda *_: _reap(status, live))
     listener.settimeout(1.0)
     idle_since = time.monotonic()
     while True:
@@ -322,12 +388,11 @@ def serve_parent() -> None:
             conn, _ = listener.accept()
         except TimeoutError:
             _forget_released_statuses(status)
-            if time.monotonic() - idle_since > keep or not _same_file(path, inode):
-                if _same_file(path, inode):  # still ours: take it; a newer parent's stays (and its keepers')
-                    path.unlink(missing_ok=True)
-                if not os.path.lexists(path):  # no newer parent: our keepers' locks go (they leave after us)
-                    for keeper_lock in where.glob(f"{name}.driver-*.lock"):
-                        keeper_lock.unlink(missing_ok=True)
+            if live:
+                idle_since = time.monotonic()  # a fork still serves its command: not idle
+            ours = _same_file(home, sock_name, inode)
+            if time.monotonic() - idle_since > keep or not ours:
+                _leave(listener, home, name, ours, lock, live)
                 return
             continue
         idle_since = time.monotonic()
@@ -342,15 +407,55 @@ def serve_parent() -> None:
             if pid == 0:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
                 listener.close()
+                os.close(lock)  # the fork must not keep the parent's lock held once the parent is gone
+                os.close(status)
                 _become_worker(conn)  # never returns
+            live.add(pid)
             for stale in (str(pid), str(pid) + RELEASED):
-                try:
-                    (status / stale).unlink(missing_ok=True)
-                except OSError:
-                    pass
+                with contextlib.suppress(OSError):
+                    os.unlink(stale, dir_fd=status)
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
         conn.close()
+
+
+def _leave(listener: socket.socket, home: int, name: str, ours: bool, lock: int, live: set[int]) -> None:
+    """Stop serving: take the socket (if still ours), and the keepers' locks if no newer parent came; then
+    let a new parent start (the lock goes) and wait for the forks still running, to write how they end."""
+    listener.close()
+    sock_name = f"{name}.sock"
+    if ours:  # still ours: take it; a newer parent's stays (and its keepers')
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(sock_name, dir_fd=home)
+    if not _exists(sock_name, home):  # no newer parent: our keepers' locks go (they leave after us)
+        with contextlib.suppress(OSError):
+            for entry in os.listdir(home):
+                if entry.startswith(f"{name}.driver-") and entry.endswith(".lock"):
+                    os.unlink(entry, dir_fd=home)
+    os.close(lock)
+    while live:  # each fork ends with its command's connection
+        time.sleep(0.05)
+
+
+def _open_private_folder(path: str, dir_fd: int | None = None) -> int | None:
+    """An open handle on this user's folder ``path`` that no one else may write to; None for anything else."""
+    try:
+        fd = os.open(path, _FOLDER_FLAGS, dir_fd=dir_fd)
+    except OSError:
+        return None
+    info = os.fstat(fd)
+    if info.st_uid != os.getuid() or info.st_mode & 0o022:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _exists(name: str, dir_fd: int) -> bool:
+    try:
+        os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+    except OSError:
+        return False
+    return True
 
 
 def _preload(modules: list[str]) -> None:
@@ -425,13 +530,18 @@ def _keep_the_driver_started() -> None:
     gpu = os.environ.get("CUDA_VISIBLE_DEVICES", "")
     if _KEEPER_PLACE is None or not re.fullmatch(r"[\w-]{1,100}", gpu):
         return
-    where, name, lifeline = _KEEPER_PLACE
-    lock = where / f"{name}.driver-{hashlib.sha256(gpu.encode()).hexdigest()[:12]}.lock"
+    where, home, name, lifeline = _KEEPER_PLACE
+    lock = f"{name}.driver-{hashlib.sha256(gpu.encode()).hexdigest()[:12]}.lock"
+    held = open_private(lock, os.O_WRONLY | os.O_APPEND | os.O_CREAT, dir_fd=home)
+    if held is None:
+        return  # not a file of this user's: no keeper (the fork starts CUDA on its own)
     try:
-        with open(lock, "a") as held:
+        try:
             fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)  # free: no keeper (closing frees it again)
+        finally:
+            os.close(held)
         subprocess.Popen(
-            [sys.executable, "-I", "-S", "-c", KEEPER, str(lock), str(lifeline)],
+            [sys.executable, "-I", "-S", "-c", KEEPER, str(where / lock), str(lifeline)],
             pass_fds=(lifeline,),
             cwd="/",  # holds no command's folder for the parent's life
             env={k: v for k, v in os.environ.items() if k.startswith(("CUDA_", "NVIDIA_")) or k == "LD_LIBRARY_PATH"},
@@ -460,8 +570,9 @@ def _end_with_the_connection() -> None:
     threading.Thread(target=watch, name="irscope-connection-watch", daemon=True).start()
 
 
-def _reap(status: Path) -> None:
-    """Write each ended fork's exit status (negative: the signal) where its client looks for it."""
+def _reap(status: int, live: set[int]) -> None:
+    """Write each ended fork's exit status (negative: the signal) where its client looks for it (``status``:
+    the folder's open handle; a link there is never written through)."""
     while True:
         try:
             pid, code = os.waitpid(-1, os.WNOHANG)
@@ -469,32 +580,40 @@ def _reap(status: Path) -> None:
             return
         if pid == 0:
             return
+        live.discard(pid)
         value = -os.WTERMSIG(code) if os.WIFSIGNALED(code) else os.WEXITSTATUS(code)
         try:
-            released = status / (str(pid) + RELEASED)
-            if released.exists():  # its client let go of it: nobody will read a status
-                released.unlink()
-            else:
-                (status / str(pid)).write_text(str(value))
+            if _exists(str(pid) + RELEASED, status):  # its client let go of it: nobody will read a status
+                os.unlink(str(pid) + RELEASED, dir_fd=status)
+                continue
+            written = open_private(str(pid), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, dir_fd=status)
+            if written is not None:
+                with os.fdopen(written, "w") as out:
+                    out.write(str(value))
         except OSError:
             pass
 
 
-def _forget_released_statuses(status: Path) -> None:
+def _forget_released_statuses(status: int) -> None:
     """Remove the statuses written before their clients let go of them (``RELEASED``), with the marks."""
     try:
-        for mark in status.glob("*" + RELEASED):
-            written = mark.with_name(mark.name[: -len(RELEASED)])
-            if written.exists():  # reaped before the client let go: neither will be read
-                written.unlink(missing_ok=True)
-                mark.unlink(missing_ok=True)
+        for entry in os.listdir(status):
+            if entry.endswith(RELEASED) and _exists(entry[: -len(RELEASED)], status):
+                # reaped before the client let go: neither will be read
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(entry[: -len(RELEASED)], dir_fd=status)
+                    os.unlink(entry, dir_fd=status)
     except OSError:
         pass
 
 
 def _read_status(path: Path) -> int | None:
+    fd = open_private(path, os.O_RDONLY)
+    if fd is None:
+        return None
     try:
-        value = int(path.read_text())
+        with os.fdopen(fd) as status:
+            value = int(status.read(32))
     except (OSError, ValueError):
         return None
     path.unlink(missing_ok=True)
@@ -516,9 +635,10 @@ def _alive(pid: int) -> bool:
         return True
 
 
-def _same_file(path: Path, inode: int) -> bool:
+def _same_file(home: int, name: str, inode: int) -> bool:
+    """Is the socket ``name`` in the folder held open still the one this parent bound (not replaced, nor a link)?"""
     try:
-        return path.stat().st_ino == inode
+        return os.stat(name, dir_fd=home, follow_symlinks=False).st_ino == inode
     except OSError:
         return False
 

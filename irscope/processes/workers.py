@@ -60,10 +60,12 @@ class WorkerPool:
         env: dict[str, str] | None = None,
         envs: list[dict[str, str]] | None = None,
         resident_preload: tuple[str, ...] | None = None,
+        accept: Callable[[Any], Any] | None = None,
     ) -> None:
         """``envs``: one environment per worker (each its own GPU, say), over ``env``. ``resident_preload``:
         fork each worker from a parent kept between commands that imported these modules (resident.py),
-        where one can be had; None: start each worker from scratch."""
+        where one can be had; None: start each worker from scratch. ``accept(answer)``: the answer, or the
+        job's failure where it is junk (``executors.base.accepted``)."""
         if os.environ.get(own_python.WORKER_ENV):
             raise NestedWorkers(
                 "irscope was asked to start workers inside its own worker: does the kernel file "
@@ -76,6 +78,7 @@ class WorkerPool:
         self._env = env or {}
         self._envs = envs or [{}] * n
         self._resident = resident_preload
+        self._accept = accept
         self._jobs: queue.Queue = queue.Queue()
         self._results: queue.Queue = queue.Queue()
         self._outstanding = 0
@@ -171,6 +174,8 @@ class WorkerPool:
                         proc = None
                     else:
                         result = pickle.load(proc.stdout)
+                        if self._accept is not None:
+                            result = self._accept(result)
                 except (EOFError, OSError, pickle.UnpicklingError) as exc:
                     if self._closed.is_set():
                         return
@@ -236,15 +241,15 @@ def protocol_channel():
     to fd 1 is sent to stderr instead of corrupting the pickle stream. The worker
     dies, with everything it started, once the irscope that started it is gone.
     """
-    _die_with_parent()
+    die_with_parent()
     channel = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     return sys.stdin.buffer, channel
 
 
-def _die_with_parent() -> None:
-    """Kill this worker's process group (it, nvcc, cicc, ptxas...) once its parent is gone.
+def die_with_parent() -> None:
+    """Kill this worker's process group (it, nvcc, cicc, ptxas... or pip) once its parent is gone.
 
     A parent killed with SIGKILL closes no pool, and a compile may run for minutes yet;
     the worker is then the child of another process (init, a subreaper), so ``getppid``

@@ -103,5 +103,5 @@ def _diff_page(d: VariantDiff) -> str:
         about,
         {"stages": [], "columns": [], "variants": [], "source": "", "kernel": ""},
         Parts(),
-        after=paths(diff_section(d)),
+        after=diff_section(paths.diff(d)),  # the text rewritten, then escaped: never the other way round
     )

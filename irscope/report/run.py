@@ -23,6 +23,7 @@ from ..interop.run.index import RunKernelRow
 from ..interop.run.timeline import SESSION_ARG
 from ..session import Session
 from ..storage.files import contained, read_json
+from ..types import json_number
 from .page import Parts, render_page
 from .payload import session_data
 from .shared_paths import SharedPaths
@@ -50,10 +51,9 @@ def trace_totals(run_dir: Path) -> tuple[dict[str, tuple[int, float]], str | Non
         session = event["args"].get(SESSION_ARG)
         if not isinstance(session, str):
             continue
-        dur = event.get("dur")
-        us = float(dur) if isinstance(dur, (int, float)) and not isinstance(dur, bool) else 0.0
+        us = json_number(event.get("dur")) or 0.0  # a duration that is no finite number (10**400, a string): none
         count, total = totals.get(session, (0, 0.0))
-        totals[session] = (count + 1, total + (us if math.isfinite(us) and us > 0 else 0.0))
+        totals[session] = (count + 1, total + (us if us > 0 else 0.0))
     return totals, None
 
 

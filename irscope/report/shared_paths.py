@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from ..diffing import Hunk, VariantDiff
 from ..types import Variant
 
 END = r"(?=[\s\"'<>:,)]|$)"  # where a path ends in a listing: a quote, a space, a colon before a line number
@@ -62,6 +63,21 @@ class SharedPaths:
         if isinstance(value, (list, tuple)):
             return [self.data(v) for v in value]
         return value
+
+    def diff(self, d: VariantDiff) -> VariantDiff:
+        """``d`` with both variants and every line of its hunks rewritten, before anything is escaped: the
+        page's markup is never rewritten (a kernel folder named ``/td><td ...`` would take its tags apart)."""
+        if self.keep:
+            return d
+        hunks = [
+            Hunk(
+                h.tag,
+                [line._replace(text=self(line.text)) for line in h.a],
+                [line._replace(text=self(line.text)) for line in h.b],
+            )
+            for h in d.hunks
+        ]
+        return replace(d, a=self.variant(d.a), b=self.variant(d.b), hunks=hunks)
 
     def variant(self, v: Variant) -> Variant:
         """``v`` with its kernel file and listings rewritten alike, so locations still find the kernel's lines."""

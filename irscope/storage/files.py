@@ -74,6 +74,43 @@ def private_folder(path: Path) -> bool:
     return stat.S_ISDIR(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o022
 
 
+def trusted_chain(path: Path) -> Path | None:
+    """``path`` with its links resolved, where only this user and root can change what it names; else None.
+
+    Every folder from ``/`` down to it must be a folder of this user's or root's that no one else may
+    write to, or a sticky one (``/tmp``: others may add entries there, but not rename or remove ours).
+    For what irscope keeps as code or runs from (a private Triton, the resident parents' folder): a
+    folder anywhere in the chain that another user could rename would let them put their own in its place.
+    """
+    try:
+        real = Path(os.path.realpath(path))
+        folders = [real, *real.parents]
+        infos = [os.lstat(folder) for folder in folders]
+    except (OSError, ValueError):
+        return None
+    me = os.getuid()
+    for info in infos:
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid not in (me, 0):
+            return None
+        if info.st_mode & 0o022 and not info.st_mode & stat.S_ISVTX:
+            return None
+    return real
+
+
+def open_private(name: str | Path, flags: int, dir_fd: int | None = None) -> int | None:
+    """A file descriptor of this user's regular file ``name`` (created 0600 where ``flags`` say so), opened
+    without following a link or blocking on a FIFO; None where it is anything else or cannot be opened."""
+    try:
+        fd = os.open(name, flags | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o600, dir_fd=dir_fd)
+    except OSError:
+        return None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_uid != os.getuid():
+        os.close(fd)
+        return None
+    return fd
+
+
 def _mode(path: Path, refuse: type[IrscopeError]) -> int | None:
     try:
         return os.lstat(path).st_mode

@@ -117,3 +117,22 @@ def test_a_notebook_holding_the_fragment_runs_nothing_from_the_data(tmp_path, sc
     outside = re.sub(r"<iframe\b.*?</iframe>", "", dom, flags=re.S)
     assert "<img" not in outside and "<script" not in outside
     assert dom.count("<iframe") == 3
+
+
+def test_a_diffs_kernel_folder_is_rewritten_out_of_the_text_never_out_of_the_markup(scale_variants):  # noqa: F811
+    # The report hides the kernel's folder in what it shows. Rewritten after escaping, a folder named like the
+    # diff table's own markup took that markup apart: a listing line "foo/img src=x onerror=..." became a live tag.
+    small, large = scale_variants
+    folder = '/td><td class="">foo'
+    lure = "foo/img src=x onerror=document.title='pwned'"
+
+    def shaped(v, mark):
+        ptx = f"{lure}\n// {mark}\n" + v.listings[Stage.PTX]
+        return replace(v, kernel=replace(v.kernel, file=f"{folder}/k.py"), listings={**v.listings, Stage.PTX: ptx})
+
+    page = display.page(diff_variants(shaped(small, "A"), shaped(large, "B"), raw=True))
+    parser = Tags()
+    parser.feed(page)
+    parser.close()
+    assert not [(t, a) for t, a in parser.tags if t == "img" or any(name.startswith("on") for name in a)]
+    assert "img src=x onerror=document.title=&#x27;pwned&#x27;" in page  # the line is there, as text

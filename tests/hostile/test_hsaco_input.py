@@ -108,3 +108,29 @@ def test_a_stored_amd_variant_with_resources_of_the_wrong_kind_is_exit_5(session
     )
     assert done.returncode == 5, done.stderr
     assert done.stderr.count("\n") == 1 and "sgprs" in done.stderr and "Traceback" not in done.stderr
+
+
+def _elf_of_notes(notes: int, sections: int) -> bytes:
+    """An ELF whose ``sections`` note sections all name one region of ``notes`` empty notes."""
+    import struct
+
+    region = struct.pack("<III", 0, 0, 1) * notes
+    shoff = 64 + len(region)
+    header = bytearray(64)
+    header[:7] = b"\x7fELF\x02\x01\x01"
+    struct.pack_into("<Q", header, 0x28, shoff)
+    struct.pack_into("<HH", header, 0x3A, 64, sections)
+    section = struct.pack("<IIQQQQ", 0, 7, 0, 0, 64, len(region)).ljust(64, b"\0")
+    return bytes(header) + region + section * sections
+
+
+def test_note_sections_that_share_their_notes_are_refused_in_linear_time():
+    import time
+
+    crafted = _elf_of_notes(16384, 3000)  # 0.38 MB: each of 3,000 sections would walk the same 16,384 notes
+    start = time.monotonic()
+    with pytest.raises(ValueError, match="overlap"):
+        metadata(crafted)
+    assert time.monotonic() - start < 2.0  # the headers are read once, the notes not at all
+    with pytest.raises(ValueError, match="no AMDGPU metadata note"):
+        metadata(_elf_of_notes(16384, 1))  # one such section: read through once

@@ -245,9 +245,9 @@ class TritonKernel(Kernel):
             return compile_jit(self, config)
         return compile_aot(self, config, _compile_arch(target))
 
-    def import_first(self, config: Config) -> str | None:
+    def import_first(self, config: Config, install: bool = True) -> str | None:
         version = config.options.get(TRITON_OPTION)
-        return None if version is None else site_for(version)
+        return None if version is None else site_for(version, install=install)
 
     @property
     def records_passes(self) -> bool:

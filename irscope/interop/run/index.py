@@ -8,22 +8,21 @@ every session a row names stays a folder inside the run.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ...errors import SessionError
 from ...storage.files import contained, safe_name
+from ...types import MAX_COUNT, json_number
 from . import INDEX_FORMAT
 
 SESSION_FOLDERS = ("kernels", "inductor", "load_inline")  # where a run's sessions may be
 
 
 def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        return None
-    return value
+    # 10**400 is none (math.isfinite(10**400) raises OverflowError); an int stays one: a count prints as 3, not 3.0
+    return None if json_number(value) is None else value
 
 
 def _text(value: Any) -> str | None:
@@ -131,6 +130,18 @@ class RunIndex:
         kernels = data.get("kernels")
         if not isinstance(kernels, list) or not all(isinstance(k, dict) for k in kernels):
             raise SessionError(f"{where} is malformed: 'kernels' must be a list of objects")
+        for n, k in enumerate(kernels):  # numbers the report and the TUI format and add: counts, and finite amounts
+            calls = k.get("gpu_calls")
+            if calls is not None and (type(calls) is not int or not 0 <= calls < MAX_COUNT):
+                raise SessionError(
+                    f"{where} is malformed: kernels[{n}].gpu_calls must be a count, not {str(calls)[:20]}"
+                )
+            for name in ("gpu_total_us", "gpu_share_pct"):
+                value = k.get(name)
+                if value is not None and (json_number(value) is None or value < 0):
+                    raise SessionError(
+                        f"{where} is malformed: kernels[{n}].{name} must be a finite amount, not {str(value)[:20]}"
+                    )
         rows = tuple(map(RunKernelRow.from_json, kernels))
         for k in kernels:
             if k.get("session") is not None and run_dir is not None:

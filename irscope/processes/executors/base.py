@@ -23,13 +23,19 @@ def never_fatal(exc: BaseException) -> bool:
     return False
 
 
+def no_check(result: Any) -> None:
+    """A result taken as it is."""
+
+
 @dataclass(frozen=True)
 class Work:
     """One kind of job, as every executor needs it described.
 
     ``run(state, *job)`` answers one job in whichever process runs it; ``state`` is what
     ``new_state()`` made once in that process (a GPU's MeasureState). ``result`` is the type
-    (or types) ``run`` answers: anything else that comes back is junk, and the job fails.
+    (or types) ``run`` answers, and ``check(answer)`` raises (TypeError, ValueError) where a field of
+    one holds what nothing after it could use: anything else is junk, and the job fails (``accepted``).
+    A worker's answer, and a Ray node's, is checked so before it is cached or written.
     ``failure(kind, message)`` is the answer of a job whose process died ("crashed") or ran
     out of time ("timeout"). ``fatal(exc)``: after this exception the process is unusable
     (a CUDA fault poisons its context) and is replaced. Every callable here is a module-level
@@ -42,10 +48,22 @@ class Work:
     failure: Callable[[str, str], Any]
     new_state: Callable[[], Any] = no_state
     fatal: Callable[[BaseException], bool] = never_fatal
+    check: Callable[[Any], None] = no_check
     gpu: bool = False  # each process holds one GPU
     # What every such process imports before its first job: a local GPU worker is forked from a parent
     # kept between commands that imported these once (resident.py); () starts each from scratch.
     preload: tuple[str, ...] = ()
+
+
+def accepted(work: Work, answer: Any) -> Any:
+    """``answer`` where it is a ``work.result`` whose fields hold what they should; else the job's failure."""
+    if not isinstance(answer, work.result):
+        return work.failure("crashed", f"the worker answered a {type(answer).__name__}, not a result")
+    try:
+        work.check(answer)
+    except (TypeError, ValueError, AttributeError) as exc:
+        return work.failure("crashed", f"the worker answered a damaged {type(answer).__name__}: {str(exc)[:300]}")
+    return answer
 
 
 class Pool(Protocol):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from ..workers import WorkerPool
-from .base import Executor, Pool, Work
+from .base import Executor, Pool, Work, accepted
 
 
 class LocalExecutor(Executor):
@@ -18,4 +20,5 @@ class LocalExecutor(Executor):
             env=env,
             envs=envs or None,
             resident_preload=work.preload or None,
+            accept=partial(accepted, work),
         )

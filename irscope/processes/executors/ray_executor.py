@@ -2,9 +2,15 @@
 
 Ray is optional (``pip install irscope[ray]``) and imported only here. ``ray.init`` given an
 address nobody answers retries for minutes, printing as it goes, so a ``host:port`` address is
-tried first with one TCP connection: an unreachable one is one line, exit 2, at once. Workers
-are told they are irscope's (``own_python.WORKER_ENV``), so a kernel file that calls irscope
-when it is imported cannot start pools inside them.
+tried first with one TCP connection: an unreachable one (or a host no resolver could name) is
+one line, exit 2, at once. Workers are told they are irscope's (``own_python.WORKER_ENV``), so a
+kernel file that calls irscope when it is imported cannot start pools inside them.
+
+A local instance listens on the loopback address only: Ray on Linux takes the address a packet
+to the outside would leave from as its node's, and binds its servers there (and one on every
+interface), where anyone who can reach the host could submit work. ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``
+is Ray's own switch for a node on 127.0.0.1 (what it does on macOS and Windows), read when Ray is
+imported. A cluster's results come back as pickles: the cluster is trusted (docs/ray.md).
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from ..own_python import WORKER_ENV
 from .base import Executor, Pool, Work
 
 PROBE_SECONDS = 5.0  # how long the address may take to answer one TCP connection
+LOCAL_ONLY_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"  # "0": a node on the loopback address (ray_constants)
 
 
 def import_ray() -> Any:
@@ -35,13 +42,17 @@ def import_ray() -> Any:
 
 
 def connect() -> Any:
-    """Ray, connected: to ``RAY_ADDRESS`` where it is set (Ray's own rule), else to a local instance."""
+    """Ray, connected: to ``RAY_ADDRESS`` where it is set (Ray's own rule), else to a local instance on loopback."""
+    address = os.environ.get("RAY_ADDRESS", "").strip()
+    if not address:
+        os.environ.setdefault(LOCAL_ONLY_ENV, "0")  # before Ray is imported: its processes read it too
     ray = import_ray()
     if ray.is_initialized():  # a notebook that called ray.init itself, or an earlier sweep of this process
         return ray
-    address = os.environ.get("RAY_ADDRESS", "").strip()
     if address:
         probe(address)
+    else:
+        _loopback_only()
     try:
         # Connecting, Ray's C++ core prints a line a second while it retries: kept back, and said only
         # if the connection is made after all (a failure is the one line below). A local instance is
@@ -78,6 +89,13 @@ def held_stderr(enabled: bool) -> Iterator[None]:
         sys.stderr.write(held.read().decode("utf-8", "replace"))
 
 
+def _loopback_only() -> None:
+    """Where Ray was imported before ``connect`` set its switch (a notebook, a test), set what it read from it."""
+    constants: Any = sys.modules.get("ray._private.ray_constants")
+    if constants is not None and os.environ.get(LOCAL_ONLY_ENV) == "0":
+        constants.ENABLE_RAY_CLUSTER = False
+
+
 def probe(address: str) -> None:
     """Refuse (exit 2) a ``host:port`` address (``ray://`` too) that takes no TCP connection."""
     rest = address.split("://", 1)[-1]
@@ -88,6 +106,8 @@ def probe(address: str) -> None:
         socket.create_connection((host.strip("[]"), int(port)), timeout=PROBE_SECONDS).close()
     except OSError as exc:
         raise UsageError(f"cannot reach the Ray cluster at RAY_ADDRESS={address}: {exc.strerror or exc}") from None
+    except (UnicodeError, ValueError, OverflowError) as exc:  # a host IDNA cannot encode (a..b, a 64-letter label)
+        raise UsageError(f"RAY_ADDRESS={address} names no host and port a connection can be made to: {exc}") from None
 
 
 class RayExecutor(Executor):

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import exception_line
-from .base import Work
+from .base import Work, accepted
 
 MAX_RETRIES = 2  # Ray's own retries of a task whose worker or node died
 RESUBMITS = 2  # irscope's, of a job that still came back with a system error
@@ -131,12 +131,10 @@ class _RayPool:
         if isinstance(value, tuple) and len(value) in (2, 3) and isinstance(value[0], str):
             unusable = len(value) == 3 and value[2] is True
             self._finished(job, unusable)
-            if isinstance(value[1], self._work.result):
-                return value[0], value[1]
-        else:
-            self._finished(job)
-        got = type(value[1] if isinstance(value, tuple) and len(value) > 1 else value).__name__
-        return None, self._work.failure("crashed", f"the worker answered a {got}, not a result")
+            answer = accepted(self._work, value[1])
+            return (value[0] if answer is value[1] else None), answer
+        self._finished(job)
+        return None, accepted(self._work, value)
 
     def _answer(self, job: Job, answer: Any) -> None:
         self._answered.append((job.tag, answer))
