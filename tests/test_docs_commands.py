@@ -13,8 +13,11 @@ compile cache, so this runs in about the time the distinct compiles take.
 
 from __future__ import annotations
 
+import importlib.util
 import re
 import shlex
+import subprocess
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,6 +32,10 @@ NEEDS_AMD_RECORDING = "an input recorded on an AMD GPU, which the repository doe
 USERS_TRACE = "names the user's own tritonparse trace files (tritonparse's file names): not shipped (not done)"
 RUNS_GPU_PROGRAM = "runs a program that launches on a CUDA GPU (tests/gpu/test_run_gpu.py runs it on one)"
 FROM_GPU_RUN = "opens what the GPU run above recorded"
+IDIOMLIB = (
+    "a library module installed in the user's Python (idiomlib is tests/fixtures/idiomlib, which"
+    " tests/test_library_kernels.py puts on the path and opens the same way)"
+)
 OTHER_TRITONS = (
     "compiles with private copies of three Tritons (tests/test_triton_versions.py, tests/test_triton_axis.py)"
 )
@@ -63,7 +70,28 @@ SKIPPED = {
     "irscope tui runs/upgrade": OTHER_TRITONS,
     "pip install --no-deps --target /opt/tritons/3.9.0 triton==3.9.0": "installs a package",
     'pip install "irscope[numba]"': "installs a package (the Numba tests run with it installed)",
+    "pip install irscope[mcp]": "installs a package (tests/test_mcp.py runs the server)",
+    "irscope run -o runs/libs -- python examples/library_kernels.py": (
+        "needs liger-kernel, fla-core and helion, not installed here, and runs for minutes (tests/test_library_kernels.py"
+        " runs the same idioms from tests/fixtures/idiomlib)"
+    ),
+    "irscope dump idiomlib.ops.loss:cross_entropy_fwd": IDIOMLIB,
+    'irscope dump idiomlib.ops.loss:cross_entropy_fwd -S "X_ptr=*fp32:16, X_stride=i32, Y_ptr=*i64:16,      '
+    'weight_ptr=None, loss_ptr=*fp32:16, n_cols=i32, softcap=None, n_non_ignore=i32"      -c reduction=mean '
+    "-c HAS_WEIGHT=False -c HAS_SOFTCAPPING=False -c BLOCK_SIZE=1024 -c num_warps=8": IDIOMLIB,
+    'irscope dump 09-persistent-matmul.py:matmul_kernel_tma --arch sm_100a -S "a_desc=tensordesc<fp16[128, 64]>,      '
+    'b_desc=tensordesc<fp16[256, 64]>, c_desc=tensordesc<fp16[128, 256]>, M=i32:16, N=i32:16, K=i32:16" -c ...': (
+        "Triton's own tutorial file (python/tutorials/ of its repository), not shipped; the page elides its -c values"
+    ),
 }
+# CuTe DSL commands: they run where nvidia-cutlass-dsl is installed; without it each must fail in one line naming
+# the extra that brings it, exit 2 (docs/cute.md says so).
+NEEDS_CUTE = {
+    'irscope dump examples/cute_add.py:add -S "float32[128,256], float32[128,256], float32[128,256]" --arch sm_90',
+    'irscope dump examples/cute_add.py:add -S "float32[128,256], float32[128,256], float32[128,256]"      '
+    "-c tile_n=128 --stage ptx",
+}
+HAS_CUTE = importlib.util.find_spec("cutlass") is not None
 GPU_ONLY = {
     "irscope bench square_kernel",
     "irscope bench square_kernel -s BLOCK_SIZE=128,1024,8192 -c n_rows=65536 -c n_cols=1024 --ncu",
@@ -168,6 +196,7 @@ def test_the_tables_name_only_commands_the_pages_still_show():
     assert len(COMMANDS) > 60
     assert set(SKIPPED) <= lines, set(SKIPPED) - lines
     assert GPU_ONLY <= lines, GPU_ONLY - lines
+    assert NEEDS_CUTE <= lines, NEEDS_CUTE - lines
     assert set(NOT_COMPARED) <= lines, set(NOT_COMPARED) - lines
     assert set(BEFORE.values()) <= lines, set(BEFORE.values()) - lines
 
@@ -212,9 +241,18 @@ def test_every_documented_command_runs_as_written(page, tmp_path, monkeypatch):
             variables[assignment.group(1)] = shlex.split(assignment.group(2))[0]
             continue
         words = shell_words(command.line, variables)
+        if words[0] == "python":  # a file a command above wrote (repro.md's reproducer), run as the page runs it
+            ran = subprocess.run([sys.executable, *words[1:]], capture_output=True, text=True, timeout=300)
+            assert ran.returncode == 0, (page, command.line, ran.stderr[-2000:])
+            continue
         assert words[0] == "irscope", f"{page}: {command.line!r} is neither run here nor in SKIPPED"
         result = runner.invoke(main, words[1:], catch_exceptions=False)
         where = f"{page}: {command.line}"
+        if command.line in NEEDS_CUTE and not HAS_CUTE:
+            assert result.exit_code == 2, (where, result.exit_code, result.stderr)
+            assert len(result.stderr.strip().splitlines()) == 1, (where, result.stderr)
+            assert "pip install irscope[cute]" in result.stderr, (where, result.stderr)
+            continue
         if command.line in EXIT_CODES:  # a page showing what bad input gives: its one line and exit code
             assert result.exit_code == EXIT_CODES[command.line], (where, result.exit_code, result.stderr)
             assert len(result.stderr.strip().splitlines()) == 1, (where, result.stderr)
