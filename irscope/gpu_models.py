@@ -50,7 +50,9 @@ class GpuModel:
     memory_bus_width: int | None  # bits
     l2_cache_size: int | None  # bytes, as the driver reports it (ROCm: one XCD's)
     total_memory: int | None  # bytes
-    gcn_arch_name: str = ""  # torch's gcnArchName (ROCm), "" on NVIDIA as torch gives it
+    # torch's gcnArchName: the gfx target on ROCm; on CUDA torch repeats the device's name there (an H100's
+    # record, tests/gpu/records/H100.json, torch 2.11 + CUDA 13.0), so "" stands for the name
+    gcn_arch_name: str = ""
     max_threads_per_block: int = 1024
     source: str = ""
 
@@ -86,7 +88,7 @@ class GpuModel:
             "clock_rate": self.clock_rate_khz,
             "memory_clock_rate": self.memory_clock_rate_khz,
             "memory_bus_width": self.memory_bus_width,
-            "gcnArchName": self.gcn_arch_name,
+            "gcnArchName": self.gcn_arch_name or self.name,
             "is_integrated": 0,
         }
 

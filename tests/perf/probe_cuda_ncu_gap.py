@@ -198,7 +198,7 @@ def ncu() -> None:
         "--clock-control",
         "none",
         "--cache-control",
-        "all",
+        os.environ.get("PROBE_NCU_CACHE_CONTROL", "all"),  # "none": is ncu's L2 flush the difference?
         "--kernel-name",
         "regex:gelu",
         "--metrics",
