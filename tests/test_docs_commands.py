@@ -106,6 +106,9 @@ NOT_COMPARED = {
     "irscope cache": "this machine's cache sizes",
     "irscope compare gelu_kernel gelu_tanh_kernel gelu_numba_kernel": "the runtimes of an H100 (samples/compare/)",
     "irscope list": "the page cuts the table's columns to fit",
+    "irscope sweep square_kernel -s BLOCK_SIZE=128,256,1024 -s num_warps=1,4 -c n_cols=1024 -o runs/square": (
+        "its compile times set the table's column widths, and how many variants a warm cache reuses varies"
+    ),
 }
 
 

@@ -193,10 +193,11 @@ def test_the_hook_leaves_tritons_cache_key_as_it_was(tmp_path):
             again = triton.compile(src, target=target, options=options)
     assert watcher.ran == [] and again.asm["ptx"]
     from irscope.frontends.triton.compile import _read_partial_stages
+    from irscope.frontends.triton.kernel import TritonKernel
 
     with knobs.cache.scope():
         knobs.cache.dir = str(tmp_path)
-        partial = _read_partial_stages(src, target, options)
+        partial = _read_partial_stages(src, target, options, TritonKernel.asm_stages)
     assert sorted(partial) == ["llir", "ptx", "ttgir", "ttir"] and partial["ptx"] == again.asm["ptx"]
 
 

@@ -109,6 +109,7 @@ _FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
     "gpu_registers": lambda v: v is None or _count(v),
     "gpu_spills": lambda v: v is None or _count(v),
     "passes": lambda v: v is None or isinstance(v, PassLog),
+    "cubin_resources": lambda v: isinstance(v, dict) and all(isinstance(k, str) and _count(n) for k, n in v.items()),
 }
 
 
