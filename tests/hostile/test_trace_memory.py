@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import gzip
 import json
-import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,21 +21,42 @@ from irscope.errors import ExitCode
 from irscope.interop.tritonparse.events import MAX_KEPT_COST, MAX_LINE_COST
 
 REPO = Path(__file__).resolve().parents[2]
-# Peak memory is measured per process (wait4's ru_maxrss): in the full suite beside the other xdist worker they
-# read 524-549 MB (2026-12-05, load 6) and stay under their bounds alone: they run alone, in the serial group.
-pytestmark = pytest.mark.serial
-
 BLANK = 256 << 20  # of newlines: 2.5 GB before (the text, its copy and a list of 268 million lines)
 
 
+# The child reports its own peak (VmHWM, of the memory it execs into) as it exits. wait4's ru_maxrss would not
+# do: Linux carries the forking process's peak into the child's across exec, so beside a pytest process grown
+# to 530 MB (the full suite) every child read 530 MB, whatever it used.
+_REPORT_PEAK = """
+import atexit, runpy, sys
+peak_file = sys.argv.pop(1)
+
+
+def _peak():
+    with open("/proc/self/status") as status:
+        hwm = next(line for line in status if line.startswith("VmHWM:"))
+    with open(peak_file, "w") as out:
+        out.write(hwm.split()[1])
+
+
+atexit.register(_peak)
+sys.argv[0] = "irscope"
+runpy.run_module("irscope", run_name="__main__", alter_sys=True)
+"""
+
+
 def _irscope(*args: str) -> tuple[int, str, int]:
-    """Exit code, stderr and peak resident bytes of ``python -m irscope ARGS``."""
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "irscope", *args], cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
-    _, status, usage = os.wait4(proc.pid, 0)
-    assert proc.stderr is not None
-    return os.waitstatus_to_exitcode(status), proc.stderr.read().decode(), usage.ru_maxrss * 1024
+    """Exit code, stderr and peak resident bytes of irscope run as ``python -m irscope ARGS`` runs it."""
+    with tempfile.TemporaryDirectory() as tmp:
+        peak_file = Path(tmp) / "peak"
+        proc = subprocess.run(
+            [sys.executable, "-c", _REPORT_PEAK, str(peak_file), *args],
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        return proc.returncode, proc.stderr, int(peak_file.read_text()) * 1024
 
 
 def _blank_zstd(path: Path) -> Path:
