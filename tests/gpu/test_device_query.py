@@ -12,7 +12,7 @@ import subprocess
 import sys
 
 ASK = (
-    "import json, time; from irscope import device; "
+    "import json, time; from irscope.nvidia import device; "
     "t = time.perf_counter(); nvml = device._ask_nvml(); t1 = time.perf_counter(); "
     "cuda = device._ask_cuda(); t2 = time.perf_counter(); "
     "print(json.dumps({'nvml': nvml, 'cuda': cuda, 'nvml_s': t1 - t, 'cuda_s': t2 - t1}))"
