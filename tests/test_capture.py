@@ -163,3 +163,43 @@ def test_parallel_capture_yields_every_variant_once():
         assert c.variant.ok and c.variant.config == configs[c.index]
         assert f".reqntid {32 * configs[c.index].options['num_warps']}" in c.variant.listings[Stage.PTX]
         assert Stage.SASS in c.variant.listings
+
+
+SHIFT = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def shift_kernel(src, dst, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(dst + offs, tl.load(src + offs, mask=mask) + 1.0, mask=mask)
+"""
+
+
+def test_a_listing_compiled_at_another_path_maps_to_the_kernel_file(tmp_path):
+    """Triton's cache key holds a kernel's text and first line, not its path: a program run in a second folder
+    gets the listing compiled in the first (seen under `irscope run`). Its lines still map; a listing from a file
+    of another name does not."""
+    import dataclasses
+
+    first, second = tmp_path / "first", tmp_path / "second"
+    for folder in (first, second):
+        folder.mkdir()
+        (folder / "shift.py").write_text(SHIFT)
+    (tmp_path / "other.py").write_text(SHIFT)
+    v = capture(f"{first / 'shift.py'}:shift_kernel", {"BLOCK": 256}, arch="sm_90", signature="*fp32,*fp32,i32")
+    assert v.status is Status.OK, v.error
+    store = _line_of(SHIFT, "tl.store(")
+    own = SourceMap(v)
+    for seen_from, expected in ((second / "shift.py", True), (tmp_path / "other.py", False)):
+        moved = dataclasses.replace(v, kernel=dataclasses.replace(v.kernel, file=str(seen_from)))
+        assert str(first) in moved.listings[Stage.PTX] and str(seen_from) not in moved.listings[Stage.PTX]
+        smap = SourceMap(moved)
+        for stage in (Stage.TTIR, Stage.LLIR, Stage.PTX, Stage.SASS):
+            if expected:
+                assert smap.own_lines(stage) == own.own_lines(stage), stage
+                assert smap.lines_for(stage, store) == own.lines_for(stage, store) != [], stage
+            else:
+                assert set(smap.own_lines(stage)) == {None} and smap.lines_for(stage, store) == [], stage

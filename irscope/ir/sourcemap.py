@@ -83,7 +83,7 @@ class SourceMap:
         """``source_line`` for every line of ``stage`` at once."""
         if stage not in self._own:
             if stage in self._locs:
-                self._own[stage] = _own_lines(self._locs[stage], self.file)
+                self._own[stage] = _own_lines(self._locs[stage], self.listed_file(stage))
             else:  # kept across SourceMaps of the same listing (each diff makes its own)
                 self._own[stage] = _own_lines_of(stage, self.variant.listings.get(stage, ""), self.file)
         return self._own[stage]
@@ -110,7 +110,12 @@ class SourceMap:
     def lines_for(self, stage: Stage, line: int, file: str | None = None) -> list[int]:
         """Every line (0-based) of ``stage`` that came from ``file:line`` (default: the kernel file),
         directly or through a call made on that line."""
-        return self._reverse_index(stage).get((file or self.file, line), [])
+        return self._reverse_index(stage).get((file or self.listed_file(stage), line), [])
+
+    def listed_file(self, stage: Stage) -> str:
+        """The kernel's file as ``stage``'s listing names it: the kernel file, or the one other path it was
+        compiled at (see ``_file_as_listed``)."""
+        return _file_as_listed(self.locs(stage), self.file)
 
     def _reverse_index(self, stage: Stage) -> dict[tuple[str, int], list[int]]:
         if stage not in self._reverse:
@@ -139,6 +144,24 @@ def _own_lines(locs: LineLocs, file: str) -> list[int | None]:
     return list(map(own.__getitem__, map(id, locs)))
 
 
+def _file_as_listed(locs: LineLocs, file: str) -> str:
+    """``file``, or the path a listing names for it when the listing was compiled at another path.
+
+    Triton's cache key holds a kernel's text and first line but not its file's path, so a program run in a
+    second folder gets the listing compiled in the first, whose locations name the first folder's file
+    (seen with `irscope run` on a warm ~/.triton/cache). The code is the same, line for line; its lines are
+    this file's. Taken only when the listing never names ``file`` and exactly one file of the same name
+    holds the outermost frame of its locations (the kernel's own body); otherwise nothing maps, as before."""
+    unique = [loc for loc in {id(loc): loc for loc in locs}.values() if loc is not None]
+    if any(frame.file == file for loc in unique for frame in (loc, *loc.callers)):
+        return file
+    name = file.rsplit("/", 1)[-1]
+    outermost = {(loc.callers[-1] if loc.callers else loc).file for loc in unique}
+    same_name = [f for f in outermost if f.rsplit("/", 1)[-1] == name]
+    return same_name[0] if len(same_name) == 1 else file
+
+
 @lru_cache(maxsize=16)
 def _own_lines_of(stage: Stage, text: str, file: str) -> list[int | None]:
-    return _own_lines(locations(stage, text, file), file)
+    locs = locations(stage, text, file)
+    return _own_lines(locs, _file_as_listed(locs, file))
