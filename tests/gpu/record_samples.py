@@ -1,7 +1,7 @@
 """Record samples/runtimes/: every built-in kernel's declared sweep, checked, timed and profiled
 with ncu on this GPU. Run on the GPU machine from the repository root:
 
-    python tests/gpu/record_samples.py [OUT_DIR]   (default: samples/runtimes)
+    python tests/gpu/record_samples.py [OUT_DIR [KERNEL ...]]   (default: samples/runtimes, every built-in kernel)
 """
 
 from __future__ import annotations
@@ -24,7 +24,10 @@ def main() -> None:
     out_dir = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "samples" / "runtimes"
     device = device_json(current_device())
     slug = re.sub(r"[^A-Za-z0-9]+", "-", device["name"]).strip("-").lower()
+    only = set(sys.argv[2:])
     for ref in builtin_kernels():
+        if only and ref.name not in only:
+            continue
         start = time.perf_counter()
         configs = sweep_configs(ref.parameter_table(), ref.name, {}, {})
         latest = {}
