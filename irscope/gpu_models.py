@@ -144,9 +144,10 @@ MODELS: dict[str, GpuModel] = {
             2619000,
             5120,
             50 * MiB,
-            None,
+            85017493504,
             source="H100 SXM5: NVIDIA H100 datasheet and Hopper whitepaper (132 SMs, 1.98 GHz, 5120-bit HBM3 at "
-            f"3.35 TB/s = 2619 MHz, 50 MB L2); shared memory, registers, threads: {_CUDA_GUIDE} 9.0",
+            f"3.35 TB/s = 2619 MHz, 50 MB L2); shared memory, registers, threads: {_CUDA_GUIDE} 9.0; total memory "
+            "as the card reports it (tests/gpu/records/H100.json; the same in two device sessions, 2026-12-05)",
         ),
         GpuModel(
             "H200",
