@@ -177,3 +177,54 @@ def test_a_variant_of_another_triton_is_rebuilt_by_that_triton(session, tmp_path
     assert sweep.exit_code == 0, sweep.stderr
     index = next(i for i, v in enumerate(Session.open(upgraded)) if v.compile_info.compiler == f"triton {OTHER}")
     _same_ptx(tmp_path, upgraded, "-c", f"triton={OTHER}", triton_at=str(tritons_dir() / OTHER), index=index)
+
+
+# A CUDA C++ file written for the test: a tunable macro, a helper nvcc keeps as a .func, and a second kernel
+# the variant's listing leaves out (the repro cuts the same slice of nvcc's module).
+CUDA_KERNEL = """\
+#include <cuda_fp16.h>
+#ifndef SCALE
+#define SCALE 2.0f
+#endif
+
+__device__ __noinline__ float twice(float x) { return x * SCALE; }
+
+__global__ void scale(const float* __restrict__ x, float* __restrict__ y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = twice(x[i]) + __expf(x[i]);
+}
+
+__global__ void fill(float* y) { y[threadIdx.x] = 1.0f; }
+"""
+
+
+def test_a_cuda_variant_is_rebuilt_by_nvcc_to_the_same_ptx_without_irscope(tmp_path):
+    cu = tmp_path / "kernels" / "scale.cu"
+    cu.parent.mkdir()
+    cu.write_text(CUDA_KERNEL)
+    session = tmp_path / "session"
+    sweep = _invoke("sweep", f"{cu}:scale", "-s", "SCALE=2.5", "-s", "fast_math=true", "-s", "maxrregcount=32",
+                    "-o", str(session))  # fmt: skip
+    assert sweep.exit_code == 0, sweep.stderr
+    stored = Session.open(session)[0]
+    ptx = stored.listings[Stage.PTX]
+    assert ".entry _Z5scalePKfPfi" in ptx and "_Z4fillPf" not in ptx and ".func" in ptx  # the kernel's slice
+    assert f'.file\t1 "{cu}"' in ptx
+    repro = tmp_path / "repro.py"
+    result = _invoke("repro", str(session), "-o", str(repro))
+    assert result.exit_code == 0, result.stderr
+    literals = {
+        node.targets[0].id: ast.literal_eval(node.value)
+        for node in ast.parse(repro.read_text()).body
+        if isinstance(node, ast.Assign)
+        and isinstance(node.targets[0], ast.Name)
+        and node.targets[0].id in ("FAST_MATH", "MAXRREGCOUNT", "ARCH", "CONFIG_H")
+    }
+    assert literals["FAST_MATH"] is True and literals["MAXRREGCOUNT"] == 32 and literals["ARCH"] == 90
+    assert literals["CONFIG_H"] == "#define SCALE 2.5\n"
+    ran = _run_without_irscope(repro, tmp_path, "-o", "out.ptx")
+    assert ran.returncode == 0, ran.stderr
+    assert "warning" not in ran.stderr  # the same nvcc
+    assert (tmp_path / "out.ptx").read_text() == ptx
+    whole = _run_without_irscope(repro, tmp_path, "--module")
+    assert whole.returncode == 0 and ".entry _Z4fillPf" in whole.stdout  # the module nvcc made, both kernels

@@ -43,7 +43,7 @@ def repro(kernel, assignments, arch, signature, out, settings) -> None:
     info = frontend_info(variant.frontend) if variant.frontend in FRONTENDS else None
     if info is None or info.reproducer is None:
         shown = info.display_name if info is not None else repr(variant.frontend)
-        raise UsageError(f"repro rebuilds Triton variants; {variant.kernel.name} is a {shown} kernel")
+        raise UsageError(f"repro rebuilds Triton and CUDA C++ variants; {variant.kernel.name} is a {shown} kernel")
     text = info.reproducer(variant)
     if out is None:
         echo(text, nl=False)

@@ -113,5 +113,68 @@ def test_an_output_that_is_a_link_is_refused(session, tmp_path):
     assert victim.read_text() == "keep"
 
 
-def test_a_cuda_variant_is_refused_in_one_line(tmp_path):
-    one_line_error(_invoke("repro", "square_matrix_kernel"), 2, "repro rebuilds Triton variants", "CUDA C++")
+CUDA_KERNEL = """\
+#ifndef SCALE
+#define SCALE 2.0f
+#endif
+__global__ void scale(const float* x, float* y) { y[threadIdx.x] = x[threadIdx.x] * SCALE; }
+"""
+
+
+@pytest.fixture(scope="module")
+def cuda_session(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("repro-cuda")
+    (root / "k.cu").write_text(CUDA_KERNEL)
+    result = _invoke("sweep", f"{root / 'k.cu'}:scale", "-s", "SCALE=3.0", "-o", str(root / "session"))
+    assert result.exit_code == 0, result.stderr
+    return root / "session"
+
+
+@pytest.mark.parametrize(
+    "change, fragment",
+    [
+        (lambda d: d["kernel"].update(file='/tmp/k.cu"\n#include "/etc/passwd'), "#line directive"),
+        (lambda d: d["compile_info"]["options"].update(entry=f"_Z5scale'); {CANARY}; ('"), "the PTX entry"),
+        (lambda d: d["config"]["constexprs"].update(SCALE=f"1); {CANARY}; (1"), "SCALE must be"),
+        (lambda d: d["config"]["options"].update(maxrregcount="32; touch CANARY"), "maxrregcount must be"),
+        (lambda d: d["compile_info"].update(compiler=f"nvcc V13.0'; {CANARY}; '"), "not nvcc"),
+    ],
+)
+def test_a_cuda_value_that_is_no_token_is_refused_before_anything_is_written(cuda_session, tmp_path, change, fragment):
+    copy = _edited(cuda_session, tmp_path, change)
+    out = tmp_path / "repro.py"
+    one_line_error(_invoke("repro", str(copy), "-o", str(out)), 5, fragment)
+    assert not out.exists() and not (tmp_path / "CANARY").exists()
+
+
+def test_a_cuda_kernels_name_and_source_from_data_stay_strings(cuda_session, tmp_path):
+    """The kernel's name (in the docstring and a literal) and its source text (a C string nvcc compiles) carry
+    Python; the file is written, runs, and only nvcc sees the text."""
+    payload = f'\'"""; {CANARY} #\n'
+    copy = _edited(cuda_session, tmp_path, lambda d: d["kernel"].update(name=f"scale{payload}"))
+    (source,) = copy.glob("source/*.cu")
+    source.write_text(CUDA_KERNEL + f'// """; {CANARY}\n' + f"/* '''; {CANARY} */\n")
+    result = _invoke("repro", str(copy))
+    assert result.exit_code == 0, result.stderr
+    literals = {k: v for k, v in _literals_of(result.stdout).items() if k in ("KERNEL", "SOURCE")}
+    assert literals["KERNEL"] == f"scale{payload}" and CANARY in literals["SOURCE"]
+    repro = tmp_path / "repro.py"
+    repro.write_text(result.stdout)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PYTHON")}
+    ran = subprocess.run([sys.executable, "-I", str(repro)], capture_output=True, text=True, cwd=tmp_path,
+                         env=env, timeout=300)  # fmt: skip
+    assert ran.returncode == 0, ran.stderr  # nvcc compiled the C, comments and all
+    assert ".entry _Z5scalePKfPf" in ran.stdout
+    assert not (tmp_path / "CANARY").exists()
+
+
+def _literals_of(text: str) -> dict:
+    tree = ast.parse(text)
+    out = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            try:
+                out[node.targets[0].id] = ast.literal_eval(node.value)
+            except ValueError:  # the slicer's regular expressions: code of irscope's own
+                continue
+    return out
