@@ -228,3 +228,67 @@ def test_a_cuda_variant_is_rebuilt_by_nvcc_to_the_same_ptx_without_irscope(tmp_p
     assert (tmp_path / "out.ptx").read_text() == ptx
     whole = _run_without_irscope(repro, tmp_path, "--module")
     assert whole.returncode == 0 and ".entry _Z4fillPf" in whole.stdout  # the module nvcc made, both kernels
+
+
+# A program `irscope run` runs (no GPU: the stand-in): a helper it does not inline (named by the program's module,
+# __main__), a module-level constexpr, an argument the JIT turned into a constant (stride = 1), and code around the
+# kernel that must not run in the repro (its prints, its launches).
+PROGRAM = """\
+import torch
+import triton
+import triton.language as tl
+
+DEVICE = triton.runtime.driver.active.get_active_torch_device()
+BIAS = tl.constexpr(0.25)
+
+
+@triton.jit(noinline=True)
+def halve(x):
+    return x * 0.5
+
+
+@triton.jit
+def shift_kernel(src, dst, n, stride, offset, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    x = tl.load(src + offs * stride, mask=mask)
+    tl.store(dst + offs * stride, x + halve(offset) + BIAS, mask=mask)
+
+
+print("THE PROGRAM RAN")
+n = 12345
+a = torch.rand(n, device=DEVICE, dtype=torch.float16)
+b = torch.empty_like(a)
+shift_kernel[(triton.cdiv(n, 256),)](a, b, n, 1, 0.5, BLOCK=256)
+"""
+
+
+def test_a_variant_irscope_run_recorded_is_rebuilt_with_its_constants_module_and_shapes(tmp_path):
+    (tmp_path / "prog.py").write_text(PROGRAM)
+    env = {**os.environ, "IRSCOPE_NO_GPU": "1"}
+    run = subprocess.run([sys.executable, "-m", "irscope", "run", "-o", "out", "--", sys.executable, "prog.py"],
+                         capture_output=True, text=True, cwd=tmp_path, env=env, timeout=600)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    session = tmp_path / "out" / "kernels" / "shift_kernel"
+    stored = Session.open(session)[0]
+    assert re.search(r"\.func .*__main___\$_halve", stored.listings[Stage.PTX])  # the program's module
+    repro = tmp_path / "repro.py"
+    result = _invoke("repro", str(session), "-o", str(repro))
+    assert result.exit_code == 0, result.stderr
+    literals = {
+        node.targets[0].id: ast.literal_eval(node.value)
+        for node in ast.parse(repro.read_text()).body
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) and node.targets[0].id != "TARGET"
+    }
+    assert literals["MODULE"] == "__main__" and literals["CONSTEXPRS"] == {"stride": 1, "BLOCK": 256}
+    assert literals["GLOBALS"]["BIAS"] == ("constexpr", 0.25)
+    launch = literals["LAUNCH"]
+    assert launch["grid"] == [49, 1, 1] and launch["arguments"]["src"] == {"tensor": "float16", "shape": [12345],
+                                                                           "stride": [1]}  # fmt: skip
+    assert launch["arguments"]["n"] == 12345 and launch["arguments"]["offset"] == 0.5
+    assert "THE PROGRAM RAN" not in literals["RUNS"] and "def shift_kernel" in literals["RUNS"]
+    ran = _run_without_irscope(repro, tmp_path, "-o", "out.ptx", "--launch")
+    assert ran.returncode == 0, ran.stderr
+    assert "THE PROGRAM RAN" not in ran.stdout + ran.stderr
+    assert "no GPU here: the kernel is not launched" in ran.stderr  # the GPU half: tests/gpu/test_repro_gpu.py
+    assert (tmp_path / "out.ptx").read_text() == stored.listings[Stage.PTX]

@@ -32,7 +32,6 @@ def repro(kernel, assignments, arch, signature, out, settings) -> None:
       irscope repro runs/scale -c BLOCK=1024 -c num_warps=4 -o repro.py && python repro.py -o scale.ptx
     """
     from ..errors import UsageError
-    from ..frontends import FRONTENDS, frontend_info
     from ..storage.files import replaceable, write_output
     from .options import open_named, overrides
 
@@ -40,13 +39,31 @@ def repro(kernel, assignments, arch, signature, out, settings) -> None:
         replaceable(out, UsageError)
     named = open_named(kernel, settings, signature)
     variant = named.variant(overrides(assignments), arch)
-    info = frontend_info(variant.frontend) if variant.frontend in FRONTENDS else None
-    if info is None or info.reproducer is None:
-        shown = info.display_name if info is not None else repr(variant.frontend)
-        raise UsageError(f"repro rebuilds Triton and CUDA C++ variants; {variant.kernel.name} is a {shown} kernel")
-    text = info.reproducer(variant)
+    text = repro_text(named, variant)
     if out is None:
         echo(text, nl=False)
         return
     write_output(out, text)
     echo(f"wrote {out}: python {out} prints the PTX of {variant.kernel.name} {variant.config.label()}", err=True)
+
+
+def repro_text(named, variant) -> str:
+    """The file ``irscope repro`` writes for ``variant`` of ``named``, with what its session holds besides."""
+    from ..errors import UsageError
+    from ..frontends import FRONTENDS, frontend_info
+    from ..frontends.info import ReproFacts
+
+    info = frontend_info(variant.frontend) if variant.frontend in FRONTENDS else None
+    if info is None or info.reproducer is None:
+        shown = info.display_name if info is not None else repr(variant.frontend)
+        raise UsageError(f"repro rebuilds Triton and CUDA C++ variants; {variant.kernel.name} is a {shown} kernel")
+    session = named.session
+    facts = ReproFacts()
+    if session is not None:
+        closure = session.rebuild.get("closure")
+        facts = ReproFacts(
+            signature=session.signature,
+            scopes=closure.get("scopes") if isinstance(closure, dict) else None,
+            launches=session.recorded_launches,
+        )
+    return info.reproducer(variant, facts)

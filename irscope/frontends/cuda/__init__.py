@@ -45,7 +45,7 @@ from ..info import FrontendInfo, OptionSpec
 if TYPE_CHECKING:
     from ...types import Variant
     from ..base import Frontend
-    from ..info import Recorder
+    from ..info import Recorder, ReproFacts
 
 
 def _load() -> Frontend:
@@ -60,7 +60,7 @@ def _recorder(raw: Path, gpu_free: str | None) -> Recorder:
     return LoadInlineRecorder(raw)
 
 
-def _reproducer(variant: Variant) -> str:
+def _reproducer(variant: Variant, facts: ReproFacts) -> str:
     from .repro import cuda_repro
 
     return cuda_repro(variant)
