@@ -63,7 +63,7 @@ def repro_text(named, variant) -> str:
         closure = session.rebuild.get("closure")
         facts = ReproFacts(
             signature=session.signature,
-            scopes=closure.get("scopes") if isinstance(closure, dict) else None,
+            closure=closure if isinstance(closure, dict) else None,
             launches=session.recorded_launches,
         )
     return info.reproducer(variant, facts)

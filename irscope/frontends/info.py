@@ -62,8 +62,9 @@ class ReproFacts:
 
     # The kernel's stored signature (``Session.signature``): a run's is the JIT's specialization, its constant 1s too.
     signature: Sequence[Mapping[str, Any]] | None = None
-    # What the kernel read beyond its file, as ``irscope run`` recorded it (``closure.py``): file -> name -> binding.
-    scopes: Mapping[str, Any] | None = None
+    # What the kernel read beyond its file, as ``irscope run`` recorded it (``Session.rebuild``'s closure: the
+    # texts of other files and, per file, each name's binding; closure.py).
+    closure: Mapping[str, Any] | None = None
     # The launches a program made of the kernel (``irscope run``), by config (``Session.recorded_launches``): each
     # its grid and each argument's dtype, shape and strides.
     launches: Mapping[str, Any] | None = None

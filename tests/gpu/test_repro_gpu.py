@@ -50,6 +50,7 @@ def test_the_repro_of_a_run_variant_launches_it_on_the_recorded_shapes(tmp_path:
 
     (tmp_path / "prog.py").write_text(PROGRAM)
     env = {k: v for k, v in os.environ.items() if k != "IRSCOPE_NO_GPU"}
+    env["TRITON_CACHE_DIR"] = str(tmp_path / "run-cache")  # its own: a warm one may hold this kernel at another path
     run = subprocess.run([sys.executable, "-m", "irscope", "run", "-o", "out", "--", sys.executable, "prog.py"],
                          capture_output=True, text=True, cwd=tmp_path, env=env, timeout=900)  # fmt: skip
     assert run.returncode == 0, run.stderr

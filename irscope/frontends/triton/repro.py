@@ -1,11 +1,16 @@
 """``irscope repro`` for Triton: one standalone Python file that rebuilds a stored variant with ``triton.compile``.
 
-The file needs Triton only. It holds the variant's facts as Python literals (``repr`` of values checked
-here: identifiers, type names, scalars) and the kernel's stored source as a string it compiles and runs:
-the one piece of the session that becomes code, which is what a reproducer is for. It builds the
-``ASTSource`` as ``specialize.py`` does for ``-S`` (the signature, the constexprs with the heuristics'
-values, ``tt.divisibility`` for the arguments known to be multiples of 16), under the module name and
-file name the kernel had, so its helpers' mangled names and the PTX's ``.file`` lines come out the same.
+The file needs Triton only. It rebuilds the kernel as irscope rebuilds a stored kernel (``rebuild.py``), so
+nothing of the session's text runs as Python: each ``@triton.jit`` def becomes a bare signature at its own
+line (``def k(x_ptr, BLOCK): pass``, literal defaults only), executed with no builtins in a namespace of
+Triton's modules and the names the program recorded, then wrapped with ``triton.jit`` while the stored file
+is in ``linecache``, where Triton reads the real body, its lines and columns. The kernel and the defs it
+calls are held to the same allowlist first (a def it refuses is refused here, exit 5, before anything is
+written). Every other fact is a Python literal (``repr`` of values checked here: identifiers, type names,
+scalars). It builds the ``ASTSource`` as ``specialize.py`` does for ``-S`` (the signature, the constexprs
+with the heuristics' values and the JIT's constant 1s, ``tt.divisibility`` for the arguments known to be
+multiples of 16), under the module name and file name the kernel had, so its helpers' mangled names and the
+PTX's ``.file`` lines come out the same.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from ...errors import SessionError, UsageError
 from ...types import Config, Stage, Variant
 from ..files import module_name
 from ..info import ReproFacts
+from .allowlist import UnsafeKernelSource
+from .rebuild import BareDefs, bare_defs
 from .replay import launch_key, why_not
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,199}")
@@ -50,6 +57,7 @@ import linecache
 import sys
 
 import triton
+import triton.language as tl
 from triton import knobs
 from triton.backends.compiler import GPUTarget
 from triton.compiler import ASTSource, make_backend
@@ -64,21 +72,21 @@ DIVISIBLE_BY_16 = {divisible}
 OPTIONS = {options}
 TARGET = GPUTarget("cuda", {capability}, 32)
 TRITON = {version}
-# What the kernel read beyond its file's defs, as the program had it: name -> (kind, value)
+# The names the kernel's file binds, as Triton objects: name -> (kind, value)
 GLOBALS = {globals}
+# Each @triton.jit def of the file: the first line of its code, a bare signature, its annotations, @triton.jit's options
+DEFS = {defs}
 # The launch the program made of this variant: grid, and each argument's tensor layout or value (None: no record)
 LAUNCH = {launch}
-# The file as stored: Triton reads a kernel's text (and its lines) from here
+# The file as stored: Triton reads each def's body (and its lines) from here; none of it runs as Python
 SOURCE = {source}
-# What runs: SOURCE's triton imports, literal constants and @triton.jit defs on their own lines, the rest blank
-RUNS = {runs}
 
 
 def _global(kind, value):
     if kind in ("value", "constexpr"):
-        return triton.language.constexpr(value) if kind == "constexpr" else value
+        return tl.constexpr(value) if kind == "constexpr" else value
     if kind == "dtype":
-        return getattr(triton.language, value)
+        return tl.dtype(value)
     if kind == "module":
         return importlib.import_module(value)
     module, _, name = value.partition(":")  # "triton": one of Triton's own functions
@@ -88,19 +96,24 @@ def _global(kind, value):
     return found
 
 
+def _annotation(kind, value):
+    return tl.constexpr if kind == "constexpr" else tl.dtype(value) if kind == "dtype" else value
+
+
 def kernel() -> JITFunction:
-    """The kernel, defined at its own lines of its own file name (the PTX's .loc and .file) and module (helpers'
-    names); Triton reads its text from linecache, where the stored file is."""
+    """The kernel, at its own lines of its own file name (the PTX's .loc and .file) and module (helpers' names)."""
     linecache.cache[SOURCE_FILE] = (len(SOURCE), None, SOURCE.splitlines(True), SOURCE_FILE)
-    module = type(sys)(MODULE)
-    module.__file__ = SOURCE_FILE
-    module.__dict__.update({{name: _global(kind, value) for name, (kind, value) in GLOBALS.items()}})
-    exec(compile(RUNS, SOURCE_FILE, "exec"), module.__dict__)
-    sys.modules.setdefault(MODULE, module)
-    fn = module.__dict__[KERNEL]
-    while not isinstance(fn, JITFunction):  # a decorator kept as written wraps it
-        fn = fn.fn
-    return fn
+    namespace = {{"__name__": MODULE, "__builtins__": {{}}, "triton": triton, "tl": tl, "constexpr": tl.constexpr}}
+    namespace.update({{name: _global(kind, value) for name, (kind, value) in GLOBALS.items()}})
+    lines = [""] * max(line for line, _, _, _ in DEFS.values())
+    for line, bare, _, _ in DEFS.values():
+        lines[line - 1] = bare
+    exec(compile("\\n".join(lines) + "\\n", SOURCE_FILE, "exec", dont_inherit=True), namespace)
+    for name, (_, _, annotations, options) in DEFS.items():
+        fn = namespace[name]
+        fn.__annotations__ = {{arg: _annotation(*a) for arg, a in annotations.items()}}
+        namespace[name] = triton.jit(fn, **options)
+    return namespace[KERNEL]
 
 
 def compile_ptx(fn: JITFunction) -> str:
@@ -198,7 +211,12 @@ def triton_repro(variant: Variant, facts: ReproFacts | None = None) -> str:
     compiler, _, version = info.compiler.partition(" ")
     if compiler != "triton":
         raise UsageError(f"{kernel} was compiled by {info.compiler!r}, not Triton")
-    runs, defs, params = runnable_text(source, kernel, variant.kernel.file)
+    file = variant.kernel.file
+    try:
+        bare = bare_defs(source, file, kernel, facts.closure)
+    except UnsafeKernelSource as exc:
+        raise SessionError(f"repro refuses {kernel}: {exc}") from None
+    params = _parameters(source, kernel, file)
     recorded = {
         _checked(IDENTIFIER, name, "an argument name"): _checked(ARG_TYPE, kind, f"the type of {name}")
         for name, kind in info.signature.items()
@@ -220,13 +238,13 @@ def triton_repro(variant: Variant, facts: ReproFacts | None = None) -> str:
         constexprs[name] = _scalar(constant, f"the constant {name}")
     divisible = tuple(n for n in info.divisible_by_16 if signature.get(n, "constexpr") != "constexpr")
     options = {_checked(IDENTIFIER, k, "an option"): _scalar(v, f"the option {k}") for k, v in info.options.items()}
-    ptx = variant.listings.get(Stage.PTX) or ""
-    module = _module_in(ptx, defs) if facts.scopes is not None else None
+    defs = _defs(bare)
+    module = _module_in(variant.listings.get(Stage.PTX) or "", set(defs)) if facts.closure is not None else None
     return TEMPLATE.format(
         title=f"{kernel} {variant.config.label()} for {variant.arch}".replace('"', "'").replace("\\", "/"),
         compiler=f"triton {_checked(VERSION, version, 'the Triton version')}",
-        source_file=repr(variant.kernel.file),
-        module=repr(module or module_name("irscope_kernel", Path(variant.kernel.file))),
+        source_file=repr(file),
+        module=repr(module or module_name("irscope_kernel", Path(file))),
         kernel=repr(kernel),
         signature=repr(signature),
         constexprs=repr(constexprs),
@@ -234,14 +252,15 @@ def triton_repro(variant: Variant, facts: ReproFacts | None = None) -> str:
         options=repr(options),
         capability=int(arch[1]),
         version=repr(version),
-        globals=repr(_globals(facts.scopes, variant.kernel.file, defs)),
+        globals=repr(_globals(bare.namespace)),
+        defs=repr(defs),
         launch=repr(_launch((facts.launches or {}).get(launch_key(variant.config)), params, kernel)),
         source=repr(source),
-        runs=repr(runs),
     )
 
 
 MISSING = object()
+ALREADY = frozenset({"triton", "tl", "constexpr"})  # the repro's namespace has these
 
 
 def _constant(signature: Sequence[Mapping[str, Any]] | None, index: int) -> Any:
@@ -256,85 +275,61 @@ def _constant(signature: Sequence[Mapping[str, Any]] | None, index: int) -> Any:
     return MISSING
 
 
-def runnable_text(source: str, kernel: str, file: str) -> tuple[str, set[str], list[str]]:
-    """What the repro runs of ``source``: its ``triton`` imports, constants given as literals and ``@triton.jit``
-    defs, each on its own lines (the rest blank, so every line keeps its number); a def's other decorators become
-    ``@(lambda f: f)`` (a ``@triton.heuristics``' values are the variant's). Also the jit defs' names and the
-    kernel's parameters. Read with ``ast``: nothing of the text runs here."""
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError) as exc:
-        raise SessionError(f"{file}: the stored source does not parse ({exc})") from None
-    lines = source.splitlines()
-    keep = [""] * len(lines)
-    defs: set[str] = set()
-    params: list[str] | None = None
+def _parameters(source: str, kernel: str, file: str) -> list[str]:
+    """The kernel def's positional parameters, read with ``ast``."""
+    tree = ast.parse(source)  # bare_defs parsed it already
     for node in tree.body:
-        first, last = getattr(node, "lineno", 1) - 1, (getattr(node, "end_lineno", None) or 1) - 1
-        if isinstance(node, ast.FunctionDef) and any(_is_jit(d) for d in node.decorator_list):
-            defs.add(node.name)
-            keep[node.lineno - 1 : last + 1] = lines[node.lineno - 1 : last + 1]
-            for decorator in node.decorator_list:
-                at = decorator.lineno - 1
-                span = (decorator.end_lineno or decorator.lineno) - 1
-                if _is_jit(decorator):
-                    keep[at : span + 1] = lines[at : span + 1]
-                else:
-                    keep[at : span + 1] = ["@(lambda f: f)"] + [""] * (span - at)
-            if node.name == kernel:
-                params = [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
-        elif isinstance(node, (ast.Import, ast.ImportFrom)) and _triton_import(node):
-            keep[first : last + 1] = lines[first : last + 1]
-        elif _literal_constant(node):
-            keep[first : last + 1] = lines[first : last + 1]
-    if params is None:
-        raise UsageError(f"{file}: no top-level @triton.jit def {kernel} in the stored source")
-    return "\n".join(keep) + "\n", defs, params
+        if isinstance(node, ast.FunctionDef) and node.name == kernel:
+            return [a.arg for a in (*node.args.posonlyargs, *node.args.args)]
+    raise UsageError(f"{file}: {kernel} is not a top-level def of the stored source; repro does not rebuild it yet")
 
 
-def _dotted(node: ast.expr) -> str:
-    if isinstance(node, ast.Name):
-        return node.id
-    if isinstance(node, ast.Attribute):
-        return f"{_dotted(node.value)}.{node.attr}"
-    return ""
+def _defs(bare: BareDefs) -> dict[str, tuple[int, str, dict[str, tuple[str, Any]], dict[str, Any]]]:
+    """Each def as the repro's DEFS holds it: first line, bare signature, annotations and jit options as data."""
+    import triton.language as tl
+
+    out = {}
+    for line, text in bare.lines.items():
+        name = text[4 : text.index("(")]
+        annotations: dict[str, tuple[str, Any]] = {}
+        for arg, value in bare.annotations[name].items():
+            if value is tl.constexpr:
+                annotations[arg] = ("constexpr", None)
+            elif isinstance(value, tl.dtype):
+                annotations[arg] = ("dtype", _checked(IDENTIFIER, value.name, f"the dtype of {arg}"))
+            else:
+                annotations[arg] = ("type", _checked(ARG_TYPE, value, f"the annotation of {arg}"))
+        out[name] = (line, text, annotations, dict(bare.options[name]))
+    return out
 
 
-def _is_jit(decorator: ast.expr) -> bool:
-    called = decorator.func if isinstance(decorator, ast.Call) else decorator
-    return _dotted(called) in ("triton.jit", "jit", "triton.runtime.jit.jit")
+def _globals(namespace: Mapping[str, Any]) -> dict[str, tuple[str, Any]]:
+    """The rebuilt module's names (Triton's modules and objects the file imports, the program's recorded
+    constants) as data the repro turns back into the same objects."""
+    from types import ModuleType
 
+    import triton.language as tl
 
-def _triton_import(node: ast.Import | ast.ImportFrom) -> bool:
-    if isinstance(node, ast.ImportFrom):
-        return node.level == 0 and (node.module or "").split(".")[0] == "triton"
-    return all(alias.name.split(".")[0] == "triton" for alias in node.names)
-
-
-def _literal_constant(node: ast.stmt) -> bool:
-    """``NAME = <literal>`` or ``NAME = tl.constexpr(<literal>)`` (annotated too): a module constant a kernel reads."""
-    if isinstance(node, ast.Assign):
-        targets, value = node.targets, node.value
-    elif isinstance(node, ast.AnnAssign) and node.value is not None:
-        targets, value = [node.target], node.value
-    else:
-        return False
-    if not all(isinstance(t, ast.Name) for t in targets):
-        return False
-    if isinstance(node, ast.AnnAssign) and _dotted(node.annotation) not in (
-        "tl.constexpr",
-        "triton.language.constexpr",
-    ):
-        return False
-    if isinstance(value, ast.Call) and _dotted(value.func) in ("tl.constexpr", "triton.language.constexpr"):
-        if value.keywords or len(value.args) != 1:
-            return False
-        value = value.args[0]
-    try:
-        ast.literal_eval(value)
-    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return False
-    return True
+    out: dict[str, tuple[str, Any]] = {}
+    for name, value in namespace.items():
+        if name in ALREADY:
+            continue
+        _checked(IDENTIFIER, name, "a name the kernel reads")
+        if isinstance(value, ModuleType):
+            out[name] = ("module", _checked(TRITON_MODULE, value.__name__, f"the module {name}"))
+        elif isinstance(value, tl.constexpr):
+            out[name] = ("constexpr", _scalar(value.value, f"the constexpr {name}"))
+        elif isinstance(value, tl.dtype):
+            out[name] = ("dtype", _checked(IDENTIFIER, value.name, f"the dtype {name}"))
+        elif value is None or isinstance(value, (bool, int, float, str)):
+            out[name] = ("value", _scalar(value, f"the value of {name}"))
+        else:
+            fn = getattr(value, "fn", value)  # a JIT function of Triton's: its Python function
+            where = f"{getattr(fn, '__module__', '')}:{getattr(fn, '__qualname__', '')}"
+            if not TRITON_OBJECT.fullmatch(where):
+                raise UsageError(f"{name}, which the kernel reads, is {where}: repro does not carry it yet")
+            out[name] = ("triton", where)
+    return out
 
 
 def _module_in(ptx: str, defs: set[str]) -> str | None:
@@ -348,34 +343,6 @@ def _module_in(ptx: str, defs: set[str]) -> str | None:
                 if MODULE.fullmatch(module):
                     return module
     return None
-
-
-def _globals(scopes: Mapping[str, Any] | None, file: str, defs: set[str]) -> dict[str, tuple[str, Any]]:
-    """What the kernel's file's names were bound to as the program ran (closure.py's record), as checked literals."""
-    if not isinstance(scopes, Mapping):
-        return {}
-    scope = scopes.get(file)
-    if not isinstance(scope, Mapping):
-        return {}
-    out: dict[str, tuple[str, Any]] = {}
-    for name, binding in scope.items():
-        _checked(IDENTIFIER, name, "a name the kernel reads")
-        if not isinstance(binding, Mapping) or len(binding) != 1:
-            raise SessionError(f"the recorded binding of {name} is not one closure.py writes")
-        ((kind, value),) = binding.items()
-        if kind in ("value", "constexpr"):
-            out[name] = (kind, _scalar(value, f"the recorded value of {name}"))
-        elif kind == "dtype":
-            out[name] = (kind, _checked(IDENTIFIER, value, f"the dtype of {name}"))
-        elif kind == "module":
-            out[name] = (kind, _checked(TRITON_MODULE, value, f"the module {name}"))
-        elif kind == "triton":
-            out[name] = (kind, _checked(TRITON_OBJECT, value, f"the Triton function {name}"))
-        elif kind == "jit" and isinstance(value, Mapping) and value.get("file") == file and value.get("name") in defs:
-            continue  # a def of the same file: in the text the repro runs
-        else:
-            raise UsageError(f"{name}, which the kernel reads, is {kind} of another file: repro does not carry it yet")
-    return out
 
 
 def _launch(launch: Mapping[str, Any] | None, params: list[str], kernel: str) -> dict[str, Any] | None:
