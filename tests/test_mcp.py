@@ -42,7 +42,10 @@ def _text(result) -> str:
 def test_an_mcp_client_drives_capture_diff_and_findings_over_stdio(tmp_path, tmp_path_factory):
     (tmp_path / "shift.py").write_text(textwrap.dedent(KERNEL))
     outside = tmp_path_factory.mktemp("outside")  # not under the server's root (its working directory)
-    (outside / "shift.py").write_text(textwrap.dedent(KERNEL).replace("a kernel file", "OUTSIDE RAN: a kernel file"))
+    canary = tmp_path / "CANARY"  # the outside file makes it when imported: a refusal comes before any import
+    (outside / "shift.py").write_text(
+        textwrap.dedent(KERNEL) + f"\n__import__('pathlib').Path({str(canary)!r}).touch()\n"
+    )
     (tmp_path / "link.py").symlink_to(outside / "shift.py")  # inside by name, outside where it leads
     kernel = f"{tmp_path / 'shift.py'}:shift"
     damaged = tmp_path / "damaged-session"  # data: a session whose header is not JSON
@@ -147,6 +150,7 @@ def test_an_mcp_client_drives_capture_diff_and_findings_over_stdio(tmp_path, tmp
     for name in ("outside", "outside_rel", "link", "baseline_outside", "compare_outside"):
         said = _text(seen[name])
         assert seen[name].is_error and "outside the folders this server reads" in said, (name, said)
+    assert not canary.exists()
     dumped = _text(seen["dump"])
     assert dumped.startswith("//") and "[irscope: cut at" in dumped and len(dumped) < 400
     assert seen["unknown"].is_error and "irscope: error:" in _text(seen["unknown"])

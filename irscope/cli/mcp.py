@@ -1,7 +1,10 @@
 """``irscope mcp``: a Model Context Protocol server over stdio (the official Python SDK, ``irscope[mcp]``).
 
 A coding agent calls the same work the commands do: ``capture``, ``dump``, ``sweep``, ``diff``,
-``annotate`` (findings) and ``repro``. The rules are the CLI's: KERNEL is what ``dump`` takes (a kernel file named is code and is
+``annotate`` (findings) and ``repro``; ``passes`` (the pipeline, or the first divergence), ``compare``,
+``check`` and ``bench`` run the command itself in this process with ``--json`` (one at a time: click's
+streams are swapped for each), so their checks and one-line errors are the CLI's. Every path an argument
+names must resolve, links followed, inside ``--root`` (``Folders``; default: the working directory). The rules are the CLI's: KERNEL is what ``dump`` takes (a kernel file named is code and is
 imported, a session is data and never runs), a wrong input is one line (the tool's error), and every
 text a tool returns is cut at ``MAX_CHARS`` with a line saying so, so a 50,000-line SASS listing cannot
 flood the agent's context.
@@ -93,8 +96,8 @@ class Folders:
 
         readings = {text, text.rsplit(":", 1)[0]} if ":" in text else {text}
         for reading in readings:
-            if what == "kernel" and BUILT_IN.fullmatch(reading):
-                continue
+            if what == "kernel" and BUILT_IN.fullmatch(reading) and not os.path.lexists(reading):
+                continue  # a built-in kernel's name; a file or folder of that name is a path
             for spelled in {reading, os.path.expanduser(reading)}:
                 real = os.path.realpath(spelled)
                 if not any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in self.roots):
@@ -170,7 +173,8 @@ def make_server(roots: Sequence[Path] | None = None):
         "irscope",
         version=version("irscope"),
         instructions="Compile GPU kernels (Triton, CUDA C++, Numba) without a GPU and inspect every stage: "
-        "capture a variant, dump a stage, diff two configs, annotate findings. KERNEL is a built-in name "
+        "capture a variant, dump a stage, diff two configs, annotate findings, walk Triton's passes, compare "
+        "implementations, gate on a baseline (check), time on a GPU (bench), write a reproducer. KERNEL is a built-in name "
         "(square_kernel), FILE.py:NAME, FILE.cu:NAME or a session folder; config maps parameters to values.",
     )
 
