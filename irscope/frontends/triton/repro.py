@@ -234,7 +234,10 @@ def triton_repro(variant: Variant, facts: ReproFacts | None = None) -> str:
             continue
         constant = _constant(facts.signature, index)
         if constant is MISSING:
-            raise UsageError(f"{kernel}: the constant {name} is not recorded with the variant; a repro cannot name it")
+            raise UsageError(
+                f"{kernel}: the JIT made the argument {name} a constant (an integer 1 or None) and the session does not "
+                "record which (a run's and a -S signature's do): a repro cannot name it"
+            )
         constexprs[name] = _scalar(constant, f"the constant {name}")
     divisible = tuple(n for n in info.divisible_by_16 if signature.get(n, "constexpr") != "constexpr")
     options = {_checked(IDENTIFIER, k, "an option"): _scalar(v, f"the option {k}") for k, v in info.options.items()}
