@@ -43,10 +43,10 @@ TEMPLATE = '''\
 #!/usr/bin/env python3
 """Rebuilds {title} with triton.compile, as irscope captured it.
 
-Written by `irscope repro`; it needs Triton only (irscope captured it with {compiler}). It runs the
-kernel's @triton.jit defs from the source below (the file's other lines are left out, its other
-decorators made no-ops): read them before running this, as you would that file. Prints the PTX, or
-writes it: python {{this file}} -o FILE.ptx. On a GPU with torch, --launch also runs the kernel on
+Written by `irscope repro`; it needs Triton only (irscope captured it with {compiler}). None of the
+stored source below runs as Python: each @triton.jit def is made from a bare signature (DEFS) and
+Triton compiles its body from SOURCE, as irscope did. Prints the PTX, or writes it: python {{this file}}
+-o FILE.ptx. On a GPU with torch, --launch also runs the kernel on
 example inputs of the shapes the program launched it with (LAUNCH; random data) and says whether the
 JIT compiled that launch to the same PTX.
 """
