@@ -294,3 +294,49 @@ def test_a_variant_irscope_run_recorded_is_rebuilt_with_its_constants_module_and
     assert "THE PROGRAM RAN" not in ran.stdout + ran.stderr
     assert "no GPU here: the kernel is not launched" in ran.stderr  # the GPU half: tests/gpu/test_repro_gpu.py
     assert (tmp_path / "out.ptx").read_text() == stored.listings[Stage.PTX]
+
+
+SPEC_KERNEL = """
+import triton
+import triton.language as tl
+
+from irscope.spec import KernelSpec, Tensor
+
+
+@triton.jit
+def strided(x_ptr, out_ptr, n, stride, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    mask = offs < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs * stride, mask=mask), mask=mask)
+
+
+strided_spec = KernelSpec(
+    strided,
+    sizes=dict(n=4096),
+    tensors=dict(x=Tensor("float32", "n"), out=Tensor("float32", "n", output=True)),
+    args=lambda k: (k.x, k.out, k.n, 1),
+    grid=lambda k: (triton.cdiv(k.n, k.BLOCK),),
+    constexprs=dict(BLOCK=256),
+)
+"""
+
+
+def test_a_kernel_files_spec_gives_the_constants_the_jit_made_of_its_arguments(tmp_path):
+    """A KernelSpec's unit stride becomes a constant the variant does not record: named as a file (code, imported
+    already), the spec gives it; from its session alone (data), it is refused naming why."""
+    (tmp_path / "strided.py").write_text(textwrap.dedent(SPEC_KERNEL))
+    kernel = f"{tmp_path / 'strided.py'}:strided"
+    session = tmp_path / "session"
+    sweep = _invoke("sweep", kernel, "-s", "num_warps=4", "-o", str(session))
+    assert sweep.exit_code == 0, sweep.stderr
+    repro = tmp_path / "repro.py"
+    result = _invoke("repro", kernel, "-o", str(repro))
+    assert result.exit_code == 0, result.stderr
+    ran = _run_without_irscope(repro, tmp_path, "-o", "out.ptx")
+    assert ran.returncode == 0, ran.stderr
+    stored = Session.open(session)[0]
+    assert stored.compile_info.signature["stride"] == "constexpr"
+    assert (tmp_path / "out.ptx").read_text() == stored.listings[Stage.PTX]
+    from expect import one_line_error
+
+    one_line_error(_invoke("repro", str(session)), 2, "the JIT made the argument stride a constant")

@@ -62,7 +62,7 @@ def repro_text(named, variant) -> str:
         shown = info.display_name if info is not None else repr(variant.frontend)
         raise UsageError(f"repro rebuilds Triton and CUDA C++ variants; {variant.kernel.name} is a {shown} kernel")
     session = named.session
-    facts = ReproFacts()
+    facts = ReproFacts(kernel=named.kernel)
     if session is not None:
         closure = session.rebuild.get("closure")
         facts = ReproFacts(

@@ -68,6 +68,9 @@ class ReproFacts:
     # The launches a program made of the kernel (``irscope run``), by config (``Session.recorded_launches``): each
     # its grid and each argument's dtype, shape and strides.
     launches: Mapping[str, Any] | None = None
+    # The kernel itself where KERNEL named code (a kernel file, a built-in), not a session: its spec's example
+    # arguments give the constants the JIT made of them (a unit stride), which a variant does not record.
+    kernel: Any = None
 
 
 @dataclass(frozen=True)

@@ -234,6 +234,8 @@ def triton_repro(variant: Variant, facts: ReproFacts | None = None) -> str:
             continue
         constant = _constant(facts.signature, index)
         if constant is MISSING:
+            constant = _spec_constant(facts.kernel, variant, index)
+        if constant is MISSING:
             raise UsageError(
                 f"{kernel}: the JIT made the argument {name} a constant (an integer 1 or None) and the session does not "
                 "record which (a run's and a -S signature's do): a repro cannot name it"
@@ -276,6 +278,19 @@ def _constant(signature: Sequence[Mapping[str, Any]] | None, index: int) -> Any:
     if entry.get("type") is None and entry.get("value") is not None:
         return entry["value"]
     return MISSING
+
+
+def _spec_constant(kernel: Any, variant: Variant, index: int) -> Any:
+    """The constant the JIT makes of the ``index``-th argument from the kernel's spec (its example arguments), where
+    KERNEL named the kernel itself (code, already imported), or MISSING."""
+    if getattr(kernel, "spec", None) is None or not hasattr(kernel, "fn"):
+        return MISSING
+    from .specialize import specialize
+
+    arch = SM.fullmatch(variant.arch)
+    source = specialize(kernel, variant.config, int(arch[1]) if arch else 90)[0]
+    constants = getattr(source, "constants", {})
+    return constants.get((index,), MISSING) if (index,) in constants else MISSING
 
 
 def _parameters(source: str, kernel: str, file: str) -> list[str]:
