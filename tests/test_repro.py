@@ -340,3 +340,59 @@ def test_a_kernel_files_spec_gives_the_constants_the_jit_made_of_its_arguments(t
     from expect import one_line_error
 
     one_line_error(_invoke("repro", str(session)), 2, "the JIT made the argument stride a constant")
+
+
+# A load_inline call's CUDA sources as a program hands them to torch (device code and torch host code in one
+# string), recorded by irscope run's recorder and collected into a run folder (nothing is built: test_run.py).
+LOAD_INLINE_CUDA = """
+__global__ void square_matrix_kernel(const float* matrix, float* result, int width, int height) {
+    int row = blockIdx.y * blockDim.y + threadIdx.y;
+    int col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < height && col < width) {
+        int idx = row * width + col;
+        result[idx] = matrix[idx] * matrix[idx];
+    }
+}
+
+torch::Tensor square_matrix(torch::Tensor matrix) {
+    auto result = torch::empty_like(matrix);
+    square_matrix_kernel<<<dim3(1, 1), dim3(16, 16)>>>(
+        matrix.data_ptr<float>(), result.data_ptr<float>(), matrix.size(1), matrix.size(0));
+    return result;
+}
+"""
+
+
+def test_a_load_inline_kernel_irscope_run_recorded_is_rebuilt_by_nvcc_to_the_same_ptx(tmp_path):
+    """Its device side, as irscope compiled it (torch's host code left out, lines numbered as in the .cu torch
+    compiled), with the call's --use_fast_math."""
+    from torch.utils.cpp_extension import load_inline
+
+    from irscope.frontends.cuda.listen import LoadInlineRecorder
+    from irscope.interop.run.collect import collect
+
+    (tmp_path / "raw").mkdir()
+    LoadInlineRecorder(tmp_path / "raw").record(
+        load_inline,
+        ("square_ext", "torch::Tensor square_matrix(torch::Tensor matrix);"),
+        {"cuda_sources": LOAD_INLINE_CUDA, "functions": ["square_matrix"], "extra_cuda_cflags": ["--use_fast_math"]},
+        sys._getframe(0),
+    )
+    (row,) = collect(tmp_path, command=["python", "prog.py"], exit_code=0, wall_s=1.0)["kernels"]
+    session = tmp_path / row["session"]
+    stored = Session.open(session)[0]
+    assert stored.ok and stored.config.values()["fast_math"] is True
+    repro = tmp_path / "repro.py"
+    result = _invoke("repro", str(session), "-o", str(repro))
+    assert result.exit_code == 0, result.stderr
+    assert "torch::Tensor" not in ast.literal_eval(
+        next(
+            n.value
+            for n in ast.parse(repro.read_text()).body
+            if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "SOURCE"
+        )  # fmt: skip
+    )
+    ran = _run_without_irscope(repro, tmp_path, "-o", "out.ptx")
+    assert ran.returncode == 0, ran.stderr
+    assert (tmp_path / "out.ptx").read_text() == stored.listings[Stage.PTX]
+    assert "mul.ftz.f32" in stored.listings[Stage.PTX]  # fast math, as the call asked
