@@ -298,12 +298,18 @@ def make_server(roots: Sequence[Path] | None = None):
     @_one_line
     def repro(kernel: str, config: Values | None = None, signature: str | None = None, arch: str | None = None) -> str:
         """A standalone Python file that rebuilds one variant of KERNEL and prints its PTX (Triton: needs Triton only;
-        CUDA C++: nvcc only), as ``irscope repro`` writes it (docs/repro.md): the kernel's source runs when it is run."""
+        CUDA C++: nvcc only), as ``irscope repro`` writes it (docs/repro.md); nothing of a session's text runs in it."""
+        from ..errors import UsageError
         from ..named import Settings, open_named
         from .repro import repro_text
 
         named = open_named(folders.check(kernel), Settings(), signature=signature)
-        return repro_text(named, named.variant({k: str(v) for k, v in (config or {}).items()}, arch))
+        text = repro_text(named, named.variant({k: str(v) for k, v in (config or {}).items()}, arch))
+        if len(text) > MAX_CHARS:  # cut short it would not run: said, not sent
+            raise UsageError(
+                f"the file is {len(text):,} characters, past {MAX_CHARS:,}: write it with irscope repro -o"
+            )
+        return text
 
     @server.tool()
     @_one_line
