@@ -285,7 +285,7 @@ def test_a_variant_irscope_run_recorded_is_rebuilt_with_its_constants_module_and
     assert literals["GLOBALS"]["BIAS"] == ("constexpr", 0.25)
     launch = literals["LAUNCH"]
     assert launch["grid"] == [49, 1, 1] and launch["arguments"]["src"] == {"tensor": "float16", "shape": [12345],
-                                                                           "stride": [1]}  # fmt: skip
+                                                                           "stride": [1], "aligned": True}  # fmt: skip
     assert launch["arguments"]["n"] == 12345 and launch["arguments"]["offset"] == 0.5
     assert set(literals["DEFS"]) == {"halve", "shift_kernel"}  # bare signatures; the program's lines are not in it
     assert literals["DEFS"]["halve"][1:] == ("def halve(x): pass", {}, {"noinline": True})

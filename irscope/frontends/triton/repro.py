@@ -139,10 +139,11 @@ def launch(fn: JITFunction, ptx: str) -> int:
     for name, value in LAUNCH["arguments"].items():
         if isinstance(value, dict):
             dtype = getattr(torch, value["tensor"])
-            size = 1 + sum((n - 1) * s for n, s in zip(value["shape"], value["stride"]) if n)
+            offset = 0 if value["aligned"] else 1  # one element in: not 16-byte aligned, as the program's was not
+            size = offset + 1 + sum((n - 1) * s for n, s in zip(value["shape"], value["stride"]) if n)
             storage = torch.empty(size, dtype=dtype, device="cuda")
             storage.copy_(torch.randn(size) if dtype.is_floating_point else torch.zeros(size, dtype=dtype))
-            args[name] = storage.as_strided(value["shape"], value["stride"])
+            args[name] = storage.as_strided(value["shape"], value["stride"], offset)
         else:
             args[name] = value
     options = {{k: v for k, v in OPTIONS.items() if k in ("num_warps", "num_stages", "num_ctas")}}
@@ -373,7 +374,8 @@ def _launch(launch: Mapping[str, Any] | None, params: list[str], kernel: str) ->
             raise SessionError(f"the recorded launch of {kernel} names {str(name)[:60]!r}, no parameter of it")
         if isinstance(value, Mapping):
             dtype = str(value["tensor"]).removeprefix("torch.")
-            arguments[name] = {"tensor": dtype, "shape": list(value["shape"]), "stride": list(value["stride"])}
+            arguments[name] = {"tensor": dtype, "shape": list(value["shape"]), "stride": list(value["stride"]),
+                               "aligned": value.get("aligned") is not False}  # fmt: skip
         else:
             arguments[name] = _scalar(value, f"the recorded argument {name}")
     return {"grid": [int(g) for g in launch["grid"]], "arguments": arguments}
