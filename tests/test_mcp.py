@@ -3,6 +3,7 @@ as ``python -m irscope mcp``) drives a capture, a sweep, a diff, findings and a 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -38,14 +39,23 @@ def _text(result) -> str:
     return "".join(block.text for block in result.content if getattr(block, "type", "") == "text")
 
 
-def test_an_mcp_client_drives_capture_diff_and_findings_over_stdio(tmp_path):
+def test_an_mcp_client_drives_capture_diff_and_findings_over_stdio(tmp_path, tmp_path_factory):
     (tmp_path / "shift.py").write_text(textwrap.dedent(KERNEL))
+    outside = tmp_path_factory.mktemp("outside")  # not under the server's root (its working directory)
+    canary = tmp_path / "CANARY"  # the outside file makes it when imported: a refusal comes before any import
+    (outside / "shift.py").write_text(
+        textwrap.dedent(KERNEL) + f"\n__import__('pathlib').Path({str(canary)!r}).touch()\n"
+    )
+    (tmp_path / "link.py").symlink_to(outside / "shift.py")  # inside by name, outside where it leads
     kernel = f"{tmp_path / 'shift.py'}:shift"
     damaged = tmp_path / "damaged-session"  # data: a session whose header is not JSON
     damaged.mkdir()
     (damaged / "session.json").write_text('{"format": 1, \x1b]0;owned')
     server = StdioServerParameters(
-        command=sys.executable, args=["-m", "irscope", "mcp"], env=dict(os.environ), cwd=str(tmp_path)
+        command=sys.executable,
+        args=["-m", "irscope", "mcp"],
+        env={**os.environ, "IRSCOPE_NO_GPU": "1"},
+        cwd=str(tmp_path),
     )
 
     async def session() -> dict:
@@ -73,6 +83,30 @@ def test_an_mcp_client_drives_capture_diff_and_findings_over_stdio(tmp_path):
             seen["repro"] = await client.call_tool(
                 "repro", {"kernel": kernel, "signature": SIGNATURE, "config": SHIFTED}
             )
+            seen["passes"] = await client.call_tool(
+                "passes", {"kernel": kernel, "signature": SIGNATURE, "config": ALIGNED, "max_chars": 200_000}
+            )
+            seen["divergence"] = await client.call_tool(
+                "passes", {"kernel": kernel, "signature": SIGNATURE, "a": ALIGNED, "b": SHIFTED}
+            )
+            for name, bound in (("check_ok", "255"), ("check_broke", "4")):
+                seen[name] = await client.call_tool(
+                    "check",
+                    {"kernel": kernel, "signature": SIGNATURE, "config": SHIFTED, "max_registers": bound},
+                )
+            seen["compare"] = await client.call_tool(
+                "compare", {"kernels": ["square_kernel", "square_matrix_kernel"], "config": {"n": 4096}}
+            )
+            seen["bench"] = await client.call_tool("bench", {"kernel": "square_kernel"})
+            seen["outside"] = await client.call_tool("capture", {"kernel": f"{outside / 'shift.py'}:shift"})
+            seen["outside_rel"] = await client.call_tool("dump", {"kernel": "../" + outside.name + "/shift.py:shift"})
+            seen["link"] = await client.call_tool("annotate", {"kernel": f"{tmp_path / 'link.py'}:shift"})
+            seen["baseline_outside"] = await client.call_tool(
+                "check", {"kernel": kernel, "signature": SIGNATURE, "baseline": str(outside)}
+            )
+            seen["compare_outside"] = await client.call_tool(
+                "compare", {"kernels": ["square_kernel", str(outside / "shift.py")]}
+            )
             seen["unknown"] = await client.call_tool("dump", {"kernel": "no_such_kernel"})
             seen["damaged"] = await client.call_tool("capture", {"kernel": str(damaged)})
             seen["after"] = await client.call_tool(
@@ -81,7 +115,9 @@ def test_an_mcp_client_drives_capture_diff_and_findings_over_stdio(tmp_path):
         return seen
 
     seen = anyio.run(session)
-    assert seen["tools"] == {"capture", "dump", "sweep", "diff", "annotate", "repro"}
+    assert seen["tools"] == {
+        "capture", "dump", "sweep", "diff", "annotate", "repro", "passes", "compare", "check", "bench"
+    }  # fmt: skip
     captured = seen["capture"].structured_content
     assert not seen["capture"].is_error and captured["ok"] and captured["kernel"] == "shift"
     assert captured["config"] == "OFFSET=0 BLOCK=1024 num_warps=4 num_stages=3" and "ptx" in captured["stages"]
@@ -96,6 +132,25 @@ def test_an_mcp_client_drives_capture_diff_and_findings_over_stdio(tmp_path):
     assert "KERNEL = 'shift'" in _text(seen["repro"]) and "CONSTEXPRS = {'OFFSET': 1, 'BLOCK': 1024}" in _text(
         seen["repro"]
     )
+    # passes: Triton's pipeline, pass by pass; and the first pass where the aligned and shifted configs part
+    pipeline = json.loads(_text(seen["passes"]))
+    assert pipeline["kernel"] == "shift" and len(pipeline["passes"]) > 20
+    assert any(p["name"] == "tritongpu-coalesce" or "coalesce" in p["arg"] for p in pipeline["passes"])
+    divergence = json.loads(_text(seen["divergence"]))
+    assert divergence["index"] is not None and divergence["pass"]["stage"] in ("ttir", "ttgir", "llir")
+    # check: the command's gate; exit 1 (a bound broke) is a result, not an error
+    ok, broke = json.loads(_text(seen["check_ok"])), json.loads(_text(seen["check_broke"]))
+    assert not seen["check_broke"].is_error and ok["ok"] is True and broke["ok"] is False and broke["failed"] >= 1
+    assert any(r["verdict"] == "failed" and "register" in json.dumps(r) for r in broke["rows"])
+    compared = json.loads(_text(seen["compare"]))
+    assert "square_kernel" in json.dumps(compared) and "square_matrix_kernel" in json.dumps(compared)
+    # bench without a GPU: one line saying so
+    assert seen["bench"].is_error and "has none" in _text(seen["bench"]) and "\n" not in _text(seen["bench"]).strip()
+    # a path outside the server's root, by name, relative or through a link: refused before anything reads it
+    for name in ("outside", "outside_rel", "link", "baseline_outside", "compare_outside"):
+        said = _text(seen[name])
+        assert seen[name].is_error and "outside the folders this server reads" in said, (name, said)
+    assert not canary.exists()
     dumped = _text(seen["dump"])
     assert dumped.startswith("//") and "[irscope: cut at" in dumped and len(dumped) < 400
     assert seen["unknown"].is_error and "irscope: error:" in _text(seen["unknown"])

@@ -1,7 +1,10 @@
 """``irscope mcp``: a Model Context Protocol server over stdio (the official Python SDK, ``irscope[mcp]``).
 
 A coding agent calls the same work the commands do: ``capture``, ``dump``, ``sweep``, ``diff``,
-``annotate`` (findings) and ``repro``. The rules are the CLI's: KERNEL is what ``dump`` takes (a kernel file named is code and is
+``annotate`` (findings) and ``repro``; ``passes`` (the pipeline, or the first divergence), ``compare``,
+``check`` and ``bench`` run the command itself in this process with ``--json`` (one at a time: click's
+streams are swapped for each), so their checks and one-line errors are the CLI's. Every path an argument
+names must resolve, links followed, inside ``--root`` (``Folders``; default: the working directory). The rules are the CLI's: KERNEL is what ``dump`` takes (a kernel file named is code and is
 imported, a session is data and never runs), a wrong input is one line (the tool's error), and every
 text a tool returns is cut at ``MAX_CHARS`` with a line saying so, so a 50,000-line SASS listing cannot
 flood the agent's context.
@@ -14,8 +17,13 @@ stderr instead of inside a message (``tests/test_mcp.py`` prints from a kernel f
 from __future__ import annotations
 
 import functools
+import json
+import os
+import re
 import sys
-from collections.abc import Callable
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -23,17 +31,29 @@ import click
 MAX_CHARS = 60_000  # about 15k tokens: a long PTX listing's first few thousand lines
 MAX_VARIANTS = 256  # one sweep tool call: minutes of compiles on a laptop already
 Values = dict[str, str | int | float | bool]
+BUILT_IN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # a built-in kernel's name: no path
+_CLI = threading.Lock()  # the commands a tool runs print through click's streams, swapped for each run
 
 
 @click.command()
-def mcp() -> None:
-    """Serve capture, dump, sweep, diff, annotate and repro to an MCP client over stdio (pip install irscope[mcp]).
+@click.option(
+    "--root",
+    "roots",
+    multiple=True,
+    metavar="DIR",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="A folder the tools may read kernels, sessions and baselines from (repeatable; default: the working "
+    "directory). A path outside every one is refused.",
+)
+def mcp(roots: tuple[Path, ...]) -> None:
+    """Serve capture, dump, sweep, diff, annotate, passes, compare, check, bench and repro to an MCP client over
+    stdio (pip install irscope[mcp]).
 
     \b
     An agent's configuration (Claude Code, Cursor, ...):
-      {"mcpServers": {"irscope": {"command": "irscope", "args": ["mcp"]}}}
+      {"mcpServers": {"irscope": {"command": "irscope", "args": ["mcp", "--root", "/path/to/kernels"]}}}
     """
-    server = make_server()  # ModuleNotFoundError for mcp: the CLI's one line naming irscope[mcp]
+    server = make_server(roots or (Path.cwd(),))  # ModuleNotFoundError for mcp: the CLI's one line naming irscope[mcp]
     server.run("stdio")
 
 
@@ -63,6 +83,62 @@ def _one_line(fn: Callable[..., Any]) -> Callable[..., Any]:
     return tool
 
 
+class Folders:
+    """The folders a tool may read from: a path an argument names must resolve (links followed) inside one."""
+
+    def __init__(self, roots: Sequence[Path]) -> None:
+        self.roots = [os.path.realpath(root) for root in roots]
+
+    def check(self, text: str, what: str = "kernel") -> str:
+        """``text`` (KERNEL: a built-in name, FILE:NAME, a session or run folder; or a file) if every path it may
+        name is inside the roots; else a UsageError naming the roots. Both readings of ``A:B`` are checked."""
+        from ..errors import UsageError
+
+        readings = {text, text.rsplit(":", 1)[0]} if ":" in text else {text}
+        for reading in readings:
+            if what == "kernel" and BUILT_IN.fullmatch(reading) and not os.path.lexists(reading):
+                continue  # a built-in kernel's name; a file or folder of that name is a path
+            for spelled in {reading, os.path.expanduser(reading)}:
+                real = os.path.realpath(spelled)
+                if not any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in self.roots):
+                    raise UsageError(
+                        f"the {what} {reading[:200]!r} is outside the folders this server reads "
+                        f"({', '.join(self.roots)}): start irscope mcp with --root naming its folder"
+                    )
+        return text
+
+
+def _config_args(flag: str, config: Values | None) -> list[str]:
+    out = []
+    for name, value in (config or {}).items():
+        out += [flag, f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
+    return out
+
+
+def _command(args: list[str], ok: tuple[int, ...] = (0,)) -> tuple[int, str]:
+    """Run one irscope command in this process, as the CLI runs it (its checks, its one-line errors): its exit
+    code and stdout; an exit code outside ``ok`` is the tool's error, the command's own line."""
+    from click.testing import CliRunner
+
+    from ..errors import UsageError
+    from . import main
+
+    with _CLI:
+        result = CliRunner().invoke(main, args, catch_exceptions=True)
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    if result.exit_code not in ok:
+        lines = [line for line in result.stderr.splitlines() if line.startswith("irscope: error:")]
+        said = lines[0].removeprefix("irscope: error:").strip() if lines else f"exit {result.exit_code}"
+        raise UsageError(said)
+    return result.exit_code, result.stdout
+
+
+def _json_text(out: str, max_chars: int) -> str:
+    """A command's --json output, re-indented and cut at ``max_chars``."""
+    return bounded(json.dumps(json.loads(out), indent=1) + "\n", min(max(max_chars, 1), MAX_CHARS))
+
+
 def _variant(kernel: str, config: Values | None, signature: str | None, arch: str | None):
     from ..named import Settings, open_named
 
@@ -84,17 +160,21 @@ def _stage(variant, stage: str):
     return which
 
 
-def make_server():
-    """The server and its tools (``mcp`` imported here: only ``irscope mcp`` needs it)."""
+def make_server(roots: Sequence[Path] | None = None):
+    """The server and its tools (``mcp`` imported here: only ``irscope mcp`` needs it); ``roots``: the folders its
+    tools read from (default: the working directory)."""
     from importlib.metadata import version
 
     from mcp.server.mcpserver import MCPServer
+
+    folders = Folders(roots or (Path.cwd(),))
 
     server = MCPServer(
         "irscope",
         version=version("irscope"),
         instructions="Compile GPU kernels (Triton, CUDA C++, Numba) without a GPU and inspect every stage: "
-        "capture a variant, dump a stage, diff two configs, annotate findings. KERNEL is a built-in name "
+        "capture a variant, dump a stage, diff two configs, annotate findings, walk Triton's passes, compare "
+        "implementations, gate on a baseline (check), time on a GPU (bench), write a reproducer. KERNEL is a built-in name "
         "(square_kernel), FILE.py:NAME, FILE.cu:NAME or a session folder; config maps parameters to values.",
     )
 
@@ -107,7 +187,7 @@ def make_server():
         the stages captured, and whether it compiled (and why not)."""
         from ..storage.variants import variant_to_json
 
-        v = _variant(kernel, config, signature, arch)
+        v = _variant(folders.check(kernel), config, signature, arch)
         data = variant_to_json(v)
         return {
             "kernel": v.kernel.name,
@@ -131,7 +211,7 @@ def make_server():
         max_chars: int = MAX_CHARS,
     ) -> str:
         """One stage's listing (ttir, ttgir, llir, ptx, sass, amdgcn, source) of one variant of KERNEL."""
-        v = _variant(kernel, config, signature, arch)
+        v = _variant(folders.check(kernel), config, signature, arch)
         return bounded(v.listings[_stage(v, stage)], min(max(max_chars, 1), MAX_CHARS))
 
     @server.tool()
@@ -151,6 +231,7 @@ def make_server():
         from ..diffing.render import unified_lines
         from ..diffing.summary import summary_lines
 
+        folders.check(kernel)
         va, vb = _variant(kernel, a, signature, arch), _variant(kernel, b, signature, arch)
         which = _stage(va, stage)
         _stage(vb, stage)
@@ -171,7 +252,7 @@ def make_server():
         spills, occupancy, shared memory, tensor cores, hot lines; each with the listing lines it cites."""
         from ..annotating.findings import findings
 
-        v = _variant(kernel, config, signature, arch)
+        v = _variant(folders.check(kernel), config, signature, arch)
         return [
             {
                 "kind": f.kind,
@@ -200,7 +281,7 @@ def make_server():
         from ..errors import UsageError
         from ..named import Settings, configs_of, open_named
 
-        named = open_named(kernel, Settings(), signature=signature, need_kernel=True)
+        named = open_named(folders.check(kernel), Settings(), signature=signature, need_kernel=True)
         values = {name: [str(v) for v in vs] for name, vs in sweep.items()}
         configs = configs_of(named, {k: str(v) for k, v in (config or {}).items()}, values, whole_space=False)
         if len(configs) > MAX_VARIANTS:
@@ -216,15 +297,110 @@ def make_server():
     @server.tool()
     @_one_line
     def repro(kernel: str, config: Values | None = None, signature: str | None = None, arch: str | None = None) -> str:
-        """A standalone Python file (Triton only) that rebuilds one variant of KERNEL and prints its PTX, as
-        ``irscope repro`` writes it (docs/repro.md): the kernel's source runs when the file is run."""
+        """A standalone Python file that rebuilds one variant of KERNEL and prints its PTX (Triton: needs Triton only;
+        CUDA C++: nvcc only), as ``irscope repro`` writes it (docs/repro.md); nothing of a session's text runs in it."""
         from ..errors import UsageError
-        from ..frontends import FRONTENDS, frontend_info
+        from ..named import Settings, open_named
+        from .repro import repro_text
 
-        v = _variant(kernel, config, signature, arch)
-        info = frontend_info(v.frontend) if v.frontend in FRONTENDS else None
-        if info is None or info.reproducer is None:
-            raise UsageError(f"repro rebuilds Triton variants; {v.kernel.name} is not one")
-        return info.reproducer(v)
+        named = open_named(folders.check(kernel), Settings(), signature=signature)
+        text = repro_text(named, named.variant({k: str(v) for k, v in (config or {}).items()}, arch))
+        if len(text) > MAX_CHARS:  # cut short it would not run: said, not sent
+            raise UsageError(
+                f"the file is {len(text):,} characters, past {MAX_CHARS:,}: write it with irscope repro -o"
+            )
+        return text
+
+    @server.tool()
+    @_one_line
+    def passes(
+        kernel: str,
+        config: Values | None = None,
+        a: Values | None = None,
+        b: Values | None = None,
+        signature: str | None = None,
+        arch: str | None = None,
+        max_chars: int = MAX_CHARS,
+    ) -> str:
+        """Triton's MLIR passes of one variant of KERNEL (JSON: each pass's stage, lines and ops removed and added);
+        with ``a`` and ``b`` (two configs), the first pass after which their IR differs beyond the configs' own
+        constants (``irscope passes --first-divergence``)."""
+        from ..errors import UsageError
+
+        args = ["passes", folders.check(kernel), *_config_args("-c", config), "--json"]
+        if (a is None) != (b is None):
+            raise UsageError("a and b name the two configs of a first divergence: give both, or neither")
+        if a is not None and b is not None:
+            args += ["--first-divergence", *_config_args("-a", a), *_config_args("-b", b)]
+        args += ["-S", signature] if signature else []
+        args += ["--arch", arch] if arch else []
+        return _json_text(_command(args)[1], max_chars)
+
+    @server.tool()
+    @_one_line
+    def compare(
+        kernels: list[str], config: Values | None = None, arch: str | None = None, max_chars: int = MAX_CHARS
+    ) -> str:
+        """One operation written several ways (KERNELS in any language irscope compiles), side by side (JSON):
+        registers, spills, shared memory, instruction counts, global loads and stores by width; on a GPU each
+        one's runtime on the same sizes, checked against the spec's reference first (``irscope compare``)."""
+        args = ["compare", *(folders.check(k) for k in kernels), *_config_args("-c", config), "--json"]
+        args += ["--arch", arch] if arch else []
+        return _json_text(_command(args)[1], max_chars)
+
+    @server.tool()
+    @_one_line
+    def check(
+        kernel: str,
+        baseline: str | None = None,
+        config: Values | None = None,
+        sweep: dict[str, list[str | int | float | bool]] | None = None,
+        signature: str | None = None,
+        arch: str | None = None,
+        max_registers: str | None = None,
+        max_spills: str | None = None,
+        max_shared: str | None = None,
+        unchanged: list[str] | None = None,
+        max_chars: int = MAX_CHARS,
+    ) -> str:
+        """The regression gate (``irscope check --json``): KERNEL's variants against a baseline (a session, or a
+        file ``irscope check --write-baseline`` wrote) and bounds (``N``, or ``+N`` over the baseline). JSON with
+        each condition's verdict per variant; ``ok`` false where one broke (the command's exit 1)."""
+        args = ["check", folders.check(kernel), *_config_args("-c", config), "--json"]
+        for name, values in (sweep or {}).items():
+            args += ["-s", f"{name}={','.join(str(v) for v in values)}"]
+        if baseline is not None:
+            args += ["--baseline", folders.check(baseline, "baseline")]
+        for flag, bound in (("--max-registers", max_registers), ("--max-spills", max_spills),
+                            ("--max-shared", max_shared)):  # fmt: skip
+            args += [flag, str(bound)] if bound is not None else []
+        for stage in unchanged or []:
+            args += ["--unchanged", stage]
+        args += ["-S", signature] if signature else []
+        args += ["--arch", arch] if arch else []
+        return _json_text(_command(args, ok=(0, 1))[1], max_chars)  # exit 1: a condition broke ("ok": false)
+
+    @server.tool()
+    @_one_line
+    def bench(
+        kernel: str,
+        config: Values | None = None,
+        sweep: dict[str, list[str | int | float | bool]] | None = None,
+        signature: str | None = None,
+        max_chars: int = MAX_CHARS,
+    ) -> str:
+        """On this machine's GPU: each variant of KERNEL checked against its reference, then timed (``irscope bench
+        --json``). Without a GPU it says so in one line."""
+        from ..errors import UsageError
+        from ..nvidia.device import has_gpu
+
+        folders.check(kernel)
+        if not has_gpu():
+            raise UsageError("bench times kernels on a GPU, and this machine has none (capture, sweep and check work)")
+        args = ["bench", kernel, *_config_args("-c", config), "--json"]
+        for name, values in (sweep or {}).items():
+            args += ["-s", f"{name}={','.join(str(v) for v in values)}"]
+        args += ["-S", signature] if signature else []
+        return bounded(_command(args)[1], min(max(max_chars, 1), MAX_CHARS))  # one JSON object a line, per variant
 
     return server

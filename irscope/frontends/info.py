@@ -57,6 +57,23 @@ class Recorder(Protocol):
 
 
 @dataclass(frozen=True)
+class ReproFacts:
+    """What a session holds about a variant beyond the variant itself, for ``irscope repro`` (all data)."""
+
+    # The kernel's stored signature (``Session.signature``): a run's is the JIT's specialization, its constant 1s too.
+    signature: Sequence[Mapping[str, Any]] | None = None
+    # What the kernel read beyond its file, as ``irscope run`` recorded it (``Session.rebuild``'s closure: the
+    # texts of other files and, per file, each name's binding; closure.py).
+    closure: Mapping[str, Any] | None = None
+    # The launches a program made of the kernel (``irscope run``), by config (``Session.recorded_launches``): each
+    # its grid and each argument's dtype, shape and strides.
+    launches: Mapping[str, Any] | None = None
+    # The kernel itself where KERNEL named code (a kernel file, a built-in), not a session: its spec's example
+    # arguments give the constants the JIT made of them (a unit stride), which a variant does not record.
+    kernel: Any = None
+
+
+@dataclass(frozen=True)
 class FrontendInfo:
     """A kernel language, described: the registry's entry for it."""
 
@@ -82,7 +99,7 @@ class FrontendInfo:
     recorder: Callable[[Path, str | None], Recorder] | None = None
     # ``irscope repro``: the text of one standalone Python file that rebuilds a stored variant with this
     # language's own compiler, needing nothing of irscope's (None: it writes none yet).
-    reproducer: Callable[[Variant], str] | None = None
+    reproducer: Callable[[Variant, ReproFacts], str] | None = None
     # The module that registers the stages only its compiles have (CuTe DSL's ``cute_ir``), imported to read a
     # stored variant of it back in a process that has not loaded the frontend (no compiler is imported).
     stages: str = ""

@@ -43,8 +43,9 @@ from ...spec import parse_block
 from ..info import FrontendInfo, OptionSpec
 
 if TYPE_CHECKING:
+    from ...types import Variant
     from ..base import Frontend
-    from ..info import Recorder
+    from ..info import Recorder, ReproFacts
 
 
 def _load() -> Frontend:
@@ -59,6 +60,12 @@ def _recorder(raw: Path, gpu_free: str | None) -> Recorder:
     return LoadInlineRecorder(raw)
 
 
+def _reproducer(variant: Variant, facts: ReproFacts) -> str:
+    from .repro import cuda_repro
+
+    return cuda_repro(variant)
+
+
 FRONTEND = FrontendInfo(
     name="cuda",
     display_name="CUDA C++",
@@ -71,4 +78,5 @@ FRONTEND = FrontendInfo(
         "block": OptionSpec("a block shape such as 256 or 16x16 (at most 1024 threads)", check=parse_block, text=True)
     },
     recorder=_recorder,
+    reproducer=_reproducer,
 )

@@ -33,7 +33,7 @@ from .options import OPTIONS, TRITON_OPTION
 if TYPE_CHECKING:
     from ...types import Variant
     from ..base import Frontend
-    from ..info import Recorder
+    from ..info import Recorder, ReproFacts
 
 
 def _load() -> Frontend:
@@ -55,10 +55,10 @@ def _recorder(raw: Path, gpu_free: str | None) -> Recorder:
     return GpuFreeListener(raw, parse_gpu(gpu_free)) if gpu_free else Listener(raw)
 
 
-def _reproducer(variant: Variant) -> str:
+def _reproducer(variant: Variant, facts: ReproFacts) -> str:
     from .repro import triton_repro
 
-    return triton_repro(variant)
+    return triton_repro(variant, facts)
 
 
 FRONTEND = FrontendInfo(

@@ -49,7 +49,7 @@ from .signature import SignatureArg, is_type
 # triton and torch are imported inside the functions that use them: about a second each, which commands that
 # never compile or launch should not pay.
 
-__all__ = ["UnsafeKernelSource", "rebuild_functions", "rebuilt_def", "rebuilt_kernel"]
+__all__ = ["BareDefs", "UnsafeKernelSource", "bare_defs", "rebuild_functions", "rebuilt_def", "rebuilt_kernel"]
 
 
 JIT_SPELLINGS = frozenset({"triton.jit", "jit"})
@@ -130,14 +130,7 @@ def rebuilt_kernel(
             f"{filename}:{rebuilt.heuristics[name]}: {name}'s @triton.heuristics are Python "
             "code, which irscope does not run from a stored source"
         )
-    seen, todo = set(), [name]
-    while todo:
-        current = todo.pop()
-        if current not in seen:
-            seen.add(current)
-            if rebuilt.refusals[current] is not None:
-                raise UnsafeKernelSource(rebuilt.refusals[current])
-            todo.extend(rebuilt.calls[current])
+    _refuse_unsafe(rebuilt, name)
     for param, arg in zip(rebuilt.functions[name].params, signature):
         # Triton parses each type with a function that can eval part of it: only plain types pass.
         if arg.type is not None and not (isinstance(arg.type, str) and is_type(arg.type)):
@@ -152,6 +145,48 @@ def rebuilt_kernel(
     if closure:
         kernel.closure = dict(closure)
     return kernel
+
+
+def _refuse_unsafe(rebuilt: _Rebuilt, name: str) -> None:
+    """UnsafeKernelSource where ``name`` or a kernel it calls (of the same text) was refused by the allowlist."""
+    seen, todo = set(), [name]
+    while todo:
+        current = todo.pop()
+        if current not in seen:
+            seen.add(current)
+            if rebuilt.refusals[current] is not None:
+                raise UnsafeKernelSource(rebuilt.refusals[current])
+            todo.extend(rebuilt.calls[current])
+
+
+@dataclass(frozen=True)
+class BareDefs:
+    """What ``irscope repro`` writes to rebuild a kernel as this module does (repro.py): each def the kernel may
+    reach as a bare signature on its first line, its annotations and ``@triton.jit`` options as data, and the
+    module's names (Triton's modules and objects, recorded constants)."""
+
+    lines: dict[int, str]  # the def's first line -> ``def name(params): pass`` (literal defaults only)
+    annotations: dict[str, dict[str, Any]]  # def -> parameter -> tl.constexpr, a type string or a tl.dtype
+    options: dict[str, dict[str, Any]]  # def -> @triton.jit's literal options (noinline, do_not_specialize, ...)
+    namespace: dict[str, Any]  # the module's other names as rebuilt: Triton's modules and objects, constants
+
+
+def bare_defs(text: str, filename: str, name: str, closure: Mapping[str, Any] | None = None) -> BareDefs:
+    """The kernel ``name`` of ``text`` and every def of the text, as ``rebuilt_kernel`` builds them; refused
+    (UnsafeKernelSource) as it refuses them: the allowlist holds for each def the kernel reaches."""
+    rebuilt = _rebuilt_file(text, filename, False, closure)
+    if name not in rebuilt.functions:
+        raise KernelNotFound(
+            f"no @triton.jit kernel named {name!r} in {filename}; found: {', '.join(rebuilt.functions) or 'none'}"
+        )
+    _refuse_unsafe(rebuilt, name)
+    defs = _jit_defs(ast.parse(text, filename), {})
+    return BareDefs(
+        {_first_line(node): f"def {n}({ast.unparse(_bare(node).args)}): pass" for n, node in defs.items()},
+        {n: _annotations(node, rebuilt.namespace) for n, node in defs.items()},
+        {n: _jit_options(_jit_decorator(node)) for n, node in defs.items()},
+        {k: v for k, v in rebuilt.namespace.items() if k not in rebuilt.functions and not k.startswith("__")},
+    )
 
 
 def _rebuilt_file(text: str, filename: str, inductor: bool, closure: Mapping[str, Any] | None) -> _Rebuilt:
