@@ -24,10 +24,24 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "irscope"
 
 
-# The cache's sections, each a folder of cache_dir() (``irscope cache`` shows them, and trims the first three):
+def triton_cache_dir() -> Path:
+    """Triton's own cache, as Triton finds it (its ``knobs.cache.dir``, without importing Triton: a second):
+    ``$TRITON_CACHE_DIR``, else ``$TRITON_HOME/.triton/cache``, else ``~/.triton/cache``."""
+    root = os.environ.get("TRITON_CACHE_DIR")
+    if root:
+        return Path(root)
+    return Path(os.environ.get("TRITON_HOME") or os.path.expanduser("~/")) / ".triton" / "cache"
+
+
+# irscope's folder inside Triton's cache: Triton's compiles of a kernel file, one folder per file path,
+# IN_TRITON_CACHE/<path digest>/<Triton's key>/ (frontends/triton/compile.py, triton_cache_for).
+IN_TRITON_CACHE = "irscope"
+
+# The cache's sections, each a folder of cache_dir() (``irscope cache`` shows them, and trims all but tritons):
 CAPTURES = "variants"  # captured variants, variants/<2 hex>/<key>/ (capturing/cache.py)
 TRACES = "tritonparse"  # tritonparse traces read into sessions, tritonparse/<digest>-v<N>/ (interop/tritonparse)
 INDUCTOR_FILES = "inductor"  # Inductor's kernels as files, inductor/<digest>/ (interop/inductor)
+SESSIONS = "sessions"  # sessions irscope.sweep() keeps when given no out=, sessions/<kernel>-<source hash>/ (api.py)
 TRITONS = "tritons"  # private Tritons for -c triton=X, tritons/<version>/ (frontends/triton/environments.py)
 DEVICES = "devices"  # measured copy bandwidth per GPU (measure/hardware.py)
 CUDA_SOURCES = "cuda-sources"  # CUDA C++ given as strings, written for nvcc, <hash>.cu (frontends/cuda/kernel.py)

@@ -13,7 +13,9 @@ WHAT = {
     "variants": "captured variants",
     "tritonparse": "tritonparse traces read",
     "inductor": "Inductor kernels as files",
+    "sessions": "sessions irscope.sweep() keeps",
     "tritons": "private Tritons (-c triton=X)",
+    "triton-cache": "irscope's compiles in Triton's cache",
 }
 
 
@@ -24,11 +26,13 @@ WHAT = {
 def cache(trim_to, clear, as_json) -> None:
     """Show the cache (location, size, entries), or trim it.
 
-    Captured variants, tritonparse traces and Inductor's kernel files are made
-    again when needed: --trim removes the least recently used of them until they
-    take at most SIZE (500M, 2G), --clear all of them. The private Tritons that
-    -c triton=X installs are shown, never removed (rm -r one by hand). Safe while
-    other irscopes use the cache; links in it are left alone, never followed.
+    Captured variants, tritonparse traces, Inductor's kernel files, the sessions
+    irscope.sweep() keeps and irscope's folder in Triton's cache (~/.triton/cache/irscope,
+    or under $TRITON_CACHE_DIR) are made again when needed: --trim removes the least
+    recently used of them until they take at most SIZE (500M, 2G), --clear all of
+    them. The private Tritons that -c triton=X installs (0.6-1 GB each) are shown,
+    never removed (rm -r one by hand). Safe while other irscopes use the cache; links
+    in it are left alone, never followed.
 
     \b
     Examples:
@@ -59,8 +63,10 @@ def cache(trim_to, clear, as_json) -> None:
         return
     echo(f"irscope's cache: {found.root} ({_bytes(found.total)})")
     for s in found.sections:
-        count = f"{s.entries} {'folders' if s.name == 'tritons' else 'entries'}"
+        count = f"{s.entries} {'folders' if s.name == 'tritons' else 'entries' if s.entries != 1 else 'entry'}"
         line = f"  {s.name:12} {count:>13} {_bytes(s.size):>10}  {WHAT[s.name]}"
+        if s.name == "triton-cache":
+            line += f" ({s.folder})"
         if s.newest is not None:
             line += f", used {_day(s.oldest)} to {_day(s.newest)}"
         if not s.trimmed and s.names:
