@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from ..types import plural
 from .options import executor_options, kernel_options, milliseconds, seconds
 from .output import echo
 
@@ -214,7 +215,7 @@ def exit_if_any_failed(rows) -> None:
     bad = Counter(r.measurement.status.value for r in rows if r.measurement.status is not Status.OK)
     if bad:
         kinds = ", ".join(f"{n} {status}" for status, n in sorted(bad.items()))
-        echo(f"{sum(bad.values())} of {len(rows)} variants not ok: {kinds}", err=True)
+        echo(f"{sum(bad.values())} of {plural(len(rows), 'variant')} not ok: {kinds}", err=True)
         raise SystemExit(int(ExitCode.FAILURE))
 
 

@@ -7,6 +7,7 @@ import time
 
 import click
 
+from ..types import plural
 from .output import echo
 
 WHAT = {
@@ -51,10 +52,10 @@ def cache(trim_to, clear, as_json) -> None:
             echo(json.dumps(vars(done)))
             return
         echo(
-            f"removed {done.removed} {'entry' if done.removed == 1 else 'entries'} ({_bytes(done.freed)}), "
+            f"removed {plural(done.removed, 'entry', 'entries')} ({_bytes(done.freed)}), "
             "least recently used first; "
             f"what can be trimmed now takes {_bytes(done.kept)}"
-            + (f"; {done.leftovers} leftovers of killed writers or trims removed" if done.leftovers else "")
+            + (f"; {plural(done.leftovers, 'leftover')} of killed writers or trims removed" if done.leftovers else "")
         )
         return
     found = usage()
@@ -63,7 +64,7 @@ def cache(trim_to, clear, as_json) -> None:
         return
     echo(f"irscope's cache: {found.root} ({_bytes(found.total)})")
     for s in found.sections:
-        count = f"{s.entries} {'folders' if s.name == 'tritons' else 'entries' if s.entries != 1 else 'entry'}"
+        count = plural(s.entries, "folder") if s.name == "tritons" else plural(s.entries, "entry", "entries")
         line = f"  {s.name:12} {count:>13} {_bytes(s.size):>10}  {WHAT[s.name]}"
         if s.name == "triton-cache":
             line += f" ({s.folder})"
@@ -74,7 +75,7 @@ def cache(trim_to, clear, as_json) -> None:
         echo(line)
     echo(f"  {'other':12} {'':>13} {_bytes(found.other):>10}")
     if found.links:
-        echo(f"  {len(found.links)} links in the cache, left alone: {', '.join(found.links[:5])}")
+        echo(f"  {plural(len(found.links), 'link')} in the cache, left alone: {', '.join(found.links[:5])}")
     echo("trim with irscope cache --trim SIZE (least recently used first), or --clear")
 
 

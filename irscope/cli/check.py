@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from ..types import plural
 from .options import MAX_JOBS, STAGE_CHOICES, Bounded, kernel_options
 from .output import echo
 
@@ -203,7 +204,8 @@ def _gate(variants, runtimes, against, conditions, write_to, as_json, junit, git
         n = write_baseline(write_to, variants[0].kernel.name, facts)
         failed = sum(not f.ok for _, _, f in facts)
         echo(
-            f"wrote the facts of {n} variants to {write_to}" + (f" ({failed} did not compile)" if failed else ""),
+            f"wrote the facts of {plural(n, 'variant')} to {write_to}"
+            + (f" ({failed} did not compile)" if failed else ""),
             err=True,
         )
         return
@@ -278,6 +280,6 @@ def _print_table(rows, origin, n_variants) -> None:
     against = f" against {origin}" if origin else ""
     verdict = f"{broke} broke" if broke else "every condition holds"
     echo(
-        f"{n_variants} variants, {len(rows)} conditions{against}: {verdict}"
+        f"{plural(n_variants, 'variant')}, {plural(len(rows), 'condition')}{against}: {verdict}"
         + (f", {skipped} skipped" if skipped else "")
     )

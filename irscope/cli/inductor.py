@@ -9,11 +9,12 @@ from typing import Any
 
 import click
 
+from .options import complete_path
 from .output import echo
 
 
 @click.command()
-@click.argument("target", required=False)
+@click.argument("target", required=False, shell_complete=complete_path)
 @click.option(
     "--input", "inputs", multiple=True, metavar="DTYPE[DIMS]", help="An example input, e.g. f32[4096,4096]. Repeatable."
 )

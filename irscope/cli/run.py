@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from .options import complete_path
 from .output import echo
 
 
@@ -36,7 +37,7 @@ from .output import echo
 )
 @click.option("--arch", metavar="SM", help="Without a GPU: stand in for the common card of this arch (sm_80: an A100).")
 @click.option("--json", "as_json", is_flag=True, help="Print run.json instead of the table.")
-@click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
+@click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED, shell_complete=complete_path)
 def run(out, profile, gpu_model, arch, as_json, command) -> None:
     """Run COMMAND (a Python program) as it is and record every Triton kernel it compiles and launches.
 

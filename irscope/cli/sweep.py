@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ..types import plural
 from .options import MAX_JOBS, executor_options, kernel_options, sample_gpu_option
 from .output import echo
 
@@ -151,7 +152,7 @@ def _capture(todo, arch, jobs, with_passes, as_json) -> None:
     failed = sum(not r.ok for r in results)
     where = f" into {session.path}" if session else ""
     echo(
-        f"{len(results)} variants{where}: {len(results) - failed} ok, {failed} failed, "
+        f"{plural(len(results), 'variant')}{where}: {len(results) - failed} ok, {failed} failed, "
         f"{sum(r.reused for r in results)} reused",
         err=True,
     )

@@ -1,0 +1,119 @@
+"""The small habits of issue 47, point 5: what a user meets in the first minutes, each checked as they meet it.
+
+``irscope --version`` names what it runs on without importing torch or Triton; ``irscope tui`` with no terminal
+ends in one line; shell completion keeps file names for KERNEL and SESSION; counts are in the singular for one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _python(code: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env={**os.environ, **env}
+    )
+
+
+def test_version_names_python_triton_torch_with_its_cuda_and_the_gpu_without_importing_them():
+    code = (
+        "import json, sys\n"
+        "from click.testing import CliRunner\n"
+        "from irscope.cli import main\n"
+        "result = CliRunner().invoke(main, ['--version'])\n"
+        "print(json.dumps([result.exit_code, result.output, sorted(m for m in sys.modules if m.split('.')[0] in"
+        " ('torch', 'triton', 'textual', 'numpy'))]))\n"
+    )
+    done = _python(code)
+    assert done.returncode == 0, done.stderr
+    code_, output, imported = json.loads(done.stdout)
+    assert code_ == 0 and imported == []  # stays instant: no torch, Triton or textual imported to answer
+    import torch
+    import triton
+
+    from irscope import __version__
+
+    lines = output.splitlines()
+    assert lines[0] == f"irscope {__version__}" and lines[1].startswith(f"Python {sys.version.split()[0]} ")
+    assert lines[2] == f"triton {triton.__version__} (irscope is tested with 3.5 to 3.9)"
+    built = f"CUDA {torch.version.cuda}" if torch.version.cuda else None
+    built = built or (f"ROCm/HIP {torch.version.hip}" if torch.version.hip else "CPU only: built without CUDA or ROCm")
+    assert lines[3] == f"torch {torch.__version__} ({built})"  # read from torch/version.py, as torch says
+    assert lines[4].startswith("GPU: ") and len(lines) == 5
+    if torch.cuda.is_available():
+        assert torch.cuda.get_device_name(0) in lines[4]
+    else:
+        assert lines[4].startswith("GPU: none")
+
+
+def test_version_says_no_gpu_where_irscope_is_told_there_is_none(run_irscope):
+    done = run_irscope("--version", env={"IRSCOPE_NO_GPU": "1"})
+    assert done.returncode == 0 and done.stdout.splitlines()[-1] == "GPU: none (IRSCOPE_NO_GPU is set)"
+
+
+def test_tui_without_a_terminal_ends_in_one_line_instead_of_waiting_for_keys():
+    """Before: textual's driver waited forever on a stdin that was no terminal (the CLI hung until killed)."""
+    env = {k: v for k, v in os.environ.items() if k != "TEXTUAL_DRIVER"}
+    done = subprocess.run(
+        [sys.executable, "-m", "irscope", "tui", "samples/sessions/square_kernel"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+        env=env,
+    )
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.splitlines()
+    assert line.startswith("irscope: error: irscope tui needs a terminal, and its stdin and stderr are not one")
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        "irscope tui ",
+        "irscope dump samp",
+        "irscope sweep kernels/sq",
+        "irscope diff samples/sessions/",
+        "irscope passes ",
+        "irscope compare kernels/square.py:square_kernel ",
+        "irscope report ",
+        "irscope inductor ",
+        "irscope run ",
+        "irscope check ",
+        "irscope annotate ",
+    ],
+)
+def test_shell_completion_of_kernel_and_session_arguments_is_the_shells_file_names(words):
+    """click's protocol: ``file,<incomplete>`` tells bash, zsh and fish to complete file names themselves."""
+    cword = len(words.split()) - (0 if words.endswith(" ") else 1)
+    env = {"COMP_WORDS": words, "COMP_CWORD": str(cword), "_IRSCOPE_COMPLETE": "bash_complete"}
+    done = subprocess.run(
+        [sys.executable, "-m", "irscope"], capture_output=True, text=True, timeout=60, env={**os.environ, **env}
+    )
+    incomplete = "" if words.endswith(" ") else words.split()[-1]
+    assert done.returncode == 0 and done.stdout.splitlines() == [f"file,{incomplete}"], done.stdout + done.stderr
+
+
+def test_shell_completion_still_completes_commands_and_choices():
+    env = {"COMP_WORDS": "irscope dump k --stage pt", "COMP_CWORD": "4", "_IRSCOPE_COMPLETE": "bash_complete"}
+    done = subprocess.run(
+        [sys.executable, "-m", "irscope"], capture_output=True, text=True, timeout=60, env={**os.environ, **env}
+    )
+    assert done.stdout.splitlines() == ["plain,ptx"]
+
+
+def test_a_count_of_one_is_in_the_singular():
+    from irscope.types import plural
+
+    assert [plural(n, "line") for n in (0, 1, 2)] == ["0 lines", "1 line", "2 lines"]
+    assert plural(1, "entry", "entries") == "1 entry" and plural(3, "pass", "passes") == "3 passes"
