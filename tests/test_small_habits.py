@@ -117,3 +117,100 @@ def test_a_count_of_one_is_in_the_singular():
 
     assert [plural(n, "line") for n in (0, 1, 2)] == ["0 lines", "1 line", "2 lines"]
     assert plural(1, "entry", "entries") == "1 entry" and plural(3, "pass", "passes") == "3 passes"
+
+
+def test_a_piped_table_has_no_trailing_spaces(run_irscope):
+    """Rows were padded to the table's width: `irscope list | cat -A` showed up to 130 spaces before each $."""
+    done = run_irscope("list")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) > 10 and all(line == line.rstrip() for line in lines)
+    assert lines[0].split() == ["kernel", "parameter", "default", "sweep", "description"]
+
+
+def test_tables_as_csv(run_irscope):
+    import csv
+    import io
+
+    done = run_irscope("sweep", "square_kernel", "-s", "BLOCK_SIZE=128,256", "-c", "n_cols=256", "--csv")
+    assert done.returncode == 0, done.stderr
+    rows = list(csv.DictReader(io.StringIO(done.stdout)))
+    as_json = run_irscope("sweep", "square_kernel", "-s", "BLOCK_SIZE=128,256", "-c", "n_cols=256", "--json")
+    expected = [json.loads(line) for line in as_json.stdout.splitlines()]
+    assert [r["BLOCK_SIZE"] for r in rows] == ["128", "256"] and [r["status"] for r in rows] == ["ok", "ok"]
+    assert [int(r["regs"]) for r in rows] == [e["registers"] for e in expected]
+    assert [int(r["ptx lines"]) for r in rows] == [e["ptx_lines"] for e in expected]
+    assert "2 variants" in done.stderr  # the summary line stays on stderr: stdout is the CSV alone
+    listed = list(csv.reader(io.StringIO(run_irscope("list", "--csv").stdout)))
+    assert listed[0] == ["kernel", "parameter", "default", "sweep", "description"]
+    assert ["square_kernel", "BLOCK_SIZE"] == listed[[r[0] for r in listed].index("square_kernel")][:2]
+
+
+@pytest.mark.parametrize("command", ["sweep", "bench", "list", "check", "inductor", "run"])
+def test_every_command_that_prints_a_table_takes_csv(cli, command):
+    assert "--csv" in cli(command, "--help").output
+
+
+def test_a_session_as_a_pandas_dataframe():
+    pandas = pytest.importorskip("pandas", reason="pandas is optional (Session.to_dataframe says so without it)")
+    import irscope
+
+    session = irscope.open(REPO / "samples" / "sessions" / "square_kernel")
+    frame = session.to_dataframe()
+    assert isinstance(frame, pandas.DataFrame) and len(frame) == len(session)
+    for i, entry in enumerate(session.entries):
+        row = frame.iloc[i]
+        assert row["BLOCK_SIZE"] == entry.config.values()["BLOCK_SIZE"] and row["arch"] == entry.arch
+        assert row["registers"] == entry.facts.registers and row["status"] == entry.status.value
+        assert row["median_us"] == pytest.approx(entry.measurement.median_us)
+
+
+def test_a_session_as_a_dataframe_without_pandas_says_what_to_install():
+    code = (
+        "import sys; sys.modules['pandas'] = None\n"
+        "import irscope\n"
+        "from irscope.errors import UsageError\n"
+        "try:\n"
+        "    irscope.open('samples/sessions/square_kernel').to_dataframe()\n"
+        "except UsageError as exc:\n"
+        "    print(exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.stdout.strip() == "Session.to_dataframe needs pandas, which is not installed: pip install pandas"
+
+
+def test_torchs_numpy_warning_stays_out_of_irscopes_own_processes():
+    """torch without NumPy warns "Failed to initialize NumPy" when imported: not in irscope's output."""
+    from irscope.processes.own_python import command
+
+    hidden = "sys.modules['numpy'] = None; import torch; print('imported')"  # as where pip install torch left no NumPy
+    plain = subprocess.run([sys.executable, "-c", "import sys; " + hidden], capture_output=True, text=True, timeout=120)
+    assert "Failed to initialize NumPy" in plain.stderr  # control: torch does warn there
+    ours = subprocess.run(command(hidden), capture_output=True, text=True, timeout=120)
+    assert ours.stdout == "imported\n" and "NumPy" not in ours.stderr, ours.stderr
+
+
+def test_rays_token_authentication_news_stays_out_of_irscopes_output():
+    """Ray 2.5x logs on every ray.init whether its cluster uses token authentication; irscope leaves it out."""
+    import logging
+
+    pytest.importorskip("ray")
+    from ray._private.authentication import authentication_token_setup as setup
+
+    from irscope.processes.executors.ray_executor import RAY_TOKEN_LOGGER, _not_token_auth_news, quiet_token_auth_news
+
+    logged: list[str] = []
+    handler = logging.Handler(logging.WARNING)
+    handler.emit = lambda record: logged.append(record.getMessage())  # type: ignore[method-assign]
+    setup.logger.addHandler(handler)
+    try:
+        assert setup.logger.name == RAY_TOKEN_LOGGER
+        setup._warn_token_auth_enabled()  # control: Ray's own line, as ray.init logs it
+        assert len(logged) == 1 and logged[0].startswith("Token authentication is enabled")
+        quiet_token_auth_news()  # what connect() does before ray.init
+        setup._warn_token_auth_enabled()
+        setup._warn_token_auth_disabled()
+        assert len(logged) == 1
+    finally:
+        setup.logger.removeHandler(handler)
+        setup.logger.removeFilter(_not_token_auth_news)

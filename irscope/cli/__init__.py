@@ -154,6 +154,9 @@ def main(ctx: click.Context, debug: bool, gpu: str | None) -> None:
     """
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
+    from ..processes.own_python import quiet_known_warnings
+
+    quiet_known_warnings()
     if gpu is not None:  # the one setting every process irscope starts reads (workers, irscope run's program)
         from ..gpu_models import ENV, parse_gpu
 

@@ -10,7 +10,7 @@ import click
 
 from ..types import plural
 from .options import executor_options, kernel_options, milliseconds, seconds
-from .output import echo
+from .output import csv_option, echo
 
 
 @click.command()
@@ -56,6 +56,7 @@ from .output import echo
     help="Time the variants another Triton compiled from the cubins a session stores (a cubin is GPU code: "
     "only for a session you made). Without it, only the ones compiled in this run are timed.",
 )
+@csv_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per variant.")
 @executor_options
 def bench(
@@ -225,7 +226,7 @@ def print_bench_table(rows, autotuner=None) -> None:
 
     from ..session.store import Entry, variant_facts
     from ..session.table import text, varying
-    from .output import table_console
+    from .output import print_table
 
     entries = [
         Entry(
@@ -271,8 +272,7 @@ def print_bench_table(rows, autotuner=None) -> None:
             (m.error or _kernels(m))[:80],
             style=style,
         )
-    console = table_console(table)
-    console.print(table)
+    console = print_table(table)
     if autotuner is not None:
         for line in autotuner_lines(autotuner, rows):
             console.print(line, markup=False, highlight=False)
