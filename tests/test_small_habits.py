@@ -201,7 +201,7 @@ def test_rays_token_authentication_news_stays_out_of_irscopes_output():
 
     logged: list[str] = []
     handler = logging.Handler(logging.WARNING)
-    handler.emit = lambda record: logged.append(record.getMessage())  # type: ignore[method-assign]
+    handler.emit = lambda record: logged.append(record.getMessage())
     setup.logger.addHandler(handler)
     try:
         assert setup.logger.name == RAY_TOKEN_LOGGER
