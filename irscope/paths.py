@@ -12,6 +12,7 @@ wheel, irscope had no built-in kernels and no samples.
 from __future__ import annotations
 
 import os
+import re
 from importlib.resources import files
 from pathlib import Path
 
@@ -46,6 +47,34 @@ TRITONS = "tritons"  # private Tritons for -c triton=X, tritons/<version>/ (fron
 DEVICES = "devices"  # measured copy bandwidth per GPU (measure/hardware.py)
 CUDA_SOURCES = "cuda-sources"  # CUDA C++ given as strings, written for nvcc, <hash>.cu (frontends/cuda/kernel.py)
 BYTECODE = "bytecode"  # workers' .pyc files where torch's install keeps none (own_python.bytecode_prefix)
+
+
+def shown_file(path: str) -> str:
+    """How a kernel's file is named to its user: its file name (``square.py``), or, for a kernel defined in a
+    notebook cell, the cell (``In [3]``) rather than the name IPython made up for it (``4062991958.py``,
+    ipykernel's hash of the cell's text under ``/tmp/ipykernel_<pid>/``; ``<ipython-input-3-…>`` in a plain
+    IPython shell). The cell's number is found in the running IPython's history, by asking its compiler which
+    name each cell got; a cell no longer in it (another kernel's session) is ``a notebook cell (4062991958.py)``."""
+    name = os.path.basename(path)
+    plain = re.fullmatch(r"<ipython-input-(\d+)-[0-9a-f]+>", path)
+    if plain is not None:
+        return f"In [{plain[1]}]"
+    if not (re.fullmatch(r"\d+\.py", name) and os.path.basename(os.path.dirname(path)).startswith("ipykernel_")):
+        return name
+    import sys
+
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None else None
+    try:
+        cells = shell.history_manager.input_hist_raw if shell is not None else []
+        for number in (
+            range(len(cells) - 1, 0, -1) if shell is not None else ()
+        ):  # the latest run of a cell's text is the one defining it now
+            if shell.compile.get_code_name(cells[number], cells[number], number) == path:
+                return f"In [{number}]"
+    except Exception:  # an IPython without these: the file's name, said to be a cell's
+        pass
+    return f"a notebook cell ({name})"
 
 
 def _package_dir(package: str) -> Path:

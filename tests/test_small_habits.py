@@ -214,3 +214,38 @@ def test_rays_token_authentication_news_stays_out_of_irscopes_output():
     finally:
         setup.logger.removeHandler(handler)
         setup.logger.removeFilter(_not_token_auth_news)
+
+
+CELLS = """
+import json, sys
+from IPython.core.interactiveshell import InteractiveShell
+from ipykernel.compiler import XCachingCompiler  # what a Jupyter kernel compiles cells with (ZMQInteractiveShell's)
+
+shell = InteractiveShell.instance(compiler_class=XCachingCompiler)
+shell.run_cell("x = 1", store_history=True)
+shell.run_cell("def kernel():\\n    return 2", store_history=True)
+shell.run_cell("y = 3", store_history=True)
+from irscope.paths import shown_file
+from irscope.report.shared_paths import SharedPaths
+file = shell.user_ns["kernel"].__code__.co_filename
+print(json.dumps([file, shown_file(file), SharedPaths(file).file_label(file), shown_file("/tmp/ipykernel_1/99.py")]))
+"""
+
+
+def test_a_kernel_defined_in_a_notebook_cell_is_named_by_its_cell():
+    """Not by the name ipykernel made up for the cell (its text's murmur2 hash: ``/tmp/ipykernel_<pid>/<hash>.py``)."""
+    pytest.importorskip("ipykernel")
+    done = subprocess.run([sys.executable, "-c", CELLS], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert done.returncode == 0, done.stderr
+    file, shown, labelled, other = json.loads(done.stdout.splitlines()[-1])
+    assert Path(file).parent.name.startswith("ipykernel_") and Path(file).stem.isdigit()  # control: the made-up name
+    assert shown == labelled == "In [2]"
+    assert other == "a notebook cell (99.py)"  # a cell this kernel never ran (a session from another)
+
+
+def test_a_file_and_a_plain_ipython_cell_are_named_as_before():
+    from irscope.paths import shown_file
+
+    assert shown_file("/home/me/kernels/square.py") == "square.py"
+    assert shown_file("<ipython-input-7-0123abcd>") == "In [7]"
+    assert shown_file("/tmp/ipykernel_12/notes.py") == "notes.py"

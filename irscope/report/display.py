@@ -89,7 +89,7 @@ def _variant_page(variant: Variant, found: list[Finding] | None = None, what: st
         facts.append(variant.compile_info.compiler)
     if what:
         facts.append(what)
-    about = f"{variant.kernel.name} ({paths(variant.kernel.file)}) · {' · '.join(facts)}"
+    about = f"{variant.kernel.name} ({paths.file_label(variant.kernel.file)}) · {' · '.join(facts)}"
     return render_page(title, about, data, VARIANT_PARTS)
 
 

@@ -41,7 +41,7 @@ def build(
 
 def session_title(session: Session, paths: SharedPaths) -> tuple[str, str]:
     title = f"irscope · {session.kernel.name} · {plural(len(session.entries), 'variant')}"
-    about = f"{session.kernel.name} ({paths(session.kernel.file)}) · written by irscope from the session {session.path.name}"
+    about = f"{session.kernel.name} ({paths.file_label(session.kernel.file)}) · written by irscope from the session {session.path.name}"
     return title, about
 
 

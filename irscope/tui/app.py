@@ -28,6 +28,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static, Tab, Tabs
 
 from ..arch import vendor_of
+from ..paths import shown_file
 from ..records import Runtime
 from ..stages import specs as stage_specs
 from ..types import Stage, Variant, plural
@@ -431,8 +432,8 @@ class IrscopeApp(App):
         loc = smap.loc(stage, index) if smap is not None else None
         where = ""
         if loc is not None:
-            chain = " ← ".join(f"{c.file.rsplit('/', 1)[-1]}:{c.line}" for c in loc.callers)
-            where = f"from {loc.file.rsplit('/', 1)[-1]}:{loc.line}:{loc.column}" + (
+            chain = " ← ".join(f"{shown_file(c.file)}:{c.line}" for c in loc.callers)
+            where = f"from {shown_file(loc.file)}:{loc.line}:{loc.column}" + (
                 f" (inlined, called at {chain})" if chain else ""
             )
         pane.explain(
