@@ -15,6 +15,7 @@ import os
 import re
 from importlib.resources import files
 from pathlib import Path
+from typing import Any
 
 
 def cache_dir() -> Path:
@@ -64,16 +65,15 @@ def shown_file(path: str) -> str:
     import sys
 
     ipython = sys.modules.get("IPython")
-    shell = ipython.get_ipython() if ipython is not None else None
-    try:
-        cells = shell.history_manager.input_hist_raw if shell is not None else []
-        for number in (
-            range(len(cells) - 1, 0, -1) if shell is not None else ()
-        ):  # the latest run of a cell's text is the one defining it now
-            if shell.compile.get_code_name(cells[number], cells[number], number) == path:
-                return f"In [{number}]"
-    except Exception:  # an IPython without these: the file's name, said to be a cell's
-        pass
+    shell: Any = ipython.get_ipython() if ipython is not None else None
+    if shell is not None:
+        try:
+            cells = shell.history_manager.input_hist_raw
+            for number in range(len(cells) - 1, 0, -1):  # the latest run of a cell's text is the one defining it
+                if shell.compile.get_code_name(cells[number], cells[number], number) == path:
+                    return f"In [{number}]"
+        except Exception:  # an IPython without these: the file's name, said to be a cell's
+            pass
     return f"a notebook cell ({name})"
 
 
