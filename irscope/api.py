@@ -211,14 +211,17 @@ def _named(kernel: Any, signature: str | None, name: str | None) -> Named:
 
 
 def _new_session(named: Named, out: str | Path | None) -> Session:
-    from .paths import cache_dir
+    from .capturing.housekeeping import mark_used
+    from .paths import SESSIONS, cache_dir
     from .session import Session
 
     kernel = named.kernel
     assert kernel is not None
     if out is None:
         identity = kernel.identity()
-        out = cache_dir() / "sessions" / f"{kernel.name}-{identity.source_hash[:16]}"
+        out = cache_dir() / SESSIONS / f"{kernel.name}-{identity.source_hash[:16]}"
+        if out.is_dir():
+            mark_used(out)  # irscope cache --trim keeps the most recently used
     return Session.of_kernel(out, kernel, named.table)
 
 

@@ -120,6 +120,11 @@ _JSON_KINDS = {"int": (int,), "float": (int, float), "str": (str,), "bool": (boo
 MAX_COUNT = 1 << 63
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 line``, ``2 lines``, ``0 lines`` (``many``: a plural other than word + s, ``1 entry``/``2 entries``)."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
 def json_number(value: Any) -> float | None:
     """A number read from data as a finite float; None where it is not one (a string, a bool, NaN, 10**400)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -503,7 +508,7 @@ class Variant(HtmlDisplay):
     def __repr__(self) -> str:
         # The dataclass's repr spelled out every listing: tens of thousands of characters for one echo.
         machine = next((s for s in (Stage.PTX, Stage.AMDGCN) if s in self.listings), None)
-        facts = [f"{len(self.listings[machine].splitlines())} {machine.label} lines"] if machine is not None else []
+        facts = [plural(len(self.listings[machine].splitlines()), f"{machine.label} line")] if machine else []
         if self.resources is not None and self.resources.registers is not None:
             facts.append(f"{self.resources.registers} registers")
         if self.error is not None:

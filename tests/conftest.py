@@ -46,13 +46,17 @@ def shared_cache_dir(tmp_path_factory) -> Path:
 def _shared_cache(tmp_path_factory):
     root = shared_cache_dir(tmp_path_factory)
     root.mkdir(parents=True, exist_ok=True)
-    old = os.environ.get("IRSCOPE_CACHE_DIR")
-    os.environ["IRSCOPE_CACHE_DIR"] = str(root)
+    # Triton's cache too is the run's own: `irscope cache --clear` trims irscope's folder in Triton's cache, and
+    # a test clearing its cache must never empty the user's ~/.triton/cache/irscope (or another run's).
+    triton_cache = run_dir(tmp_path_factory) / "triton-cache"
+    old = {name: os.environ.get(name) for name in ("IRSCOPE_CACHE_DIR", "TRITON_CACHE_DIR")}
+    os.environ.update({"IRSCOPE_CACHE_DIR": str(root), "TRITON_CACHE_DIR": str(triton_cache)})
     yield root
-    if old is None:
-        os.environ.pop("IRSCOPE_CACHE_DIR", None)
-    else:
-        os.environ["IRSCOPE_CACHE_DIR"] = old
+    for name, value in old.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -32,9 +33,15 @@ def cache(tmp_path) -> Path:
 
 
 @pytest.fixture
-def irscope(cache, run_irscope):
-    """irscope run on the test's own cache."""
-    return lambda *args: run_irscope(*args, env={"IRSCOPE_CACHE_DIR": str(cache)}, timeout=600)
+def triton_cache(tmp_path) -> Path:
+    return tmp_path / "triton-cache"
+
+
+@pytest.fixture
+def irscope(cache, triton_cache, run_irscope):
+    """irscope run on the test's own cache, and Triton's cache of its own."""
+    env = {"IRSCOPE_CACHE_DIR": str(cache), "TRITON_CACHE_DIR": str(triton_cache)}
+    return lambda *args: run_irscope(*args, env=env, timeout=600)
 
 
 @pytest.fixture
@@ -58,25 +65,40 @@ def _keys(cache: Path) -> set[str]:
     return {p.name for p in (cache / "variants").glob("*/*") if not p.name.startswith(".")}
 
 
-def test_the_cache_shows_its_entries_and_its_size_as_du_counts_it(cache, irscope, kernel):
+def _du(path: Path) -> int:
+    return int(
+        subprocess.run(["du", "-s", "-B1", str(path)], capture_output=True, text=True, check=True).stdout.split()[0]
+    )
+
+
+def _triton_entries(triton_cache: Path) -> set[Path]:
+    return {p for p in (triton_cache / "irscope").glob("*/*") if not p.name.startswith(".")}
+
+
+def test_the_cache_shows_its_entries_and_its_size_as_du_counts_it(cache, triton_cache, irscope, kernel):
     for block in (64, 128, 256):
         _dump(irscope, kernel, block)
     shown = _shown(irscope)
     sections = {s["name"]: s for s in shown["sections"]}
     assert shown["root"] == str(cache.resolve()) and sections["variants"]["entries"] == len(_keys(cache)) == 3
-    du = subprocess.run(["du", "-s", "-B1", str(cache)], capture_output=True, text=True, check=True)
-    assert shown["total_bytes"] == int(du.stdout.split()[0])
+    # irscope's compiles in Triton's cache: one per variant, in the folder of the kernel file's path
+    assert sections["triton-cache"]["entries"] == len(_triton_entries(triton_cache)) == 3
+    assert sections["triton-cache"]["size"] == _du(triton_cache / "irscope") - _du_dirs(triton_cache / "irscope")
+    assert shown["total_bytes"] == _du(cache) + sections["triton-cache"]["size"]
     text = irscope("cache").stdout
     assert f"irscope's cache: {cache.resolve()}" in text and "3 entries" in text
 
 
-def test_trimming_removes_the_least_recently_used_first_and_a_removed_variant_compiles_again(cache, irscope, kernel):
+def test_trimming_removes_the_least_recently_used_first_and_a_removed_variant_compiles_again(
+    cache, triton_cache, irscope, kernel
+):
     order = []
     for block in (64, 128, 256):
         before = _keys(cache)
         _dump(irscope, kernel, block)
         order.append((_keys(cache) - before).pop())
     _dump(irscope, kernel, 64)  # read back from the cache: now the most recently used
+    shutil.rmtree(triton_cache)  # Triton's compiles, trimmed with the rest, are the next test's
     held = {e["name"]: e for e in _shown(irscope)["sections"]}["variants"]["size"]
     trimmed = irscope("cache", "--trim", str(held - 1))  # one byte too many: the least recently used goes
     assert trimmed.returncode == 0 and trimmed.stdout.startswith("removed 1 entry "), trimmed.stdout
@@ -108,7 +130,7 @@ def test_a_sweep_beside_a_cache_cleared_over_and_over_loses_nothing(cache, irsco
     sweep = subprocess.Popen(
         [sys.executable, "-m", "irscope", "sweep", kernel, "-S", SIGNATURE, "-s", "BLOCK=16,32,64,128,256,512,1024"]
         + ["-s", "num_warps=1,2,4", "-j", "2", "-o", str(tmp_path / "s"), "--json"],
-        env={**os.environ, "IRSCOPE_CACHE_DIR": str(cache)},
+        env={**os.environ, "IRSCOPE_CACHE_DIR": str(cache), "TRITON_CACHE_DIR": str(tmp_path / "triton-cache")},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -125,3 +147,34 @@ def test_a_sweep_beside_a_cache_cleared_over_and_over_loses_nothing(cache, irsco
     assert clears >= 2
     again = irscope("sweep", str(tmp_path / "s"), "--json")  # the session is whole
     assert again.returncode == 0 and len(again.stdout.splitlines()) == 21, again.stderr
+
+
+def _du_dirs(folder: Path) -> int:
+    """The bytes of ``folder`` and its path-digest folders themselves (not entries: not counted in a section)."""
+    return sum(os.lstat(d).st_blocks * 512 for d in [folder, *(p for p in folder.iterdir() if p.is_dir())])
+
+
+def test_the_api_sessions_and_irscopes_folder_in_tritons_cache_are_shown_and_trimmed(
+    cache, triton_cache, irscope, kernel, tmp_path
+):
+    """Issue 47: irscope.sweep()'s sessions and Triton's compiles of irscope's kernels took disk no command showed."""
+    _dump(irscope, kernel, 64)
+    script = f"import irscope; irscope.sweep({kernel!r}, {{'BLOCK': [32]}}, signature={SIGNATURE!r})"
+    env = {**os.environ, "IRSCOPE_CACHE_DIR": str(cache), "TRITON_CACHE_DIR": str(triton_cache)}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    sections = {s["name"]: s for s in _shown(irscope)["sections"]}
+    (session,) = (cache / "sessions").iterdir()
+    assert session.name.startswith("halve-") and (session / "session.json").is_file()
+    assert sections["sessions"]["entries"] == 1 and sections["sessions"]["size"] == _du(session)
+    assert sections["triton-cache"]["entries"] == len(_triton_entries(triton_cache)) == 2  # BLOCK=64 and 32
+    assert sections["triton-cache"]["folder"] == str((triton_cache / "irscope").resolve())
+    text = irscope("cache").stdout
+    assert "sessions irscope.sweep() keeps" in text and f"({(triton_cache / 'irscope').resolve()})" in text
+    trimmed = irscope("cache", "--trim", str(sections["sessions"]["size"] + sections["variants"]["size"]))
+    assert trimmed.returncode == 0 and trimmed.stdout.startswith("removed "), trimmed.stdout
+    cleared = irscope("cache", "--clear")
+    assert cleared.returncode == 0, cleared.stderr
+    assert not list((cache / "sessions").iterdir()) and not _triton_entries(triton_cache) and not _keys(cache)
+    _dump(irscope, kernel, 64)  # compiled again, by Triton too
+    assert len(_triton_entries(triton_cache)) == 1

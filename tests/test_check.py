@@ -93,7 +93,7 @@ def baseline(kernels, tmp_path_factory):
     path = tmp_path_factory.mktemp("baseline") / "scale.check.json"
     result = _invoke("check", kernels["before"], "-S", SIGNATURE, "--write-baseline", str(path))
     assert result.exit_code == 0, result.stderr
-    assert "wrote the facts of 1 variants" in result.stderr
+    assert "wrote the facts of 1 variant" in result.stderr
     return path
 
 
@@ -193,7 +193,7 @@ def test_the_human_table_names_each_broken_condition_and_the_count(kernels, base
     assert result.exit_code == 1
     lines = result.stdout.splitlines()
     assert any("access-width" in line and "FAIL" in line and "16 B" in line for line in lines)
-    assert lines[-1] == f"1 variants, 5 conditions against {baseline}: 2 broke"
+    assert lines[-1] == f"1 variant, 5 conditions against {baseline}: 2 broke"
 
 
 def test_bounds_alone_need_no_baseline(kernels):

@@ -7,6 +7,7 @@ Run under each release (issue 29): the tests assert the running Triton's behavio
 from __future__ import annotations
 
 import inspect
+import os
 import re
 import textwrap
 from pathlib import Path
@@ -23,7 +24,8 @@ pytestmark = pytest.mark.triton_api  # run again under every other supported Tri
 
 REPO = Path(__file__).resolve().parent.parent
 SUPPORTED = ["3.5.1", "3.6.0", "3.7.1", "3.8.0", "3.9.0"]
-UNSUPPORTED = ["3.4.0", "3.10.0"]
+OLDER = ["3.4.0", "2.3.1"]
+NEWER = ["3.10.0", "4.0.0"]  # untested: installable beside a newer torch, and said so once
 
 
 def _triton_requirement() -> Requirement:
@@ -35,9 +37,10 @@ def _triton_requirement() -> Requirement:
     return next(r for r in map(Requirement, project["dependencies"]) if r.name == "triton")
 
 
-def test_pyprojects_dependency_admits_exactly_the_supported_releases():
+def test_pyprojects_dependency_admits_the_supported_releases_and_newer_ones():
+    """No cap (issue 47): with triton<3.10, pip picked an older torch once a newer one needed Triton 3.10."""
     requirement = _triton_requirement()
-    assert [v for v in SUPPORTED + UNSUPPORTED if requirement.specifier.contains(v)] == SUPPORTED
+    assert [v for v in OLDER + SUPPORTED + NEWER if requirement.specifier.contains(v)] == SUPPORTED + NEWER
     # the line check_supported tells the user to install, and the range it checks
     assert requirement.specifier == Requirement(versions.REQUIREMENT).specifier
 
@@ -47,7 +50,17 @@ def test_a_supported_release_is_accepted(version):
     assert versions.check_supported(version) == version
 
 
-@pytest.mark.parametrize("version", UNSUPPORTED + ["2.3.1", "4.0.0", "nightly"])
+@pytest.mark.parametrize("version", NEWER)
+def test_a_newer_untested_release_runs_and_says_so_in_one_line_once(version, monkeypatch, capsys):
+    monkeypatch.delenv(versions.UNTESTED_SAID, raising=False)
+    assert versions.check_supported(version) == version
+    assert versions.check_supported(version) == version
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and f"triton {version} is newer" in said and "tested with (3.5 to 3.9)" in said
+    assert os.environ[versions.UNTESTED_SAID] == "1"  # the workers it starts say nothing
+
+
+@pytest.mark.parametrize("version", OLDER + ["nightly"])
 def test_an_unsupported_release_is_refused_in_one_line_naming_it_and_the_range(version):
     with pytest.raises(UsageError) as caught:
         versions.check_supported(version)

@@ -168,18 +168,37 @@ def test_the_installed_irscope_and_its_data_come_from_the_wheel_not_the_checkout
         assert not path.resolve().is_relative_to(REPO.resolve()), path
 
 
-def test_every_kernel_and_sample_file_of_the_checkout_is_installed(installed):
+def _files(root: Path) -> set[str]:
+    return {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
+
+
+def test_every_kernel_and_runtime_sample_of_the_checkout_is_installed(installed):
     out = installed.python_code("""
         import json
         from irscope.paths import builtin_kernels_dir, samples_dir
         print(json.dumps([str(builtin_kernels_dir()), str(samples_dir())]))
     """).stdout
-    for checkout, there in zip((REPO / "kernels", REPO / "samples"), map(Path, json.loads(out))):
+    kernels, samples = map(Path, json.loads(out))
+    assert _files(REPO / "kernels") - _files(kernels) == set()
+    runtimes = {f for f in _files(REPO / "samples") if f.startswith("runtimes/")}
+    assert len(runtimes) >= 5 and runtimes | {"README.md", "__init__.py"} <= _files(samples)
 
-        def files(root: Path) -> set[str]:
-            return {str(p.relative_to(root)) for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts}
 
-        assert files(checkout) - files(there) == set()
+def test_the_wheel_carries_only_the_samples_irscope_reads_at_run_time(installed):
+    """Issue 47: the samples were 59% of the wheel unpacked; the sessions, Inductor logs, ncu reports and
+    traces are inputs the docs and tests name from a checkout, and irscope reads only the runtimes."""
+    import zipfile
+
+    with zipfile.ZipFile(installed.wheel) as wheel:
+        entries = wheel.infolist()
+    samples = [e for e in entries if e.filename.startswith("irscope/samples/")]
+    shipped = {e.filename.removeprefix("irscope/samples/").split("/")[0] for e in samples}
+    # (a session's stored source, a .py file, is found by setuptools as a module of a namespace package)
+    data = {e.filename for e in samples if not e.filename.endswith(".py")}
+    assert all(f.startswith(("irscope/samples/runtimes/", "irscope/samples/README.md")) for f in data), data
+    assert {"runtimes", "README.md", "__init__.py"} <= shipped
+    share = sum(e.file_size for e in samples) / sum(e.file_size for e in entries)
+    assert share < 0.15, f"samples are {share:.0%} of the unpacked wheel"
 
 
 def test_the_wheel_is_pure_python_for_every_platform(installed):
@@ -209,15 +228,31 @@ def test_the_runtime_samples_are_found(installed):
     assert int(out) >= 5
 
 
-def test_the_tui_opens_the_sample_session_with_its_stylesheet(installed):
-    # Built as `irscope tui DIR` builds it (make_app), on the sample the wheel carries.
+def test_the_wheels_metadata_has_project_urls_and_a_readme_that_works_on_an_index_page(installed):
+    import re
+    import zipfile
+
+    with zipfile.ZipFile(installed.wheel) as wheel:
+        (name,) = [n for n in wheel.namelist() if n.endswith(".dist-info/METADATA")]
+        metadata = wheel.read(name).decode()
+    head, _, description = metadata.partition("\n\n")
+    urls = dict(
+        line.removeprefix("Project-URL: ").split(", ", 1) for line in head.splitlines() if "Project-URL" in line
+    )
+    assert {"Homepage", "Documentation", "Source", "Issues"} <= set(urls)
+    assert "Provides-Extra: all" in head and "Requires-Dist: triton>=3.5\n" in head  # no cap on Triton
+    targets = re.findall(r"!?\[[^\]]*\]\(([^)\s]+)\)", description)
+    assert targets and all(t.startswith("https://") for t in targets), [t for t in targets if "://" not in t]
+
+
+def test_the_tui_opens_a_builtin_kernel_with_its_stylesheet(installed):
+    # Built as `irscope tui square_kernel` builds it (make_app), from the wheel's kernels and runtime samples.
     out = installed.python_code("""
         import asyncio, json
-        from irscope.paths import samples_dir
         from irscope.tui.factory import make_app
 
         async def main():
-            app = make_app(str(samples_dir() / "sessions" / "square_kernel"))
+            app = make_app("square_kernel")
             async with app.run_test(size=(120, 36)) as pilot:
                 await pilot.pause()
                 variants, search = app.query_one("#variants"), app.query_one("#search")

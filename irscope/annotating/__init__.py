@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ir.sourcemap import SourceMap
-from ..types import HtmlDisplay, Stage, Variant, short_repr
+from ..types import HtmlDisplay, Stage, Variant, plural, short_repr
 from .decode import Explanation
 from .explain import explainer
 from .findings import Finding, findings
@@ -50,8 +50,8 @@ class Annotation(HtmlDisplay):
             self.variant.kernel.name,
             self.variant.config.label() or "default",
             self.stage.value,
-            f"{len(self.lines)} lines",
-            f"{len(self.findings)} findings",
+            plural(len(self.lines), "line"),
+            plural(len(self.findings), "finding"),
         )
 
     def unknown(self) -> list[AnnotatedLine]:

@@ -1,10 +1,13 @@
 """The cache on disk as a whole: what it holds, how much, and trimming it (``irscope cache``).
 
-Three sections hold results that irscope can make again: captured variants, tritonparse
-traces read into sessions, Inductor's kernels written as files. An entry of each is one
-folder, used whenever it is read (``mark_used`` sets its time: access times are often not
-kept), and trimming removes the least recently used first. The private Tritons
-(``-c triton=X``) are shown, never trimmed: each is an installation of 170-290 MB that a
+Five sections hold results that irscope can make again: captured variants, tritonparse
+traces read into sessions, Inductor's kernels written as files, the sessions ``irscope.sweep()``
+keeps when given no folder, and irscope's folder inside Triton's own cache (``~/.triton/cache/irscope``:
+Triton's compiles of each kernel file, often larger than the variants irscope keeps). An entry
+of each is one folder, used whenever it is read (``mark_used`` sets its time: access times are often
+not kept), and trimming removes the least recently used first, across the sections. The private
+Tritons (``-c triton=X``) are shown, never trimmed: each is an installation of 0.6-1 GB (measured:
+3.5.1 594 MB, 3.7.1 691 MB, 3.8.0 897 MB, 3.9.0 999 MB, as ``du`` counts them) that a
 worker may be importing from right now, and one irscope did not complete is not its own
 to remove (frontends/triton/environments.py); what a killed install of one left (its
 ``.X.irscope-tmp-PID`` folder) is removed, once that version's install lock is free.
@@ -31,11 +34,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UsageError
-from ..paths import CAPTURES, INDUCTOR_FILES, TRACES, TRITONS, cache_dir
+from ..paths import CAPTURES, IN_TRITON_CACHE, INDUCTOR_FILES, SESSIONS, TRACES, TRITONS, cache_dir, triton_cache_dir
 from ..storage.files import LEFTOVER, OLD_MARK, TEMP_MARK
 
 # section -> how deep its entries sit below it (variants/<2 hex>/<key>/: two)
-TRIMMED = {CAPTURES: 2, TRACES: 1, INDUCTOR_FILES: 1}
+TRIMMED = {CAPTURES: 2, TRACES: 1, INDUCTOR_FILES: 1, SESSIONS: 1}
+# irscope's folder in Triton's cache, a section outside irscope's own: <path digest>/<Triton's key>/ (two).
+# A Triton reading an entry trimmed meanwhile finds a file missing, which is a miss: it compiles again.
+TRITON_CACHE = "triton-cache"
+TRITON_CACHE_DEPTH = 2
 TRIM_MARK = ".irscope-trim-"  # an entry renamed away by a trim, on its way out
 LOCK = ".trim.lock"
 LEFTOVER_AGE = 3600.0  # a writer's temporary folder older than this is a killed writer's
@@ -58,6 +65,7 @@ class Section:
     newest: float | None = None
     trimmed: bool = True
     names: list[str] = field(default_factory=list)  # the private Tritons: their versions
+    folder: str = ""  # where it is: a folder of the cache, or (triton-cache) of Triton's cache
 
 
 @dataclass
@@ -69,6 +77,7 @@ class Usage:
 
     @property
     def total(self) -> int:
+        """Bytes irscope keeps: its cache, and its folder in Triton's cache."""
         return sum(s.size for s in self.sections) + self.other
 
     def to_json(self) -> dict:
@@ -103,20 +112,15 @@ def parse_size(text: str) -> int:
     return int(float(m[1]) * 1024 ** " KMGT".index(m[2].upper() or " "))
 
 
-def usage(root: Path | None = None) -> Usage:
-    """Every section of the cache at ``root`` (default: ``cache_dir()``), measured."""
+def usage(root: Path | None = None, triton_cache: Path | None = None) -> Usage:
+    """Every section of the cache at ``root`` (default: ``cache_dir()``), and irscope's folder in Triton's
+    cache ``triton_cache`` (default: ``triton_cache_dir()`` when ``root`` is the default one), measured."""
     root = _root(root)
     links: list[str] = []
     sections = []
-    for name in TRIMMED:
-        section = Section(name)
-        for entry in _entries(root, name, links):
-            section.entries += 1
-            section.size += entry.size
-            section.oldest = min(section.oldest or entry.used, entry.used)
-            section.newest = max(section.newest or entry.used, entry.used)
-        sections.append(section)
-    tritons = Section(TRITONS, trimmed=False)
+    for name, depth in TRIMMED.items():
+        sections.append(_measured(Section(name, folder=str(root / name)), _entries(root, name, depth, links)))
+    tritons = Section(TRITONS, trimmed=False, folder=str(root / TRITONS))
     for folder in _children(root / TRITONS, links, root):
         if not folder.name.startswith("."):
             tritons.entries += 1
@@ -124,27 +128,63 @@ def usage(root: Path | None = None) -> Usage:
         tritons.size += _size(folder)
     sections.append(tritons)
     total = _size(root) if _is_real_dir(root) else 0
-    return Usage(root, sections, max(total - sum(s.size for s in sections), 0), sorted(links))
+    other = max(total - sum(s.size for s in sections), 0)
+    place = _triton_place(triton_cache, root)
+    if place is not None:
+        base, name = place
+        section = Section(TRITON_CACHE, folder=str(base / name))
+        sections.append(_measured(section, _entries(base, name, TRITON_CACHE_DEPTH, links)))
+    return Usage(root, sections, other, sorted(links))
 
 
-def trim(limit: int, root: Path | None = None) -> Trimmed:
-    """Remove the least recently used entries of the trimmed sections until they hold at most ``limit`` bytes."""
+def trim(limit: int, root: Path | None = None, triton_cache: Path | None = None) -> Trimmed:
+    """Remove the least recently used entries of the trimmed sections (irscope's folder in Triton's cache
+    among them) until they hold at most ``limit`` bytes."""
     root = _root(root)
     if not _is_real_dir(root):
         return Trimmed(0, 0, 0, 0)
+    place = _triton_place(triton_cache, root)
     with _trim_lock(root):
-        leftovers = sum(_remove(root, path) for path in _leftovers(root))
+        leftovers = sum(_remove(root, path) for path in _leftovers(root, TRIMMED))
+        if place is not None:
+            leftovers += sum(_remove(place[0], p) for p in _leftovers(place[0], {place[1]: TRITON_CACHE_DEPTH}))
         leftovers += _remove_install_leftovers(root)
-        entries = sorted((e for name in TRIMMED for e in _entries(root, name, [])), key=lambda e: e.used)
-        held = sum(e.size for e in entries)
+        found = [(root, e) for name, depth in TRIMMED.items() for e in _entries(root, name, depth, [])]
+        if place is not None:
+            found += [(place[0], e) for e in _entries(place[0], place[1], TRITON_CACHE_DEPTH, [])]
+        found.sort(key=lambda pair: pair[1].used)
+        held = sum(e.size for _, e in found)
         removed = freed = 0
-        for entry in entries:
+        for base, entry in found:
             if held <= limit:
                 break
-            if _remove(root, entry.path):
+            if _remove(base, entry.path):
                 removed, freed = removed + 1, freed + entry.size
             held -= entry.size
     return Trimmed(removed, freed, leftovers, held)
+
+
+def _measured(section: Section, entries: Iterator[CacheEntry]) -> Section:
+    for entry in entries:
+        section.entries += 1
+        section.size += entry.size
+        section.oldest = min(section.oldest or entry.used, entry.used)
+        section.newest = max(section.newest or entry.used, entry.used)
+    return section
+
+
+def _triton_place(triton_cache: Path | None, root: Path) -> tuple[Path, str] | None:
+    """(Triton's cache, irscope's folder in it), or None: a cache named by path alone (a test's, a script's)
+    is that cache only, unless its Triton cache is named too."""
+    if triton_cache is None:
+        if root != _root(None):
+            return None
+        triton_cache = triton_cache_dir()
+    try:
+        base = Path(triton_cache).resolve()  # the user's own link to Triton's cache: followed once, here
+    except (OSError, RuntimeError):
+        return None
+    return base, IN_TRITON_CACHE  # not made yet: an empty section
 
 
 def _root(root: Path | None) -> Path:
@@ -157,10 +197,10 @@ def _root(root: Path | None) -> Path:
         raise UsageError(f"the cache {path} cannot be followed ({exc})") from None
 
 
-def _entries(root: Path, section: str, links: list[str]) -> Iterator[CacheEntry]:
+def _entries(root: Path, section: str, depth: int, links: list[str]) -> Iterator[CacheEntry]:
     """The entries of ``section``: real folders at its depth, not hidden (a writer's or a trim's)."""
     level = [root / section]
-    for _ in range(TRIMMED[section]):
+    for _ in range(depth):
         level = [c for folder in level for c in _children(folder, links, root) if not c.name.startswith(".")]
     for folder in level:
         try:
@@ -170,10 +210,10 @@ def _entries(root: Path, section: str, links: list[str]) -> Iterator[CacheEntry]
         yield CacheEntry(folder, section, _size(folder), used)
 
 
-def _leftovers(root: Path) -> Iterator[Path]:
+def _leftovers(root: Path, sections: dict[str, int]) -> Iterator[Path]:
     """Earlier trims' remains, and temporary folders of writers killed more than an hour ago."""
     now = time.time()
-    for section, depth in TRIMMED.items():
+    for section, depth in sections.items():
         level = [root / section]
         for _ in range(depth):
             children = [c for folder in level for c in _children(folder, [], root)]

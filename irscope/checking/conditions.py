@@ -11,6 +11,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..types import plural
 from .facts import Facts
 
 MAX_BOUND = 1 << 30  # registers, bytes: a bound past this is a typo
@@ -156,12 +157,12 @@ def judge(
         row(
             "findings",
             Verdict.FAILED,
-            f"{len(base.findings)} warnings",
-            f"{len(now.findings)} warnings",
+            plural(len(base.findings), "warning"),
+            plural(len(now.findings), "warning"),
             "new: " + "; ".join(appeared),
         )
     else:
-        row("findings", Verdict.PASSED, f"{len(base.findings)} warnings", f"{len(now.findings)} warnings")
+        row("findings", Verdict.PASSED, plural(len(base.findings), "warning"), plural(len(now.findings), "warning"))
     for stage in conditions.unchanged:
         name = f"listing:{stage}"
         if "listing" in conditions.ignore:

@@ -133,7 +133,14 @@ class LazyGroup(click.Group):
     help="Without a GPU: the card a stand-in answers as when a kernel file or package is imported (H100, H200, "
     "B200, RTX5090, A100, MI300X, MI355X; MODEL:N for N of them), and the arch compiled for. [env: IRSCOPE_GPU]",
 )
-@click.version_option(package_name="irscope")
+@click.option(
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=lambda ctx, _param, value: _print_version(ctx) if value and not ctx.resilient_parsing else None,
+    help="Show irscope's version, and Python's, Triton's, torch's (with its CUDA or ROCm) and the GPU, and exit.",
+)
 @click.pass_context
 def main(ctx: click.Context, debug: bool, gpu: str | None) -> None:
     """See what the compiler did with your Triton kernel.
@@ -147,6 +154,9 @@ def main(ctx: click.Context, debug: bool, gpu: str | None) -> None:
     """
     ctx.ensure_object(dict)
     ctx.obj["debug"] = debug
+    from ..processes.own_python import quiet_known_warnings
+
+    quiet_known_warnings()
     if gpu is not None:  # the one setting every process irscope starts reads (workers, irscope run's program)
         from ..gpu_models import ENV, parse_gpu
 
@@ -158,6 +168,14 @@ def main(ctx: click.Context, debug: bool, gpu: str | None) -> None:
         os.environ[ENV] = spelled
         # put back once the command is done: a test (or a script) calling irscope in-process keeps its own
         ctx.call_on_close(lambda: os.environ.pop(ENV, None) if previous is None else os.environ.update({ENV: previous}))
+
+
+def _print_version(ctx: click.Context) -> None:
+    from .version import version_lines
+
+    for line in version_lines():
+        click.echo(line)
+    ctx.exit()
 
 
 def _error_line(message: str) -> None:

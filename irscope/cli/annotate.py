@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 
 import click
 
+from ..paths import shown_file
 from .options import EXPLAINED_STAGES, kernel_options
 from .output import echo
 
@@ -60,7 +60,7 @@ def annotate(kernel, assignments, arch, signature, stage_name, as_json, findings
         return
     echo("")
     python = variant.listings.get(Stage.SOURCE, "").splitlines()
-    name = os.path.basename(variant.kernel.file)
+    name = shown_file(variant.kernel.file)
     last = None
     for line in result.lines:
         e = line.explanation

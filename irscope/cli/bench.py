@@ -8,8 +8,9 @@ from typing import Any
 
 import click
 
+from ..types import plural
 from .options import executor_options, kernel_options, milliseconds, seconds
-from .output import echo
+from .output import csv_option, echo
 
 
 @click.command()
@@ -55,6 +56,7 @@ from .output import echo
     help="Time the variants another Triton compiled from the cubins a session stores (a cubin is GPU code: "
     "only for a session you made). Without it, only the ones compiled in this run are timed.",
 )
+@csv_option
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per variant.")
 @executor_options
 def bench(
@@ -214,7 +216,7 @@ def exit_if_any_failed(rows) -> None:
     bad = Counter(r.measurement.status.value for r in rows if r.measurement.status is not Status.OK)
     if bad:
         kinds = ", ".join(f"{n} {status}" for status, n in sorted(bad.items()))
-        echo(f"{sum(bad.values())} of {len(rows)} variants not ok: {kinds}", err=True)
+        echo(f"{sum(bad.values())} of {plural(len(rows), 'variant')} not ok: {kinds}", err=True)
         raise SystemExit(int(ExitCode.FAILURE))
 
 
@@ -224,7 +226,7 @@ def print_bench_table(rows, autotuner=None) -> None:
 
     from ..session.store import Entry, variant_facts
     from ..session.table import text, varying
-    from .output import table_console
+    from .output import print_table
 
     entries = [
         Entry(
@@ -270,8 +272,7 @@ def print_bench_table(rows, autotuner=None) -> None:
             (m.error or _kernels(m))[:80],
             style=style,
         )
-    console = table_console(table)
-    console.print(table)
+    console = print_table(table)
     if autotuner is not None:
         for line in autotuner_lines(autotuner, rows):
             console.print(line, markup=False, highlight=False)

@@ -7,13 +7,16 @@ import time
 
 import click
 
+from ..types import plural
 from .output import echo
 
 WHAT = {
     "variants": "captured variants",
     "tritonparse": "tritonparse traces read",
     "inductor": "Inductor kernels as files",
+    "sessions": "sessions irscope.sweep() keeps",
     "tritons": "private Tritons (-c triton=X)",
+    "triton-cache": "irscope's compiles in Triton's cache",
 }
 
 
@@ -24,11 +27,13 @@ WHAT = {
 def cache(trim_to, clear, as_json) -> None:
     """Show the cache (location, size, entries), or trim it.
 
-    Captured variants, tritonparse traces and Inductor's kernel files are made
-    again when needed: --trim removes the least recently used of them until they
-    take at most SIZE (500M, 2G), --clear all of them. The private Tritons that
-    -c triton=X installs are shown, never removed (rm -r one by hand). Safe while
-    other irscopes use the cache; links in it are left alone, never followed.
+    Captured variants, tritonparse traces, Inductor's kernel files, the sessions
+    irscope.sweep() keeps and irscope's folder in Triton's cache (~/.triton/cache/irscope,
+    or under $TRITON_CACHE_DIR) are made again when needed: --trim removes the least
+    recently used of them until they take at most SIZE (500M, 2G), --clear all of
+    them. The private Tritons that -c triton=X installs (0.6-1 GB each) are shown,
+    never removed (rm -r one by hand). Safe while other irscopes use the cache; links
+    in it are left alone, never followed.
 
     \b
     Examples:
@@ -47,10 +52,10 @@ def cache(trim_to, clear, as_json) -> None:
             echo(json.dumps(vars(done)))
             return
         echo(
-            f"removed {done.removed} {'entry' if done.removed == 1 else 'entries'} ({_bytes(done.freed)}), "
+            f"removed {plural(done.removed, 'entry', 'entries')} ({_bytes(done.freed)}), "
             "least recently used first; "
             f"what can be trimmed now takes {_bytes(done.kept)}"
-            + (f"; {done.leftovers} leftovers of killed writers or trims removed" if done.leftovers else "")
+            + (f"; {plural(done.leftovers, 'leftover')} of killed writers or trims removed" if done.leftovers else "")
         )
         return
     found = usage()
@@ -59,8 +64,10 @@ def cache(trim_to, clear, as_json) -> None:
         return
     echo(f"irscope's cache: {found.root} ({_bytes(found.total)})")
     for s in found.sections:
-        count = f"{s.entries} {'folders' if s.name == 'tritons' else 'entries'}"
+        count = plural(s.entries, "folder") if s.name == "tritons" else plural(s.entries, "entry", "entries")
         line = f"  {s.name:12} {count:>13} {_bytes(s.size):>10}  {WHAT[s.name]}"
+        if s.name == "triton-cache":
+            line += f" ({s.folder})"
         if s.newest is not None:
             line += f", used {_day(s.oldest)} to {_day(s.newest)}"
         if not s.trimmed and s.names:
@@ -68,7 +75,7 @@ def cache(trim_to, clear, as_json) -> None:
         echo(line)
     echo(f"  {'other':12} {'':>13} {_bytes(found.other):>10}")
     if found.links:
-        echo(f"  {len(found.links)} links in the cache, left alone: {', '.join(found.links[:5])}")
+        echo(f"  {plural(len(found.links), 'link')} in the cache, left alone: {', '.join(found.links[:5])}")
     echo("trim with irscope cache --trim SIZE (least recently used first), or --clear")
 
 

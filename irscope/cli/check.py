@@ -8,8 +8,9 @@ from pathlib import Path
 
 import click
 
+from ..types import plural
 from .options import MAX_JOBS, STAGE_CHOICES, Bounded, kernel_options
-from .output import echo
+from .output import csv_option, echo
 
 BOUND = re.compile(r"(\+?)(\d{1,10})")
 IGNORABLE = ("spills", "occupancy", "access-width", "findings", "baseline")
@@ -64,6 +65,7 @@ class BoundType(click.ParamType):
     "With --write-baseline on a GPU: time the variants, so the file holds their runtimes.",
 )
 @click.option("--ignore", multiple=True, type=click.Choice(IGNORABLE), help="Leave out a condition a baseline sets.")
+@csv_option
 @click.option("--json", "as_json", is_flag=True, help="Print the verdicts as one JSON object.")
 @click.option("--junit", metavar="FILE", type=click.Path(dir_okay=False, path_type=Path), help="Write JUnit XML.")
 @click.option("--github", is_flag=True, help="Also print GitHub workflow annotations (::error) for each failure.")
@@ -203,7 +205,8 @@ def _gate(variants, runtimes, against, conditions, write_to, as_json, junit, git
         n = write_baseline(write_to, variants[0].kernel.name, facts)
         failed = sum(not f.ok for _, _, f in facts)
         echo(
-            f"wrote the facts of {n} variants to {write_to}" + (f" ({failed} did not compile)" if failed else ""),
+            f"wrote the facts of {plural(n, 'variant')} to {write_to}"
+            + (f" ({failed} did not compile)" if failed else ""),
             err=True,
         )
         return
@@ -264,7 +267,7 @@ def _print_table(rows, origin, n_variants) -> None:
     from rich.table import Table
 
     from ..checking.conditions import Verdict
-    from .output import table_console
+    from .output import print_table
 
     table = Table(box=None, pad_edge=False)
     for column in ("variant", "condition", "", "baseline", "now", "why"):
@@ -272,12 +275,12 @@ def _print_table(rows, origin, n_variants) -> None:
     for r in rows:
         mark = {Verdict.FAILED: "FAIL", Verdict.SKIPPED: "skip", Verdict.PASSED: "ok"}[r.verdict]
         table.add_row(f"{r.kernel} {r.config} @{r.arch}", r.condition, mark, r.baseline, r.current, r.detail)
-    table_console(table).print(table)
+    print_table(table)
     broke = sum(r.verdict is Verdict.FAILED for r in rows)
     skipped = sum(r.verdict is Verdict.SKIPPED for r in rows)
     against = f" against {origin}" if origin else ""
     verdict = f"{broke} broke" if broke else "every condition holds"
     echo(
-        f"{n_variants} variants, {len(rows)} conditions{against}: {verdict}"
+        f"{plural(n_variants, 'variant')}, {plural(len(rows), 'condition')}{against}: {verdict}"
         + (f", {skipped} skipped" if skipped else "")
     )

@@ -7,12 +7,12 @@ from typing import Any
 
 import click
 
-from .options import milliseconds
+from .options import complete_path, milliseconds
 from .output import echo
 
 
 @click.command()
-@click.argument("kernels", nargs=-1, required=True)
+@click.argument("kernels", nargs=-1, required=True, shell_complete=complete_path)
 @click.option(
     "-c",
     "assignments",

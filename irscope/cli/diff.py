@@ -6,12 +6,12 @@ import json
 
 import click
 
-from .options import STAGE_CHOICES, check_arch, sample_gpu_option
+from .options import STAGE_CHOICES, check_arch, complete_path, sample_gpu_option
 from .output import echo
 
 
 @click.command()
-@click.argument("kernel")
+@click.argument("kernel", shell_complete=complete_path)
 @sample_gpu_option
 @click.option(
     "-a",

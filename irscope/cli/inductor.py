@@ -9,11 +9,12 @@ from typing import Any
 
 import click
 
-from .output import echo
+from .options import complete_path
+from .output import csv_option, echo
 
 
 @click.command()
-@click.argument("target", required=False)
+@click.argument("target", required=False, shell_complete=complete_path)
 @click.option(
     "--input", "inputs", multiple=True, metavar="DTYPE[DIMS]", help="An example input, e.g. f32[4096,4096]. Repeatable."
 )
@@ -37,6 +38,7 @@ from .output import echo
     type=click.Path(file_okay=False, path_type=Path),
     help="Write one session per kernel and inductor.json into this directory.",
 )
+@csv_option
 @click.option("--json", "as_json", is_flag=True, help="Print the capture as one JSON object.")
 def inductor(target, inputs, log, trace, mode, arch, out, as_json) -> None:
     """Capture the Triton kernels torch.compile (Inductor) generates.
@@ -146,7 +148,7 @@ def _print(capture) -> None:
     from ..records import Facts
     from ..session.store import variant_facts
     from ..session.table import text
-    from .output import table_console
+    from .output import print_table
 
     table = Table(box=None, pad_edge=False, header_style="bold")
     for column in (
@@ -188,8 +190,7 @@ def _print(capture) -> None:
             text(ck.calls),
             style=None if v is None or v.ok else "red",
         )
-    console = table_console(table)
-    console.print(table)
+    console = print_table(table)
     for output in capture.outputs:
         for call in output.extern_calls:
             console.print(f"  extern (not Triton) in graph {output.graph}: {call}", style="grey50")

@@ -6,10 +6,11 @@ import json
 
 import click
 
-from .output import echo
+from .output import csv_option, echo
 
 
 @click.command("list")
+@csv_option
 @click.option(
     "--json",
     "as_json",
@@ -41,7 +42,7 @@ def list_kernels(as_json: bool) -> None:
         return
     from rich.table import Table
 
-    from .output import table_console
+    from .output import print_table
 
     table = Table(box=None, pad_edge=False, show_edge=False)
     for column in ("kernel", "parameter", "default", "sweep", "description"):
@@ -55,4 +56,4 @@ def list_kernels(as_json: bool) -> None:
             )
             first = False
         table.add_row("", "", "", "", "")
-    table_console(table).print(table)
+    print_table(table)

@@ -124,7 +124,17 @@ def kernel_options(fn: Callable[..., Any]) -> Callable[..., Any]:
         "matrix_instr_nonkdim, kpack on AMD) or an input size. "
         "Repeatable, or comma-separated.",
     )(fn)
-    return click.argument("kernel")(fn)
+    return click.argument("kernel", shell_complete=complete_path)(fn)
+
+
+def complete_path(ctx: click.Context, param: click.Parameter, incomplete: str) -> list:
+    """Shell completion of a KERNEL, SESSION or file argument: the shell's own file-name completion.
+
+    Without it, turning on click's completion (docs/shell-completion.md) left these arguments with none at all:
+    an argument of no type completes to nothing, and bash then offers no file either."""
+    from click.shell_completion import CompletionItem
+
+    return [CompletionItem(incomplete, type="file")]
 
 
 def check_arch(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:

@@ -60,6 +60,14 @@ class Console(_RichConsole):
     def render_str(self, text: str, **kwargs):
         return super().render_str(visible(text), **kwargs)
 
+    def _render_buffer(self, buffer) -> str:
+        # Written to a pipe or a file (no colours), a table's rows were padded to its full width: each line
+        # ended in spaces (up to 130 of them in `irscope list | cat -A`), which a diff or a grep then trips on.
+        text = super()._render_buffer(buffer)
+        if self.is_terminal or self.color_system is not None:
+            return text
+        return "\n".join(line.rstrip(" ") for line in text.split("\n"))
+
 
 def table_console(table) -> Console:
     """A Console for printing ``table`` on stdout, and the lines that follow it.
@@ -80,3 +88,51 @@ def table_console(table) -> Console:
 
 
 _UNBOUNDED = 1 << 20  # wider than any table: the measure of its widest row
+
+CSV_KEY = "irscope.csv"  # ctx.meta: the command was given --csv
+
+
+def csv_option(fn):
+    """``--csv``: the command's table as CSV on stdout (a header row, then a row per table row), for a
+    spreadsheet or pandas; what it prints after the table goes to stderr. Read by ``print_table``."""
+
+    def remember(ctx: click.Context, _param, value: bool) -> None:
+        if value:
+            ctx.meta[CSV_KEY] = True
+
+    return click.option(
+        "--csv",
+        is_flag=True,
+        expose_value=False,
+        callback=remember,
+        help="Print the table as CSV (a header row, then one row each); the lines after it go to stderr.",
+    )(fn)
+
+
+def print_table(table) -> Console:
+    """Print ``table`` (a rich Table) on stdout, as the terminal or a log reads it (``table_console``), or as CSV
+    where the command was given ``--csv``; returns the Console for the lines that follow it (stderr under --csv,
+    so that stdout is CSV alone)."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or not ctx.meta.get(CSV_KEY):
+        console = table_console(table)
+        console.print(table)
+        return console
+    import csv
+    import io
+
+    from rich.text import Text
+
+    columns = [[_plain(c, Text) for c in column.cells] for column in table.columns]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([_plain(column.header, Text) for column in table.columns])
+    writer.writerows(zip(*columns))
+    click.echo(visible(out.getvalue()), nl=False)
+    return Console(stderr=True, soft_wrap=True)
+
+
+def _plain(cell, text_type) -> str:
+    if isinstance(cell, text_type):
+        return cell.plain
+    return "" if cell is None else str(cell)

@@ -7,12 +7,13 @@ import json
 import click
 
 from ..ir.passes import ops_text
-from .options import check_arch
+from ..types import plural
+from .options import check_arch, complete_path
 from .output import echo
 
 
 @click.command()
-@click.argument("kernel")
+@click.argument("kernel", shell_complete=complete_path)
 @click.option(
     "-c", "assignments", multiple=True, metavar="NAME=VALUE", help="Set a parameter (both sides). Repeatable."
 )
@@ -122,7 +123,8 @@ def passes(
         )
         return
     echo(
-        f"{variant_title(variant)} · {len(log.steps)} passes, {sum(s.changed for s in log.steps)} changed the IR",
+        f"{variant_title(variant)} · {plural(len(log.steps), 'pass', 'passes')}, "
+        f"{sum(s.changed for s in log.steps)} changed the IR",
         err=True,
     )
     echo("\n".join(table_lines(log)))

@@ -6,11 +6,13 @@ from pathlib import Path
 
 import click
 
+from ..types import plural
+from .options import complete_path
 from .output import echo
 
 
 @click.command()
-@click.argument("session_dir", metavar="SESSION_OR_RUN")
+@click.argument("session_dir", metavar="SESSION_OR_RUN", shell_complete=complete_path)
 @click.option(
     "-o", "out", required=True, type=click.Path(dir_okay=False, path_type=Path), help="The HTML file to write."
 )
@@ -86,4 +88,4 @@ def report(session_dir, out, diffs, diff_stage, sample_gpu, absolute_paths) -> N
         requests.append(DiffRequest(ids[0], ids[1], Stage(diff_stage)))
     text = build(session, requests, sample_gpu, absolute_paths)
     write_output(out, text)
-    echo(f"wrote {out} ({len(text.encode()) / 1e6:.1f} MB, {len(session.entries)} variants)", err=True)
+    echo(f"wrote {out} ({len(text.encode()) / 1e6:.1f} MB, {plural(len(session.entries), 'variant')})", err=True)

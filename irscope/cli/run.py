@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from .output import echo
+from .options import complete_path
+from .output import csv_option, echo
 
 
 @click.command(context_settings={"allow_interspersed_args": False, "ignore_unknown_options": True})
@@ -35,8 +36,9 @@ from .output import echo
     "answer as it does. Default: an H100 (or the common card of --arch). [env: IRSCOPE_GPU]",
 )
 @click.option("--arch", metavar="SM", help="Without a GPU: stand in for the common card of this arch (sm_80: an A100).")
+@csv_option
 @click.option("--json", "as_json", is_flag=True, help="Print run.json instead of the table.")
-@click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
+@click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED, shell_complete=complete_path)
 def run(out, profile, gpu_model, arch, as_json, command) -> None:
     """Run COMMAND (a Python program) as it is and record every Triton kernel it compiles and launches.
 
@@ -176,7 +178,7 @@ def _print(written: dict, out: Path) -> None:
 
     from ..interop.run.index import RunIndex
     from ..session.table import text
-    from .output import table_console
+    from .output import print_table
 
     index = RunIndex.from_json(written, f"{out}/run.json")
 
@@ -214,8 +216,7 @@ def _print(written: dict, out: Path) -> None:
             "(not Triton)",
             style="grey50",
         )
-    console = table_console(table)
-    console.print(table)
+    console = print_table(table)
     where = f"on {index.device}" if index.device else index.mode
     console.print(
         f"{len(index.kernels)} Triton kernels, {where}, program ran {index.wall_s or 0.0:.1f} s; "

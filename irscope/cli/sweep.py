@@ -7,8 +7,9 @@ from pathlib import Path
 
 import click
 
+from ..types import plural
 from .options import MAX_JOBS, executor_options, kernel_options, sample_gpu_option
-from .output import echo
+from .output import csv_option, echo
 
 
 @click.command()
@@ -27,6 +28,7 @@ from .output import echo
 @click.option(
     "--jobs", "-j", type=click.IntRange(min=1, max=MAX_JOBS), help="Compile processes (default: one per core)."
 )
+@csv_option
 @click.option("--json", "as_json", is_flag=True, help="Print the table as JSON lines instead.")
 @click.option(
     "--bench", "with_bench", is_flag=True, help="Also check and time every variant on this GPU (see irscope bench)."
@@ -151,7 +153,7 @@ def _capture(todo, arch, jobs, with_passes, as_json) -> None:
     failed = sum(not r.ok for r in results)
     where = f" into {session.path}" if session else ""
     echo(
-        f"{len(results)} variants{where}: {len(results) - failed} ok, {failed} failed, "
+        f"{plural(len(results), 'variant')}{where}: {len(results) - failed} ok, {failed} failed, "
         f"{sum(r.reused for r in results)} reused",
         err=True,
     )
@@ -190,7 +192,7 @@ def _print_table(results, kernel, as_json: bool, sample_gpu: str | None = None) 
         return
     from rich.table import Table
 
-    from .output import table_console
+    from .output import print_table
 
     table = Table(box=None, pad_edge=False, header_style="bold")
     for name in names:
@@ -203,4 +205,4 @@ def _print_table(results, kernel, as_json: bool, sample_gpu: str | None = None) 
         table.add_row(
             *[text(cell(e, n)) for n in names], *[text(cell(e, c.key)) for c in columns], note(e), style=style
         )
-    table_console(table).print(table)
+    print_table(table)

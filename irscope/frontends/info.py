@@ -93,6 +93,9 @@ class FrontendInfo:
     launch_options: Mapping[str, OptionSpec] = field(default_factory=dict)  # change only how it launches
     # The option naming which build of its compiler compiles a variant (Triton's ``triton=3.8.0``), "": none.
     version_option: str = ""
+    # Its compiler's package, and the releases of it irscope is tested with, in words (``irscope --version``).
+    compiler_package: str = ""
+    tested_releases: str = ""
     # What ``irscope run`` installs in the program to record this language's kernels: ``recorder(raw, gpu_free)``
     # with the run's raw/ folder and, without a GPU, the card the stand-in answers as (gpu_models.parse_gpu's
     # spelling: "H100", "MI300X:8").

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from ..paths import shown_file
 from ..types import Stage, Variant
 from .dialects import dialect_of
 from .sourcemap import SourceMap
@@ -15,7 +16,7 @@ def interleave_source(variant: Variant, stage: Stage, source_map: SourceMap | No
     came from (``<- model.py:12``, the source map's second level)."""
     source_map = source_map or SourceMap(variant)
     python = variant.listings.get(Stage.SOURCE, "").splitlines()
-    name = os.path.basename(variant.kernel.file)
+    name = shown_file(variant.kernel.file)
     mark = dialect_of(stage, os.path.splitext(variant.kernel.file)[1]).comment
     out: list[str] = []
     last = None

@@ -136,6 +136,37 @@ def _ask_cuda() -> tuple[int | None, int]:
         return None, 0
 
 
+def gpu_names() -> tuple[list[str], str | None]:
+    """The names NVML gives the host's NVIDIA GPUs ("NVIDIA H100 80GB HBM3"), and the driver's version;
+    ([], None) where NVML is not there. All of the host's: CUDA_VISIBLE_DEVICES is not applied."""
+    try:
+        nvml = ctypes.CDLL("libnvidia-ml.so.1")
+    except OSError:
+        return [], None
+    names: list[str] = []
+    driver: str | None = None
+    try:
+        if nvml.nvmlInit_v2() != _NVML_SUCCESS:
+            return [], None
+        try:
+            text = ctypes.create_string_buffer(96)
+            if nvml.nvmlSystemGetDriverVersion(text, len(text)) == _NVML_SUCCESS:
+                driver = text.value.decode("ascii", "replace")
+            count = ctypes.c_uint(0)
+            if nvml.nvmlDeviceGetCount_v2(ctypes.byref(count)) == _NVML_SUCCESS:
+                for index in range(count.value):
+                    handle = ctypes.c_void_p()
+                    if nvml.nvmlDeviceGetHandleByIndex_v2(index, ctypes.byref(handle)) != _NVML_SUCCESS:
+                        continue
+                    if nvml.nvmlDeviceGetName(handle, text, len(text)) == _NVML_SUCCESS:
+                        names.append(text.value.decode("ascii", "replace"))
+        finally:
+            nvml.nvmlShutdown()
+    except (AttributeError, OSError):
+        return [], None
+    return names, driver
+
+
 def visible_gpus() -> list[str]:
     """The host's ids of the GPUs this process may use, as CUDA_VISIBLE_DEVICES names them (or 0..n-1)."""
     given = [d.strip() for d in os.environ.get("CUDA_VISIBLE_DEVICES", "").split(",") if d.strip()]

@@ -18,10 +18,26 @@ import sys
 WORKER_ENV = "IRSCOPE_WORKER"
 
 
+# torch imported where NumPy is not installed (pip install torch does not bring it) warns "Failed to initialize
+# NumPy: No module named 'numpy'" from its C++ side, a UserWarning; irscope uses no NumPy through torch, and the
+# line landed in the middle of irscope's output (a worker's stderr is shown where a job fails). Left out in
+# irscope's own processes, not in the user's (a notebook, irscope run's program).
+NUMPY_WARNING = "Failed to initialize NumPy"
+
+
+def quiet_known_warnings() -> None:
+    import warnings
+
+    warnings.filterwarnings("ignore", message=NUMPY_WARNING, category=UserWarning)
+
+
 def command(code: str, *args: str) -> list[str]:
-    """``python -c code args...``, with nothing imported from the working directory."""
+    """``python -c code args...``, with nothing imported from the working directory, and torch's NumPy warning
+    left out."""
     safe = ["-P"] if sys.version_info >= (3, 11) else []
-    return [sys.executable, *safe, "-c", f"import sys; sys.path[:] = [p for p in sys.path if p]; {code}", *args]
+    start = "import sys; sys.path[:] = [p for p in sys.path if p]; "
+    start += f"import warnings; warnings.filterwarnings('ignore', message={NUMPY_WARNING!r}, category=UserWarning); "
+    return [sys.executable, *safe, "-c", start + code, *args]
 
 
 def environment(overrides: dict[str, str] | None = None) -> dict[str, str]:

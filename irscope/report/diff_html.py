@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from ..diffing import VariantDiff
 from ..diffing.render import changed_spans, context_groups, unified
 from ..diffing.summary import summary_lines
+from ..types import plural
 
 CONTEXT = 3  # equal lines shown around each change, as `irscope diff` shows them
 ROW_CLASS = {"delete": "del", "insert": "add", "replace": "chg-line", "moved": "mov"}
@@ -82,7 +83,7 @@ def diff_section(d: VariantDiff) -> str:
     removed, added = d.counts()
     title = html.escape(f"{d.a.config.label()}  vs  {d.b.config.label()} · {d.stage.value}")
     counts = html.escape(
-        f"{removed} lines removed, {added} added, {d.changed_instructions()} instructions changed"
+        f"{plural(removed, 'line')} removed, {added} added, {plural(d.changed_instructions(), 'instruction')} changed"
         + ("" if d.raw else " (normalised: register names and labels renamed alike)")
     )
     summary = html.escape("\n".join(summary_lines(d)))

@@ -17,7 +17,7 @@ from ..annotating import Annotation
 from ..annotating.findings import Finding
 from ..diffing import VariantDiff
 from ..session import Session
-from ..types import Variant
+from ..types import Variant, plural
 from .diff_html import diff_section
 from .html import SESSION_PARTS, session_title
 from .page import Parts, render_page
@@ -51,7 +51,7 @@ def page(obj: Any) -> str:
             "runtime_note": "",
         }
         data["findings"] = findings_data(list(obj))
-        return render_page(f"irscope · {len(obj)} findings", "", data, Parts(findings=True))
+        return render_page(f"irscope · {plural(len(obj), 'finding')}", "", data, Parts(findings=True))
     raise TypeError(
         f"irscope displays a Variant, VariantDiff, Session, Annotation or list of Findings, not {type(obj).__name__}"
     )
@@ -89,7 +89,7 @@ def _variant_page(variant: Variant, found: list[Finding] | None = None, what: st
         facts.append(variant.compile_info.compiler)
     if what:
         facts.append(what)
-    about = f"{variant.kernel.name} ({paths(variant.kernel.file)}) · {' · '.join(facts)}"
+    about = f"{variant.kernel.name} ({paths.file_label(variant.kernel.file)}) · {' · '.join(facts)}"
     return render_page(title, about, data, VARIANT_PARTS)
 
 
@@ -97,7 +97,7 @@ def _diff_page(d: VariantDiff) -> str:
     paths = SharedPaths(d.a.kernel.file)
     removed, added = d.counts()
     title = f"irscope · diff · {d.a.kernel.name} · {d.stage.value}"
-    about = f"{d.a.config.label()} vs {d.b.config.label()}: {removed} lines removed, {added} added"
+    about = f"{d.a.config.label()} vs {d.b.config.label()}: {plural(removed, 'line')} removed, {added} added"
     return render_page(
         title,
         about,

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..session import Session
-from ..types import Stage, Variant
+from ..types import Stage, Variant, plural
 from .diff_html import diff_section
 from .page import Parts, render_page
 from .payload import session_data
@@ -40,8 +40,8 @@ def build(
 
 
 def session_title(session: Session, paths: SharedPaths) -> tuple[str, str]:
-    title = f"irscope · {session.kernel.name} · {len(session.entries)} variants"
-    about = f"{session.kernel.name} ({paths(session.kernel.file)}) · written by irscope from the session {session.path.name}"
+    title = f"irscope · {session.kernel.name} · {plural(len(session.entries), 'variant')}"
+    about = f"{session.kernel.name} ({paths.file_label(session.kernel.file)}) · written by irscope from the session {session.path.name}"
     return title, about
 
 

@@ -16,6 +16,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from ..diffing import Hunk, VariantDiff
+from ..paths import shown_file
 from ..types import Variant
 
 END = r"(?=[\s\"'<>:,)]|$)"  # where a path ends in a listing: a quote, a space, a colon before a line number
@@ -44,6 +45,11 @@ class SharedPaths:
         self.folder = _starting(folders, rf"(?:/|{END})")  # the separator after the folder goes with it
         home = str(Path.home())
         self.home = _starting({home} if len(Path(home).parts) > 1 else set(), rf"(?=/|{END})")
+
+    def file_label(self, kernel_file: str) -> str:
+        """The kernel's file as the page names it: a notebook cell as the cell (``In [3]``), else its path."""
+        cell = shown_file(kernel_file)
+        return cell if cell != os.path.basename(kernel_file) else self(kernel_file)
 
     def __call__(self, text: str) -> str:
         if self.keep:

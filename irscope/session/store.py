@@ -205,6 +205,30 @@ class Session(HtmlDisplay):
     def __getitem__(self, index: int) -> Variant:
         return self.variant(self.entries[index])
 
+    def to_dataframe(self) -> Any:
+        """The session as a pandas DataFrame: a row per variant, in the order they were added, with every setting
+        (constexprs, heuristics' values, launch options, sizes), ``arch``, the sweep table's facts (``status``,
+        ``registers``, ``spills``, ``shared``, ``ldst``, ``ptx_lines``, ``compile_s`` ...), the runtime where one
+        was measured into the session (``median_us``, ``gbps``, ``pct_copy``, ``min_us``, ``p20_us``, ``p80_us``,
+        ``tflops``) and ``note`` (why a row is not OK, or how it was timed). Unknown values are None/NaN.
+        pandas is optional: without it, a UsageError that says what to install."""
+        try:
+            import pandas
+        except ModuleNotFoundError:
+            from ..errors import UsageError
+
+            raise UsageError("Session.to_dataframe needs pandas, which is not installed: pip install pandas") from None
+        from .table import FACT_COLUMNS, FACTS, cell, note
+
+        keys = [c.key for c in FACT_COLUMNS] + [k for k in sorted(FACTS) if k not in {c.key for c in FACT_COLUMNS}]
+        keys = [k for k in keys if k != "heuristics"]
+        timed = ["median_us", "gbps", "pct_copy", "min_us", "p20_us", "p80_us", "tflops"]
+        rows = [
+            {**e.settings(), "arch": e.arch, **{k: cell(e, k) for k in keys + timed}, "note": note(e)}
+            for e in list(self.entries)
+        ]
+        return pandas.DataFrame(rows, columns=list(dict.fromkeys(k for row in rows for k in row)) or None)
+
     def measured(self) -> list[tuple[Variant, Measurement]]:
         """Each variant that has a measurement (bench's, on a GPU), with it, in the order they were added."""
         return [(self.variant(e), e.measurement) for e in list(self.entries) if e.measurement is not None]

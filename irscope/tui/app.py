@@ -28,9 +28,10 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static, Tab, Tabs
 
 from ..arch import vendor_of
+from ..paths import shown_file
 from ..records import Runtime
 from ..stages import specs as stage_specs
-from ..types import Stage, Variant
+from ..types import Stage, Variant, plural
 from .jobs import Job
 from .messages import BackgroundDone, Measured, Progress, VariantReady
 from .model import Model, Row, source_line_counts
@@ -106,6 +107,11 @@ class IrscopeApp(App):
         Binding("g", "chart_metric", "GB/s", show=False),
         Binding("escape", "cancel", "cancel"),
     ]
+
+    def run(self, *args, **kwargs):
+        """Textual's ``run``, on a terminal only: without one, it waited forever for keys that never came."""
+        check_terminal()
+        return super().run(*args, **kwargs)
 
     def __init__(
         self,
@@ -426,8 +432,8 @@ class IrscopeApp(App):
         loc = smap.loc(stage, index) if smap is not None else None
         where = ""
         if loc is not None:
-            chain = " ← ".join(f"{c.file.rsplit('/', 1)[-1]}:{c.line}" for c in loc.callers)
-            where = f"from {loc.file.rsplit('/', 1)[-1]}:{loc.line}:{loc.column}" + (
+            chain = " ← ".join(f"{shown_file(c.file)}:{c.line}" for c in loc.callers)
+            where = f"from {shown_file(loc.file)}:{loc.line}:{loc.column}" + (
                 f" (inlined, called at {chain})" if chain else ""
             )
         pane.explain(
@@ -458,7 +464,7 @@ class IrscopeApp(App):
         lines = smap.lines_for(stage, event.index + 1)
         listing = self.query_one("#listing", ListingView)
         listing.set_linked(set(lines))
-        self.set_status(f"Python line {event.index + 1} became {len(lines)} {stage.value} lines")
+        self.set_status(f"Python line {event.index + 1} became {plural(len(lines), f'{stage.value} line')}")
 
     @on(ListingView.CursorMoved, "#source")
     def _source_cursor(self, event: ListingView.CursorMoved) -> None:
@@ -522,7 +528,9 @@ class IrscopeApp(App):
         listing.set_matches(hits)
         self._close_search()
         self.action_next_match(1)
-        self.set_status(f"{len(hits)} lines match {event.value!r} · n / N: next / previous")
+        self.set_status(
+            f"{plural(len(hits), 'line')} match{'es' if len(hits) == 1 else ''} {event.value!r} · n / N: next / previous"
+        )
 
     def _close_search(self) -> None:
         search = self.query_one("#search", Input)
@@ -586,3 +594,28 @@ def _frontends(model: Model) -> set[str]:
 
 def _vendors(model: Model) -> set[str]:
     return {vendor_of(arch).value for arch in {row.arch for row in model.rows} if arch}
+
+
+def check_terminal() -> None:
+    """A UsageError in one line unless textual can draw and read keys: its terminal driver reads stdin and
+    draws on stderr (a stdout sent to a file or a pipe is not used). A driver named by ``TEXTUAL_DRIVER``
+    (headless, web) needs neither."""
+    import sys
+
+    if os.environ.get("TEXTUAL_DRIVER"):
+        return
+    missing = [name for name in ("stdin", "stderr") if not _is_terminal(getattr(sys, f"__{name}__", None))]
+    if missing:
+        from ..errors import UsageError
+
+        raise UsageError(
+            f"irscope tui needs a terminal, and its {' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} "
+            "not one: run it in a terminal, or print what it shows with irscope sweep, dump or diff"
+        )
+
+
+def _is_terminal(stream) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (OSError, ValueError):  # closed
+        return False

@@ -8,6 +8,7 @@ keep its fingerprint.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -113,7 +114,7 @@ def test_a_link_inside_an_entry_goes_as_a_link(cli, cache, canary):
 
 def test_a_folder_swapped_for_a_link_after_the_scan_is_not_followed(cache, canary):
     root = _root(cache)
-    entry = next(_entries(root, "variants", []))  # scanned: variants/<ab>/<key>
+    entry = next(_entries(root, "variants", 2, []))  # scanned: variants/<ab>/<key>
     folder = entry.path.parent
     shutil.copytree(folder, canary / folder.name)  # the same names, outside
     before = fingerprint(canary)
@@ -177,3 +178,21 @@ def test_a_cache_folder_that_is_a_link_loop_is_one_line(cli, tmp_path, monkeypat
     monkeypatch.setenv("IRSCOPE_CACHE_DIR", str(tmp_path / "a"))
     for args in (["cache"], ["cache", "--clear"]):
         one_line_error(cli(*args), ExitCode.USAGE, "cannot be followed")
+
+
+def test_links_in_irscopes_folder_in_tritons_cache_are_left_alone(cli, cache, canary, tmp_path, monkeypatch):
+    """Triton's cache is trimmed too (issue 47): a link there, as an entry or inside one, never leads outside."""
+    before = fingerprint(canary)
+    triton = tmp_path / "triton-cache"
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(triton))
+    digest = triton / "irscope" / "0123456789abcdef"
+    (digest / "KEYA").mkdir(parents=True)
+    (digest / "KEYA" / "kernel.ptx").write_text("// a compile")
+    (digest / "KEYA" / "more").symlink_to(canary, target_is_directory=True)
+    (digest / "KEYB").symlink_to(canary, target_is_directory=True)  # an entry that is a link: listed, kept
+    shown = json.loads(cli("cache", "--json").stdout)
+    section = {s["name"]: s for s in shown["sections"]}["triton-cache"]
+    assert section["entries"] == 1 and any(link.endswith("KEYB") for link in shown["links_left_alone"])
+    assert cli("cache", "--clear").exit_code == 0
+    assert not os.path.lexists(digest / "KEYA") and (digest / "KEYB").is_symlink()
+    assert fingerprint(canary) == before

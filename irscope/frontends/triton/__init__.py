@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..info import FrontendInfo
-from .options import OPTIONS, TRITON_OPTION
+from .options import OPTIONS, TRITON_OPTION, TRITON_RANGE
 
 if TYPE_CHECKING:
     from ...types import Variant
@@ -72,6 +72,8 @@ FRONTEND = FrontendInfo(
     imported="triton",
     options=OPTIONS,
     version_option=TRITON_OPTION,
+    compiler_package="triton",
+    tested_releases=f"{TRITON_RANGE[0][0]}.{TRITON_RANGE[0][1]} to {TRITON_RANGE[1][0]}.{TRITON_RANGE[1][1] - 1}",
     recorder=_recorder,
     reproducer=_reproducer,
 )

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...nvidia.ptxas import SHARED_MEMORY_LIMIT, run_ptxas_report
+from ...paths import IN_TRITON_CACHE
 from ...stages import Stage
 from ...types import CaptureError, Config
 from ..base import Compiled
@@ -230,7 +231,7 @@ def triton_cache_for(file: str):
 
     digest = hashlib.sha256(file.encode()).hexdigest()[:16]
     with knobs.cache.scope():
-        knobs.cache.dir = str(Path(knobs.cache.dir) / "irscope" / digest)
+        knobs.cache.dir = str(Path(knobs.cache.dir) / IN_TRITON_CACHE / digest)  # irscope cache shows and trims it
         yield
 
 

@@ -23,7 +23,9 @@ from __future__ import annotations
 import contextlib
 import functools
 import inspect
+import os
 import re
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -33,11 +35,14 @@ from .options import TRITON_RANGE
 
 # triton is imported inside the functions that use it, as everywhere in the frontend.
 
-# The Triton releases irscope supports: the first one, and the first one it does not (spec.py holds
-# them, as -c triton=X is checked against them too). pyproject's dependency says the same
+# The Triton releases irscope is tested with: the first one, and the first one it is not (options.py holds
+# them, as -c triton=X is checked against them too). pyproject's dependency has the floor only: a cap
+# would make pip pick an older torch (whose Triton fits) rather than install a newer Triton beside the
+# user's torch (issue 47); a newer Triton runs, and irscope says once that it is untested
 # (tests/test_triton_versions.py checks that the two agree).
 LOWEST, FIRST_UNSUPPORTED = TRITON_RANGE
-REQUIREMENT = f"triton>={LOWEST[0]}.{LOWEST[1]},<{FIRST_UNSUPPORTED[0]}.{FIRST_UNSUPPORTED[1]}"
+REQUIREMENT = f"triton>={LOWEST[0]}.{LOWEST[1]}"
+UNTESTED_SAID = "IRSCOPE_UNTESTED_TRITON_SAID"  # set once said: the workers irscope starts say it no more
 
 
 def triton_version() -> str:
@@ -60,17 +65,32 @@ def _range() -> str:
     return f"Triton {LOWEST[0]}.{LOWEST[1]} to {FIRST_UNSUPPORTED[0]}.{FIRST_UNSUPPORTED[1] - 1} ({REQUIREMENT})"
 
 
-def check_supported(version: str | None = None) -> str:
-    """The running Triton's version (or ``version``), where irscope supports it; else a UsageError in one line.
+def tested_range() -> str:
+    return f"{LOWEST[0]}.{LOWEST[1]} to {FIRST_UNSUPPORTED[0]}.{FIRST_UNSUPPORTED[1] - 1}"
 
-    A UsageError (exit 2), as for the other things about the environment that the user fixes by
-    installing something (a missing optional dependency, an arch the installed Triton cannot
-    compile for): nothing irscope does would work with that Triton, and ``pip install`` fixes it.
-    The line names the version found and the range.
+
+def untested(version: str) -> bool:
+    """A release newer than those irscope is tested with (it runs, and says so once)."""
+    return release(version) >= FIRST_UNSUPPORTED
+
+
+def check_supported(version: str | None = None) -> str:
+    """The running Triton's version (or ``version``), where irscope runs on it; else a UsageError in one line.
+
+    An older Triton is a UsageError (exit 2), as for the other things about the environment that the
+    user fixes by installing something: the line names the version found and the range. A newer one,
+    not tested yet, runs: one line on stderr says so, once per command (not once per worker).
     """
     text = triton_version() if version is None else version
-    if not LOWEST <= release(text) < FIRST_UNSUPPORTED:
+    if release(text) < LOWEST:
         raise UsageError(f"triton {text} is installed, but irscope supports {_range()}: pip install '{REQUIREMENT}'")
+    if untested(text) and not os.environ.get(UNTESTED_SAID):
+        os.environ[UNTESTED_SAID] = "1"
+        print(
+            f"irscope: triton {text} is newer than the releases irscope is tested with ({tested_range()}): "
+            "it runs, but a stage or a finding may be missing or wrong",
+            file=sys.stderr,
+        )
     return text
 
 

@@ -53,6 +53,7 @@ def connect() -> Any:
         probe(address)
     else:
         _loopback_only()
+    quiet_token_auth_news()
     try:
         # Connecting, Ray's C++ core prints a line a second while it retries: kept back, and said only
         # if the connection is made after all (a failure is the one line below). A local instance is
@@ -67,6 +68,22 @@ def connect() -> Any:
         where = f"the Ray cluster at RAY_ADDRESS={address}" if address else "a local Ray instance"
         raise UsageError(f"could not reach {where}: {exception_line(exc)}") from None
     return ray
+
+
+# Ray 2.5x says on every ray.init whether its cluster uses token authentication ("Token authentication is
+# enabled for this Ray cluster. Set RAY_AUTH_MODE=disabled to opt out ..."): a line of Ray's configuration in
+# the middle of irscope's output, on every sweep. Ray's own setting says it (RAY_AUTH_MODE set: no line).
+RAY_TOKEN_LOGGER = "ray._private.authentication.authentication_token_setup"
+
+
+def _not_token_auth_news(record: logging.LogRecord) -> bool:
+    return not str(record.msg).startswith("Token authentication is")
+
+
+def quiet_token_auth_news() -> None:
+    logger = logging.getLogger(RAY_TOKEN_LOGGER)
+    if _not_token_auth_news not in logger.filters:
+        logger.addFilter(_not_token_auth_news)
 
 
 @contextlib.contextmanager
