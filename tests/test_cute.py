@@ -465,3 +465,19 @@ def test_an_alignment_is_part_of_a_tensors_description():
     for bad in ("float32[4,4]:12", "float32[4,4]:0", "float32:16", "float32[4]:2048"):
         with pytest.raises(ParameterError):
             parse_arguments(bad, "k")
+
+
+@needs_dsl
+def test_compare_puts_the_triton_kernel_and_its_cute_twin_in_one_table(cli):
+    twin = f"{KERNELS_FILE}:row_sum"
+    args = ("compare", f"{TWIN_FILE}:row_sum_kernel", twin, "-S", f"{twin}={ROW_SUM_SIGNATURE}", "--arch", "sm_90")
+    result = cli(*args, "--no-bench", "--json")
+    assert result.exit_code == 0, result.output
+    import json
+
+    rows = {r["implementation"]: r["structure"] for r in json.loads(result.stdout)["rows"]}
+    assert set(rows) == {"Triton row_sum_kernel", "CuTe DSL row_sum"}
+    for structure in rows.values():
+        assert structure["global_loads"] == {"16": 2} and structure["global_stores"] == {"4": 1}
+    bad = cli("compare", f"{TWIN_FILE}:row_sum_kernel", "-S", "elsewhere.py:k=float32")
+    assert bad.exit_code == 2 and "give KERNEL=TYPES" in bad.stderr

@@ -96,6 +96,8 @@ NEEDS_CUTE = {
     "--arch sm_90 -a tile_k=16 -b tile_k=32",
     "irscope diff examples/row_sum.py:row_sum_kernel --arch sm_90      "
     '-b kernel=examples/cute_kernels.py:row_sum -b "signature=float32[4096,1024]:16, float32[4096]"',
+    "irscope compare examples/row_sum.py:row_sum_kernel examples/cute_kernels.py:row_sum --arch sm_90      "
+    '-S "examples/cute_kernels.py:row_sum=float32[4096,1024]:16, float32[4096]"',
 }
 HAS_CUTE = importlib.util.find_spec("cutlass") is not None
 GPU_ONLY = {
