@@ -216,20 +216,48 @@ def test_other_archs_compile_without_a_gpu(kernels_file, arch, target):
     assert f".target {target}" in v.listings[Stage.PTX] and v.listings[Stage.SASS].strip()
 
 
+@pytest.fixture(scope="module")
+def add_session(kernels_file, tmp_path_factory):
+    """A sweep of the add over tile_n 64 and 128, kept on disk (a folder of its own)."""
+    folder = tmp_path_factory.mktemp("add-session")
+    args = ("sweep", f"{kernels_file}:add", "-S", SIGNATURE, "-s", "tile_n=64,128", "-o", str(folder))
+    swept = subprocess.run([sys.executable, "-m", "irscope", *args], capture_output=True, text=True, cwd=REPO)
+    assert swept.returncode == 0, swept.stderr
+    return folder
+
+
 @needs_dsl
-def test_a_sweep_session_reads_back_in_a_process_that_never_loaded_the_frontend(kernels_file, run_irscope, tmp_path):
+def test_a_sweep_session_reads_back_in_a_process_that_never_loaded_the_frontend(add_session):
     """Its variants name the stage cute_ir, which only the CuTe DSL frontend registers: opening the session
     registers the stages of the frontend its header names."""
-    swept = run_irscope("sweep", f"{kernels_file}:add", "-S", SIGNATURE, "-s", "tile_n=64,128", "-o", str(tmp_path))
-    assert swept.returncode == 0, swept.stderr
     code = (
         "import sys; from irscope.session.store import Session; s = Session.open(sys.argv[1]); "
         "vs = [s.variant(e) for e in s.entries]; "
         "print(sorted((v.config.constexprs['tile_n'], 'cute_ir' in v.listings, '.reqntid' in v.listings['ptx']) "
         "for v in vs))"
     )
-    done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", code, str(add_session)], capture_output=True, text=True)
     assert done.stdout.strip() == "[(64, True, True), (128, True, True)]", done.stderr
+
+
+@needs_dsl
+async def test_the_terminal_ui_shows_a_cute_sessions_ir_in_its_own_tab(add_session):
+    import asyncio
+
+    from irscope.tui.factory import make_app
+
+    app = make_app(str(add_session))
+    async with app.run_test(size=(140, 40)) as pilot:
+        while any(w.is_running for w in app.workers):
+            await asyncio.sleep(0.02)
+        await pilot.pause()
+        keys = [key for key, _ in app.stage_tabs]
+        assert "cute_ir" in keys and "amdgcn" not in keys and "gluon" not in keys
+        await pilot.press(str(keys.index("cute_ir") + 1))
+        await pilot.pause()
+        listing = app.query_one("#listing")
+        assert listing.stage == "cute_ir"
+        assert any("cuda.kernel @kernel_cutlass_add_kernel" in line for line in listing.lines)
 
 
 @needs_dsl
