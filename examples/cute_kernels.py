@@ -4,7 +4,8 @@ row_sum: a block a row, ``threads`` threads each copying ``vector`` floats at a 
 them, then across the warp (shuffles) and across the warps (shared memory).
     -S "float32[4096,1024]:16, float32[4096]"      (:16: the tensor's start is 16-byte aligned, as torch's are)
 mm: C = A @ B^T, fp16 in, fp32 accumulate; a block a tile_m x tile_n tile of C, A's and B's tile_k slices copied
-to shared memory with cp.async (a tiled copy), multiplied by a 2x2-warp tiled MMA of mma.sync 16x8x16 atoms.
+to shared memory with cp.async (a tiled copy), `stages` of them in flight (a software pipeline: stages - 1 slices
+copied ahead of the one multiplied), multiplied by a 2x2-warp tiled MMA of mma.sync 16x8x16 atoms.
     -S "float16[512,256]:16, float16[512,256]:16, float32[512,512]:16"    (A is MxK, B is NxK, both K-major)
 """
 
@@ -58,6 +59,7 @@ def mm_kernel(
     tile_m: cutlass.Constexpr,
     tile_n: cutlass.Constexpr,
     tile_k: cutlass.Constexpr,
+    stages: cutlass.Constexpr,
 ):
     tx, _, _ = cute.arch.thread_idx()
     bx, by, _ = cute.arch.block_idx()
@@ -65,24 +67,35 @@ def mm_kernel(
     gB = cute.local_tile(mB, (tile_n, tile_k), (by, None))
     gC = cute.local_tile(mC, (tile_m, tile_n), (bx, by))
     smem = cutlass.utils.SmemAllocator()
-    sA = smem.allocate_tensor(mA.element_type, cute.make_layout((tile_m, tile_k), stride=(tile_k, 1)), 16)
-    sB = smem.allocate_tensor(mB.element_type, cute.make_layout((tile_n, tile_k), stride=(tile_k, 1)), 16)
+    # one tile_k slice of A and of B a stage: the copies of the next stages - 1 slices fly while one is multiplied
+    sA_layout = cute.make_layout((tile_m, tile_k, stages), stride=(tile_k, 1, tile_m * tile_k))
+    sB_layout = cute.make_layout((tile_n, tile_k, stages), stride=(tile_k, 1, tile_n * tile_k))
+    sA = smem.allocate_tensor(mA.element_type, sA_layout, 16)
+    sB = smem.allocate_tensor(mB.element_type, sB_layout, 16)
     thr_a, thr_b = copy_a.get_slice(tx), copy_b.get_slice(tx)
     tAgA, tAsA = thr_a.partition_S(gA), thr_a.partition_D(sA)
     tBgB, tBsB = thr_b.partition_S(gB), thr_b.partition_D(sB)
     thr_mma = tiled_mma.get_slice(tx)
     tCsA, tCsB, tCgC = thr_mma.partition_A(sA), thr_mma.partition_B(sB), thr_mma.partition_C(gC)
-    tCrA, tCrB = tiled_mma.make_fragment_A(tCsA), tiled_mma.make_fragment_B(tCsB)
+    tCrA = tiled_mma.make_fragment_A(tCsA[None, None, None, 0])
+    tCrB = tiled_mma.make_fragment_B(tCsB[None, None, None, 0])
     acc = tiled_mma.make_fragment_C(tCgC)
     acc.fill(0.0)
-    for k in range(cute.size(gA, mode=[2])):
-        cute.copy(copy_a, tAgA[None, None, None, k], tAsA)
-        cute.copy(copy_b, tBgB[None, None, None, k], tBsB)
+    k_tiles = cute.size(gA, mode=[2])
+    for s in cutlass.range_constexpr(stages - 1):
+        cute.copy(copy_a, tAgA[None, None, None, s], tAsA[None, None, None, s])
+        cute.copy(copy_b, tBgB[None, None, None, s], tBsB[None, None, None, s])
         cute.arch.cp_async_commit_group()
-        cute.arch.cp_async_wait_group(0)
+    for k in range(k_tiles):
+        ahead = k + stages - 1
+        if ahead < k_tiles:
+            cute.copy(copy_a, tAgA[None, None, None, ahead], tAsA[None, None, None, ahead % stages])
+            cute.copy(copy_b, tBgB[None, None, None, ahead], tBsB[None, None, None, ahead % stages])
+        cute.arch.cp_async_commit_group()
+        cute.arch.cp_async_wait_group(stages - 1)
         cute.arch.sync_threads()
-        cute.autovec_copy(tCsA, tCrA)
-        cute.autovec_copy(tCsB, tCrB)
+        cute.autovec_copy(tCsA[None, None, None, k % stages], tCrA)
+        cute.autovec_copy(tCsB[None, None, None, k % stages], tCrB)
         cute.gemm(tiled_mma, acc, tCrA, tCrB, acc)
         cute.arch.sync_threads()
     cute.autovec_copy(acc, tCgC)
@@ -96,6 +109,7 @@ def mm(
     tile_m: cutlass.Constexpr = 64,
     tile_n: cutlass.Constexpr = 64,
     tile_k: cutlass.Constexpr = 32,
+    stages: cutlass.Constexpr = 2,
 ):
     m, _ = mA.shape
     n, _ = mB.shape
@@ -107,6 +121,6 @@ def mm(
     threads_layout = cute.make_layout((threads // (tile_k // 8), tile_k // 8), stride=(tile_k // 8, 1))
     copy_a = cute.make_tiled_copy_tv(atom, threads_layout, cute.make_layout((1, 8)))
     copy_b = cute.make_tiled_copy_tv(atom, threads_layout, cute.make_layout((1, 8)))
-    mm_kernel(mA, mB, mC, tiled_mma, copy_a, copy_b, tile_m, tile_n, tile_k).launch(
+    mm_kernel(mA, mB, mC, tiled_mma, copy_a, copy_b, tile_m, tile_n, tile_k, stages).launch(
         grid=(m // tile_m, n // tile_n, 1), block=(threads, 1, 1)
     )

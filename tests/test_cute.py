@@ -385,15 +385,23 @@ def test_the_matmuls_mma_atoms_and_cp_async_copies_map_to_their_python_lines(exa
     smap = SourceMap(v)
     ptx, sass = v.listings[Stage.PTX].splitlines(), v.listings[Stage.SASS].splitlines()
     gemm = line_of(KERNELS_FILE, "cute.gemm(tiled_mma, acc, tCrA, tCrB, acc)")
-    copies = {line_of(KERNELS_FILE, "cute.copy(copy_a,"), line_of(KERNELS_FILE, "cute.copy(copy_b,")}
+    copies = {
+        line_of(KERNELS_FILE, f"cute.copy(copy_{x}, t{x.upper()}g{x.upper()}[None, None, None, {k}]")
+        for x in "ab"
+        for k in ("s", "ahead")
+    }
     # 64x64 of C over 2x2 warps of 16x8 atoms: 2x4 atoms a warp, for each of tile_k 32 / 16 steps
     mma = [i for i, t in enumerate(ptx) if "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32" in t]
     assert len(mma) == 16 and {smap.source_line(Stage.PTX, i) for i in mma} == {gemm}
-    hmma = [i for i, t in enumerate(sass) if "HMMA.16816.F32" in t]
-    assert len(hmma) == 16 and {smap.source_line(Stage.SASS, i) for i in hmma} == {gemm}
+    hmma = [i for i, t in enumerate(sass) if "HMMA.16816.F32" in t]  # the k loop unrolled 8 times by ptxas
+    assert len(hmma) == 128 and {smap.source_line(Stage.SASS, i) for i in hmma} == {gemm}
+    # two stages: A's and B's first slices copied before the loop, the next one's in it, 2 copies each
     cp = [i for i, t in enumerate(ptx) if "cp.async.ca.shared.global" in t]
-    assert len(cp) == 4 and {smap.source_line(Stage.PTX, i) for i in cp} == copies
-    assert "16, 16;" in ptx[cp[0]]  # 16 bytes a copy: the 128-bit atom
+    assert len(cp) == 8 and {smap.source_line(Stage.PTX, i) for i in cp} == copies
+    assert all(ptx[i].rstrip().endswith("16, 16;") for i in cp)  # 16 bytes a copy: the 128-bit atom
+    wait = line_of(KERNELS_FILE, "cute.arch.cp_async_wait_group(stages - 1)")
+    (waits,) = [i for i, t in enumerate(ptx) if "cp.async.wait_group" in t]
+    assert ptx[waits].split()[-1] == "1;" and smap.source_line(Stage.PTX, waits) == wait
 
 
 @needs_dsl
@@ -423,9 +431,9 @@ def test_registers_and_findings_agree_with_cuobjdump_and_the_listing(examples, n
         )
         assert not any("MMA" in t for t in titles)
     else:  # the 16-byte loads are cp.async's, global -> shared
-        assert sass.count("LDGSTS.E.LTC128B.128 ") == 4 and "LDG.E" not in sass
-        assert "4 asynchronous copies (LDGSTS), 2 commit/wait points" in titles
-        assert "tensor cores: 16 MMA instructions" in titles and sass.count("HMMA.16816.F32 ") == 16
+        assert sass.count("LDGSTS.E.128 ") == 32 and "LDG.E" not in sass
+        assert "32 asynchronous copies (LDGSTS), 17 commit/wait points" in titles
+        assert "tensor cores: 128 MMA instructions" in titles and sass.count("HMMA.16816.F32 ") == 128
 
 
 @needs_dsl
@@ -443,21 +451,33 @@ def test_the_cute_ir_stage_is_a_dump_choice_and_a_tui_tab(run_irscope):
 
 @needs_dsl
 def test_tile_shapes_are_axes_of_a_sweep_and_a_diff(run_irscope, tmp_path):
-    """The matmul's tile_k swept (16, 32), then the two diffed from the session: a k-step of 32 copies twice the
-    16-byte vectors a thread (cp.async) and reads twice the shared words into the MMA's fragments."""
+    """The matmul's tile_k (16, 32) and pipeline stages (1, 3) swept, then diffed from the session: a k-step of 32
+    copies twice the 16-byte vectors a thread (cp.async) and reads twice the shared words into the MMA's
+    fragments; three stages copy two slices ahead, before the loop, and commit three groups."""
     swept = run_irscope(
-        "sweep", f"{KERNELS_FILE}:mm", "-S", MM_SIGNATURE, "-s", "tile_k=16,32", "--arch", "sm_90", "-o", str(tmp_path)
-    )
+        "sweep", f"{KERNELS_FILE}:mm", "-S", MM_SIGNATURE, "-s", "tile_k=16,32", "-s", "stages=1,3", "--arch", "sm_90",
+        "-o", str(tmp_path),
+    )  # fmt: skip
     assert swept.returncode == 0, swept.stderr
-    done = run_irscope("diff", str(tmp_path), "-a", "tile_k=16", "-b", "tile_k=32", "--arch", "sm_90")
+    done = run_irscope("diff", str(tmp_path), "-a", "tile_k=16", "-b", "tile_k=32", "-c", "stages=1", "--arch", "sm_90")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("A  mm tile_m=64 tile_n=64 tile_k=16 · sm_90\nB  mm tile_m=64 tile_n=64 tile_k=32")
+    assert done.stdout.startswith(
+        "A  mm tile_m=64 tile_n=64 tile_k=16 stages=1 · sm_90\nB  mm tile_m=64 tile_n=64 tile_k=32"
+    )
     assert re.search(r"cp\.async\.ca\.shared\.global\s+2 -> 4 ", done.stdout), done.stdout[:3000]
     assert re.search(r"ld\.shared\.b32\s+16 -> 32 ", done.stdout)
-    copy_a = line_of(KERNELS_FILE, "cute.copy(copy_a,")
+    copy_a = line_of(KERNELS_FILE, "cute.copy(copy_a, tAgA[None, None, None, ahead]")
     assert re.search(
         rf"\n \*\s+{copy_a}  cute\.copy\(copy_a.*\n\s+global accesses: load 16 B x1 -> load 16 B x2", done.stdout
     )
+    staged = run_irscope(
+        "diff", str(tmp_path), "-a", "stages=1", "-b", "stages=3", "-c", "tile_k=16", "--arch", "sm_90"
+    )
+    assert staged.returncode == 0, staged.stderr
+    assert re.search(r"cp\.async\.commit_group\s+1 -> 3 ", staged.stdout), staged.stdout[:3000]
+    assert re.search(r"cp\.async\.ca\.shared\.global\s+2 -> 6 ", staged.stdout)
+    ahead = line_of(KERNELS_FILE, "cute.copy(copy_a, tAgA[None, None, None, s]")
+    assert re.search(rf"\n \*\s+{ahead}  cute\.copy\(copy_a.*\n\s+global accesses: none -> load 16 B x2", staged.stdout)
 
 
 @needs_dsl
