@@ -529,3 +529,25 @@ def test_compare_puts_the_triton_kernel_and_its_cute_twin_in_one_table(cli):
         assert structure["global_loads"] == {"16": 2} and structure["global_stores"] == {"4": 1}
     bad = cli("compare", f"{TWIN_FILE}:row_sum_kernel", "-S", "elsewhere.py:k=float32")
     assert bad.exit_code == 2 and "give KERNEL=TYPES" in bad.stderr
+
+
+@needs_dsl
+@pytest.mark.parametrize(
+    ("name", "config", "shared"), [("row_sum", {}, 16), ("mm", {}, 16384), ("mm", {"stages": 3}, 24576)]
+)
+def test_shared_memory_is_what_the_host_function_launches_with(examples, name, config, shared):
+    """SmemAllocator memory is dynamic (the cubin declares none: cuobjdump's SHARED is 0); the host function's
+    launch asks for it: a float a warp (4 warps), and stages x (A's and B's 64x32 fp16 slices, 4 KiB each)."""
+    from irscope.capturing import capture
+
+    v = (
+        examples[name]
+        if not config
+        else capture(resolve_kernel(f"{KERNELS_FILE}:{name}", signature=KERNELS[name]), config, "sm_90")
+    )
+    assert v.resources.shared == shared
+    assert ".extern .shared .align 1024 .b8 __dynamic_shmem__0[];" in v.listings[Stage.PTX]  # no static __shared__
+    from irscope.annotating import annotate
+
+    titles = [f.title for f in annotate(v, Stage.SASS).findings]
+    assert any(t.startswith(f"uses {shared} B of shared memory") for t in titles), titles

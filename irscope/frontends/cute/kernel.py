@@ -32,6 +32,14 @@ from .stages import CUTE_IR
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 REQNTID = re.compile(r"^\.reqntid\s+(\d+)(?:,\s*(\d+))?(?:,\s*(\d+))?", re.MULTILINE)
+# The host function's launch, lowered to LLVM: a cudaLaunchConfig_t {gridDim, blockDim, dynamicSmemBytes, stream,
+# attrs, numAttrs} whose third field gets the bytes the kernel's SmemAllocator took (cute.kernel_smem_size, folded).
+CONFIG_FIELD = re.compile(
+    r"^\s*(%\w+) = llvm\.getelementptr %\w+\[0, 2\] : \(!llvm\.ptr\) -> !llvm\.ptr, "
+    r"!llvm\.struct<\(array<3 x i32>, array<3 x i32>, i64, ptr, ptr, i32\)>$",
+    re.MULTILINE,
+)
+CONSTANT = re.compile(r"^\s*(%\w+) = llvm\.mlir\.constant\((\d+) : i64\) : i64$", re.MULTILINE)
 
 
 def gpu_arch(capability: int) -> str:
@@ -103,7 +111,8 @@ class CuteKernel(Kernel):
         return KernelHandle(self.frontend, self.file, self.name, {"signature": self.arguments})
 
     def cache_material(self) -> dict[str, Any]:
-        return {"source": self.identity().source_hash, "dsl": dsl_version()}
+        # "stored": what a capture of this frontend stores (2: the launch's dynamic shared memory in resources)
+        return {"source": self.identity().source_hash, "dsl": dsl_version(), "stored": 2}
 
     def python_function(self) -> Any:
         """The ``@cute.jit`` function, from the file the user named (imported once)."""
@@ -133,7 +142,7 @@ class CuteKernel(Kernel):
         with tempfile.TemporaryDirectory(prefix="irscope-cute-") as tmp:
             try:
                 with _keeping_ir(tmp):
-                    cute.compile(
+                    compiled = cute.compile(
                         function,
                         *fake_arguments(self._described),
                         **values,
@@ -147,6 +156,7 @@ class CuteKernel(Kernel):
                     seconds=round(time.perf_counter() - start, 4),
                 )
             stages, cubin = _kept(Path(tmp), arch)
+        shared = launch_shared_memory(str(getattr(compiled, "ir_module", "")))
         ptx = stages.get(Stage.PTX, "")
         entry = next(iter(re.findall(r"\.entry\s+(\w+)\s*\(", ptx)), None)
         threads = REQNTID.search(ptx)
@@ -155,11 +165,24 @@ class CuteKernel(Kernel):
             cubin=cubin,
             options={**values, "gpu_arch": arch, "entry": entry},
             threads_per_block=_product(threads.groups()) if threads else None,
+            shared=shared or 0,
             cubin_resources=_resources(cubin) if cubin else {},
             compiler=dsl_version(),
             error=None if cubin else CaptureError("cute", f"the DSL kept no cubin for {arch}"),
             seconds=round(time.perf_counter() - start, 4),
         )
+
+
+def launch_shared_memory(host: str) -> int | None:
+    """The dynamic shared memory the host function's one launch asks for, where a constant sets it (the
+    kernel's SmemAllocator memory: the cubin declares none of it); None where it is not found or not one."""
+    found = set()
+    for function in host.split("\n  llvm.func ")[1:]:  # SSA names are a function's own
+        constants = dict(CONSTANT.findall(function))
+        for field in CONFIG_FIELD.findall(function):
+            store = re.search(rf"^\s*llvm\.store (%\w+), {re.escape(field)} : i64, !llvm\.ptr$", function, re.MULTILINE)
+            found.add(int(constants[store.group(1)]) if store and store.group(1) in constants else None)
+    return found.pop() if len(found) == 1 else None
 
 
 def _resources(cubin: bytes) -> dict[str, int]:
