@@ -5,7 +5,9 @@ DSL's own switches for what it keeps: ``--keep-ptx --keep-cubin --generate-line-
 for the traced IR, the settings ``CUTE_DSL_KEEP=ir-debug`` and ``CUTE_DSL_LINEINFO=1`` would make
 (set on the DSL's settings object for this compile only, and put back after: the variables are read
 once, at the DSL's import). The files land in a private folder and are read back as they are: the PTX
-is byte for byte what ``CUTE_DSL_KEEP=ptx`` writes for the same arch (tests/test_cute.py checks).
+is byte for byte what ``CUTE_DSL_KEEP=ptx`` writes for the same arch (tests/test_cute.py checks). The
+dynamic shared memory the launch asks for is read from the compiled function's lowered host code
+(``launch_shared_memory``: printing it took 51 ms and reading it 2 ms beside the matmul's 1.9 s compile).
 """
 
 from __future__ import annotations
