@@ -90,6 +90,14 @@ NEEDS_CUTE = {
     'irscope dump examples/cute_add.py:add -S "float32[128,256], float32[128,256], float32[128,256]" --arch sm_90',
     'irscope dump examples/cute_add.py:add -S "float32[128,256], float32[128,256], float32[128,256]"      '
     "-c tile_n=128 --stage ptx",
+    'irscope dump examples/cute_kernels.py:mm -S "float16[512,256]:16, float16[512,256]:16, float32[512,512]:16"      '
+    "--arch sm_90 --stage cute_ir",
+    'irscope diff examples/cute_kernels.py:mm -S "float16[512,256]:16, float16[512,256]:16, float32[512,512]:16"      '
+    "--arch sm_90 -a tile_k=16 -b tile_k=32",
+    "irscope diff examples/row_sum.py:row_sum_kernel --arch sm_90      "
+    '-b kernel=examples/cute_kernels.py:row_sum -b "signature=float32[4096,1024]:16, float32[4096]"',
+    "irscope compare examples/row_sum.py:row_sum_kernel examples/cute_kernels.py:row_sum --arch sm_90      "
+    '-S "examples/cute_kernels.py:row_sum=float32[4096,1024]:16, float32[4096]"',
 }
 HAS_CUTE = importlib.util.find_spec("cutlass") is not None
 GPU_ONLY = {

@@ -20,6 +20,15 @@ from .output import echo
     metavar="NAME=VALUE",
     help="Set a parameter in every implementation that has it (sizes such as n=4194304). Repeatable.",
 )
+@click.option(
+    "--signature",
+    "-S",
+    "signatures",
+    multiple=True,
+    metavar="KERNEL=TYPES",
+    help="Argument types of one of KERNELS (as written there) that declares no inputs: a CuTe DSL kernel's "
+    "-S, a Triton file's. Repeatable.",
+)
 @click.option("--arch", metavar="SM", help="Compile for this arch (default: this machine's GPU, else sm_90).")
 @click.option(
     "--bench/--no-bench",
@@ -50,7 +59,7 @@ from .output import echo
     help="Milliseconds of timed calls per implementation.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the table as one JSON object.")
-def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time_ms, as_json) -> None:
+def compare(kernels, assignments, signatures, arch, with_bench, with_torch, method, min_time_ms, as_json) -> None:
     """Compare implementations of one operation: KERNELS in any language irscope compiles.
 
     One row per implementation: registers, spills, shared memory, PTX and SASS
@@ -64,6 +73,8 @@ def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time
     Examples:
       irscope compare gelu_kernel gelu_tanh_kernel gelu_numba_kernel
       irscope compare square_kernel square_matrix_kernel square_numba_kernel -c fast_math=true
+      irscope compare examples/row_sum.py:row_sum_kernel examples/cute_kernels.py:row_sum \\
+          -S "examples/cute_kernels.py:row_sum=float32[4096,1024]:16, float32[4096]"
     """
     from ..capturing import choose_target
     from ..errors import ExitCode
@@ -72,7 +83,7 @@ def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time
     from ..types import Status
 
     target = choose_target(arch)
-    rows = _captured(kernels, parse_assignments(assignments), target.arch)
+    rows = _captured(kernels, parse_assignments(assignments), target.arch, _signatures(signatures, kernels))
     if with_bench is None:
         with_bench = gpu_capability() is not None
     if with_bench:
@@ -91,7 +102,20 @@ def compare(kernels, assignments, arch, with_bench, with_torch, method, min_time
         raise click.exceptions.Exit(int(ExitCode.FAILURE))
 
 
-def _captured(kernels, given: dict[str, Any], arch: str) -> list[dict[str, Any]]:
+def _signatures(given: tuple[str, ...], kernels: tuple[str, ...]) -> dict[str, str]:
+    """``-S KERNEL=TYPES`` words -> ``{KERNEL: TYPES}``; a KERNEL not among ``kernels`` is a usage error."""
+    from ..errors import UsageError
+
+    out = {}
+    for word in given:
+        name, sep, types = word.partition("=")
+        if not sep or name not in kernels or not types.strip():
+            raise UsageError(f"-S {word!r}: give KERNEL=TYPES, KERNEL one of {', '.join(kernels)} as written there")
+        out[name] = types
+    return out
+
+
+def _captured(kernels, given: dict[str, Any], arch: str, signatures: dict[str, str]) -> list[dict[str, Any]]:
     """One row per kernel: its default config (with the -c values it has a parameter for), compiled for ``arch``."""
     from ..capturing import capture
     from ..diffing.compare import implementation_label, structure
@@ -101,7 +125,7 @@ def _captured(kernels, given: dict[str, Any], arch: str) -> list[dict[str, Any]]
 
     rows: list[dict[str, Any]] = []
     for name in kernels:
-        named = open_named(name)
+        named = open_named(name, signature=signatures.get(name))
         kernel = named.require_kernel()
         config = named.config({k: v for k, v in given.items() if k in named.table})
         variant = capture(kernel, config=config, arch=arch, compile_timeout=named.compile_timeout)

@@ -18,8 +18,8 @@ from .output import echo
     "a_values",
     multiple=True,
     metavar="NAME=VALUE[,...]",
-    help="Variant A: parameters, and optionally arch=SM, session=DIR or kernel=NAME (another kernel). "
-    "Repeatable, or comma-separated as passes -a takes them.",
+    help="Variant A: parameters, and optionally arch=SM, session=DIR or kernel=NAME (another kernel, in any "
+    "language) and signature=TYPES (its -S). Repeatable, or comma-separated as passes -a takes them.",
 )
 @click.option("-b", "b_values", multiple=True, metavar="NAME=VALUE[,...]", help="Variant B, likewise.")
 @click.option("-c", "common", multiple=True, metavar="NAME=VALUE[,...]", help="Set for both A and B.")
@@ -79,6 +79,8 @@ def diff(
       irscope diff runs/square -a num_warps=4 -b num_warps=8 --side-by-side
       irscope diff square_kernel -a session=runs/square -a BLOCK_SIZE=128 -b BLOCK_SIZE=128
       irscope diff square_kernel -a kernel=runs/inductor/triton_poi_fused_pow_0 -b BLOCK_SIZE=1024
+      irscope diff examples/row_sum.py:row_sum_kernel -b kernel=examples/cute_kernels.py:row_sum \\
+          -b "signature=float32[4096,1024]:16, float32[4096]"     # its CuTe DSL twin, per source line
     """
     from ..diffing import diff_variants
     from ..diffing.render import side_by_side_lines, to_json, unified_lines
@@ -92,8 +94,9 @@ def diff(
     for values in (a_values, b_values):
         given = overrides(values)
         side_arch = given.pop("arch", arch)
+        side_signature = given.pop("signature", signature)  # a twin in another language takes its own
         source = given.pop("session", None) or given.pop("kernel", None) or kernel
-        named = open_named(source, settings, signature)
+        named = open_named(source, settings, side_signature)
         variant = named.variant({**shared, **given} if source == kernel else given, side_arch)
         sides.append((named, variant))
     (ta, a), (tb, b) = sides

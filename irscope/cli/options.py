@@ -15,20 +15,21 @@ from ..stages import Stage, specs
 if TYPE_CHECKING:
     from ..named import Named, Settings
 
-# Derived from the stage registry: every compiled stage, and those annotate can explain.
-STAGE_CHOICES = [s.value for s in Stage.compiled()]
-ALL_STAGES = [spec.key for spec in specs()]
 
+class _Stages(Sequence[str]):
+    """Stage names from the registry, listed when a command first parses or shows its help: then with every
+    built-in frontend's own stages registered (CuTe DSL's ``cute_ir``), which importing the frontends here,
+    at every command's start, would cost (~0.4 s)."""
 
-class _ExplainedStages(Sequence[str]):
-    """The stages whose dialect is explained (ir/dialects.py), read when ``annotate`` first parses or shows
-    its help: importing the parsers behind the dialects costs every other command's start (~0.1 s)."""
+    def __init__(self, keys: Callable[[], list[str]]) -> None:
+        self._make = keys
 
     @functools.cached_property
     def _keys(self) -> list[str]:
-        from ..ir.dialects import dialect_of
+        from ..frontends.registry import register_builtin_stages
 
-        return [s.value for s in Stage.all() if dialect_of(s).explained]
+        register_builtin_stages()
+        return self._make()
 
     def __getitem__(self, i: Any) -> Any:
         return self._keys[i]
@@ -40,7 +41,19 @@ class _ExplainedStages(Sequence[str]):
         return list(self) == other
 
 
-EXPLAINED_STAGES = _ExplainedStages()
+# Derived from the stage registry: every compiled stage, every stage, and those annotate can explain (whose
+# dialect ir/dialects.py explains: importing the parsers behind the dialects costs ~0.1 s more).
+STAGE_CHOICES = _Stages(lambda: [s.value for s in Stage.compiled()])
+ALL_STAGES = _Stages(lambda: [spec.key for spec in specs()])
+
+
+def _explained() -> list[str]:
+    from ..ir.dialects import dialect_of
+
+    return [s.value for s in Stage.all() if dialect_of(s).explained]
+
+
+EXPLAINED_STAGES = _Stages(_explained)
 
 
 # Limits of the number options: past them a value is a mistake (`inf`, a stray digit), not a wish.

@@ -24,7 +24,7 @@ from ..ir.stats import StageStats
 from ..types import HtmlDisplay, Stage, Variant, short_repr
 from .algorithm import opcodes
 from .summary import summary_lines
-from .vendors import AcrossVendors, across_vendors
+from .vendors import AcrossSources, AcrossVendors, across_sources, across_vendors
 
 
 class Hunk(NamedTuple):
@@ -72,6 +72,8 @@ class VariantDiff(HtmlDisplay):
     runtimes: tuple[Any, Any] = (None, None)  # filled in by the caller when measurements exist
     # two vendors' builds (sm_90 and gfx942): each one's machine code per Python line (vendors.py)
     across: AcrossVendors | None = None
+    # two kernels of different files (a Triton kernel and its CuTe DSL twin): each one's per its own lines
+    across_sources: AcrossSources | None = None
 
     def __repr__(self) -> str:
         removed, added = self.counts()
@@ -308,6 +310,8 @@ def _diff_variants(
         result.by_line = by_python_line(a, b, stage, stats_a, stats_b, hunks)
     if a.vendor is not b.vendor:
         result.across = across_vendors(a, b)
+    if not same_source:
+        result.across_sources = across_sources(a, b)
     return result
 
 

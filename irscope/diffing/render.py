@@ -174,8 +174,21 @@ def to_json(d: VariantDiff) -> dict[str, Any]:
             "stages": [across.stage_a.value, across.stage_b.value],
             "lines": [vars(row) for row in across.lines],
         }
+    sources = d.across_sources
     return {
         "across_vendors": across_json,
+        "across_sources": None
+        if sources is None
+        else [
+            {
+                "frontend": side.frontend,
+                "kernel": side.kernel,
+                "file": side.file,
+                "stage": side.stage.value,
+                "lines": [vars(row) for row in side.lines],
+            }
+            for side in (sources.a, sources.b)
+        ],
         "a": side(d.a),
         "b": side(d.b),
         "stage": d.stage.value,

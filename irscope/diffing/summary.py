@@ -119,6 +119,7 @@ def summary_lines(d: VariantDiff) -> list[str]:
             if len(changed) > OPCODE_ROWS:
                 out.append(f"  ... {len(changed) - OPCODE_ROWS} more")
     out += _across_lines(d)
+    out += _across_sources_lines(d)
     if d.by_line:
         out.append("")
         out.append(f"by Python line ({d.stage.value} instructions, A -> B; of them removed / added by the diff)")
@@ -188,6 +189,23 @@ def _across_lines(d: VariantDiff) -> list[str]:
             out.append(f"{'':8}global: {', '.join(row.access_a) or 'none'} -> {', '.join(row.access_b) or 'none'}")
         if row.matrix_a or row.matrix_b:
             out.append(f"{'':8}matrix: {', '.join(row.matrix_a) or 'none'} -> {', '.join(row.matrix_b) or 'none'}")
+    return out
+
+
+def _across_sources_lines(d: VariantDiff) -> list[str]:
+    """Two kernels of different files: each one's machine code per line of its own source, A's table above B's."""
+    sources = d.across_sources
+    if sources is None:
+        return []
+    out = ["", "by source line of each kernel (its machine code: instructions; global accesses; matrix)"]
+    for label, side in (("A", sources.a), ("B", sources.b)):
+        out.append(f"{label}: {side.frontend} {side.kernel} ({side.file}), {side.stage.value}: {side.instructions}")
+        for row in side.lines:
+            out.append(f"  {row.line:4}  {row.source[:60]:60} {row.instructions:>5}")
+            if row.accesses:
+                out.append(f"{'':8}global: {', '.join(row.accesses)}")
+            if row.matrix:
+                out.append(f"{'':8}matrix: {', '.join(row.matrix)}")
     return out
 
 

@@ -4,6 +4,10 @@ source line in its own machine code (NVIDIA's SASS, or PTX where there is none; 
 Their listings share no instruction, so they are not diffed line by line; each is counted on its own
 (``ir/stats.py``), mapped to the Python lines by its own source map, and the two counts meet on the
 Python line: instructions, global accesses by width per thread or lane, matrix instructions.
+
+Two kernels in different files (a Triton kernel and its CuTe DSL twin: one operator in two languages) share
+no source line either: ``across_sources`` counts each one's machine code per line of its own source, the
+two tables one above the other (``AcrossSources``).
 """
 
 from __future__ import annotations
@@ -90,3 +94,50 @@ def _by_line(variant: Variant, stage: Stage) -> dict[int, tuple[int, tuple[str, 
         return tuple(f"{k} x{n}" for k, n in sorted((counter or Counter()).items()))
 
     return {n: (counts[n], rows(accesses.get(n)), rows(matrix.get(n))) for n in counts}
+
+
+@dataclass(frozen=True)
+class LineCode:
+    """What one source line of one kernel became: its instructions, global accesses, matrix instructions."""
+
+    line: int
+    source: str
+    instructions: int
+    accesses: tuple[str, ...]
+    matrix: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SourceSide:
+    frontend: str  # "triton", "cute": the language that compiled it
+    kernel: str
+    file: str
+    stage: Stage  # its machine code: SASS, else PTX, else AMDGCN
+    lines: list[LineCode]
+
+    @property
+    def instructions(self) -> int:
+        return sum(row.instructions for row in self.lines)
+
+
+@dataclass(frozen=True)
+class AcrossSources:
+    a: SourceSide
+    b: SourceSide
+
+
+def across_sources(a: Variant, b: Variant) -> AcrossSources | None:
+    """Two kernels of different files (one operator, two languages): each one's machine code per line of its
+    own source; None unless both have machine code."""
+    sides = []
+    for v in (a, b):
+        stage = machine_stage(v)
+        if stage is None:
+            return None
+        source = (v.listings.get(Stage.SOURCE) or "").splitlines()
+        counted = _by_line(v, stage)
+        rows = [
+            LineCode(n, source[n - 1].strip() if 0 < n <= len(source) else "", *counted[n]) for n in sorted(counted)
+        ]
+        sides.append(SourceSide(v.frontend or "triton", v.kernel.name, v.kernel.file, stage, rows))
+    return AcrossSources(sides[0], sides[1])

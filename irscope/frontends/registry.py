@@ -99,6 +99,13 @@ def register_stages(name: str) -> None:
         importlib.import_module(frontend_info(name).stages)
 
 
+def register_builtin_stages() -> None:
+    """Register irscope's own frontends' stages (their modules import only the stage registry), so that a
+    command offers ``--stage cute_ir`` before any CuTe DSL kernel is loaded."""
+    for name in BUILTIN:
+        register_stages(name)
+
+
 def compiler_version(frontend_name: str, options: Mapping[str, Any]) -> str | None:
     """Which build of its compiler a variant with ``options`` names (Triton's ``-c triton=3.8.0``); None: the running one."""
     if frontend_name not in FRONTENDS:

@@ -244,7 +244,9 @@ class Session(HtmlDisplay):
         path = Path(path)
         if not (path / INDEX).is_file():
             raise SessionError(f"{path} is not an irscope session (no {INDEX})")
-        return cls(path, _read_index(path))
+        session = cls(path, _read_index(path))
+        register_stages(session.frontend)  # its frontend's own stages (CuTe DSL's IR): a screen lists them at once
+        return session
 
     @classmethod
     def create(

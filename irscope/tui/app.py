@@ -45,8 +45,13 @@ if TYPE_CHECKING:
     from ..annotating.explain import LineExplainer
     from .widgets.chart import RuntimeChart
 
-# One tab (and digit key) per registered stage, then the chart and the passes.
-STAGE_TABS = [(spec.key, spec.label) for spec in stage_specs()] + [("chart", "Chart"), ("passes", "Passes")]
+
+def all_stage_tabs() -> list[tuple[str, str]]:
+    """One tab (and digit key) per registered stage, then the chart and the passes: read when a screen opens,
+    after the session or kernel it shows has registered its frontend's own stages (CuTe DSL's IR)."""
+    return [(spec.key, spec.label) for spec in stage_specs()] + [("chart", "Chart"), ("passes", "Passes")]
+
+
 DIGIT_KEYS = 9  # 1..9 pick the tabs shown, in order
 
 
@@ -58,7 +63,7 @@ def stage_tabs(vendors: set[str], frontends: set[str] | None = None) -> list[tup
     kinds = frontends or {"triton"}
     return [
         (k, label)
-        for k, label in STAGE_TABS
+        for k, label in all_stage_tabs()
         if k in VIEWS or any(Stage(k).spec.made_for(v, f) for v in vendors for f in kinds)
     ]
 

@@ -307,3 +307,14 @@ def test_more_ctrl_cs_while_irscope_cleans_up_are_ignored(tmp_path):
     assert "Traceback" not in err and "Exception ignored" not in err
     assert len(err.strip().splitlines()) == 1 and err.startswith("irscope: interrupted after")
     assert os.listdir(tmp) == []
+
+
+def test_a_diff_sides_own_signature_is_read_never_run(cli, tmp_path):
+    """``-b signature=TYPES`` (the other language's -S): text read by its frontend's parser; a payload is one
+    line and exit 2, and nothing of it runs (no nvidia-cutlass-dsl needed: it is refused before any compile)."""
+    marker = tmp_path / "ran"
+    payload = f"signature=__import__('os').system('touch {marker}')"
+    twin = f"kernel={REPO / 'examples' / 'cute_kernels.py'}:row_sum"
+    result = cli("diff", str(REPO / "examples" / "row_sum.py") + ":row_sum_kernel", "-b", twin, "-b", payload)
+    one_line_error(result, 2, "cannot read")
+    assert not marker.exists()

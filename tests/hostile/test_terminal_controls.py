@@ -233,3 +233,20 @@ def test_the_passes_table_shows_a_stored_pass_names_controls_as_escapes(cli, tmp
     result = cli("passes", str(session), "-c", "BLOCK_SIZE=128")
     assert result.exit_code == 0, result.stderr
     assert_shown_not_obeyed(result, payload[1])
+
+
+def test_a_diff_across_kernel_files_shows_a_stored_source_lines_controls_as_escapes(cli, tmp_path, file_payload):
+    """Two kernels of different files (a Triton kernel and its twin in another language or file): each one's
+    machine code per line of its own source, the line's text from the session's stored source."""
+    session = copy_of(SESSION, tmp_path)
+    source = session / "source" / "square.py"
+    source.write_text(
+        source.read_text().replace(
+            "square_output = row * row", f"square_output = row * row  # {canary(file_payload[0])}"
+        )
+    )
+    twin = f"kernel={REPO / 'examples' / 'row_sum.py'}:row_sum_kernel"
+    result = cli("diff", str(session), "-a", "BLOCK_SIZE=128", "-a", "num_warps=4", "-b", twin, "--arch", "sm_90")
+    assert result.exit_code == 0, result.stderr
+    assert "by source line of each kernel" in result.stdout
+    assert_shown_not_obeyed(result, file_payload[1])

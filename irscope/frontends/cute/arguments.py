@@ -1,7 +1,10 @@
 """``-S`` for a CuTe DSL kernel: each runtime argument's element type, and a tensor's shape.
 
 ``float32[128,256], float32[128,256], int32`` describes two row-major 128x256 tensors of floats and an
-``Int32`` scalar; a ``?`` extent is dynamic (an ``Int32`` the compiled function takes at run time). The
+``Int32`` scalar; a ``?`` extent is dynamic (an ``Int32`` the compiled function takes at run time). A
+tensor's ``:16`` is the alignment of its start in bytes the compile may assume (``from_dlpack``'s
+``assumed_align``, as the DSL's examples give for torch's tensors): without it, the element's size, and a
+128-bit copy of four floats does not verify. The
 text is checked here without the DSL (a wrong name is one line before anything compiles); the DSL's fake
 tensors (``make_fake_compact_tensor``: a layout and no memory) are made only to compile.
 """
@@ -32,9 +35,10 @@ DTYPES = {
     "float8_e4m3fn": "Float8E4M3FN",
     "float8_e5m2": "Float8E5M2",
 }
-ITEM = re.compile(r"^([a-z0-9_]+)(?:\[([^\]]*)\])?$")
+ITEM = re.compile(r"^([a-z0-9_]+)(?:\[([^\]]*)\](?::(\d+))?)?$")
 HELP = (
-    'element types and row-major shapes, e.g. -S "float32[128,256], float32[128,256], int32" (? for a dynamic extent)'
+    'element types and row-major shapes, e.g. -S "float32[128,256], float32[128,256]:16, int32" (? for a dynamic '
+    "extent, :16 for a start aligned to 16 bytes)"
 )
 
 
@@ -44,11 +48,13 @@ class Argument:
 
     dtype: str  # the -S name: "float32"
     shape: tuple[int | None, ...] | None  # None: a scalar; an extent None: dynamic
+    align: int | None = None  # bytes the tensor's start is assumed aligned to; None: its element's size
 
     def spelled(self) -> str:
         if self.shape is None:
             return self.dtype
-        return f"{self.dtype}[{','.join('?' if d is None else str(d) for d in self.shape)}]"
+        shape = f"{self.dtype}[{','.join('?' if d is None else str(d) for d in self.shape)}]"
+        return shape + (f":{self.align}" if self.align else "")
 
 
 def _items(text: str) -> list[str]:
@@ -79,7 +85,10 @@ def parse_arguments(text: str, where: str) -> tuple[Argument, ...]:
             if not all(e == "?" or (e.isdigit() and int(e) > 0) for e in extents):
                 raise ParameterError(f"{where}: {item!r} has an extent that is neither a positive number nor ?")
             shape = tuple(None if e == "?" else int(e) for e in extents)
-        out.append(Argument(m.group(1), shape))
+        align = int(m.group(3)) if m.group(3) else None
+        if align is not None and not (0 < align <= 1024 and align & (align - 1) == 0):
+            raise ParameterError(f"{where}: {item!r} has an alignment that is not a power of two up to 1024")
+        out.append(Argument(m.group(1), shape, align))
     return tuple(out)
 
 
@@ -97,5 +106,5 @@ def fake_arguments(arguments: tuple[Argument, ...]) -> list[Any]:
             continue
         shape = tuple(cute.sym_int32() if d is None else d for d in arg.shape)
         order = tuple(reversed(range(len(shape))))  # the last mode is the contiguous one, as in torch
-        out.append(make_fake_compact_tensor(dtype, shape, stride_order=order))
+        out.append(make_fake_compact_tensor(dtype, shape, stride_order=order, assumed_align=arg.align))
     return out
