@@ -18,6 +18,7 @@ from __future__ import annotations
 import concurrent.futures as futures
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -41,7 +42,16 @@ from ..types import CompileInfo, Config, KernelId, Resources, Stage, Status, Var
 from .cache import CaptureCache
 from .worker import COMPILE
 
-SASS_BATCH = 6  # variants per nvdisasm run while compiles are still going (the first goes alone)
+SASS_BATCH = 6  # variants per nvdisasm run in process
+# In workers, the first variant compiled goes alone (the first result); then the SASS of those compiled since
+# waits until their compiles took SASS_SHARE times what the last nvdisasm batch took, or the compiles are done.
+# nvdisasm's start-up costs 0.5 s of CPU whatever it reads (a 256-byte image or 21 cubins alike; Triton 3.6's
+# CUDA 12.8 copy, 2-core EPYC), more than the six square_kernel compiles a fixed batch of six stood for: such
+# batches took a fifth of a 21-variant sweep's CPU (perf record; tests/perf/RESULTS.md). Weighed against
+# the compiles' own time, the share holds on a loaded machine and for kernels that take seconds to compile.
+SASS_SHARE = 10.0
+SASS_FIRST_GUESS_S = 0.5  # what a batch is taken to cost until one has been timed
+SASS_MAX = 256
 MAX_COMPILE_TIMEOUT = 86400.0  # --compile-timeout's own limit (cli/options.py: MAX_SECONDS)
 
 
@@ -251,6 +261,15 @@ def _parallel(run: _Run, pending: list[int], target: Target, workers: int, folde
     disassembling: list[futures.Future] = []
     batch: list[tuple[int, Variant]] = []
     first = True
+    held_s = 0.0  # the compile seconds of the variants in ``batch``
+    cost = [SASS_FIRST_GUESS_S]  # seconds the last batch's SASS took
+
+    def timed_derive(todo: list[tuple[int, Variant]]) -> list[tuple[int, Variant]]:
+        start = time.perf_counter()
+        done = derive(todo)
+        cost[0] = time.perf_counter() - start
+        return done
+
     try:
         for i in pending:
             pool.submit(i, (run.kernel.handle(), run.configs[i], target, run.passes, *check))
@@ -258,6 +277,7 @@ def _parallel(run: _Run, pending: list[int], target: Target, workers: int, folde
             if run.cancel is not None and run.cancel.is_set():
                 return
             for i, compiled in pool.results(timeout=0.02 if disassembling else 0.2):
+                held_s += compiled.seconds
                 batch.append(
                     (
                         i,
@@ -266,12 +286,13 @@ def _parallel(run: _Run, pending: list[int], target: Target, workers: int, folde
                         ),
                     )
                 )
-            # The first variant compiled is disassembled at once, not held back for five more; after it,
-            # batches: every nvdisasm run costs a start-up that a run per variant pays over and over.
-            if batch and (first or len(batch) >= SASS_BATCH or not pool.outstanding):
+            # The first variant compiled is disassembled at once, not held back for more; after it, batches
+            # as large as SASS_SHARE allows: every nvdisasm run costs a start-up of its own.
+            due = held_s >= SASS_SHARE * cost[0] or len(batch) >= SASS_MAX or not pool.outstanding
+            if batch and (first or due):
                 first = False
-                disassembling.append(sass.submit(derive, batch))
-                batch = []
+                disassembling.append(sass.submit(timed_derive, batch))
+                batch, held_s = [], 0.0
             while disassembling and disassembling[0].done():
                 yield from run.finish(disassembling.pop(0).result())
     finally:
