@@ -42,15 +42,18 @@ from ..types import CompileInfo, Config, KernelId, Resources, Stage, Status, Var
 from .cache import CaptureCache
 from .worker import COMPILE
 
-SASS_BATCH = 6  # variants per nvdisasm run in process
-# In workers, the first variant compiled goes alone (the first result); then the SASS of those compiled since
-# waits until their compiles took SASS_SHARE times what the last nvdisasm batch took, or the compiles are done.
-# nvdisasm's start-up costs 0.5 s of CPU whatever it reads (a 256-byte image or 21 cubins alike; Triton 3.6's
-# CUDA 12.8 copy, 2-core EPYC), more than the six square_kernel compiles a fixed batch of six stood for: such
-# batches took a fifth of a 21-variant sweep's CPU (perf record; tests/perf/RESULTS.md). Weighed against
-# the compiles' own time, the share holds on a loaded machine and for kernels that take seconds to compile.
+SASS_BATCH = 6  # variants per nvdisasm run in process, and in the second run of a sweep's
+# In workers, the first variant compiled goes alone (the first result) and the next SASS_BATCH together (early
+# rows: a progress bar that moves, an interrupted sweep that keeps some); then the SASS of those compiled
+# since waits until their compiles took SASS_SHARE times what the last nvdisasm run took, until the first of
+# them has waited SASS_WAIT_S (or SASS_SHARE / 2 times that run, if longer: a loaded machine), or until the
+# compiles are done. nvdisasm's start-up costs 0.5 s of CPU whatever it reads (a 256-byte image or 21 cubins
+# alike; Triton 3.6's CUDA 12.8 copy, 2-core EPYC), more than the six square_kernel compiles a batch of six
+# stood for: batches of six took 27% of a 21-variant sweep's CPU in five runs (perf record), three runs now
+# (tests/perf/RESULTS.md).
 SASS_SHARE = 10.0
-SASS_FIRST_GUESS_S = 0.5  # what a batch is taken to cost until one has been timed
+SASS_WAIT_S = 2.0
+SASS_FIRST_GUESS_S = 0.5  # what a run is taken to cost until one has been timed
 SASS_MAX = 256
 MAX_COMPILE_TIMEOUT = 86400.0  # --compile-timeout's own limit (cli/options.py: MAX_SECONDS)
 
@@ -260,8 +263,9 @@ def _parallel(run: _Run, pending: list[int], target: Target, workers: int, folde
     sass = futures.ThreadPoolExecutor(max_workers=1)
     disassembling: list[futures.Future] = []
     batch: list[tuple[int, Variant]] = []
-    first = True
+    runs = 0  # nvdisasm runs asked for
     held_s = 0.0  # the compile seconds of the variants in ``batch``
+    since = 0.0  # when the first of them came back
     cost = [SASS_FIRST_GUESS_S]  # seconds the last batch's SASS took
 
     def timed_derive(todo: list[tuple[int, Variant]]) -> list[tuple[int, Variant]]:
@@ -278,6 +282,7 @@ def _parallel(run: _Run, pending: list[int], target: Target, workers: int, folde
                 return
             for i, compiled in pool.results(timeout=0.02 if disassembling else 0.2):
                 held_s += compiled.seconds
+                since = since if batch else time.monotonic()
                 batch.append(
                     (
                         i,
@@ -286,11 +291,15 @@ def _parallel(run: _Run, pending: list[int], target: Target, workers: int, folde
                         ),
                     )
                 )
-            # The first variant compiled is disassembled at once, not held back for more; after it, batches
+            # The first variant compiled is disassembled at once, the next six together; after them, batches
             # as large as SASS_SHARE allows: every nvdisasm run costs a start-up of its own.
-            due = held_s >= SASS_SHARE * cost[0] or len(batch) >= SASS_MAX or not pool.outstanding
-            if batch and (first or due):
-                first = False
+            if runs < 2:
+                due = runs == 0 or len(batch) >= SASS_BATCH
+            else:
+                waited = time.monotonic() - since >= max(SASS_WAIT_S, SASS_SHARE / 2 * cost[0])
+                due = held_s >= SASS_SHARE * cost[0] or waited or len(batch) >= SASS_MAX
+            if batch and (due or not pool.outstanding):
+                runs += 1
                 disassembling.append(sass.submit(timed_derive, batch))
                 batch, held_s = [], 0.0
             while disassembling and disassembling[0].done():
