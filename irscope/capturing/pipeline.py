@@ -18,6 +18,7 @@ from __future__ import annotations
 import concurrent.futures as futures
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -41,7 +42,19 @@ from ..types import CompileInfo, Config, KernelId, Resources, Stage, Status, Var
 from .cache import CaptureCache
 from .worker import COMPILE
 
-SASS_BATCH = 6  # variants per nvdisasm run while compiles are still going (the first goes alone)
+SASS_BATCH = 6  # variants per nvdisasm run in process, and in the second run of a sweep's
+# In workers, the first variant compiled goes alone (the first result) and the next SASS_BATCH together (early
+# rows: a progress bar that moves, an interrupted sweep that keeps some); then the SASS of those compiled
+# since waits until their compiles took SASS_SHARE times what the last nvdisasm run took, until the first of
+# them has waited SASS_WAIT_S (or SASS_SHARE / 2 times that run, if longer: a loaded machine), or until the
+# compiles are done. nvdisasm's start-up costs 0.5 s of CPU whatever it reads (a 256-byte image or 21 cubins
+# alike; Triton 3.6's CUDA 12.8 copy, 2-core EPYC), more than the six square_kernel compiles a batch of six
+# stood for: batches of six took 27% of a 21-variant sweep's CPU in five runs (perf record), three runs now
+# (tests/perf/RESULTS.md).
+SASS_SHARE = 10.0
+SASS_WAIT_S = 2.0
+SASS_FIRST_GUESS_S = 0.5  # what a run is taken to cost until one has been timed
+SASS_MAX = 256
 MAX_COMPILE_TIMEOUT = 86400.0  # --compile-timeout's own limit (cli/options.py: MAX_SECONDS)
 
 
@@ -250,7 +263,17 @@ def _parallel(run: _Run, pending: list[int], target: Target, workers: int, folde
     sass = futures.ThreadPoolExecutor(max_workers=1)
     disassembling: list[futures.Future] = []
     batch: list[tuple[int, Variant]] = []
-    first = True
+    runs = 0  # nvdisasm runs asked for
+    held_s = 0.0  # the compile seconds of the variants in ``batch``
+    since = 0.0  # when the first of them came back
+    cost = [SASS_FIRST_GUESS_S]  # seconds the last batch's SASS took
+
+    def timed_derive(todo: list[tuple[int, Variant]]) -> list[tuple[int, Variant]]:
+        start = time.perf_counter()
+        done = derive(todo)
+        cost[0] = time.perf_counter() - start
+        return done
+
     try:
         for i in pending:
             pool.submit(i, (run.kernel.handle(), run.configs[i], target, run.passes, *check))
@@ -258,6 +281,8 @@ def _parallel(run: _Run, pending: list[int], target: Target, workers: int, folde
             if run.cancel is not None and run.cancel.is_set():
                 return
             for i, compiled in pool.results(timeout=0.02 if disassembling else 0.2):
+                held_s += compiled.seconds
+                since = since if batch else time.monotonic()
                 batch.append(
                     (
                         i,
@@ -266,12 +291,17 @@ def _parallel(run: _Run, pending: list[int], target: Target, workers: int, folde
                         ),
                     )
                 )
-            # The first variant compiled is disassembled at once, not held back for five more; after it,
-            # batches: every nvdisasm run costs a start-up that a run per variant pays over and over.
-            if batch and (first or len(batch) >= SASS_BATCH or not pool.outstanding):
-                first = False
-                disassembling.append(sass.submit(derive, batch))
-                batch = []
+            # The first variant compiled is disassembled at once, the next six together; after them, batches
+            # as large as SASS_SHARE allows: every nvdisasm run costs a start-up of its own.
+            if runs < 2:
+                due = runs == 0 or len(batch) >= SASS_BATCH
+            else:
+                waited = time.monotonic() - since >= max(SASS_WAIT_S, SASS_SHARE / 2 * cost[0])
+                due = held_s >= SASS_SHARE * cost[0] or waited or len(batch) >= SASS_MAX
+            if batch and (due or not pool.outstanding):
+                runs += 1
+                disassembling.append(sass.submit(timed_derive, batch))
+                batch, held_s = [], 0.0
             while disassembling and disassembling[0].done():
                 yield from run.finish(disassembling.pop(0).result())
     finally:

@@ -50,6 +50,30 @@ COMMANDS = {
     "repro": ("irscope.cli.repro", "repro"),
     "mcp": ("irscope.cli.mcp", "mcp"),
 }
+# command name -> its help's first sentence, for `irscope --help`'s list: importing the 18 command modules to
+# read them was 40% of `irscope --help`'s CPU (0.36 -> 0.22 s on a loaded 2-core machine, bytecode kept;
+# tests/perf/RESULTS.md). tests/test_cli_help.py holds each to its command's own help.
+SUMMARIES = {
+    "list": "List built-in kernels with their parameters, defaults and sweep ranges.",
+    "dump": "Compile KERNEL for one configuration and print a stage of it.",
+    "sweep": "Capture the cartesian product of -s values of KERNEL and print a table.",
+    "diff": "Diff one stage of two variants of KERNEL (a kernel or a session directory).",
+    "annotate": "Explain every instruction of KERNEL's PTX, SASS or (for a gfx arch) AMDGCN in plain words.",
+    "bench": "Check KERNEL's variants against the torch reference, then time them on this GPU.",
+    "tui": "Open KERNEL (or a session directory) in the terminal UI.",
+    "inductor": "Capture the Triton kernels torch.compile (Inductor) generates.",
+    "run": "Run COMMAND (a Python program) as it is and record every Triton kernel it compiles and launches.",
+    "compare": "Compare implementations of one operation: KERNELS in any language irscope compiles.",
+    "passes": "Every MLIR pass Triton runs on KERNEL (a kernel or a session swept with --passes).",
+    "ncu": "The hottest SASS instructions of KERNEL's variant, each with its Python line and why warps stall there.",
+    "report": "Write SESSION as one HTML file: the variants table, the runtime chart, every stage of every variant "
+    "(highlighted, each line linked to its Python line), the selected variant's findings and the diffs asked for.",
+    "export": "Write KERNEL's variants as a tritonparse trace (one compilation event each).",
+    "cache": "Show the cache (location, size, entries), or trim it.",
+    "check": "Fail (exit 1, after a table) when KERNEL's variants break a condition against a baseline.",
+    "repro": "Write a Python file that rebuilds one variant of KERNEL with triton.compile and prints its PTX.",
+    "mcp": "Serve capture, dump, sweep, diff, annotate and repro to an MCP client over stdio (pip install irscope[mcp]).",
+}
 
 # What irscope changed in its own environment (TMPDIR...) and the user's values, for the
 # programs it runs as they are (irscope run): name -> the user's value (None: unset).
@@ -77,6 +101,14 @@ class LazyGroup(click.Group):
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return list(COMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list of ``irscope --help``, as click writes it, from SUMMARIES: no command's module imported."""
+        from click.utils import make_default_short_help
+
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, make_default_short_help(SUMMARIES[name], limit)) for name in COMMANDS])
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         if name not in COMMANDS:

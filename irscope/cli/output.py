@@ -13,8 +13,13 @@ file, where nothing is gained by cutting them (``table_console``).
 
 from __future__ import annotations
 
+import functools
+from typing import TYPE_CHECKING, Any
+
 import click
-from rich.console import Console as _RichConsole
+
+if TYPE_CHECKING:
+    from rich.console import Console as _RichConsole
 
 # C0 and C1 controls (tab and newline are layout, kept), DEL, and the bidi controls (Trojan Source).
 _CONTROLS = [
@@ -46,19 +51,41 @@ def error_line(message: str) -> None:
     click.echo(visible(message, one_line=True), err=True)
 
 
-class Console(_RichConsole):
-    """rich's Console for tables of data: no markup read from it, its controls made visible.
+if TYPE_CHECKING:
 
-    Every string a table cell or ``print`` holds becomes text through ``render_str``, before
-    rich measures it, so the escapes are measured as the characters they are.
-    """
+    class Console(_RichConsole):
+        def render_str(self, text: str, **kwargs: Any) -> Any: ...
 
-    def __init__(self, *args, **kwargs) -> None:
-        kwargs.setdefault("markup", False)  # a "[/]" in a kernel's note is text, not a style to close
-        super().__init__(*args, **kwargs)
+else:
 
-    def render_str(self, text: str, **kwargs):
-        return super().render_str(visible(text), **kwargs)
+    def __getattr__(name: str) -> Any:
+        # rich is a fifth of a cached `irscope dump`'s imports, and only tables and progress bars use it
+        if name == "Console":
+            return _console_class()
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@functools.cache
+def _console_class() -> type[Console]:
+    from rich.console import Console as _RichConsole
+
+    class VisibleConsole(_RichConsole):
+        """rich's Console for tables of data: no markup read from it, its controls made visible.
+
+        Every string a table cell or ``print`` holds becomes text through ``render_str``, before
+        rich measures it, so the escapes are measured as the characters they are.
+        """
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("markup", False)  # a "[/]" in a kernel's note is text, not a style to close
+            super().__init__(*args, **kwargs)
+
+        def render_str(self, text: str, **kwargs: Any) -> Any:
+            return super().render_str(visible(text), **kwargs)
+
+    VisibleConsole.__name__ = VisibleConsole.__qualname__ = "Console"
+    VisibleConsole.__module__ = __name__
+    return VisibleConsole  # type: ignore[return-value]  # the one class TYPE_CHECKING names Console
 
     def _render_buffer(self, buffer) -> str:
         # Written to a pipe or a file (no colours), a table's rows were padded to its full width: each line
@@ -80,11 +107,12 @@ def table_console(table) -> Console:
     """
     from rich.measure import Measurement
 
-    console = Console()
+    console_class = _console_class()
+    console = console_class()
     if console.is_terminal:
         return console
     natural = Measurement.get(console, console.options.update_width(_UNBOUNDED), table).maximum
-    return Console(width=max(natural, console.width), soft_wrap=True)
+    return console_class(width=max(natural, console.width), soft_wrap=True)
 
 
 _UNBOUNDED = 1 << 20  # wider than any table: the measure of its widest row

@@ -80,9 +80,13 @@ def _find_kernel(name: str, signature: str | None) -> Kernel:
             raise KernelFileError(f"no such kernel file: {path}")
         claimed = next((frontend(n) for n in FRONTENDS if frontend(n).claims(path, kernel_name or None)), None)
         return (claimed or frontend_for(path)).resolve(path.resolve(), kernel_name or None, signature)
-    for kernel in builtin_kernels():
-        if kernel.name == name:
-            return frontend_for(Path(kernel.file)).resolve(Path(kernel.file), name, signature) if signature else kernel
+    directory = builtin_kernels_dir()
+    for frontend_name in BUILTIN:  # the first of that name, as in builtin_kernels(); later frontends not loaded
+        for kernel in frontend(frontend_name).builtin_named(directory, name):
+            if kernel.name == name:
+                return (
+                    frontend_for(Path(kernel.file)).resolve(Path(kernel.file), name, signature) if signature else kernel
+                )
     known = ", ".join(k.name for k in builtin_kernels())
     raise KernelNotFound(f"unknown kernel {name!r}; built-in kernels: {known} (or give path/to/file.py:kernel_name)")
 
@@ -90,12 +94,10 @@ def _find_kernel(name: str, signature: str | None) -> Kernel:
 def _module_named(text: str, whole: str) -> bool:
     """``liger_kernel.ops.rms_norm`` (before ``:NAME``): a module named as Python names it, not a file's path."""
     parts = text.split(".")
+    if not ("." in text or ":" in whole) or not all(p.isidentifier() for p in parts):
+        return False  # a built-in kernel's name: no frontend loaded to ask for its suffixes (nvcc's, Numba's...)
     suffixes = {s.lstrip(".") for n in FRONTENDS for s in frontend(n).suffixes}
-    return (
-        ("." in text or ":" in whole)
-        and all(p.isidentifier() for p in parts)
-        and (len(parts) == 1 or parts[-1] not in suffixes)
-    )
+    return len(parts) == 1 or parts[-1] not in suffixes
 
 
 def _kernel_in_module(module: str, kernel_name: str | None, signature: str | None) -> Kernel:

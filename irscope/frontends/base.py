@@ -268,6 +268,11 @@ class Frontend(abc.ABC):
         """The built-in example kernels this frontend finds in ``directory``."""
         return []
 
+    def builtin_named(self, directory: Path, name: str) -> Sequence[Kernel]:
+        """The built-in kernels of ``directory`` named ``name``, in ``builtin``'s order (a frontend may find
+        them without loading the others)."""
+        return [k for k in self.builtin(directory) if k.name == name]
+
     def from_object(self, obj: Any, signature: str | None, name: str | None) -> Kernel:
         """The kernel a Python object of this language is (``objects.kernel_from_object`` chose the frontend)."""
         raise UsageError(f"{self.name} kernels are given as files, not as Python objects")

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from ..errors import UsageError
-from . import own_python, resident
+from . import own_python
 from .timeline import mark
 
 PARENT_POLL_S = 0.2  # how soon a worker notices that irscope is gone
@@ -133,6 +133,8 @@ class WorkerPool:
         errors = tempfile.TemporaryFile()
         env = own_python.environment({**self._env, **self._envs[k]})
         if self._resident is not None:
+            from . import resident  # only GPU workers fork from it: a compile worker's start need not import it
+
             forked = resident.connect(self._serve, env, errors.fileno(), self._resident)
             if forked is not None:
                 self._processes.append(forked)
@@ -206,7 +208,7 @@ def _kill(proc: subprocess.Popen) -> None:
 
 def _running(proc: Any) -> bool:
     """Whether ``proc`` still runs, asked without waiting (a forked worker's ``poll`` waits for its status)."""
-    return proc.running() if isinstance(proc, resident.ResidentWorker) else proc.poll() is None
+    return proc.poll() is None if isinstance(proc, subprocess.Popen) else proc.running()
 
 
 def _let_go(proc: Any) -> None:

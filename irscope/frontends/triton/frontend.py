@@ -68,5 +68,8 @@ class TritonFrontend(Frontend):
     def builtin(self, directory: Path) -> list[TritonKernel]:
         return builtin_kernels(directory)
 
+    def builtin_named(self, directory: Path, name: str) -> list[TritonKernel]:
+        return builtin_kernels(directory, name)
+
     def rebuild(self, handle: KernelHandle) -> TritonKernel | None:
         return self.load(handle) if "source_text" in handle.extra else None

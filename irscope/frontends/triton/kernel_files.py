@@ -36,14 +36,25 @@ def kernel_names(path: Path) -> list[str]:
     return specs or list(_jit_functions(module))
 
 
-def builtin_kernels(directory: Path) -> list[TritonKernel]:
-    """Every kernel with a spec in the ``.py`` files of ``directory``, in file order."""
+def builtin_kernels(directory: Path, named: str | None = None) -> list[TritonKernel]:
+    """Every kernel with a spec in the ``.py`` files of ``directory``, in file order.
+
+    ``named``: only the kernels of that name, from the files whose text spells it (a kernel's name is its
+    function's, which the file defining or importing it spells): `irscope dump square_kernel` imported all
+    seven built-in files, a fifth of its imports (tests/test_cli_help.py holds every built-in's lookup to
+    the full list's).
+    """
     out = []
+    spelled = None if named is None else re.compile(rf"\b{re.escape(named)}\b")
     for path in sorted(p for p in directory.glob("*.py") if not p.name.startswith("_")):
+        if spelled is not None and not spelled.search(path.read_text(encoding="utf-8", errors="replace")):
+            continue
         module = load_module(path)
         jit_fns = _jit_functions(module)
         for spec in kernel_specs(vars(module)):
-            out.append(_found(TritonKernel(jit_fns.get(jit_of(spec.kernel).__name__, spec.kernel), str(path), spec)))
+            kernel = _found(TritonKernel(jit_fns.get(jit_of(spec.kernel).__name__, spec.kernel), str(path), spec))
+            if named is None or kernel.name == named:
+                out.append(kernel)
     return out
 
 
