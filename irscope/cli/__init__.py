@@ -71,8 +71,9 @@ SUMMARIES = {
     "export": "Write KERNEL's variants as a tritonparse trace (one compilation event each).",
     "cache": "Show the cache (location, size, entries), or trim it.",
     "check": "Fail (exit 1, after a table) when KERNEL's variants break a condition against a baseline.",
-    "repro": "Write a Python file that rebuilds one variant of KERNEL with triton.compile and prints its PTX.",
-    "mcp": "Serve capture, dump, sweep, diff, annotate and repro to an MCP client over stdio (pip install irscope[mcp]).",
+    "repro": "Write a Python file that rebuilds one variant of KERNEL with its own compiler and prints its PTX.",
+    "mcp": "Serve capture, dump, sweep, diff, annotate, passes, compare, check, bench and repro to an MCP client over "
+    "stdio (pip install irscope[mcp]).",
 }
 
 # What irscope changed in its own environment (TMPDIR...) and the user's values, for the
