@@ -109,6 +109,33 @@ def test_a_tilelang_kernel_gives_its_tir_cuda_ptx_and_sass_mapped_to_its_python_
     assert from_tilelang(mv, "wgmma.mma_async") == {"cuda/intrinsics/macro/wgmma_macro_generator.py"}
 
 
+@needs_tilelang
+def test_the_matmuls_shared_tiles_are_its_dynamic_shared_memory(variants):
+    """num_stages copies of the A and B tiles (fp16), asked for at launch: the lowered function's
+    dyn_shared_memory_buf, which ptxas never sees; 256 threads, the 128 asked for and TileLang's producer warps."""
+    mv = variants["matmul"]
+    assert mv.resources.shared == 2 * (64 * 32 + 32 * 64) * 2
+    assert mv.compile_info.threads_per_block == 256 and ".maxntid 256, 1, 1" in mv.listings[Stage.PTX]
+    assert variants["add"].resources.shared == 0
+
+
+@needs_tilelang
+def test_the_python_api_takes_a_tilelang_jit_factory(kernels_file):
+    import irscope
+    from irscope.frontends.files import import_file
+
+    module = import_file(kernels_file, "test_tilelang", "kernel file")
+    v = irscope.capture(module.add, {"block": 128}, arch="sm_90")
+    assert v.ok and v.frontend == "tilelang", v.error
+    assert ".maxntid 128, 1, 1" in v.listings[Stage.PTX]
+    assert (
+        SourceMap(v).source_line(
+            Stage.PTX, next(i for i, t in enumerate(v.listings[Stage.PTX].splitlines()) if "add.f32" in t)
+        )
+        == ADD_LINE
+    )
+
+
 def line_of(text: str) -> int:
     return next(i + 1 for i, t in enumerate(LINES) if text in t)
 

@@ -119,11 +119,10 @@ class TileLangKernel(Kernel):
         except IrscopeError as exc:  # the file does not import here (no TileLang: its line names the extra)
             return Compiled(error=CaptureError("import", str(exc)), compiler=tilelang_version())
         stages: dict[Stage, str] = {}
-        cubin: bytes | None = None
         try:
             func = kernel.get_tir(**values) if hasattr(kernel, "get_tir") else kernel
             stages[TIR] = func.script()
-            cubin = _lower_and_build(kernel, func, arch, stages)
+            cubin, shared = _lower_and_build(kernel, func, arch, stages)
         except Exception as exc:
             environment = CaptureError.from_environment(exc, "compiling (TileLang)")
             return Compiled(
@@ -138,6 +137,7 @@ class TileLangKernel(Kernel):
         return Compiled(
             stages=stages,
             cubin=cubin,
+            shared=shared,
             options={**values, "gpu_arch": arch, "entry": entry},
             threads_per_block=_product(threads.groups()) if threads else None,
             cubin_resources=_resources(cubin),
@@ -146,9 +146,10 @@ class TileLangKernel(Kernel):
         )
 
 
-def _lower_and_build(kernel: Any, func: Any, arch: str, stages: dict[Stage, str]) -> bytes:
+def _lower_and_build(kernel: Any, func: Any, arch: str, stages: dict[Stage, str]) -> tuple[bytes, int]:
     """Lower ``func`` for ``arch`` and build its PTX and cubin, each stage kept as soon as it is made (a failing
-    nvcc leaves the TIR and the CUDA to read)."""
+    nvcc leaves the TIR and the CUDA to read). Also the dynamic shared memory its kernel asks for at launch:
+    the device function's ``dyn_shared_memory_buf`` (ptxas sees only the static)."""
     import tilelang
     from tilelang import tvm
     from tilelang.contrib import nvcc
@@ -160,10 +161,11 @@ def _lower_and_build(kernel: Any, func: Any, arch: str, stages: dict[Stage, str]
     with tvm.transform.PassContext(opt_level=3, config=configs), target:
         artifact = tilelang.lower(func, target=target)
         stages[LOWERED_TIR] = artifact.device_mod.script()
+        shared = sum(int(f.attrs.get("dyn_shared_memory_buf", 0)) for f in artifact.device_mod.functions.values())
         stages[CUDA] = code = artifact.kernel_source
         stages[Stage.PTX] = nvcc.get_ptx_from_source(code, compile_flags=flags)
         options = nvcc.default_compile_options(flags)
-        return bytes(nvcc.compile_cuda(code, target_format="cubin", options=options))
+        return bytes(nvcc.compile_cuda(code, target_format="cubin", options=options)), shared
 
 
 def _resources(cubin: bytes | None) -> dict[str, int]:

@@ -81,7 +81,7 @@ def is_tilelang_kernel(obj: Any) -> bool:
     """A ``@tilelang.jit`` factory or a ``PrimFunc``; False where TileLang is not imported."""
     if "tilelang" not in sys.modules:
         return False
+    from tilelang import tvm
     from tilelang.jit import JITImpl
-    from tvm.tirx import PrimFunc
 
-    return isinstance(obj, (JITImpl, PrimFunc))
+    return isinstance(obj, (JITImpl, tvm.tirx.PrimFunc))
