@@ -99,13 +99,13 @@ def test_a_tilelang_kernel_gives_its_tir_cuda_ptx_and_sass_mapped_to_its_python_
     store = next(i for i, t in enumerate(cuda.splitlines()) if t.lstrip().startswith("C["))
     assert smap.source_line(CUDA, store) == ADD_LINE
     assert not any(smap.source_line(TIR, i) for i in range(len(tir.splitlines())))
-    # The reduction's and the matmul's own statements map to their lines; the reduction itself and the gemm are
+    # The reduction's and the matmul's copies out map to their lines; the reduction itself and the gemm are
     # TileLang's macros, whose spans (and so #line directives) name TileLang's own Python, not the call.
     rv, mv = variants["row_max"], variants["matmul"]
     copies = {line_of("T.copy(X["), line_of("T.copy(best, Y[")}
     assert copies <= set(SourceMap(rv).own_lines(Stage.PTX))
     assert from_tilelang(rv, "max.f32") == {"language/reduce_op.py"}
-    assert {line_of("T.clear(C_local)"), line_of("T.copy(C_local, C[")} <= set(SourceMap(mv).own_lines(Stage.PTX))
+    assert line_of("T.copy(C_local, C[") in set(SourceMap(mv).own_lines(Stage.PTX))
     assert from_tilelang(mv, "wgmma.mma_async") == {"cuda/intrinsics/macro/wgmma_macro_generator.py"}
 
 
@@ -194,7 +194,10 @@ def test_cuda_ptx_and_sass_are_byte_equal_to_tilelangs_own_compile_for_sm_90a(va
     assert code(ptx) == code(theirs)
     cubin = tmp_path / f"{name}.cubin"
     cubin.write_bytes(ours.cubin)
-    sass = subprocess.run([nvdisasm_path(), str(cubin)], capture_output=True, text=True, check=True).stdout
+    # as export_sass runs it: nvdisasm's warnings (stderr) and its listing in one stream
+    sass = subprocess.run(
+        [nvdisasm_path(), str(cubin)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, check=True
+    ).stdout
     assert sass == (reference / f"{name}.sass").read_text()
 
 
