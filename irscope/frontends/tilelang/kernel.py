@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import math
 import re
 import time
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any
 
 from ...arch import Target
 from ...errors import IrscopeError, KernelFileError, KernelNotFound, ParameterError
+from ...ir.elf import kernel_resources
 from ...stages import Stage
 from ...types import CaptureError, Config, KernelId
 from ..base import Compiled, Kernel, KernelHandle, choose_kernel
@@ -139,8 +141,9 @@ class TileLangKernel(Kernel):
             cubin=cubin,
             shared=shared,
             options={**values, "gpu_arch": arch, "entry": entry},
-            threads_per_block=_product(threads.groups()) if threads else None,
-            cubin_resources=_resources(cubin),
+            threads_per_block=math.prod(int(e or 1) for e in threads.groups()) if threads else None,
+            # TileLang's nvcc calls ask for no ptxas report: the cubin's .nv.info says (cuobjdump -res-usage)
+            cubin_resources=kernel_resources(cubin),
             compiler=tilelang_version(),
             seconds=round(time.perf_counter() - start, 4),
         )
@@ -166,27 +169,6 @@ def _lower_and_build(kernel: Any, func: Any, arch: str, stages: dict[Stage, str]
         stages[Stage.PTX] = nvcc.get_ptx_from_source(code, compile_flags=flags)
         options = nvcc.default_compile_options(flags)
         return bytes(nvcc.compile_cuda(code, target_format="cubin", options=options)), shared
-
-
-def _resources(cubin: bytes | None) -> dict[str, int]:
-    """The kernel's registers and stack frame from its cubin's .nv.info (what cuobjdump -res-usage reads):
-    TileLang runs nvcc without ptxas's report."""
-    from ...ir.elf import Cubin, function_resources
-
-    found = list(function_resources(Cubin(cubin)).values()) if cubin else []
-    if len(found) != 1:  # one kernel per compile: anything else is not this kernel's to say
-        return {}
-    out = {"registers": found[0]["registers"]} if "registers" in found[0] else {}
-    if "frame" in found[0]:
-        out["stack_frame"] = found[0]["frame"]
-    return out
-
-
-def _product(extents: tuple[str | None, ...]) -> int:
-    total = 1
-    for e in extents:
-        total *= int(e) if e else 1
-    return total
 
 
 def _message(exc: BaseException) -> str:
