@@ -287,3 +287,15 @@ def test_without_tilelang_one_line_names_the_extra(kernels_file, run_irscope, tm
     # The kernel is found and its axes read with ast alone: that needs no TileLang.
     kernel = resolve_kernel(f"{kernels_file}:add")
     assert kernel.frontend == "tilelang" and list(kernel.parameter_table()) == ["N", "block", "dtype"]
+
+
+def test_line_directives_are_read_as_the_preprocessor_counts_them():
+    """The line after ``#line N "f"`` is line N of f, the next N + 1 (what nvcc's line table records, and so the
+    PTX's .loc); the directives, blank lines and what comes before the first directive name nothing."""
+    from irscope.ir.locations import line_directive_locations
+
+    text = (
+        'extern "C" __global__ void k() {\n#line 12 "/k.py"\n  for (;;) {\n\n    x = 1;\n#line 3 "/lib.py"\n  y;\n}\n'
+    )
+    found = [(loc.file, loc.line) if loc else None for loc in line_directive_locations(text)]
+    assert found == [None, None, ("/k.py", 12), None, ("/k.py", 14), None, ("/lib.py", 3), ("/lib.py", 4)]
