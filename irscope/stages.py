@@ -7,8 +7,9 @@ and digit keys and the help text are all derived from this one list, followed by
 not stages: the runtime chart and the Passes tab (``tui/widgets/passes.py``).
 
 What is done with a stage's text is code, and lives with its dialect: ``ir/dialects.py`` holds one
-entry per dialect (MLIR, LLVM IR, PTX, SASS, AMDGCN, Python, CUDA C++) naming its source-location
-parser, normaliser, counter, lexers and how a diff pairs its names; ``annotating/explain.py:
+entry per dialect (MLIR, LLVM IR, PTX, SASS, AMDGCN, Python, CUDA C++, TIR, generated CUDA C++ with
+``#line``) naming its source-location parser, normaliser, counter, lexers and how a diff pairs its
+names; ``annotating/explain.py:
 EXPLAINERS`` decodes the lines of the explained ones. So this base module imports nothing of
 irscope's, every arrow to a parser is an import the linter sees, and a new stage of a known dialect
 is one ``register(StageSpec(...))``. ``tests/test_stages.py`` checks every spec is complete and runs

@@ -100,6 +100,12 @@ NEEDS_CUTE = {
     '-S "examples/cute_kernels.py:row_sum=float32[4096,1024]:16, float32[4096]"',
 }
 HAS_CUTE = importlib.util.find_spec("cutlass") is not None
+# TileLang commands: the same, with tilelang (docs/tilelang.md).
+NEEDS_TILELANG = {
+    "irscope dump examples/tilelang_kernels.py:add --arch sm_90",
+    "irscope dump examples/tilelang_kernels.py:matmul -c block_M=128 -c num_stages=3 --stage ptx",
+}
+HAS_TILELANG = importlib.util.find_spec("tilelang") is not None
 GPU_ONLY = {
     "irscope bench square_kernel",
     "irscope bench square_kernel -s BLOCK_SIZE=128,1024,8192 -c n_rows=65536 -c n_cols=1024 --ncu",
@@ -263,6 +269,11 @@ def test_every_documented_command_runs_as_written(page, tmp_path, monkeypatch):
             assert result.exit_code == 2, (where, result.exit_code, result.stderr)
             assert len(result.stderr.strip().splitlines()) == 1, (where, result.stderr)
             assert "pip install irscope[cute]" in result.stderr, (where, result.stderr)
+            continue
+        if command.line in NEEDS_TILELANG and not HAS_TILELANG:
+            assert result.exit_code == 2, (where, result.exit_code, result.stderr)
+            assert len(result.stderr.strip().splitlines()) == 1, (where, result.stderr)
+            assert "pip install irscope[tilelang]" in result.stderr, (where, result.stderr)
             continue
         if command.line in EXIT_CODES:  # a page showing what bad input gives: its one line and exit code
             assert result.exit_code == EXIT_CODES[command.line], (where, result.exit_code, result.stderr)

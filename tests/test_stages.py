@@ -30,6 +30,8 @@ SAMPLE = {
 DIALECT_SAMPLE = {
     "python": "import triton\n\n@triton.jit\ndef k(x_ptr):\n    x = tl.load(x_ptr)  # one load\n",
     "cuda": "#include <cuda_fp16.h>\n__global__ void k(float* x) {\n  x[threadIdx.x] *= 2.0f;  // one store\n}\n",
+    "cuda_lines": '#include <cuda.h>\nextern "C" __global__ void k(float* x) {\n#line 12 "/k.py"\n  x[threadIdx.x] *= 2.0f;\n}\n',
+    "tir": '# from tvm.script import tirx as T\n@T.prim_func\ndef main(A: T.Buffer((128,), "float32")):\n    T.fill(A, 0)\n',
     "mlir": SAMPLE[Stage.TTIR] + SAMPLE[Stage.TTGIR],
     "llvm": "define void @k(ptr %0) !dbg !3 {\n  %2 = load float, ptr %0, align 4, !dbg !5\n  ret void, !dbg !5\n}\n",
     "ptx": SAMPLE[Stage.PTX] + "\t.loc\t1 2 4\n\tadd.s32 \t%r5, %r1, %r2;\n\tst.global.b32 \t[%rd1+0], %r5;\n",
@@ -93,7 +95,9 @@ def test_every_dialect_does_every_kind_of_work(dialect, work):
             assert "".join(value for _, value in lexer.get_tokens(line)) == line
     elif work == "names":
         if dialect.names is None:
-            assert dialect.key in ("python", "cuda"), f"{dialect.key}: a diff would pair none of its names"
+            assert dialect.key in ("python", "cuda", "cuda_lines", "tir"), (
+                f"{dialect.key}: a diff would pair none of its names"
+            )
             return
         found = [n for line in lines for n in dialect.names.pattern.split(line)[1::2]]
         assert found, f"{dialect.key}: its names pattern finds no name in its own listing"

@@ -158,6 +158,18 @@ def function_resources(cubin: Cubin) -> dict[int, dict[str, int]]:
     return out
 
 
+def kernel_resources(cubin: bytes) -> dict[str, int]:
+    """A cubin of one kernel: its registers and stack frame, as ``Compiled.cubin_resources`` holds them
+    (``{"registers": n, "stack_frame": bytes}``); empty for any other cubin, whose figures are no one kernel's."""
+    found = list(function_resources(Cubin(cubin)).values())
+    if len(found) != 1:
+        return {}
+    out = {"registers": found[0]["registers"]} if "registers" in found[0] else {}
+    if "frame" in found[0]:
+        out["stack_frame"] = found[0]["frame"]
+    return out
+
+
 def _uleb(data: bytes, pos: int) -> tuple[int, int]:
     result = shift = 0
     while True:

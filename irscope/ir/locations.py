@@ -357,3 +357,33 @@ def sass_locations(text: str, file: str = "") -> LineLocs:
 def source_locations(text: str, file: str = "") -> LineLocs:
     """The source stage maps to itself: line i is line i + 1 of the kernel file."""
     return [SourceLoc(file, i + 1, 0) for i in range(len(text.splitlines()))]
+
+
+def no_locations(text: str, file: str = "") -> LineLocs:
+    """A listing that names no source position on any line (TileLang's printed TIR: its statements carry no span)."""
+    return [None] * len(text.splitlines())
+
+
+# #line 12 "/work/kernels/tl_add.py"      (TileLang's generated CUDA, with tl.emit_line_directives)
+LINE_DIRECTIVE = re.compile(r'^\s*#\s*line\s+(\d+)\s+"((?:[^"\\]|\\.)*)"')
+
+
+def line_directive_locations(text: str, file: str = "") -> LineLocs:
+    """Generated C++ with ``#line N "file"`` directives, read as the C preprocessor (and so nvcc's line table,
+    the PTX's ``.loc``) reads them: the line after a directive is line N of that file, the next N + 1, and so
+    on. Lines before the first directive, the directives themselves and blank lines have no location."""
+    out: LineLocs = []
+    current: tuple[str, int] | None = None
+    for line in text.splitlines():
+        m = LINE_DIRECTIVE.match(line)
+        if m is not None:
+            current = (m.group(2), int(m.group(1)))
+            out.append(None)
+            continue
+        if current is None or not line.strip():
+            out.append(None)
+        else:
+            out.append(SourceLoc(current[0], current[1], 0))
+        if current is not None:
+            current = (current[0], current[1] + 1)
+    return out

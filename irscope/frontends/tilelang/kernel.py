@@ -1,0 +1,212 @@
+"""A TileLang kernel: a ``@tilelang.jit`` factory (or a ``T.prim_func``), the parameters a config gives it,
+and its compile.
+
+One compile runs in this process, with TileLang's own functions and no GPU: the factory's
+``get_tir(**parameters)`` makes the PrimFunc, ``tilelang.lower`` lowers it for ``{"kind": "cuda",
+"arch": ...}`` inside the pass context a ``JITKernel`` uses (opt level 3, the decorator's
+``pass_configs``, plus ``tl.emit_line_directives``: TileLang's switch for ``#line`` directives from the
+TIR's spans, so that nvcc's line table, and the PTX's ``.loc``, name the Python lines), and
+``tilelang.contrib.nvcc`` makes the PTX and the cubin exactly as ``JITKernel.export_ptx`` and
+``export_sass`` do (tests/test_tilelang.py compares them with TileLang's own ``tilelang.compile``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import math
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from ...arch import Target
+from ...errors import IrscopeError, KernelFileError, KernelNotFound, ParameterError
+from ...ir.elf import kernel_resources
+from ...stages import Stage
+from ...types import CaptureError, Config, KernelId
+from ..base import Compiled, Kernel, KernelHandle, choose_kernel
+from .source import Parameter, kernel_defs, kind, parameters
+from .stages import CUDA, LOWERED_TIR, TIR
+
+# .maxntid 256, 1, 1     (a kernel's __launch_bounds__, which TileLang writes from T.Kernel's threads)
+MAXNTID = re.compile(r"^\.maxntid\s+(\d+)(?:,\s*(\d+))?(?:,\s*(\d+))?", re.MULTILINE)
+LINE_DIRECTIVES = "tl.emit_line_directives"
+
+
+def gpu_arch(capability: int) -> str:
+    """TileLang's name for a capability, as it picks one for a GPU it finds (``nvcc.get_target_arch``):
+    sm_90 and later with their arch-specific features (``sm_90a``, ``sm_100a``), earlier ones plain."""
+    return f"sm_{capability}{'a' if capability >= 90 else ''}"
+
+
+def tilelang_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"tilelang {version('tilelang')}"
+    except PackageNotFoundError:
+        return "tilelang"
+
+
+class TileLangKernel(Kernel):
+    frontend = "tilelang"
+    stages = (TIR, LOWERED_TIR, CUDA, Stage.PTX, Stage.SASS)
+
+    def __init__(self, file: str, name: str, params: list[Parameter], text: str, factory: bool) -> None:
+        self.file = file
+        self.name = name
+        self.params = params
+        self.factory = factory  # a @tilelang.jit factory (else a T.prim_func, compiled as it is)
+        self._text = text
+        self._object: Any = None
+
+    def __repr__(self) -> str:
+        return f"TileLangKernel({self.name!r}, {self.file!r})"
+
+    def source(self) -> str:
+        return self._text
+
+    def identity(self) -> KernelId:
+        digest = hashlib.sha256(self._text.encode("utf-8", "surrogatepass")).hexdigest()
+        return KernelId(self.name, self.file, digest)
+
+    def parameter_table(self) -> dict[str, dict[str, Any]]:
+        """Every factory parameter (a shape, a block size, ``num_stages``, ``threads``, a dtype): its literal
+        default, where it has one, is its one sweep value."""
+        return {
+            p.name: {"default": p.default, "sweep": [p.default] if p.has_default else [], "kind": "constexpr"}
+            for p in self.params
+        }
+
+    def check_config(self, config: Config) -> None:
+        """Every parameter without a default given; and TileLang installed, so that a missing one is refused
+        before anything starts (one line naming the extra, exit 2), not found again by every variant."""
+        self._check_values(config)
+        if importlib.util.find_spec("tilelang") is None:
+            raise ModuleNotFoundError("No module named 'tilelang'", name="tilelang")
+
+    def _check_values(self, config: Config) -> None:
+        missing = [p.name for p in self.params if not p.has_default and p.name not in config.constexprs]
+        if missing:
+            raise ParameterError(f"{self.name} needs a value for {', '.join(missing)} (-c NAME=VALUE)")
+
+    def handle(self) -> KernelHandle:
+        return KernelHandle(self.frontend, self.file, self.name, {})
+
+    def cache_material(self) -> dict[str, Any]:
+        return {"source": self.identity().source_hash, "tilelang": tilelang_version()}
+
+    def python_object(self) -> Any:
+        """The factory or PrimFunc, from the file the user named (imported once)."""
+        if self._object is None:
+            from ..files import import_file
+
+            module = import_file(Path(self.file), "irscope_tilelang", "kernel file")
+            self._object = getattr(module, self.name, None)
+            if self._object is None:
+                raise KernelNotFound(f"{self.file} defines no TileLang kernel {self.name!r} when imported")
+        return self._object
+
+    def compile(self, config: Config, target: Target) -> Compiled:
+        start = time.perf_counter()
+        arch = gpu_arch(target.nvidia_capability("TileLang"))
+        values = {p.name: config.constexprs[p.name] for p in self.params if p.name in config.constexprs}
+        try:
+            self._check_values(config)
+        except ParameterError as exc:
+            return Compiled(error=CaptureError("config", str(exc)))
+        try:
+            kernel = self.python_object()
+        except IrscopeError as exc:  # the file does not import here (no TileLang: its line names the extra)
+            return Compiled(error=CaptureError("import", str(exc)), compiler=tilelang_version())
+        stages: dict[Stage, str] = {}
+        try:
+            func = kernel.get_tir(**values) if hasattr(kernel, "get_tir") else kernel
+            stages[TIR] = func.script()
+            cubin, shared = _lower_and_build(kernel, func, arch, stages)
+        except Exception as exc:
+            environment = CaptureError.from_environment(exc, "compiling (TileLang)")
+            return Compiled(
+                stages=stages,
+                error=environment or CaptureError("tilelang", _message(exc)),
+                compiler=tilelang_version(),
+                seconds=round(time.perf_counter() - start, 4),
+            )
+        ptx = stages.get(Stage.PTX, "")
+        entry = next(iter(re.findall(r"\.entry\s+(\w+)\s*\(", ptx)), None)
+        threads = MAXNTID.search(ptx)
+        return Compiled(
+            stages=stages,
+            cubin=cubin,
+            shared=shared,
+            options={**values, "gpu_arch": arch, "entry": entry},
+            threads_per_block=math.prod(int(e or 1) for e in threads.groups()) if threads else None,
+            # TileLang's nvcc calls ask for no ptxas report: the cubin's .nv.info says (cuobjdump -res-usage)
+            cubin_resources=kernel_resources(cubin),
+            compiler=tilelang_version(),
+            seconds=round(time.perf_counter() - start, 4),
+        )
+
+
+def _lower_and_build(kernel: Any, func: Any, arch: str, stages: dict[Stage, str]) -> tuple[bytes, int]:
+    """Lower ``func`` for ``arch`` and build its PTX and cubin, each stage kept as soon as it is made (a failing
+    nvcc leaves the TIR and the CUDA to read). Also the dynamic shared memory its kernel asks for at launch:
+    the device function's ``dyn_shared_memory_buf`` (ptxas sees only the static)."""
+    import tilelang
+    from tilelang import tvm
+    from tilelang.contrib import nvcc
+
+    target = tvm.target.Target({"kind": "cuda", "arch": arch})
+    configs = {**dict(getattr(kernel, "pass_configs", None) or {}), LINE_DIRECTIVES: True}
+    flags = getattr(kernel, "compile_flags", None)
+    flags = [flags] if isinstance(flags, str) else flags
+    with tvm.transform.PassContext(opt_level=3, config=configs), target:
+        artifact = tilelang.lower(func, target=target)
+        stages[LOWERED_TIR] = artifact.device_mod.script()
+        shared = sum(int(f.attrs.get("dyn_shared_memory_buf", 0)) for f in artifact.device_mod.functions.values())
+        stages[CUDA] = code = artifact.kernel_source
+        stages[Stage.PTX] = nvcc.get_ptx_from_source(code, compile_flags=flags)
+        options = nvcc.default_compile_options(flags)
+        return bytes(nvcc.compile_cuda(code, target_format="cubin", options=options)), shared
+
+
+def _message(exc: BaseException) -> str:
+    """TileLang's error in one line: nvcc's errors where it failed (its report starts with the whole CUDA
+    source), else the last line of TVM's traceback-shaped message."""
+    text = str(exc)
+    if "Compilation error:" in text:
+        errors = [ln.strip() for ln in text.split("Compilation error:", 1)[1].splitlines() if " error" in ln]
+        text = "nvcc: " + " ".join(errors or text.split("Compilation error:", 1)[1].split())
+    else:
+        lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+        text = lines[-1] if lines else ""
+    return f"{type(exc).__name__}: {text}"[:500]
+
+
+def kernel_in_file(path: Path, name: str | None) -> TileLangKernel:
+    defs = kernel_defs(path)
+    name = choose_kernel(list(defs), name, path, "TileLang kernel")
+    node = defs[name]
+    return TileLangKernel(str(path), name, parameters(node), path.read_text(encoding="utf-8"), kind(node) == "jit")
+
+
+def kernel_from_object(obj: Any) -> TileLangKernel:
+    """A factory or PrimFunc handed over as an object (a script's, a notebook cell's): compiled as it is, in
+    this process; its source is its file's or cell's text, which the PTX's ``.loc`` lines name."""
+    import ast
+
+    from ..python_source import defining_node, defining_text
+
+    function = getattr(obj, "func", None) if hasattr(obj, "get_tir") else None
+    inner = getattr(function, "func", function)  # JITImpl.func is TileLang's JITFunc, which wraps the def
+    inner = getattr(inner, "orig_func", inner)
+    if inner is None or not hasattr(inner, "__code__"):
+        raise KernelFileError("irscope takes a TileLang kernel as an object only as a @tilelang.jit factory")
+    filename, text = defining_text(inner, "@tilelang.jit function")
+    node: ast.FunctionDef = defining_node(text, filename, inner, "@tilelang.jit function")
+    params = parameters(node) if kind(node) == "jit" else []
+    kernel = TileLangKernel(filename, inner.__name__, params, text, True)
+    kernel._object = obj
+    kernel.defined_in_process = True
+    return kernel
