@@ -83,17 +83,17 @@ def _console_class() -> type[Console]:
         def render_str(self, text: str, **kwargs: Any) -> Any:
             return super().render_str(visible(text), **kwargs)
 
+        def _render_buffer(self, buffer) -> str:
+            # Written to a pipe or a file (no colours), a table's rows were padded to its full width: each line
+            # ended in spaces (up to 130 of them in `irscope list | cat -A`), which a diff or a grep then trips on.
+            text = super()._render_buffer(buffer)
+            if self.is_terminal or self.color_system is not None:
+                return text
+            return "\n".join(line.rstrip(" ") for line in text.split("\n"))
+
     VisibleConsole.__name__ = VisibleConsole.__qualname__ = "Console"
     VisibleConsole.__module__ = __name__
     return VisibleConsole  # type: ignore[return-value]  # the one class TYPE_CHECKING names Console
-
-    def _render_buffer(self, buffer) -> str:
-        # Written to a pipe or a file (no colours), a table's rows were padded to its full width: each line
-        # ended in spaces (up to 130 of them in `irscope list | cat -A`), which a diff or a grep then trips on.
-        text = super()._render_buffer(buffer)
-        if self.is_terminal or self.color_system is not None:
-            return text
-        return "\n".join(line.rstrip(" ") for line in text.split("\n"))
 
 
 def table_console(table) -> Console:
