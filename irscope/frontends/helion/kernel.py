@@ -166,8 +166,6 @@ class HelionKernel(Kernel):
         start = time.perf_counter()
         try:
             code = self.triton_code(config)
-        except ParameterError:
-            raise
         except Exception as exc:  # Helion refuses the config, or its codegen fails: a fact about this variant
             return Compiled(error=CaptureError("helion", _one_line(exc)), seconds=time.perf_counter() - start)
         try:
@@ -198,8 +196,13 @@ class Launch:
         import torch
 
         entries = []
-        for value in self.args:
-            if isinstance(value, torch.Tensor):
+        constexprs = {p.num for p in self.jit.params if p.is_constexpr}  # Helion's _REDUCTION_BLOCK_1: a value
+        for i, value in enumerate(self.args):
+            if i in constexprs:
+                if not isinstance(value, (bool, int, float)):
+                    raise ParameterError(f"the generated kernel's constexpr {value!r} is not a number")
+                entries.append(repr(value))
+            elif isinstance(value, torch.Tensor):
                 entries.append(f"*{TRITON_TYPES[str(value.dtype).removeprefix('torch.')]}:16")
             elif isinstance(value, bool):
                 entries.append("i1")
