@@ -49,5 +49,4 @@ FRONTEND = FrontendInfo(
     imported="helion",
     requires=("helion",),
     install_hint="pip install irscope[helion]",
-    stages="irscope.frontends.helion.stages",
 )

@@ -218,11 +218,13 @@ class Launch:
         return ", ".join(entries)
 
     def compile(self, target: Target) -> Compiled:
+        from ..config import resolve_config
         from ..triton.kernel import TritonKernel
         from ..triton.signature import parse_signature
 
         kernel = TritonKernel(self.jit, self.module_file, signature=parse_signature(self.signature(), self.jit))
-        return kernel.compile(Config({}, dict(self.options), {}), target)
+        # The Triton kernel's own table: constexprs the signature gives values (_RDIM_SIZE_1), then the options.
+        return kernel.compile(resolve_config(kernel, self.options), target)
 
 
 def recorded_launch(kernel: HelionKernel, code: str) -> Launch:

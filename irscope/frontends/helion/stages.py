@@ -1,19 +1,11 @@
-"""The stage only a Helion compile has: the Triton module Helion generated for one config."""
+"""The stage only a Helion compile has: the Triton module Helion generated for one config.
+
+Registered in irscope/stages.py beside Gluon's IR (``--stage helion_triton`` is offered, and a stored Helion
+variant read, before any frontend is imported); named here for this frontend's modules.
+"""
 
 from __future__ import annotations
 
-from ...stages import Stage, StageSpec, register
+from ...stages import Stage
 
-# Its key is named in ir/sourcemap.py's ORIGINS (the "helion" entry): every later stage maps through it.
-HELION_TRITON: Stage = register(
-    StageSpec(
-        "helion_triton",
-        "Triton",
-        "py",
-        "python",
-        "the Triton module Helion generated for this config (to_triton_code), with its # src[file:line] comments",
-        "Helion's BoundKernel.to_triton_code(config)",
-        aliases=("generated",),
-        frontends=("helion",),
-    )
-)
+HELION_TRITON: Stage = Stage.HELION_TRITON
