@@ -15,8 +15,7 @@ source is then the user's Helion file), every later stage maps through that stag
 from __future__ import annotations
 
 import re
-from collections import defaultdict
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -138,7 +137,9 @@ class SourceMap:
             name = self.file.rsplit("/", 1)[-1]
             read = ORIGINS[self.variant.generated_by].read
             found = read(self.variant.listings.get(Stage(self._generated), ""))
-            self._through = [loc.line if loc is not None and loc.file.rsplit("/", 1)[-1] == name else None for loc in found]
+            self._through = [
+                loc.line if loc is not None and loc.file.rsplit("/", 1)[-1] == name else None for loc in found
+            ]
         return self._through
 
     def _through_generated(self, stage: Stage) -> list[int | None]:

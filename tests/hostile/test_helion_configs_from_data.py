@@ -8,7 +8,6 @@ The control shows every payload is live under ``eval``.
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -117,14 +116,18 @@ def test_a_csv_past_the_size_limit_is_refused(tmp_path):
 
 
 def test_non_finite_times_are_no_times(tmp_path):
-    path = _csv(tmp_path / "run.csv", 'r,0.1,c1,0,ok,inf,1.0,"Config(num_warps=4)"', 'r,0.2,c2,0,ok,nan,,"Config(num_warps=8)"')
+    path = _csv(
+        tmp_path / "run.csv", 'r,0.1,c1,0,ok,inf,1.0,"Config(num_warps=4)"', 'r,0.2,c2,0,ok,nan,,"Config(num_warps=8)"'
+    )
     assert [t.perf_ms for t in read_log(path)] == [None, None]
 
 
 @pytest.mark.parametrize("name", ["import", "a lambda"])
 def test_a_payload_from_c_is_one_line_exit_2(cli, tmp_path, name):
     canary = tmp_path / "ran"
-    result = cli("dump", f"{KERNELS}:helion_softmax", "-S", "float16[64,128]", "-c", f"block_sizes={payload(name, canary)}")
+    result = cli(
+        "dump", f"{KERNELS}:helion_softmax", "-S", "float16[64,128]", "-c", f"block_sizes={payload(name, canary)}"
+    )
     one_line_error(result, 2, "block_sizes")
     assert not canary.exists()
 
@@ -140,4 +143,3 @@ def test_a_payload_in_the_autotune_log_is_one_line_exit_5(run_irscope, tmp_path)
     errors = [line for line in result.stderr.splitlines() if line.startswith("irscope: error:")]
     assert len(errors) == 1 and "Traceback" not in result.stderr, result.stderr
     assert not canary.exists()
-

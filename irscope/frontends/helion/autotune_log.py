@@ -86,7 +86,9 @@ def read_log(path: Path) -> list[Tried]:
         key = config_id or config
         if status == "started" and key in results:
             continue
-        results[key] = Tried(fields, status[:40], _number(perf, "perf_ms", where), _number(compile_s, "compile_time_s", where))
+        results[key] = Tried(
+            fields, status[:40], _number(perf, "perf_ms", where), _number(compile_s, "compile_time_s", where)
+        )
     return list(results.values())
 
 
