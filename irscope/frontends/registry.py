@@ -36,6 +36,7 @@ BUILTIN = {
     "numba": "irscope.frontends.numba:FRONTEND",
     "gluon": "irscope.frontends.gluon:FRONTEND",
     "cute": "irscope.frontends.cute:FRONTEND",
+    "helion": "irscope.frontends.helion:FRONTEND",
 }
 
 

@@ -117,7 +117,7 @@ def listed_columns(helion_kernel: Any, names: Sequence[str]) -> Listed | None:
         return Listed(fields, {})
     timed = [(t.perf_ms, i) for i, t in enumerate(tried) if t.status == "ok" and t.perf_ms is not None]
     winner = min(timed)[1] if timed else None
-    marks = {
+    marks: dict[str, list[Any]] = {
         "autotune_status": [t.status for t in tried],
         "autotune_ms": [t.perf_ms for t in tried],
         "autotune_winner": [i == winner for i in range(len(tried))],

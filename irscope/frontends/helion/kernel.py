@@ -134,7 +134,7 @@ class HelionKernel(Kernel):
         with the kernel's own list of configs (``configs=[...]``) or its autotune log, a ``configs`` column."""
         if self._table is None:
             defaults = self.default_fields()
-            table = {
+            table: dict[str, dict[str, Any]] = {
                 n: {"default": field_text(v), "sweep": [field_text(v)], "kind": "option"} for n, v in defaults.items()
             }
             listed = listed_columns(self.helion_kernel(), list(table))
