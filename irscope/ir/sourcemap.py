@@ -149,7 +149,8 @@ class SourceMap:
         if stage == self._generated:
             return list(through)
         locs = self.locs(stage)
-        generated = _generated_lines(locs, _outermost_file(locs))
+        file = _outermost_file(locs)
+        generated = _own_lines(locs, file) if file else [None] * len(locs)
         return [through[g - 1] if g is not None and 0 < g <= len(through) else None for g in generated]
 
     def user_loc(self, stage: Stage, index: int) -> SourceLoc | None:
@@ -225,10 +226,6 @@ def _outermost_file(locs: LineLocs) -> str:
     """The file most of a listing's outermost frames name: the kernel's own (library code it calls is inner)."""
     counts = Counter((loc.callers[-1] if loc.callers else loc).file for loc in locs if loc is not None)
     return counts.most_common(1)[0][0] if counts else ""
-
-
-def _generated_lines(locs: LineLocs, file: str) -> list[int | None]:
-    return _own_lines(locs, file) if file else [None] * len(locs)
 
 
 @lru_cache(maxsize=16)
