@@ -143,3 +143,26 @@ def test_a_payload_in_the_autotune_log_is_one_line_exit_5(run_irscope, tmp_path)
     errors = [line for line in result.stderr.splitlines() if line.startswith("irscope: error:")]
     assert len(errors) == 1 and "Traceback" not in result.stderr, result.stderr
     assert not canary.exists()
+
+
+def test_a_payload_in_a_sessions_stored_request_runs_nothing(cli, tmp_path):
+    """A Helion session someone sent is resumed: its stored request's field values are data (each payload fails
+    its own variant, read as a literal and refused), and the variant already there is kept."""
+    import json
+
+    canary, session = tmp_path / "ran", tmp_path / "session"
+    made = cli("sweep", f"{KERNELS}:helion_softmax", "-S", "float16[64,128]", "-c", "block_sizes=4", "-o", str(session))
+    assert made.exit_code == 0, made.stderr
+    index = json.loads((session / "session.json").read_text())
+    index["request"] = {
+        "sweep": {"block_sizes": ["4", *(payload(n, canary) for n in ("import", "a walrus"))]},
+        "fixed": {},
+    }
+    (session / "session.json").write_text(json.dumps(index))
+    result = cli("sweep", f"{KERNELS}:helion_softmax", "-S", "float16[64,128]", "-o", str(session), "--json")
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr, result.stderr
+    assert result.exit_code == 1, (result.exit_code, result.stderr)  # each payload its own failed variant
+    rows = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    assert [r["status"] for r in rows] == ["ok", "failed", "failed"]
+    assert all("ParameterError: block_sizes" in r["note"] for r in rows[1:])
+    assert not canary.exists()
