@@ -139,3 +139,14 @@ def test_a_ptx_line_maps_back_to_its_helion_line(variants):
     generated = variant.listings[Stage("helion_triton")].splitlines()
     dot = next(i for i, line in enumerate(generated) if "tl.dot(" in line)
     assert smap.source_line(Stage("helion_triton"), dot) == addmm
+
+
+def test_a_helion_kernel_object_is_a_kernel_through_the_api():
+    """The ``@helion.kernel`` object itself, handed to the API with ``-S``'s text: compiled in this process."""
+    import irscope
+
+    kernel = imported().helion_row_sum
+    variant = irscope.capture(kernel, {"block_sizes": "8"}, arch="sm_90", signature="float32[64,256]")
+    assert variant.status is Status.OK, variant.error
+    assert (variant.frontend, variant.generated_by) == ("helion", "helion")
+    assert "_BLOCK_SIZE_0 = tl.constexpr(8)" in variant.listings[Stage.HELION_TRITON]
