@@ -33,6 +33,7 @@ class Stage(str):
     __slots__ = ()
     SOURCE: ClassVar[Stage]
     GLUON: ClassVar[Stage]
+    HELION_TRITON: ClassVar[Stage]
     TTIR: ClassVar[Stage]
     TTGIR: ClassVar[Stage]
     LLIR: ClassVar[Stage]
@@ -163,6 +164,20 @@ Stage.GLUON = register(
         "Gluon IR: the TTGIR module a Gluon kernel's Python makes, before any pass (layouts as written)",
         "Triton's asm['source'] for a GluonASTSource",
         frontends=("gluon",),
+    )
+)
+# Helion's generated Triton, here for the same reason (`--stage helion_triton`): a stage of its own, between the
+# Helion source and TTIR; ir/sourcemap.py's ORIGINS names it as the stage every later one maps through.
+Stage.HELION_TRITON = register(
+    StageSpec(
+        "helion_triton",
+        "Triton",
+        "py",
+        "python",
+        "the Triton module Helion generated for this config (to_triton_code), with its # src[file:line] comments",
+        "Helion's BoundKernel.to_triton_code(config)",
+        aliases=("generated",),
+        frontends=("helion",),
     )
 )
 Stage.TTIR = register(

@@ -12,6 +12,7 @@ from irscope.types import Config
 
 SAMPLE = {
     Stage.SOURCE: "import triton\n",
+    Stage.HELION_TRITON: "@triton.jit\ndef _helion_k(x):\n    # src[k.py:7]: y = x + 1\n    y = tl.load(x) + 1\n",
     Stage.TTIR: "module {\n  tt.func public @k() {\n    tt.return loc(#loc1)\n  } loc(#loc)\n} loc(#loc)\n"
     '#loc = loc("/k.py":1:0)\n#loc1 = loc("/k.py":2:4)\n',
     Stage.TTGIR: "#blocked = #ttg.blocked<{sizePerThread = [4], threadsPerWarp = [32], warpsPerCTA = [4], "

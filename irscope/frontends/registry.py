@@ -37,6 +37,7 @@ BUILTIN = {
     "gluon": "irscope.frontends.gluon:FRONTEND",
     "cute": "irscope.frontends.cute:FRONTEND",
     "tilelang": "irscope.frontends.tilelang:FRONTEND",
+    "helion": "irscope.frontends.helion:FRONTEND",
 }
 
 

@@ -7,15 +7,17 @@ Two levels where a generator wrote the kernel's source (``Variant.generated_by``
 maps to its line of the generated file as any kernel's does, and that line to the user's own file
 through the comments the generator left above it (Inductor's ``# File: model.py:12 in forward,
 code: ...``). ``ORIGINS`` holds one reader of such comments per generator; ``SourceMap.user_loc``
-composes the two. A generator whose output is a stage of its own (Helion's Triton) adds its reader
-here, one entry.
+composes the two. Where the generator's output is a stage of its own (Helion's Triton: the kernel's
+source is then the user's Helion file), every later stage maps through that stage's comments
+(``# src[matmul.py:12]: ...``) to the kernel's own lines, so ``source_line`` is already the user's.
 """
 
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 from ..types import SourceLoc, Stage, Variant
@@ -24,28 +26,52 @@ from .locations import LineLocs
 
 # # File: /work/model.py:12 in forward, code: y = x * 2      (Inductor, above the code made from that line)
 INDUCTOR_ORIGIN = re.compile(r"^\s*#\s*File:\s*(?P<file>\S(?:.*\S)?):(?P<line>\d+) in \S")
+#     # src[matmul.py:13]: acc = torch.addmm(acc, x[tile_m, tile_k], y[tile_k, tile_n])   (Helion; also
+#     # src[matmul.py:10-14]: ... for a statement spanning lines): a file's base name, its first line
+HELION_ORIGIN = re.compile(r"^\s*#\s*src\[(?P<file>[^\]:]+):(?P<line>\d+)(?:-\d+)?\]:")
 # A line that starts a new definition: an origin comment above it no longer applies below it.
 DEFINITION = re.compile(r"^\s*(?:@|def |class |async def )")
 
 
-def comment_origins(text: str, pattern: re.Pattern[str]) -> list[SourceLoc | None]:
+def comment_origins(text: str, pattern: re.Pattern[str], first_of_run: bool = False) -> list[SourceLoc | None]:
     """For each line of a generated ``text``, the user's location the nearest origin comment above it names
-    (``pattern``: groups ``file`` and ``line``); None before the first, and again from a new definition on."""
+    (``pattern``: groups ``file`` and ``line``); None before the first, and again from a new definition on.
+
+    ``first_of_run``: of comments on consecutive lines, the first names the code below them (Helion lists a
+    loop's header, then the first line of its body, above the loop it makes of them)."""
     out: list[SourceLoc | None] = []
     current: SourceLoc | None = None
+    in_run = False
     for line in text.splitlines():
         m = pattern.match(line)
         if m is not None:
-            current = SourceLoc(m["file"], int(m["line"]), 0)
-        elif DEFINITION.match(line):
+            if not (first_of_run and in_run):
+                current = SourceLoc(m["file"], int(m["line"]), 0)
+            in_run = True
+            out.append(SourceLoc(m["file"], int(m["line"]), 0))
+            continue
+        in_run = False
+        if DEFINITION.match(line):
             current = None
         out.append(current)
     return out
 
 
-# Each generator's reader of its origin comments: generated text -> the user's location of each of its lines.
-ORIGINS: dict[str, Callable[[str], list[SourceLoc | None]]] = {
-    "inductor": lambda text: comment_origins(text, INDUCTOR_ORIGIN),
+@dataclass(frozen=True)
+class Origins:
+    """A generator's origin comments: ``read`` gives the user's location of each line of its text.
+
+    ``stage``: the stage holding that text, where it is one of its own (Helion's ``helion_triton``); the
+    kernel's source is then the user's own file. "": the kernel's source is the generated text (Inductor's)."""
+
+    read: Callable[[str], list[SourceLoc | None]]
+    stage: str = ""
+
+
+# Each generator's reader of its origin comments, by ``Variant.generated_by``.
+ORIGINS: dict[str, Origins] = {
+    "inductor": Origins(lambda text: comment_origins(text, INDUCTOR_ORIGIN)),
+    "helion": Origins(lambda text: comment_origins(text, HELION_ORIGIN, first_of_run=True), stage="helion_triton"),
 }
 
 
@@ -57,6 +83,10 @@ class SourceMap:
         self._reverse: dict[Stage, dict[tuple[str, int], list[int]]] = {}
         self._own: dict[Stage, list[int | None]] = {}
         self._origins: list[SourceLoc | None] | None = None
+        self._through: list[int | None] | None = None
+        origins = ORIGINS.get(variant.generated_by)
+        # The stage a generator's text is, where it is one of its own: every other stage maps through it.
+        self._generated = origins.stage if origins is not None and origins.stage else ""
 
     def locs(self, stage: Stage) -> LineLocs:
         """One location (or None) per line of ``stage``'s listing."""
@@ -81,6 +111,8 @@ class SourceMap:
 
     def own_lines(self, stage: Stage) -> list[int | None]:
         """``source_line`` for every line of ``stage`` at once."""
+        if stage not in self._own and self._generated and stage != Stage.SOURCE:
+            self._own[stage] = self._through_generated(stage)
         if stage not in self._own:
             if stage in self._locs:
                 self._own[stage] = _own_lines(self._locs[stage], self.listed_file(stage))
@@ -90,11 +122,36 @@ class SourceMap:
 
     def origins(self) -> list[SourceLoc | None]:
         """The user's location of each line of the kernel's source (the second level), where a generator wrote it
-        and left origin comments; empty otherwise."""
+        and left origin comments; empty otherwise (also where the generated text is a stage of its own: the
+        kernel's source is then the user's)."""
         if self._origins is None:
-            read = ORIGINS.get(self.variant.generated_by)
-            self._origins = read(self.variant.listings.get(Stage.SOURCE, "")) if read is not None else []
+            origins = ORIGINS.get(self.variant.generated_by)
+            own = origins is not None and not origins.stage
+            self._origins = origins.read(self.variant.listings.get(Stage.SOURCE, "")) if own and origins else []
         return self._origins
+
+    def _kernel_lines_of_generated(self) -> list[int | None]:
+        """For each line of the generated stage, the kernel file's line its origin comments name (a comment
+        names the file by its base name, as Helion writes it)."""
+        if self._through is None:
+            name = self.file.rsplit("/", 1)[-1]
+            read = ORIGINS[self.variant.generated_by].read
+            found = read(self.variant.listings.get(Stage(self._generated), ""))
+            self._through = [
+                loc.line if loc is not None and loc.file.rsplit("/", 1)[-1] == name else None for loc in found
+            ]
+        return self._through
+
+    def _through_generated(self, stage: Stage) -> list[int | None]:
+        """``stage``'s lines -> lines of the generated stage (the file its locations name as the kernel's:
+        the one holding their outermost frames) -> the kernel's own lines."""
+        through = self._kernel_lines_of_generated()
+        if stage == self._generated:
+            return list(through)
+        locs = self.locs(stage)
+        file = _outermost_file(locs)
+        generated = _own_lines(locs, file) if file else [None] * len(locs)
+        return [through[g - 1] if g is not None and 0 < g <= len(through) else None for g in generated]
 
     def user_loc(self, stage: Stage, index: int) -> SourceLoc | None:
         """Where line ``index`` of ``stage`` came from in the user's own file: through the generated source's
@@ -102,7 +159,7 @@ class SourceMap:
         line = self.source_line(stage, index)
         if line is None:
             return None
-        if not self.variant.generated_by:
+        if not self.variant.generated_by or self._generated:
             return SourceLoc(self.file, line, 0)
         origins = self.origins()
         return origins[line - 1] if 0 < line <= len(origins) else None
@@ -110,6 +167,10 @@ class SourceMap:
     def lines_for(self, stage: Stage, line: int, file: str | None = None) -> list[int]:
         """Every line (0-based) of ``stage`` that came from ``file:line`` (default: the kernel file),
         directly or through a call made on that line."""
+        if self._generated and stage != Stage.SOURCE:
+            if file not in (None, self.file):
+                return []
+            return [i for i, own in enumerate(self.own_lines(stage)) if own == line]
         return self._reverse_index(stage).get((file or self.listed_file(stage), line), [])
 
     def listed_file(self, stage: Stage) -> str:
@@ -159,6 +220,12 @@ def _file_as_listed(locs: LineLocs, file: str) -> str:
     outermost = {(loc.callers[-1] if loc.callers else loc).file for loc in unique}
     same_name = [f for f in outermost if f.rsplit("/", 1)[-1] == name]
     return same_name[0] if len(same_name) == 1 else file
+
+
+def _outermost_file(locs: LineLocs) -> str:
+    """The file most of a listing's outermost frames name: the kernel's own (library code it calls is inner)."""
+    counts = Counter((loc.callers[-1] if loc.callers else loc).file for loc in locs if loc is not None)
+    return counts.most_common(1)[0][0] if counts else ""
 
 
 @lru_cache(maxsize=16)
