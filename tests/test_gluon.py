@@ -299,8 +299,9 @@ def _prepared_tritons() -> list[str]:
     return [v for v in others if (tritons_dir() / v / "triton" / "__init__.py").is_file()]
 
 
+@pytest.mark.parametrize("case", ["gluon_row_sum", "gluon_matmul"])
 @pytest.mark.parametrize("version", _prepared_tritons() or [None])
-def test_each_other_triton_compiles_a_gluon_kernel_as_its_own_compile_does(kernels_file, tmp_path, version):
+def test_each_other_triton_compiles_a_gluon_kernel_as_its_own_compile_does(kernels_file, tmp_path, version, case):
     """``-c triton=X``: the Gluon kernel compiled by Triton X in a worker equals X's own compile, stage for stage."""
     import os
     import subprocess
@@ -310,14 +311,14 @@ def test_each_other_triton_compiles_a_gluon_kernel_as_its_own_compile_does(kerne
         pytest.skip("no other Triton prepared in $IRSCOPE_TRITONS (.ci/run makes them)")
     from irscope.frontends.triton.environments import tritons_dir
 
-    signature, constexprs = CASES["gluon_row_sum"]
-    kernel = resolve_kernel(f"{kernels_file}:gluon_row_sum", signature)
+    signature, constexprs = CASES[case]
+    kernel = resolve_kernel(f"{kernels_file}:{case}", signature)
     variant = capture(kernel, {**constexprs, "triton": version}, "sm_90")
     assert variant.status is Status.OK, variant.error
     assert variant.compile_info is not None and variant.compile_info.compiler == f"triton {version}"
     out = tmp_path / "own.json"
     env = {**os.environ, "PYTHONPATH": str(tritons_dir() / version), "TRITON_CACHE_DIR": str(tmp_path / "cache")}
-    argv = [str(kernels_file), "gluon_row_sum", signature, json.dumps(constexprs), "90", str(out)]
+    argv = [str(kernels_file), case, signature, json.dumps(constexprs), "90", str(out)]
     done = subprocess.run([sys.executable, "-c", OWN_COMPILE, *argv], env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     own = json.loads(out.read_text())
