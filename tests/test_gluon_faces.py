@@ -4,6 +4,7 @@ test_gluon.py's). The session is examples/gluon_add.py swept over two layouts, a
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 from gluon_kernels import ADD_SIGNATURE, BLOCKED_1D, BLOCKED_1D_WIDE, EXAMPLE
@@ -73,7 +74,7 @@ def test_the_tui_shows_a_gluon_sessions_gluon_ir_tab(session):
             await pilot.press(str(keys.index("gluon") + 1))
             for _ in range(100):
                 await pilot.pause()
-                listing = app.query_one("#listing")
+                listing: Any = app.query_one("#listing")  # the stage listing widget
                 if listing.stage is Stage.GLUON and listing.lines:
                     break
             assert listing.stage is Stage.GLUON
