@@ -11,7 +11,6 @@ import ast
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...errors import KernelFileError, ParameterError
 from ..base import Frontend, KernelHandle
 from ..objects import one_kernel_already
 
@@ -48,18 +47,11 @@ class GluonFrontend(Frontend):
         from ..triton.signature import signature_from_json
         from .kernel import GluonKernel
 
-        stored = handle.extra.get("signature")
-        text = handle.extra.get("source_text")
-        if text is not None:  # a kernel rebuilt from text (irscope run's, a session's): rebuilt again, never imported
-            from ..triton.rebuild import rebuilt_kernel
+        if handle.extra.get("source_text") is not None:  # irscope run's, a session's: rebuilt again, never imported
+            from ..triton.frontend import rebuilt_from_handle
 
-            if not isinstance(text, str):
-                raise KernelFileError(f"the stored source of {handle.name} is not text")
-            if stored is None:
-                raise ParameterError(f"the stored kernel {handle.name} has source text but no signature")
-            closure = handle.extra.get("closure") or None
-            signature = signature_from_json(stored)
-            return _gluon(rebuilt_kernel(text, handle.file, handle.name, signature, closure=closure, kind=GluonKernel))
+            return _gluon(rebuilt_from_handle(handle, GluonKernel))
+        stored = handle.extra.get("signature")
         if stored is not None:
             return _gluon(
                 kernel_with_signature(Path(handle.file), handle.name, signature_from_json(stored), GluonKernel)
