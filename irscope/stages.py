@@ -97,12 +97,17 @@ class StageSpec:
     derived_from: str = ""
     # The frontends whose kernels have it (Gluon's IR before passes: ("gluon",)); (): every frontend's.
     frontends: tuple[str, ...] = ()
+    # The frontends whose kernels never have it, though they have the stages around it (Gluon starts in TTGIR:
+    # no TTIR), so that a Gluon session shows no TTIR tab.
+    not_for: tuple[str, ...] = ()
 
     def made_for(self, vendor: str, frontend: str | None = None) -> bool:
         """Would a compile for ``vendor``'s GPUs ("nvidia", "amd") produce this stage? ``frontend``: by that
         frontend's kernels (None: by any kernel; "": a kernel whose frontend is not known, Triton's)."""
-        return self.vendor in ("", vendor) and (
-            not self.frontends or frontend is None or (frontend or "triton") in self.frontends
+        return (
+            self.vendor in ("", vendor)
+            and (not self.frontends or frontend is None or (frontend or "triton") in self.frontends)
+            and (frontend is None or (frontend or "triton") not in self.not_for)
         )
 
     @property
@@ -188,6 +193,7 @@ Stage.TTIR = register(
         "mlir",
         "Triton IR: the kernel as tensor operations (MLIR, tt dialect)",
         "Triton's asm['ttir']",
+        not_for=("gluon",),
     )
 )
 Stage.TTGIR = register(

@@ -11,7 +11,7 @@ from ..types import Stage
 class Finding:
     # vectorization, masking, spills, occupancy, shared-memory, bank-conflicts, lds-banks (AMD), async-copy, tma,
     # tensor-cores, reduction, atomics, redundant-threads, tensor-memory, cluster, warp-specialization,
-    # global-scratch, hot-lines
+    # global-scratch, gluon-layouts, hot-lines
     kind: str
     severity: str  # "info" or "warn"
     title: str

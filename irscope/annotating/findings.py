@@ -21,6 +21,7 @@ from .atomics import atomics_finding
 from .blackwell import blackwell_findings, block_threads
 from .facts import StageFacts, stage_facts
 from .finding import Finding
+from .gluon_layouts import gluon_layout_finding
 from .masks import Origins, mask_origins
 from .occupancy import Occupancy, occupancy
 from .reductions import Chains, Reductions, reductions
@@ -45,6 +46,7 @@ def findings(variant: Variant, stage: Stage = Stage.PTX, smap: SourceMap | None 
     out += _occupancy(variant, stage)
     out += _shared_memory(variant, facts)
     out += bank_finding(variant, stage, facts.instructions)
+    out += gluon_layout_finding(variant, stage)
     out += _async_copies(variant, facts)
     out += _tensor_cores(facts)
     out += _reductions(variant, facts, smap)

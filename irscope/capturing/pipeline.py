@@ -138,7 +138,7 @@ def capture_many(
         )
     if passes and not kernel.records_passes:
         raise UsageError(
-            f"{kernel.name} is a {kernel.frontend} kernel: only Triton kernels record their compiler's passes"
+            f"{kernel.name} is a {kernel.frontend} kernel: only Triton kernels (Gluon's too) record their compiler's passes"
         )
     target = choose_target(arch)
     if target.vendor not in kernel.vendors:

@@ -11,7 +11,6 @@ import ast
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...errors import KernelFileError
 from ..base import Frontend, KernelHandle
 from ..objects import one_kernel_already
 
@@ -44,20 +43,23 @@ class GluonFrontend(Frontend):
         return _gluon(kernel_in_file(path, name, signature, GluonKernel))
 
     def load(self, handle: KernelHandle) -> GluonKernel:
-        if "source_text" in handle.extra:
-            raise KernelFileError(
-                f"{handle.name} is a Gluon kernel kept as source text; irscope compiles Gluon only from its file"
-            )
         from ..triton.kernel_files import kernel_in_file, kernel_with_signature
         from ..triton.signature import signature_from_json
         from .kernel import GluonKernel
 
+        if handle.extra.get("source_text") is not None:  # irscope run's, a session's: rebuilt again, never imported
+            from ..triton.frontend import rebuilt_from_handle
+
+            return _gluon(rebuilt_from_handle(handle, GluonKernel))
         stored = handle.extra.get("signature")
         if stored is not None:
             return _gluon(
                 kernel_with_signature(Path(handle.file), handle.name, signature_from_json(stored), GluonKernel)
             )
         return _gluon(kernel_in_file(Path(handle.file), handle.name, None, GluonKernel))
+
+    def rebuild(self, handle: KernelHandle) -> GluonKernel | None:
+        return self.load(handle) if "source_text" in handle.extra else None
 
     def from_object(self, obj: Any, signature: str | None, name: str | None) -> GluonKernel:
         from ..triton.objects import kernel_from_object

@@ -41,7 +41,9 @@ class GluonKernel(TritonKernel):
 
     @property
     def records_passes(self) -> bool:
-        return False  # Triton's pass log is read per TTIR/TTGIR stage; Gluon's passes run under another name
+        # Gluon's pipeline is its backend's gluon_to_ttgir, under the stage name "ttgir", then make_llir: the same
+        # pass dumps Triton's read (tests/test_gluon_passes.py: the IR before the first pass is the Gluon IR).
+        return True
 
     def constexpr_values(self, config: Config) -> dict[str, Any]:
         return {n: self._layout(n, v) for n, v in config.constexprs.items()}

@@ -36,6 +36,11 @@ BUILTINS = frozenset({"range", "min", "max", "len", "float", "int", "isinstance"
 TRITON_HELPERS = "torch._inductor.runtime.triton_helpers"
 LIBDEVICE_STUBS = "triton.language.extra.libdevice"  # placeholders Triton maps to the target's libdevice
 MISSING = object()
+# Gluon (Triton's lower-level language): its module (which leads only to its language: its jit and the rest are
+# no builtins) and its language's modules (builtins, layouts, Hopper's and Blackwell's)
+GLUON = "triton.experimental.gluon"
+GLUON_LANGUAGE = "triton.experimental.gluon.language"
+GLUON_JIT_SPELLINGS = frozenset({"gluon.jit", "triton.experimental.gluon.jit"})
 # The JIT functions irscope rebuilt from checked text (rebuild.py): a recorded helper of another file
 # may be reached through a recorded namespace (``op.exp2``) like one of Triton's own.
 # By id: hashing a JITFunction would make Triton work out its dependencies (and raise on what it refuses).
@@ -216,7 +221,9 @@ def _is_triton_builtin(value: Any) -> bool:
 
 
 def triton_module(name: str) -> bool:
-    return any(name == m or name.startswith(m + ".") for m in ("triton.language", TRITON_HELPERS))
+    return name == GLUON or any(
+        name == m or name.startswith(m + ".") for m in ("triton.language", GLUON_LANGUAGE, TRITON_HELPERS)
+    )
 
 
 def allowed_object(value: Any) -> bool:
@@ -247,13 +254,37 @@ def _value_classes() -> frozenset[type]:
     import triton.language as tl
 
     core = tl.core
-    return frozenset(
+    found = {
         c
         for c in vars(core).values()
         if isinstance(c, type)
         and c.__module__.startswith("triton.language")
         and (issubclass(c, (core.base_value, core.base_type)) or c is core.constexpr)
-    )
+    }
+    return frozenset(found | _gluon_classes(core))
+
+
+def _gluon_classes(core: Any) -> set[type]:
+    """Gluon's value and type classes (shared-memory descriptors ...) and its layouts (a kernel builds a
+    ``SliceLayout`` of a layout it was given): those of the running Triton, where it has Gluon."""
+    import importlib
+
+    try:
+        gl = importlib.import_module(GLUON_LANGUAGE)
+        layouts = importlib.import_module(f"{GLUON_LANGUAGE}._layouts")
+    except ImportError:
+        return set()
+    out: set[type] = set()
+    for module in (gl, importlib.import_module(f"{GLUON_LANGUAGE}._core")):
+        for c in vars(module).values():
+            if isinstance(c, type) and triton_module(c.__module__) and issubclass(c, (core.base_value, core.base_type)):
+                out.add(c)
+    pending = [layouts.DistributedLayout, layouts.SharedLayout]
+    while pending:
+        cls = pending.pop()
+        out.add(cls)
+        pending.extend(cls.__subclasses__())
+    return out
 
 
 @functools.cache

@@ -38,25 +38,8 @@ class TritonFrontend(Frontend):
         module = handle.extra.get("module")
         if isinstance(module, str):  # a kernel the user named by its module: a worker imports it the same way
             return kernel_in_module(module, handle.name, None, signature_from_json(stored) if stored else None)
-        text = handle.extra.get("source_text")
-        if text is not None:  # a kernel rebuilt from text (a log's, a session's): rebuilt again, never imported
-            if not isinstance(text, str):
-                raise KernelFileError(f"the stored source of {handle.name} is not text")
-            if stored is None:
-                raise ParameterError(f"the stored kernel {handle.name} has source text but no signature")
-            kernel = rebuilt_kernel(
-                text,
-                handle.file,
-                handle.name,
-                signature_from_json(stored),
-                inductor=handle.extra.get("inductor") is True,
-                recorded_heuristics=handle.extra.get("heuristics") == "recorded",
-                closure=handle.extra.get("closure") or None,
-            )
-            launches = handle.extra.get("launches")
-            if isinstance(launches, dict):  # data: replay.why_not checks each before it is used
-                kernel.recorded_launches = {k: v for k, v in launches.items() if isinstance(v, dict)}
-            return kernel
+        if handle.extra.get("source_text") is not None:  # rebuilt from text (a log's, a session's), never imported
+            return rebuilt_from_handle(handle)
         if stored is not None:
             return kernel_with_signature(Path(handle.file), handle.name, signature_from_json(stored))
         return kernel_in_file(Path(handle.file), handle.name, None)
@@ -73,3 +56,27 @@ class TritonFrontend(Frontend):
 
     def rebuild(self, handle: KernelHandle) -> TritonKernel | None:
         return self.load(handle) if "source_text" in handle.extra else None
+
+
+def rebuilt_from_handle(handle: KernelHandle, kind: type[TritonKernel] = TritonKernel) -> TritonKernel:
+    """A stored kernel rebuilt again from its stored text (``handle.extra["source_text"]``), running none of it;
+    ``kind``: GluonKernel for a Gluon session's (its frontend passes it)."""
+    text, stored = handle.extra.get("source_text"), handle.extra.get("signature")
+    if not isinstance(text, str):
+        raise KernelFileError(f"the stored source of {handle.name} is not text")
+    if stored is None:
+        raise ParameterError(f"the stored kernel {handle.name} has source text but no signature")
+    kernel = rebuilt_kernel(
+        text,
+        handle.file,
+        handle.name,
+        signature_from_json(stored),
+        inductor=handle.extra.get("inductor") is True,
+        recorded_heuristics=handle.extra.get("heuristics") == "recorded",
+        closure=handle.extra.get("closure") or None,
+        kind=kind,
+    )
+    launches = handle.extra.get("launches")
+    if isinstance(launches, dict):  # data: replay.why_not checks each before it is used
+        kernel.recorded_launches = {k: v for k, v in launches.items() if isinstance(v, dict)}
+    return kernel

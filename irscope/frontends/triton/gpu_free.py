@@ -24,6 +24,7 @@ own compile for the stand-in's card, recorded as on a GPU.
 from __future__ import annotations
 
 import contextlib
+import json
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -471,6 +472,14 @@ def gpu_free_import(
         bench_fn()
         return False
 
+    # Triton serializes a launch's constants with json.dumps before it calls the hook set below, and a Gluon
+    # layout constexpr (a BlockedLayout) is no JSON: every Gluon launch would raise TypeError (Triton 3.5-3.9,
+    # jit.py: serialize_specialization_data). Within, a constant JSON cannot write goes by its repr; record()
+    # reads the constants themselves, never that text.
+    from triton.runtime import jit as jit_module
+
+    original_serialize = jit_module.serialize_specialization_data
+    jit_module.serialize_specialization_data = _serialized_by_repr(original_serialize)
     # Triton creates its driver lazily; None here means none was made yet, and stays so afterwards.
     previous = driver._active
     driver.set_active(stand_in_driver(choice, probes, hooks=compile_launches))
@@ -483,9 +492,31 @@ def gpu_free_import(
             knobs.runtime.jit_cache_hook = record
             yield launches
     finally:
+        jit_module.serialize_specialization_data = original_serialize
         JITFunction.run = original_run
         Autotuner.check_disk_cache = original_disk_cache
         driver.set_active(previous)
+
+
+def _serialized_by_repr(serialize: Callable[..., str]) -> Callable[..., str]:
+    """Triton's ``serialize_specialization_data``, with constants it cannot write as JSON (Gluon's layouts) by repr."""
+
+    def serialized(name: Any, signature: Any, constants: Any, *rest: Any, **kwargs: Any) -> str:
+        try:
+            return serialize(name, signature, constants, *rest, **kwargs)
+        except TypeError:
+            plain = {k: v if _jsonable(v) else repr(v) for k, v in dict(constants).items()}
+            return serialize(name, signature, plain, *rest, **kwargs)
+
+    return serialized
+
+
+def _jsonable(value: Any) -> bool:
+    try:
+        json.dumps(value if type(value).__name__ != "constexpr" else value.value)
+        return True
+    except (TypeError, ValueError):
+        return False
 
 
 def _with_call(launch: ExampleLaunch, jit: Any, args: tuple, kwargs: dict, grid: Any) -> ExampleLaunch:

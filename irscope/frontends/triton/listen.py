@@ -138,6 +138,7 @@ class Listener:
             closure = {"error": f"{type(exc).__name__}: {exc}"[:300]}
         record = {
             "format": FORMAT,
+            "frontend": "gluon" if _is_gluon(fn) else "triton",
             "kernel": fn.__name__,
             "file": self._file_of(fn),
             "cache_key": _cache_key(fn),
@@ -145,7 +146,7 @@ class Listener:
             "params": names,
             "constexprs": [p.name for p in fn.params if p.is_constexpr],
             "signature": {k: jsonable(v) for k, v in dict(src.signature).items()},
-            "constants": {names[k[0]]: jsonable(v) for k, v in src.constants.items() if len(k) == 1},
+            "constants": {names[k[0]]: _constant(v) for k, v in src.constants.items() if len(k) == 1},
             "divisible": _with_attribute(src.attrs, names, ["tt.divisibility", 16]),
             "options": {k: jsonable(meta.get(k)) for k in OPTION_KEYS if meta.get(k) is not None},
             "hash": str(meta.get("hash")),
@@ -276,6 +277,25 @@ def _why(exc: Exception) -> str:
         return f"{type(exc).__name__}: {where}{message.strip().splitlines()[0]}"
     lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
     return f"{type(exc).__name__}: {lines[-1] if lines else ''}"
+
+
+def _is_gluon(fn: Any) -> bool:
+    """A ``@gluon.jit`` function (Triton compiles both languages through this listener)."""
+    try:
+        return fn.is_gluon() is True
+    except Exception:
+        return False
+
+
+def _constant(value: Any) -> Any:
+    """A constant as JSON; a Gluon layout as ``{"layout": its text}`` (gluon/layouts.py: what ``-c`` takes)."""
+    module = type(value).__module__ or ""
+    if module.startswith("triton.experimental.gluon"):
+        from ..gluon.layouts import is_layout, layout_text
+
+        if is_layout(value):
+            return {"layout": layout_text(value)}
+    return jsonable(value)
 
 
 def _with_attribute(attrs: Any, names: list[str], attribute: list) -> list[str]:

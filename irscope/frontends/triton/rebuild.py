@@ -41,7 +41,17 @@ from types import ModuleType
 from typing import Any
 
 from ...errors import KernelFileError, KernelNotFound
-from .allowlist import MISSING, Check, UnsafeKernelSource, allowed_object, dotted, mark_rebuilt, static, triton_module
+from .allowlist import (
+    GLUON_JIT_SPELLINGS,
+    MISSING,
+    Check,
+    UnsafeKernelSource,
+    allowed_object,
+    dotted,
+    mark_rebuilt,
+    static,
+    triton_module,
+)
 from .kernel import TritonKernel
 from .kernel_files import module_name_for
 from .signature import SignatureArg, is_type
@@ -52,8 +62,8 @@ from .signature import SignatureArg, is_type
 __all__ = ["BareDefs", "UnsafeKernelSource", "bare_defs", "rebuild_functions", "rebuilt_def", "rebuilt_kernel"]
 
 
-JIT_SPELLINGS = frozenset({"triton.jit", "jit"})
-CONSTEXPR_SPELLINGS = frozenset({"tl.constexpr", "triton.language.constexpr", "constexpr"})
+JIT_SPELLINGS = frozenset({"triton.jit", "jit", *GLUON_JIT_SPELLINGS})
+CONSTEXPR_SPELLINGS = frozenset({"tl.constexpr", "triton.language.constexpr", "constexpr", "gl.constexpr"})
 # `@triton.jit(...)` arguments that change the compile: honoured when they are literals, else left out.
 JIT_OPTIONS = {
     "do_not_specialize": (list, tuple),
@@ -62,6 +72,19 @@ JIT_OPTIONS = {
     "noinline": bool,
 }
 _LINECACHE = threading.Lock()
+
+
+def _jit(decorator: ast.expr | None) -> Any:
+    """What wraps a rebuilt def: Gluon's ``jit`` for a ``@gluon.jit`` def (Triton compiles it from a
+    ``GluonASTSource``), Triton's otherwise."""
+    spelled = dotted(decorator.func if isinstance(decorator, ast.Call) else decorator) if decorator else None
+    if spelled in GLUON_JIT_SPELLINGS:
+        from triton.experimental import gluon
+
+        return gluon.jit
+    import triton
+
+    return triton.jit
 
 
 @dataclass(frozen=True)
@@ -111,8 +134,11 @@ def rebuilt_kernel(
     inductor: bool = False,
     recorded_heuristics: bool = False,
     closure: Mapping[str, Any] | None = None,
+    kind: type[TritonKernel] = TritonKernel,
 ) -> TritonKernel:
     """The kernel ``name`` of ``text``, compiled from ``signature``; refused if it or a kernel it calls is.
+
+    ``kind``: the kernel class (GluonKernel for a ``@gluon.jit`` def: its frontend passes it).
 
     ``recorded_heuristics``: the values its ``@triton.heuristics`` set are in the configs
     (a running program evaluated them: ``irscope run``), so they need not run here.
@@ -138,9 +164,9 @@ def rebuilt_kernel(
                 f"{filename}: refused: signature type {arg.type!r} for {param.name} "
                 "is not a Triton scalar, pointer or tensor descriptor type"
             )
-    kernel = TritonKernel(
-        rebuilt.functions[name], filename, None, tuple(signature), source_text=text, inductor=inductor
-    )
+    if rebuilt.functions[name].is_gluon() != (kind.frontend == "gluon"):
+        raise KernelNotFound(f"{name} of {filename} is not a {kind.frontend} kernel")
+    kernel = kind(rebuilt.functions[name], filename, None, tuple(signature), source_text=text, inductor=inductor)
     kernel.recorded_heuristics = recorded_heuristics and name in rebuilt.heuristics
     if closure:
         kernel.closure = dict(closure)
@@ -399,8 +425,6 @@ def _rebuild_file(
 ) -> _Rebuilt:
     """``text`` rebuilt: its ``@triton.jit`` defs (at module level, and in a module-level ``if`` or ``try`` where
     ``lines`` picks one), in a namespace of Triton's modules, the text's Triton imports and ``bindings``."""
-    import triton
-
     try:
         tree = ast.parse(text, filename)
     except (SyntaxError, ValueError, RecursionError) as exc:
@@ -430,7 +454,7 @@ def _rebuild_file(
             fn = namespace[name]
             fn.__annotations__ = _annotations(node, namespace)
             try:
-                functions[name] = triton.jit(fn, **_jit_options(_jit_decorator(node)))
+                functions[name] = _jit(_jit_decorator(node))(fn, **_jit_options(_jit_decorator(node)))
             except Exception as exc:
                 raise KernelFileError(
                     f"{filename}:{node.lineno}: Triton cannot read {name}: {type(exc).__name__}: {exc}"

@@ -15,10 +15,11 @@ from typing import Any
 
 from ...arch import DEFAULT_CAPABILITY, Target, arch_name, recorded_arch
 from ...errors import IrscopeError, SessionError
+from ...stages import Stage
 from ...storage.files import contained, parse_json, read_bytes, read_json, read_text
 from ...types import Config
 from .autotune import distinct
-from .compile import ASM_KEYS, BINARIES, _Result
+from .compile import BINARIES, STAGES, _Result
 from .kernel import TritonKernel
 from .listen import FORMAT, RECORD
 from .options import AMD_OPTION_DEFAULTS
@@ -28,6 +29,7 @@ from .signature import SignatureArg, is_type
 # Options a launch always has; swept (and shown) only where some compile set them otherwise.
 QUIET_OPTIONS = {"num_ctas": (1,), "maxnreg": (None,), **{k: (v,) for k, v in AMD_OPTION_DEFAULTS.items()}}
 INDUCTOR_MARK = "from torch._inductor.runtime import triton_helpers"
+MAX_LAYOUT_TEXT = 4000  # characters, as gluon/layouts.py reads
 
 
 @dataclass
@@ -51,6 +53,7 @@ class Recorded:
     constexprs: list[str] | None = None
     cache_key: str | None = None  # the JIT's hash of the function and its dependencies
     pointer_range: tuple[str, ...] = ()  # ROCm: the pointers the JIT found within 2 GB ('tt.pointer_range': 32)
+    frontend: str = "triton"  # or "gluon": a @gluon.jit function (its layout constants kept as their text)
     # What the kernel reads beyond its file, as the program recorded it (closure.py), with the texts read back:
     # {"texts": {file: text}, "scopes": {...}}; None where nothing was recorded or it did not read.
     closure: dict[str, Any] | None = None
@@ -111,12 +114,32 @@ def _record(raw: Path, data: Any) -> Recorded:
         file=str(data.get("file") or "<unknown>"),
         source=source,
         signature={k: v for k, v in _mapping(data, "signature").items() if isinstance(k, str)},
-        constants={k: v for k, v in _mapping(data, "constants").items() if isinstance(k, str)},
+        constants={k: _constant(v) for k, v in _mapping(data, "constants").items() if isinstance(k, str)},
         divisible=tuple(divisible),
         options={k: v for k, v in _mapping(data, "options").items() if isinstance(v, int) and not isinstance(v, bool)},
         arch=arch,
         pointer_range=tuple(pointer_range),
+        frontend=_frontend(data.get("frontend")),
     )
+
+
+def _frontend(value: Any) -> str:
+    if value is None:
+        return "triton"  # a record written before Gluon was told apart
+    if value not in ("triton", "gluon"):
+        raise ValueError(f"frontend {str(value)[:40]!r} is neither triton nor gluon")
+    return str(value)
+
+
+def _constant(value: Any) -> Any:
+    """A recorded constant; a Gluon layout (``{"layout": text}``) as its text, which only Gluon's layout reader
+    (gluon/layouts.py: literal calls of Triton's layout classes) ever turns into a layout, when compiling."""
+    if isinstance(value, dict) and set(value) == {"layout"}:
+        text = value["layout"]
+        if not isinstance(text, str) or len(text) > MAX_LAYOUT_TEXT:
+            raise ValueError("a recorded layout is not text of a layout's length")
+        return text
+    return value
 
 
 def _closure(raw: Path, data: Any) -> dict[str, Any] | None:
@@ -166,8 +189,9 @@ def _name(value: Any) -> str:
 # ------------------------------------------------------------------ kernels, configs, compiles
 
 
-def kernel_of(record: Recorded) -> TritonKernel:
-    """The recorded kernel, rebuilt from the recorded text with the recorded specialization as its signature."""
+def kernel_of(record: Recorded, kind: type[TritonKernel] = TritonKernel) -> TritonKernel:
+    """The recorded kernel, rebuilt from the recorded text with the recorded specialization as its signature
+    (``kind``: GluonKernel for a Gluon record; its caller, which may import both frontends, says)."""
     if record.source is None:
         raise SessionError(f"{record.kernel}: the run kept no source for {record.file}")
     closure = record.closure
@@ -182,6 +206,7 @@ def kernel_of(record: Recorded) -> TritonKernel:
         inductor=record.inductor,
         recorded_heuristics=True,
         closure=closure,
+        kind=kind,
     )
 
 
@@ -239,12 +264,13 @@ def parameter_table(kernel: TritonKernel | None, configs: list[Config]) -> dict[
     return table
 
 
-def compiled_of(record: Recorded) -> Any:
-    """What the program's JIT compiled, from the copied stage files, as a frontend-neutral ``Compiled``."""
+def compiled_of(record: Recorded, names: dict[str, Stage] | None = None) -> Any:
+    """What the program's JIT compiled, from the copied stage files, as a frontend-neutral ``Compiled``
+    (``names``: Triton's asm keys -> stages, the kernel's frontend's; Triton's by default)."""
     if record.folder is None:
         raise SessionError(f"{record.kernel}: no compile was recorded")
     asm: dict[str, Any] = {}
-    for ext in ASM_KEYS:
+    for ext in (*(names or STAGES), *BINARIES):
         if ext in record.stages:
             path = contained(record.folder, record.stages[ext])
             asm[ext] = read_bytes(path) if ext in BINARIES else read_text(path)
@@ -253,17 +279,19 @@ def compiled_of(record: Recorded) -> Any:
         path = contained(record.folder, record.stages["json"])
         data = parse_json(read_text(path), str(path))
         metadata = data if isinstance(data, dict) else {}
-    return compiled_from(record, asm, metadata)
+    return compiled_from(record, asm, metadata, names)
 
 
-def compiled_from(record: Recorded, asm: dict[str, Any], metadata: dict[str, Any]) -> Any:
+def compiled_from(
+    record: Recorded, asm: dict[str, Any], metadata: dict[str, Any], names: dict[str, Stage] | None = None
+) -> Any:
     """A compile's stages (``asm``, Triton's keys) and metadata as a ``Compiled``; ptxas reports on the PTX,
     the HSACO's metadata note on an AMD compile."""
     for key in ("num_warps", "num_stages", "num_ctas", "shared"):  # Triton's own are ints; a record is data
         value = metadata.get(key)
         if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 1 << 31):
             raise SessionError(f"{record.kernel}: the recorded compile's {key} is {str(value)[:40]!r}, not a count")
-    result = _Result(asm=asm, metadata=metadata)
+    result = _Result(asm=asm, metadata=metadata, names=dict(names or STAGES))
     result.signature = {k: v for k, v in record.signature.items() if isinstance(v, str) and v != "constexpr"}
     result.divisible_by_16 = record.divisible
     target = record.target

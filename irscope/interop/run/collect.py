@@ -179,9 +179,11 @@ def _group(records: list[Recorded]) -> list[RunKernel]:
 
 def _write_session(out: Path, kernel: RunKernel, used: set[str], note: Callable[[str], None]) -> None:
     from ...capturing import build_variant, derive
+    from ...frontends.gluon.kernel import GluonKernel
     from ...frontends.triton.kernel import TritonKernel
 
     first = kernel.variants[0].record
+    language = GluonKernel if first.frontend == "gluon" else TritonKernel  # Triton's JIT compiles both
     compilable = None
     source = first.source or ""
     if first.inductor:
@@ -193,7 +195,7 @@ def _write_session(out: Path, kernel: RunKernel, used: set[str], note: Callable[
         signature, rebuild = [a.to_json() for a in signature_of(first)], {"inductor": True}
     else:
         try:
-            compilable = kernel_of(first)
+            compilable = kernel_of(first, language)
         except IrscopeError as exc:
             kernel.why = str(exc)
         if compilable is not None:
@@ -216,14 +218,14 @@ def _write_session(out: Path, kernel: RunKernel, used: set[str], note: Callable[
             signature = [a.to_json() for a in signature_of(first)]
         except IrscopeError:
             signature = None
-    session = Session.create(out / "kernels" / name, identity, source, table, signature, rebuild=rebuild)
+    session = Session.create(
+        out / "kernels" / name, identity, source, table, signature, frontend=first.frontend, rebuild=rebuild
+    )
     batch = []
     for i, v in enumerate(kernel.variants):
-        compiled = compiled_of(v.record)
-        made = ("triton", "inductor" if kernel.inductor else "")
-        batch.append(
-            (i, build_variant(identity, v.config, v.record.target, compiled, source, TritonKernel.stages, *made))
-        )
+        compiled = compiled_of(v.record, dict(language.asm_stages))
+        made = (first.frontend, "inductor" if kernel.inductor else "")
+        batch.append((i, build_variant(identity, v.config, v.record.target, compiled, source, language.stages, *made)))
     for i, variant in derive(batch):
         kernel.variants[i].entry = session.add(variant).id
     launches = {
