@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from pathlib import Path
 
@@ -62,6 +63,11 @@ def run(out, profile, gpu_model, arch, as_json, command) -> None:
       irscope run -o runs/bench -- python bench_matmul.py
       irscope tui runs/bench
     """
+    from ..interop.run.launch import check_program
+
+    # First of all, before the recorder's imports and the GPU are asked for, and before its folder is
+    # made: a program that cannot start says so at once and leaves nothing to block the rerun.
+    check_program(command)
     from ..errors import ExitCode, UsageError
     from ..interop.run import RAW
     from ..interop.run.collect import collect
@@ -85,13 +91,18 @@ def run(out, profile, gpu_model, arch, as_json, command) -> None:
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError(f"{out} exists and is not an empty folder; name a new one with -o")
     raw = out / RAW
+    created = not out.exists()
     try:
         raw.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot create {raw}: {exc.strerror or exc}") from None
 
     base = _user_environment(USER_ENVIRONMENT)
-    finished = run_program(command, environment(raw, profile=profile, stand_in=stand_in, base=base))
+    try:
+        finished = run_program(command, environment(raw, profile=profile, stand_in=stand_in, base=base))
+    except UsageError:  # it never started: nothing was recorded, and the folder would refuse the rerun
+        shutil.rmtree(raw if not created else out, ignore_errors=True)
+        raise
     notes: list[str] = []
     index = collect(
         out,

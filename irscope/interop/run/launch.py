@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import time
@@ -40,6 +41,37 @@ def environment(
     # listener does not fire; in-process compiles are the same compiles, seen.
     env.setdefault("TORCHINDUCTOR_COMPILE_THREADS", "1")
     return env
+
+
+# Python's options that take a value as the next word (python -W error prog.py); -m and -c end the options.
+PYTHON_VALUE_OPTIONS = ("-W", "-X", "--check-hash-based-pycs")
+
+
+def check_program(command: Sequence[str]) -> None:
+    """Refuse a program that cannot start, before anything is created or imported (a UsageError, exit 2).
+
+    Started as it stands, ``python missing.py`` first imports irscope's recorder (torch, Triton: 10-12 s
+    here) only to fail, and left its folder behind. Checked: the command is on PATH (or a file), and a
+    Python's script, where it names one, exists. ``python -m MODULE`` and ``-c`` are left to Python.
+    """
+    program = command[0]
+    if shutil.which(program) is None:
+        why = "no such file" if os.sep in program else "not found on PATH"
+        if os.sep in program and Path(program).exists():
+            why = "not an executable file"
+        raise UsageError(f"cannot start {program}: {why}")
+    if not Path(program).name.startswith("python"):
+        return
+    words = iter(command[1:])
+    for word in words:
+        if word in PYTHON_VALUE_OPTIONS:
+            next(words, None)
+        elif word in ("-m", "-c", "-") or word.startswith(("-m", "-c")) and not word.startswith("--"):
+            return
+        elif not word.startswith("-"):
+            if not Path(word).is_file():
+                raise UsageError(f"cannot start {program} {word}: {word}: no such file")
+            return
 
 
 def run_program(command: Sequence[str], env: Mapping[str, str]) -> Finished:
