@@ -27,6 +27,7 @@ def cache_dir() -> Path:
 # The cache's sections, each a folder of cache_dir() (``irscope cache`` shows them, and trims the first three):
 CAPTURES = "variants"  # captured variants, variants/<2 hex>/<key>/ (capturing/cache.py)
 TRACES = "tritonparse"  # tritonparse traces read into sessions, tritonparse/<digest>-v<N>/ (interop/tritonparse)
+TRITON_CACHES = "triton-caches"  # Triton's cache and dump folders read into sessions, <digest>-v<N>/ (interop)
 INDUCTOR_FILES = "inductor"  # Inductor's kernels as files, inductor/<digest>/ (interop/inductor)
 TRITONS = "tritons"  # private Tritons for -c triton=X, tritons/<version>/ (frontends/triton/environments.py)
 DEVICES = "devices"  # measured copy bandwidth per GPU (measure/hardware.py)

@@ -31,11 +31,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UsageError
-from ..paths import CAPTURES, INDUCTOR_FILES, TRACES, TRITONS, cache_dir
+from ..paths import CAPTURES, INDUCTOR_FILES, TRACES, TRITON_CACHES, TRITONS, cache_dir
 from ..storage.files import LEFTOVER, OLD_MARK, TEMP_MARK
 
 # section -> how deep its entries sit below it (variants/<2 hex>/<key>/: two)
-TRIMMED = {CAPTURES: 2, TRACES: 1, INDUCTOR_FILES: 1}
+TRIMMED = {CAPTURES: 2, TRACES: 1, TRITON_CACHES: 1, INDUCTOR_FILES: 1}
 TRIM_MARK = ".irscope-trim-"  # an entry renamed away by a trim, on its way out
 LOCK = ".trim.lock"
 LEFTOVER_AGE = 3600.0  # a writer's temporary folder older than this is a killed writer's
