@@ -73,6 +73,7 @@ class Named:
     about: str = ""  # and in a line ("3 kernels of `python train.py` on NVIDIA H100, ranked by GPU time")
     compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT
     frontend: str = ""  # the kernel's language: which options -c takes besides the table's names
+    held_only: bool = False  # a Triton folder's session: no source kept, so sweep shows what it holds
 
     def __post_init__(self) -> None:
         if not self.frontend:
@@ -329,7 +330,13 @@ def _from_triton_folder(
     if kernel is not None:
         session = sessions[0]
         return Named(
-            session.kernel.name, session.parameters, None, session, trace=str(folder), compile_timeout=compile_timeout
+            session.kernel.name,
+            session.parameters,
+            None,
+            session,
+            trace=str(folder),
+            compile_timeout=compile_timeout,
+            held_only=True,
         )
     kernels = f"{len(sessions)} kernel{'s' if len(sessions) != 1 else ''}"
     return Named(

@@ -200,3 +200,21 @@ def _wait_for_parents_to_leave(folder: Path, timeout: float = 10.0) -> None:
                     if time.monotonic() > deadline:
                         return
                     time.sleep(0.05)
+
+
+@pytest.fixture(scope="session")
+def triton_folders(once_per_run):
+    """What Triton writes as a program compiles two kernels (tests/triton_folders.py), once per test run."""
+    from triton_folders import TritonFolders, write_triton_folders
+
+    def record(folder: Path) -> None:
+        write_triton_folders(folder)
+
+    folder = once_per_run(f"triton-folders-{_triton_version()}", record)
+    return TritonFolders(folder / "cache", folder / "dump", folder / "mlir.log")
+
+
+def _triton_version() -> str:
+    from importlib.metadata import version
+
+    return version("triton")

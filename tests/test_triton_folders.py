@@ -1,0 +1,101 @@
+"""Triton's own folders opened as sessions (interop/triton_cache.py): its cache and TRITON_KERNEL_DUMP's folder,
+as a program compiling two kernels left them (tests/triton_folders.py: real compiles, under the Triton the
+tests run with). Each stage a variant holds is checked against the file Triton wrote, byte for byte."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from triton_folders import KERNELS
+
+from irscope.named import open_named
+from irscope.stages import Stage
+
+pytestmark = pytest.mark.triton_api  # run again under every other supported Triton (.ci/run)
+
+FILES = {Stage.TTIR: "ttir", Stage.TTGIR: "ttgir", Stage.LLIR: "llir", Stage.PTX: "ptx"}
+
+
+def _irscope(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "irscope", *args], capture_output=True, text=True, cwd=cwd, env=os.environ, timeout=300
+    )
+
+
+def _compile_folder(root: Path, variant) -> Path:
+    """The folder of Triton's that holds the variant's PTX (each compile folder holds one)."""
+    found = [
+        p.parent for p in root.glob(f"*/{variant.kernel.name}.ptx") if p.read_text() == variant.listings[Stage.PTX]
+    ]
+    assert len(found) == 1, found
+    return found[0]
+
+
+@pytest.mark.parametrize("which", ["cache", "dump"])
+def test_each_kernel_is_a_session_of_the_stages_triton_wrote(triton_folders, which):
+    root = getattr(triton_folders, which)
+    named = open_named(str(root), several=True)
+    assert {s.kernel.name: len(s) for s in named.sessions} == KERNELS
+    for session in named.sessions:
+        for variant in session:
+            folder = _compile_folder(root, variant)
+            for stage, ext in FILES.items():
+                assert variant.listings[stage] == (folder / f"{variant.kernel.name}.{ext}").read_text(), stage
+            assert variant.arch == "sm_90" and variant.resources.registers > 0  # ptxas on the PTX
+            assert "ISETP" in variant.listings[Stage.SASS]  # nvdisasm on the cubin Triton wrote (not kept after)
+
+
+def test_a_compiles_options_come_from_its_metadata_or_a_dumps_ttgir(triton_folders):
+    cache = {s.kernel.name: s for s in open_named(str(triton_folders.cache), several=True).sessions}
+    dump = {s.kernel.name: s for s in open_named(str(triton_folders.dump), several=True).sessions}
+    # the cache's metadata: num_warps and num_stages; the dump's TTGIR: num_warps (num_stages is not in it)
+    assert sorted(v.config.options["num_warps"] for v in cache["add_kernel"]) == [4, 8]
+    assert {v.config.options["num_stages"] for v in cache["add_kernel"]} == {3}
+    assert sorted(v.config.label() for v in dump["add_kernel"]) == ["num_warps=4", "num_warps=8"]
+    # two compiles with the same options: told apart by the first characters of Triton's hash, their folder's name
+    for session, root in ((cache["scale_kernel"], triton_folders.cache), (dump["scale_kernel"], triton_folders.dump)):
+        labels = sorted(v.config.options["compile"] for v in session)
+        assert len(set(labels)) == 2
+        for v in session:
+            assert _compile_folder(root, v).name.startswith(v.config.options["compile"])
+    # the file the kernel came from is named (from the TTIR's locations), never read
+    assert cache["add_kernel"].kernel.file.endswith("prog.py")
+
+
+def test_the_cli_opens_a_folder_and_a_kernel_of_it(triton_folders):
+    cache = str(triton_folders.cache)
+    several = _irscope("dump", cache)
+    assert several.returncode == 2 and several.stderr.count("\n") == 1
+    assert (
+        "add_kernel" in several.stderr and "scale_kernel" in several.stderr and f"{cache}:add_kernel" in several.stderr
+    )
+    ptx = _irscope("dump", f"{cache}:add_kernel", "-c", "num_warps=8", "--stage", "ptx")
+    assert ptx.returncode == 0, ptx.stderr
+    folder = next(p.parent for p in triton_folders.cache.glob("*/add_kernel.json") if '"num_warps": 8' in p.read_text())
+    assert ptx.stdout == (folder / "add_kernel.ptx").read_text()
+    diff = _irscope("diff", f"{cache}:add_kernel", "-a", "num_warps=4", "-b", "num_warps=8", "--stage", "ttgir")
+    assert diff.returncode == 0 and "warpsPerCTA = [4]" in diff.stdout and "warpsPerCTA = [8]" in diff.stdout
+    held = _irscope("sweep", f"{triton_folders.dump}:add_kernel", "--json")
+    assert held.returncode == 0 and "nothing compiled" in held.stderr
+    rows = [json.loads(line) for line in held.stdout.splitlines()]
+    assert sorted(r["num_warps"] for r in rows) == [4, 8] and all(r["registers"] > 0 for r in rows)
+    # new configs need the kernel's file: the line names it, and nothing is imported
+    more = _irscope("sweep", f"{cache}:add_kernel", "-s", "num_warps=2,4")
+    assert more.returncode == 2 and more.stderr.count("\n") == 1 and "prog.py:add_kernel" in more.stderr
+    # one compile folder alone is a folder of one kernel
+    one = _irscope("dump", str(folder), "--stage", "ttir")
+    assert one.returncode == 0 and one.stdout == (folder / "add_kernel.ttir").read_text()
+
+
+async def test_the_tui_opens_a_cache_folder(triton_folders):
+    from irscope.tui.factory import make_app
+
+    app = make_app(str(triton_folders.cache))
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert {row.kernel for row in app.model.rows} == set(KERNELS)
