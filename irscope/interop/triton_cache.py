@@ -285,7 +285,7 @@ def folder_sessions(path: Path, kernel: str | None = None, note: Callable[[str],
     for name in [kernel] if kernel else names:
         folder = root / name
         if not Session.is_session(folder):
-            _build(read, name, folder, path)
+            _build(read, name, folder, path, note)
         sessions.append(Session.open(folder))
     mark_used(root)  # for irscope cache --trim
     for line in read.skipped[:20]:
@@ -295,13 +295,13 @@ def folder_sessions(path: Path, kernel: str | None = None, note: Callable[[str],
     return sessions
 
 
-def _build(read: CacheRead, kernel: str, folder: Path, path: Path) -> None:
+def _build(read: CacheRead, kernel: str, folder: Path, path: Path, note: Callable[[str], None]) -> None:
     """Write the session beside ``folder`` and rename it into place; a concurrent builder's copy wins."""
     folder.parent.mkdir(parents=True, exist_ok=True)
     building = folder.with_name(f".{kernel}.{os.getpid()}.building")
     shutil.rmtree(building, ignore_errors=True)  # a leftover of this process id: only ever ours
     try:
-        _write(read, kernel, building, path)
+        _write(read, kernel, building, path, note)
         try:
             os.rename(building, folder)
         except OSError:
@@ -313,7 +313,7 @@ def _build(read: CacheRead, kernel: str, folder: Path, path: Path) -> None:
         shutil.rmtree(building, ignore_errors=True)
 
 
-def _write(read: CacheRead, kernel: str, folder: Path, path: Path) -> None:
+def _write(read: CacheRead, kernel: str, folder: Path, path: Path, note: Callable[[str], None]) -> None:
     from ..capturing import build_variant
     from ..capturing.pipeline import derive
     from ..frontends.triton.kernel import TritonKernel
@@ -345,6 +345,8 @@ def _write(read: CacheRead, kernel: str, folder: Path, path: Path) -> None:
     for _, variant in derive(batch):
         session.add(variant)
     session.save()
+    for line in notes:  # said as the session is built (a compile whose metadata ptxas's figures contradict)
+        note(line)
 
 
 __all__ = ["compile_folders", "folder_sessions", "is_triton_folder", "read_compile", "read_folder", "split_argument"]
