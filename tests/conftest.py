@@ -205,13 +205,10 @@ def _wait_for_parents_to_leave(folder: Path, timeout: float = 10.0) -> None:
 @pytest.fixture(scope="session")
 def triton_folders(once_per_run):
     """What Triton writes as a program compiles two kernels (tests/triton_folders.py), once per test run."""
-    from triton_folders import TritonFolders, write_triton_folders
+    from triton_folders import triton_folders_in, write_triton_folders
 
-    def record(folder: Path) -> None:
-        write_triton_folders(folder)
-
-    folder = once_per_run(f"triton-folders-{_triton_version()}", record)
-    return TritonFolders(folder / "cache", folder / "dump", folder / "mlir.log")
+    folder = once_per_run(f"triton-folders-{_triton_version()}", write_triton_folders)
+    return triton_folders_in(folder)
 
 
 def _triton_version() -> str:

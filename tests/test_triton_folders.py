@@ -64,7 +64,7 @@ def test_a_compiles_options_come_from_its_metadata_or_a_dumps_ttgir(triton_folde
         for v in session:
             assert _compile_folder(root, v).name.startswith(v.config.options["compile"])
     # the file the kernel came from is named (from the TTIR's locations), never read
-    assert cache["add_kernel"].kernel.file.endswith("prog.py")
+    assert cache["add_kernel"].kernel.file.endswith("triton_folders.py")
 
 
 def test_the_cli_opens_a_folder_and_a_kernel_of_it(triton_folders):
@@ -86,7 +86,7 @@ def test_the_cli_opens_a_folder_and_a_kernel_of_it(triton_folders):
     assert sorted(r["num_warps"] for r in rows) == [4, 8] and all(r["registers"] > 0 for r in rows)
     # new configs need the kernel's file: the line names it, and nothing is imported
     more = _irscope("sweep", f"{cache}:add_kernel", "-s", "num_warps=2,4")
-    assert more.returncode == 2 and more.stderr.count("\n") == 1 and "prog.py:add_kernel" in more.stderr
+    assert more.returncode == 2 and more.stderr.count("\n") == 1 and "triton_folders.py:add_kernel" in more.stderr
     # one compile folder alone is a folder of one kernel
     one = _irscope("dump", str(folder), "--stage", "ttir")
     assert one.returncode == 0 and one.stdout == (folder / "add_kernel.ttir").read_text()
