@@ -99,3 +99,47 @@ async def test_the_tui_opens_a_cache_folder(triton_folders):
     async with app.run_test() as pilot:
         await pilot.pause()
         assert {row.kernel for row in app.model.rows} == set(KERNELS)
+
+
+# ------------------------------------------------------------------ MLIR_ENABLE_DUMP's output
+
+
+def test_a_pass_dump_log_gives_each_compile_the_passes_irscope_records_itself(triton_folders):
+    """Every pass of the log's second compile (add_kernel, BLOCK=1024, 8 warps) against irscope's own record of the
+    same compile: the same pass, stage and IR after it, each one; only the last (never printed after) is left out."""
+    from irscope.interop.mlir_log import read_log
+    from irscope.ir.passes import ir_after
+
+    compiles = read_log(triton_folders.mlir_log)
+    assert [(c.kernel, c.num_warps) for c in compiles] == [
+        ("add_kernel", 4),
+        ("add_kernel", 8),
+        ("scale_kernel", 4),
+        ("scale_kernel", 4),
+    ]
+    logged = compiles[1].log
+    kernel = f"{Path(__file__).parent.parent / 'examples' / 'triton_folders.py'}:add_kernel"
+    named = open_named(kernel, signature="*fp32, *fp32, *fp32, i32, -")
+    own = named.variant({"BLOCK": "1024", "num_warps": "8"}, None, passes=True).passes
+    assert len(logged.steps) == len(own.steps) - 1 and compiles[1].dropped.startswith(own.steps[-1].name)
+    for a, b in zip(own.steps, logged.steps):
+        assert (a.name, a.arg, a.stage, a.scope) == (b.name, b.arg, b.stage, b.scope), a.index
+        assert ir_after(own, a.index) == ir_after(logged, b.index), (a.index, a.arg)
+    assert {s.stage for s in logged.steps} == {Stage.TTIR, Stage.TTGIR, Stage.LLIR}
+
+
+def test_irscope_passes_reads_a_log(triton_folders):
+    log = str(triton_folders.mlir_log)
+    several = _irscope("passes", log)
+    assert several.returncode == 2 and several.stderr.count("\n") == 1 and f"{log}:N" in several.stderr
+    table = _irscope("passes", f"{log}:2")
+    assert table.returncode == 0 and "ConvertTritonToTritonGPU" in table.stdout and "── llir" in table.stdout
+    assert "is not shown" in table.stderr
+    after = _irscope("passes", f"{log}:2", "--after", "tritongpu-coalesce")
+    assert after.returncode == 0 and "warpsPerCTA = [8]" in after.stdout
+    as_json = json.loads(_irscope("passes", f"{log}:scale_kernel", "--json").stdout or "{}")
+    assert as_json == {}  # scale_kernel has two compiles: named by number
+    data = json.loads(_irscope("passes", f"{log}:3", "--json").stdout)
+    assert data["kernel"] == "scale_kernel" and data["compile"] == 3 and len(data["passes"]) > 40
+    beyond = _irscope("passes", f"{log}:9")
+    assert beyond.returncode == 2 and "compiles 1 to 4" in beyond.stderr

@@ -131,7 +131,9 @@ def _pass_log(group: list[PassDump]) -> PassLog:
         if args[i] == "convert-triton-gpu-to-llvm":
             llir = i
             break
-    bounds = [(Stage.TTIR, 0, ttgir), (Stage.TTGIR, ttgir, llir), (Stage.LLIR, llir, len(group) - 1)]
+    last = len(group) - 1  # the last pass: its IR after is not in the log (a log cut short ends anywhere)
+    ttgir, llir = min(ttgir, last), min(llir, last)
+    bounds = [(Stage.TTIR, 0, ttgir), (Stage.TTGIR, ttgir, llir), (Stage.LLIR, llir, last)]
     stages = []
     for stage, start, end in bounds:
         if start >= end:
