@@ -215,3 +215,11 @@ def _triton_version() -> str:
     from importlib.metadata import version
 
     return version("triton")
+
+
+@pytest.fixture(scope="session")
+def triton_autotuning(once_per_run):
+    """What Triton's autotuner writes and prints for a program (tests/triton_folders.py), once per test run."""
+    from triton_folders import autotuning_in, write_autotuning
+
+    return autotuning_in(once_per_run(f"triton-autotuning-{_triton_version()}", write_autotuning))

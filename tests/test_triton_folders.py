@@ -143,3 +143,36 @@ def test_irscope_passes_reads_a_log(triton_folders):
     assert data["kernel"] == "scale_kernel" and data["compile"] == 3 and len(data["passes"]) > 40
     beyond = _irscope("passes", f"{log}:9")
     assert beyond.returncode == 2 and "compiles 1 to 4" in beyond.stderr
+
+
+# ------------------------------------------------------------------ the autotuner's records and printed lines
+
+
+def test_the_autotuners_cache_records_give_every_configs_figures_and_its_pick(triton_autotuning):
+    from triton_folders import AUTOTUNED
+
+    result = _irscope("autotune", str(triton_autotuning.cache), "--json")
+    assert result.returncode == 0, result.stderr
+    decisions = {int(d["key"].strip("()").split(",")[0]): d for d in map(json.loads, result.stdout.splitlines())}
+    assert set(decisions) == set(AUTOTUNED)
+    for n, (figures, picked) in AUTOTUNED.items():
+        d = decisions[n]
+        assert d["kernel"] == "clamp_kernel" and d["picked"] == picked
+        assert [c["values"]["TILE"] for c in d["configs"]] == [128, 512, 2048]
+        assert [c["ms"][0] for c in d["configs"]] == pytest.approx(figures)
+    table = _irscope("autotune", str(triton_autotuning.cache))
+    picked_rows = [line for line in table.stdout.splitlines() if line.startswith("*")]
+    assert len(picked_rows) == 2 and "0.0120" in picked_rows[0] + picked_rows[1]
+
+
+def test_the_printed_lines_give_every_config_and_the_pick(triton_autotuning):
+    from triton_folders import AUTOTUNED
+
+    result = _irscope("autotune", str(triton_autotuning.log), "--json")
+    assert result.returncode == 0, result.stderr
+    decisions = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [d["picked"] for d in decisions] == [picked for _, picked in AUTOTUNED.values()]
+    assert all(c["ms"] is None for d in decisions for c in d["configs"])  # Triton prints no time per config
+    assert decisions[0]["configs"][1]["values"] == {"TILE": 512, "num_warps": 4, "num_stages": 3}
+    one = _irscope("autotune", str(triton_autotuning.log), "-k", "other_kernel")
+    assert one.returncode == 2 and one.stderr.count("\n") == 1 and "clamp_kernel" in one.stderr

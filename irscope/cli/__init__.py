@@ -42,6 +42,7 @@ COMMANDS = {
     "run": ("irscope.cli.run", "run"),
     "compare": ("irscope.cli.compare", "compare"),
     "passes": ("irscope.cli.passes", "passes"),
+    "autotune": ("irscope.cli.autotune", "autotune"),
     "ncu": ("irscope.cli.ncu", "ncu"),
     "report": ("irscope.cli.report", "report"),
     "export": ("irscope.cli.export", "export"),
