@@ -40,7 +40,7 @@ from ..stages import Stage
 from ..storage.files import contained, parse_json, read_bytes, read_text
 from ..types import Config, KernelId
 
-FORMAT = 1  # bump when what a folder's session holds changes: older ones are rebuilt
+FORMAT = 2  # bump when what a folder's session holds changes: older ones are rebuilt
 TEXTS = {"ttir": Stage.TTIR, "ttgir": Stage.TTGIR, "llir": Stage.LLIR, "ptx": Stage.PTX, "amdgcn": Stage.AMDGCN}
 BINARIES = ("cubin", "hsaco")
 KNOWN = (*TEXTS, *BINARIES, "json", "sass", "source")
@@ -319,7 +319,11 @@ def _write(read: CacheRead, kernel: str, folder: Path, path: Path, note: Callabl
     from ..frontends.triton.kernel import TritonKernel
     from ..frontends.triton.recorded import Recorded, compiled_from, parameter_table
 
-    compiles = [c for c in read.compiles if c.kernel == kernel]
+    # in the order of their options (num_warps=4 before 8), then of Triton's hash: the folders' own order is the hash's
+    compiles = sorted(
+        (c for c in read.compiles if c.kernel == kernel),
+        key=lambda c: (sorted(c.options.items()), c.arch or "", c.folder.name),
+    )
     notes: list[str] = []
     keys = [tuple(sorted(c.options.items())) + (c.arch,) for c in compiles]
     shared = len(set(keys)) < len(keys)  # two compiles with the same options: told apart by Triton's hash
