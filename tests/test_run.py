@@ -192,6 +192,23 @@ async def test_the_tui_opens_the_run(recorded):
         assert kernels == {"shift_kernel", "clamp_kernel"}
 
 
+def test_a_kernel_filter_and_a_launch_window_keep_what_ncu_would_profile(tmp_path):
+    """-k NAME and --launch-skip/--launch-count as Nsight Compute's -k/-s/-c: shift_kernel is launched 4 times."""
+    (tmp_path / "prog.py").write_text(PROGRAM)
+
+    def kernels(folder: str, *options: str) -> list[dict]:
+        ran = irscope("run", "-o", folder, *options, "--", sys.executable, "prog.py", cwd=tmp_path)
+        assert ran.returncode == 0, ran.stderr
+        return json.loads((tmp_path / folder / "run.json").read_text())["kernels"]
+
+    assert [k["name"] for k in kernels("only", "-k", "shift_kernel")] == ["shift_kernel"]
+    (kernel,) = kernels("window", "-k", "regex:^shift", "--launch-skip", "2", "--launch-count", "1")
+    assert kernel["name"] == "shift_kernel" and [v["calls"] for v in kernel["variants"]] == [1]
+    assert kernels("past", "--launch-skip", "1000") == []  # nothing in the window: nothing kept
+    bad = irscope("run", "-o", "bad", "-k", "regex:(", "--", sys.executable, "prog.py", cwd=tmp_path)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and not (tmp_path / "bad").exists()
+
+
 def test_a_failing_program_keeps_what_it_launched(tmp_path):
     (tmp_path / "prog.py").write_text(PROGRAM)
     result = irscope("run", "-o", "out", "--", sys.executable, "prog.py", "3", cwd=tmp_path)

@@ -36,9 +36,27 @@ from .output import echo
     "answer as it does. Default: an H100 (or the common card of --arch). [env: IRSCOPE_GPU]",
 )
 @click.option("--arch", metavar="SM", help="Without a GPU: stand in for the common card of this arch (sm_80: an A100).")
+@click.option(
+    "-k",
+    "--kernel-name",
+    "kernel",
+    metavar="NAME",
+    help="Keep only the Triton kernels of this name (regex:PATTERN: those it matches), as ncu's -k.",
+)
+@click.option(
+    "--launch-skip",
+    type=click.IntRange(0, 2**62),
+    default=0,
+    help="Of those kernels' launches, in the program's order, skip the first N (ncu's -s).",
+)
+@click.option(
+    "--launch-count",
+    type=click.IntRange(1, 2**62),
+    help="Keep only M launches after the skipped ones (ncu's -c); a compile with no launch kept is not kept.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print run.json instead of the table.")
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED)
-def run(out, profile, gpu_model, arch, as_json, command) -> None:
+def run(out, profile, gpu_model, arch, kernel, launch_skip, launch_count, as_json, command) -> None:
     """Run COMMAND (a Python program) as it is and record every Triton kernel it compiles and launches.
 
     Nothing in the program changes: irscope starts inside it through Python's
@@ -57,9 +75,14 @@ def run(out, profile, gpu_model, arch, as_json, command) -> None:
     process records. Exits 1 when the program failed (after keeping what it launched)
     or a kernel it launched could not be recorded (listed with why).
 
+    -k NAME keeps only the Triton kernels of that name, and --launch-skip N
+    --launch-count M only the launches of those after the first N, M of them, as
+    Nsight Compute's -k/-s/-c: a compile none of whose launches is kept is not kept.
+
     \b
     Examples:
       irscope run -- python train.py --steps 10
+      irscope run -k matmul_kernel --launch-skip 10 --launch-count 1 -- python train.py
       irscope run -o runs/bench -- python bench_matmul.py
       irscope tui runs/bench
     """
@@ -69,6 +92,14 @@ def run(out, profile, gpu_model, arch, as_json, command) -> None:
     # made: a program that cannot start says so at once and leaves nothing to block the rerun.
     check_program(command)
     from ..errors import ExitCode, UsageError
+
+    if kernel and kernel.startswith("regex:"):
+        import re
+
+        try:
+            re.compile(kernel[len("regex:") :])
+        except re.error as exc:
+            raise UsageError(f"-k {kernel}: not a regular expression ({exc})") from None
     from ..interop.run import RAW
     from ..interop.run.collect import collect
     from ..interop.run.launch import environment, run_program
@@ -98,8 +129,17 @@ def run(out, profile, gpu_model, arch, as_json, command) -> None:
         raise UsageError(f"cannot create {raw}: {exc.strerror or exc}") from None
 
     base = _user_environment(USER_ENVIRONMENT)
+    env = environment(
+        raw,
+        profile=profile,
+        stand_in=stand_in,
+        base=base,
+        kernel=kernel,
+        launch_skip=launch_skip,
+        launch_count=launch_count,
+    )
     try:
-        finished = run_program(command, environment(raw, profile=profile, stand_in=stand_in, base=base))
+        finished = run_program(command, env)
     except UsageError:  # it never started: nothing was recorded, and the folder would refuse the rerun
         shutil.rmtree(raw if not created else out, ignore_errors=True)
         raise

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import UsageError
+from ...frontends.triton.listen import ENV_KERNEL, ENV_LAUNCH_COUNT, ENV_LAUNCH_SKIP
 from ...gpu_models import GpuChoice
 from .hook import ENV_DIR, ENV_GPU_FREE, ENV_OWNER, ENV_PROFILE
 
@@ -26,11 +27,27 @@ class Finished:
 
 
 def environment(
-    raw: Path, *, profile: bool, stand_in: GpuChoice | None, base: Mapping[str, str] | None = None
+    raw: Path,
+    *,
+    profile: bool,
+    stand_in: GpuChoice | None,
+    base: Mapping[str, str] | None = None,
+    kernel: str | None = None,
+    launch_skip: int = 0,
+    launch_count: int | None = None,
 ) -> dict[str, str]:
-    """The program's environment: its own, plus what starts and steers the recorder."""
+    """The program's environment: its own, plus what starts and steers the recorder (``kernel``, ``launch_skip``,
+    ``launch_count``: which kernels and launches it keeps, as Nsight Compute's -k/-s/-c)."""
     env = dict(os.environ if base is None else base)
     env.pop(ENV_OWNER, None)
+    for name in (ENV_KERNEL, ENV_LAUNCH_SKIP, ENV_LAUNCH_COUNT):
+        env.pop(name, None)
+    if kernel:
+        env[ENV_KERNEL] = kernel
+    if launch_skip:
+        env[ENV_LAUNCH_SKIP] = str(launch_skip)
+    if launch_count is not None:
+        env[ENV_LAUNCH_COUNT] = str(launch_count)
     env["PYTHONPATH"] = os.pathsep.join([str(BOOTSTRAP)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
     env[ENV_DIR] = str(raw.resolve())
     if profile and stand_in is None:
