@@ -106,7 +106,12 @@ async def test_the_tui_opens_a_cache_folder(triton_folders):
 
 def test_a_pass_dump_log_gives_each_compile_the_passes_irscope_records_itself(triton_folders):
     """Every pass of the log's second compile (add_kernel, BLOCK=1024, 8 warps) against irscope's own record of the
-    same compile: the same pass, stage and IR after it, each one; only the last (never printed after) is left out."""
+    same compile: the same passes and stages, and the same IR after each, byte for byte; only the last (never printed
+    after) is left out. A log with MLIR_ENABLE_DUMP=1 also shows a pass nested in a function that irscope's own
+    record, filtered to the kernel's name, does not (Triton 3.9: canonicalize-llvm-ir in llvm.func); the pass before
+    such a one prints its IR as the nested pass's dump does, so only its name is compared."""
+    import difflib
+
     from irscope.interop.mlir_log import read_log
     from irscope.ir.passes import ir_after
 
@@ -121,11 +126,20 @@ def test_a_pass_dump_log_gives_each_compile_the_passes_irscope_records_itself(tr
     kernel = f"{Path(__file__).parent.parent / 'examples' / 'triton_folders.py'}:add_kernel"
     named = open_named(kernel, signature="*fp32, *fp32, *fp32, i32, -")
     own = named.variant({"BLOCK": "1024", "num_warps": "8"}, None, passes=True).passes
-    assert len(logged.steps) == len(own.steps) - 1 and compiles[1].dropped.startswith(own.steps[-1].name)
-    for a, b in zip(own.steps, logged.steps):
-        assert (a.name, a.arg, a.stage, a.scope) == (b.name, b.arg, b.stage, b.scope), a.index
-        assert ir_after(own, a.index) == ir_after(logged, b.index), (a.index, a.arg)
-    assert {s.stage for s in logged.steps} == {Stage.TTIR, Stage.TTGIR, Stage.LLIR}
+    assert compiles[1].dropped.startswith(own.steps[-1].name)
+    a = [(s.name, s.arg, s.stage, s.scope) for s in own.steps[:-1]]
+    b = [(s.name, s.arg, s.stage, s.scope) for s in logged.steps]
+    compared = 0
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            assert tag == "insert" and all(step[3] for step in b[j1:j2]), (tag, a[i1:i2], b[j1:j2])
+            continue
+        for i, j in zip(range(i1, i2), range(j1, j2)):
+            if j + 1 < len(b) and j + 1 >= j2 and (j + 1) not in range(j1, j2) and b[j + 1][3] and b[j + 1] not in a:
+                continue  # followed by a nested pass only the log shows
+            assert ir_after(own, i + 1) == ir_after(logged, j + 1), (i + 1, a[i])
+            compared += 1
+    assert compared >= len(a) - 2 and {s.stage for s in logged.steps} == {Stage.TTIR, Stage.TTGIR, Stage.LLIR}
 
 
 def test_irscope_passes_reads_a_log(triton_folders):
