@@ -231,7 +231,7 @@ class CacheRead:
 
     @property
     def kernels(self) -> list[str]:
-        return list(dict.fromkeys(c.kernel for c in self.compiles))
+        return sorted({c.kernel for c in self.compiles})  # by name: the folders' own order is their hashes'
 
 
 def read_folder(path: Path) -> CacheRead:
