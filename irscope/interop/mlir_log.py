@@ -77,7 +77,7 @@ def read_log(path: Path) -> list[LoggedCompile]:
         if not compiles or _starts_over(compiles[-1], dump):
             compiles.append([])
         compiles[-1].append(dump)
-    out = []
+    out: list[LoggedCompile] = []
     for group in compiles:
         if len(group) < 2:
             continue  # one pass and no IR after it: nothing to show

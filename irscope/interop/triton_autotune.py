@@ -116,8 +116,8 @@ def _from_json(root: Path, relative: str) -> TunedRecord:
 
 
 def _config_of_dict(data: dict[str, Any]) -> dict[str, Any]:
-    kwargs = data.get("kwargs") if isinstance(data.get("kwargs"), dict) else {}
-    values = {str(k): _value(v) for k, v in kwargs.items()}
+    kwargs = data.get("kwargs")
+    values = {str(k): _value(v) for k, v in kwargs.items()} if isinstance(kwargs, dict) else {}
     for key in OPTIONS:
         v = data.get(key)
         if v is None or (key == "num_ctas" and v == 1):
@@ -159,13 +159,16 @@ def _from_log(path: Path) -> tuple[list[TunedRecord], list[str]]:
             if t:
                 tried.setdefault(t.group(1), []).append(_config_of_text(t.group(2)))
         at = m.end()
-        kernel, key, seconds, best = m.group(1), m.group(2), json_number(float(m.group(3))), _config_of_text(m.group(4))
+        kernel, key, best = m.group(1), m.group(2), _config_of_text(m.group(4))
+        seconds = json_number(float(m.group(3))) if re.fullmatch(r"\d{1,12}(\.\d{1,12})?", m.group(3)) else None
         configs = tried.pop(kernel, [])
         if best not in configs:
             configs.append(best)
-        line = text.count("\n", 0, m.start()) + 1
+        number = text.count("\n", 0, m.start()) + 1
         records.append(
-            TunedRecord(kernel, key[:200], configs, [None] * len(configs), configs.index(best), f"line {line}", seconds)
+            TunedRecord(
+                kernel, key[:200], configs, [None] * len(configs), configs.index(best), f"line {number}", seconds
+            )
         )
     return records, skipped
 

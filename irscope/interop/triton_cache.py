@@ -79,7 +79,7 @@ def compile_folders(path: Path) -> list[Path]:
     """``path`` itself where it is one compile folder, else its sub-folders that hold a compile's files."""
     if _is_compile(path):
         return [path]
-    out = []
+    out: list[Path] = []
     try:
         children = sorted(os.scandir(path), key=lambda e: e.name)
     except OSError:
