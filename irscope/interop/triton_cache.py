@@ -24,7 +24,6 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -296,21 +295,9 @@ def folder_sessions(path: Path, kernel: str | None = None, note: Callable[[str],
 
 
 def _build(read: CacheRead, kernel: str, folder: Path, path: Path, note: Callable[[str], None]) -> None:
-    """Write the session beside ``folder`` and rename it into place; a concurrent builder's copy wins."""
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    building = folder.with_name(f".{kernel}.{os.getpid()}.building")
-    shutil.rmtree(building, ignore_errors=True)  # a leftover of this process id: only ever ours
-    try:
-        _write(read, kernel, building, path, note)
-        try:
-            os.rename(building, folder)
-        except OSError:
-            if not Session.is_session(folder):
-                raise
-    except OSError as exc:
-        raise SessionError(f"cannot write the folder's session under {folder.parent}: {exc.strerror or exc}") from None
-    finally:
-        shutil.rmtree(building, ignore_errors=True)
+    from .tritonparse.session import build_session
+
+    build_session(folder, lambda building: _write(read, kernel, building, path, note), "the folder's session")
 
 
 def _write(read: CacheRead, kernel: str, folder: Path, path: Path, note: Callable[[str], None]) -> None:
