@@ -281,7 +281,10 @@ def open_named(
     triton_folder = _triton_folder(text, is_dir)
     if spec_file is not None and (trace or is_dir or triton_folder):
         raise UsageError(f"--spec goes with a kernel file, not a session or trace ({text})")
-    if triton_folder is not None:
+    logged = None if is_dir or trace or triton_folder else _mlir_log(text)
+    if logged is not None:
+        named = _from_mlir_log(*logged, several, compile_timeout)
+    elif triton_folder is not None:
         named = _from_triton_folder(*triton_folder, several, compile_timeout, note)
     elif trace:
         from .interop.tritonparse.events import split_argument
@@ -345,6 +348,43 @@ def _from_triton_folder(
         sessions=sessions,
         title=f"Triton folder: {_printable(folder)}",
         about=f"{kernels} Triton compiled into {_printable(folder)}",
+        compile_timeout=compile_timeout,
+    )
+
+
+def _mlir_log(text: str) -> tuple[Path, str | None] | None:
+    """``LOG[:N]`` where LOG holds MLIR_ENABLE_DUMP's output, else None."""
+    from .interop.mlir_log import is_mlir_log, split_argument
+
+    path, which = split_argument(text)
+    return (path, which) if is_mlir_log(str(path)) else None
+
+
+def _from_mlir_log(path: Path, which: str | None, several: bool, compile_timeout: float | None) -> Named:
+    """A program's MLIR_ENABLE_DUMP output: each kernel a session of its compiles' TTIR, TTGIR and passes."""
+    from .interop.mlir_log import choose, log_sessions, read_log
+
+    if which is None and not several:
+        which = str(choose(read_log(path), None, path).index)  # the only compile, or a line naming them
+    sessions = log_sessions(path, which)
+    if which is not None:
+        session = sessions[0]
+        return Named(
+            session.kernel.name,
+            session.parameters,
+            None,
+            session,
+            trace=str(path),
+            compile_timeout=compile_timeout,
+            held_only=True,
+        )
+    kernels = f"{len(sessions)} kernel{'s' if len(sessions) != 1 else ''}"
+    return Named(
+        path.name,
+        {},
+        sessions=sessions,
+        title=f"MLIR pass dumps: {_printable(path)}",
+        about=f"{kernels} in {_printable(path)}",
         compile_timeout=compile_timeout,
     )
 

@@ -190,3 +190,29 @@ def test_the_printed_lines_give_every_config_and_the_pick(triton_autotuning):
     assert decisions[0]["configs"][1]["values"] == {"TILE": 512, "num_warps": 4, "num_stages": 3}
     one = _irscope("autotune", str(triton_autotuning.log), "-k", "other_kernel")
     assert one.returncode == 2 and one.stderr.count("\n") == 1 and "clamp_kernel" in one.stderr
+
+
+def test_a_pass_dump_log_opens_as_sessions_of_triton_ir(triton_folders):
+    """Each compile in the log a variant whose TTIR and TTGIR (the IR after each stage's last pass) are the files
+    Triton wrote into its cache for the same compile, byte for byte."""
+    log = str(triton_folders.mlir_log)
+    folder = next(
+        p.parent for p in triton_folders.cache.glob("*/add_kernel.json") if '"num_warps": 8,' in p.read_text()
+    )
+    for stage in ("ttir", "ttgir"):
+        shown = _irscope("dump", f"{log}:2", "--stage", stage)
+        assert shown.returncode == 0, shown.stderr
+        assert shown.stdout == (folder / f"add_kernel.{stage}").read_text()
+    named = open_named(log, several=True)
+    assert {s.kernel.name: len(s) for s in named.sessions} == KERNELS
+    (variant,) = open_named(f"{log}:2").session
+    assert variant.passes is not None and len(variant.passes.steps) > 40
+
+
+async def test_the_tui_opens_a_pass_dump_log(triton_folders):
+    from irscope.tui.factory import make_app
+
+    app = make_app(str(triton_folders.mlir_log))
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert {row.kernel for row in app.model.rows} == set(KERNELS)

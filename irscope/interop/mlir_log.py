@@ -16,6 +16,7 @@ The file is data: it is read as text (``storage.files``), never run, and a name 
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,6 +30,8 @@ SNIFF = 1 << 16  # how much of a file is read to tell whether it is a pass dump
 TTG_MODULE = re.compile(r'^module attributes \{[^\n]*"ttg\.num-warps"', re.M)
 TT_FUNC = re.compile(r"^\s*(?:tt|llvm)\.func\s+(?:public\s+|private\s+)?@(\w+)", re.M)
 NUM_WARPS = re.compile(r'"ttg\.num-warps"\s*=\s*(\d{1,6})')
+TARGET = re.compile(r'ttg\.target\s*=\s*"(cuda|hip):(\w{1,12})"')
+FORMAT = 1  # bump when what a log's session holds changes
 LLIR_FIRST = ("tritongpu-global-sanitizer", "tritonamdgpu-update-async-wait-count")
 TTGIR_FIRST = "convert-triton-to-tritongpu"
 
@@ -153,4 +156,80 @@ def _scope(scope: str) -> str:
     return f"('{op}' operation: {symbol})" if symbol else f"('{op}' operation)"
 
 
-__all__ = ["LoggedCompile", "choose", "is_mlir_log", "read_log", "split_argument"]
+def log_sessions(path: Path, which: str | None = None) -> list:
+    """Each kernel of the log as a session (of ``which``'s compile alone where named): a variant per compile holding
+    its TTIR and TTGIR (the IR after each stage's last pass: Triton's own listings, byte for byte) and its passes.
+    Written once per log (by its bytes' digest) under irscope's cache."""
+    import hashlib
+
+    from ..capturing.housekeeping import mark_used
+    from ..paths import TRITON_CACHES, cache_dir
+    from ..session import Session
+    from ..storage.files import read_bytes
+    from .tritonparse.session import build_session
+
+    compiles = read_log(path)
+    if which is not None:
+        compiles = [choose(compiles, which, path)]
+    digest = hashlib.sha256(read_bytes(path)).hexdigest()
+    root = cache_dir() / TRITON_CACHES / f"log-{digest[:24]}-{which or 'all'}-v{FORMAT}"
+    sessions = []
+    for kernel in sorted({c.kernel for c in compiles}):
+        folder = root / kernel
+        if not Session.is_session(folder):
+            mine = [c for c in compiles if c.kernel == kernel]
+            build_session(folder, functools.partial(_write_session, path=path, digest=digest, compiles=mine), "a log")
+        sessions.append(Session.open(folder))
+    mark_used(root)
+    return sessions
+
+
+def _write_session(folder: Path, *, path: Path, digest: str, compiles: list[LoggedCompile]) -> None:
+    from dataclasses import replace
+
+    from ..arch import Target, recorded_arch
+    from ..capturing import build_variant
+    from ..frontends.base import Compiled
+    from ..ir.passes import ir_after
+    from ..session import Session
+    from ..types import Config, KernelId
+
+    kernel = compiles[0].kernel
+    identity = KernelId(kernel, str(path), f"mlir-log-{digest[:32]}")
+    shared = len({c.num_warps for c in compiles}) < len(compiles)
+    configs = [
+        Config({}, {**({"num_warps": c.num_warps} if c.num_warps else {}), **({"compile": c.index} if shared else {})})
+        for c in compiles
+    ]
+    from ..frontends.triton.recorded import parameter_table
+
+    session = Session.create(folder, identity, "", parameter_table(None, configs), None)
+    for c, config in zip(compiles, configs):
+        stages = {}
+        for stage in (Stage.TTIR, Stage.TTGIR):
+            ends = [s.index for s in c.log.steps if s.stage == stage]
+            following = [s for s in c.log.steps if s.stage != stage and ends and s.index > ends[-1]]
+            if ends and following:  # a stage the log holds whole: its last pass's IR is the stage's listing
+                stages[stage] = ir_after(c.log, ends[-1])
+        target_text = TARGET.search(stages.get(Stage.TTGIR, ""))
+        try:
+            arch = recorded_arch(
+                int(target_text.group(2))
+                if target_text and target_text.group(2).isdigit()
+                else target_text.group(2)
+                if target_text
+                else None,
+                backend=target_text.group(1) if target_text else None,
+            )
+        except ValueError:
+            arch = None
+        target = Target.recorded(arch or "sm_90")
+        compiled = Compiled(
+            stages=stages, options=dict(config.options), compiler="triton (from an MLIR_ENABLE_DUMP log)"
+        )
+        variant = build_variant(identity, config, target, compiled, "", [Stage.TTIR, Stage.TTGIR], "triton")
+        session.add(replace(variant, passes=c.log))
+    session.save()
+
+
+__all__ = ["LoggedCompile", "choose", "is_mlir_log", "log_sessions", "read_log", "split_argument"]

@@ -35,6 +35,8 @@ def test_code_in_the_log_is_shown_never_run(triton_folders, tmp_path):
     )
     result = _passes(f"{log}:1", "--after", "1")
     assert result.exit_code == 0 and CANARY in result.stdout
+    shown = CliRunner().invoke(main, ["dump", f"{log}:1", "--stage", "ttir"])  # the log's session
+    assert shown.exit_code == 0 and CANARY in shown.stdout
     assert not marker.exists()
 
 
