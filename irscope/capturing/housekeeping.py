@@ -1,7 +1,8 @@
 """The cache on disk as a whole: what it holds, how much, and trimming it (``irscope cache``).
 
-Three sections hold results that irscope can make again: captured variants, tritonparse
-traces read into sessions, Inductor's kernels written as files. An entry of each is one
+Four sections hold results that irscope can make again: captured variants, tritonparse
+traces read into sessions, Triton's own folders and pass logs read into sessions
+(interop/triton_cache.py, mlir_log.py), Inductor's kernels written as files. An entry of each is one
 folder, used whenever it is read (``mark_used`` sets its time: access times are often not
 kept), and trimming removes the least recently used first. The private Tritons
 (``-c triton=X``) are shown, never trimmed: each is an installation of 170-290 MB that a
