@@ -8,6 +8,8 @@ It is one of:
   (``frontends.resolve_kernel``: the frontend that claims the file finds the kernel);
 - a session directory (``irscope sweep -o DIR``);
 - a tritonparse trace, ``trace.ndjson[.gz|.zst][:NAME]``, read into a session in the cache;
+- Triton's own cache or ``TRITON_KERNEL_DUMP`` folder, ``FOLDER[:NAME]``, each kernel read into a session
+  in the cache (``interop.triton_cache``; several kernels where the caller can show several);
 - several kernels' sessions: an Inductor capture (``irscope inductor -o DIR``) or a run
   (``irscope run -o DIR``), where the caller can show several (``several=True``: the TUI).
 
@@ -27,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from .arch import normalise_arch
-from .errors import ParameterError, SessionError, UsageError
+from .errors import KernelNotFound, ParameterError, SessionError, UsageError
 from .frontends import Kernel, KernelHandle, frontend_info, resolve_kernel
 from .frontends.config import config_from_table, frontend_options, listed_configs, parse_sweep, sweep_configs
 from .processes.executors import Executor
@@ -71,6 +73,7 @@ class Named:
     about: str = ""  # and in a line ("3 kernels of `python train.py` on NVIDIA H100, ranked by GPU time")
     compile_timeout: float | None = DEFAULT_COMPILE_TIMEOUT
     frontend: str = ""  # the kernel's language: which options -c takes besides the table's names
+    held_only: bool = False  # a Triton folder's session: no source kept, so sweep shows what it holds
 
     def __post_init__(self) -> None:
         if not self.frontend:
@@ -275,9 +278,15 @@ def open_named(
     except OSError as exc:  # a name longer than a path may be: no kernel, file or session has it
         raise UsageError(f"{text[:60]}...: not a kernel, kernel file or session ({exc.strerror})") from None
     trace = not is_dir and _is_trace(text)
-    if spec_file is not None and (trace or is_dir):
+    triton_folder = _triton_folder(text, is_dir)
+    if spec_file is not None and (trace or is_dir or triton_folder):
         raise UsageError(f"--spec goes with a kernel file, not a session or trace ({text})")
-    if trace:
+    logged = None if is_dir or trace or triton_folder else _mlir_log(text)
+    if logged is not None:
+        named = _from_mlir_log(*logged, several, compile_timeout)
+    elif triton_folder is not None:
+        named = _from_triton_folder(*triton_folder, several, compile_timeout, note)
+    elif trace:
         from .interop.tritonparse.events import split_argument
         from .interop.tritonparse.session import trace_session
 
@@ -294,6 +303,90 @@ def open_named(
     if need_kernel:
         named.require_kernel(signature)
     return named
+
+
+def _triton_folder(text: str, is_dir: bool) -> tuple[Path, str | None] | None:
+    """``FOLDER[:KERNEL]`` where FOLDER is Triton's cache or dump folder (not an irscope session): else None."""
+    if is_dir and Session.is_session(Path(text)):
+        return None
+    from .interop.triton_cache import is_triton_folder, split_argument
+
+    folder, kernel = split_argument(text)
+    return (folder, kernel) if is_triton_folder(folder) else None
+
+
+def _from_triton_folder(
+    folder: Path, kernel: str | None, several: bool, compile_timeout: float | None, note: Callable[[str], None] | None
+) -> Named:
+    """Triton's cache or a TRITON_KERNEL_DUMP folder: one session per kernel (``interop.triton_cache``)."""
+    from .interop.triton_cache import folder_sessions, read_folder
+
+    if kernel is None and not several:
+        names = read_folder(folder).kernels
+        if len(names) > 1:
+            raise KernelNotFound(
+                f"{folder} holds compiles of {len(names)} kernels; name one: {_quoted(f'{folder}:{names[0]}')} "
+                f"(kernels: {', '.join(names[:20])}{', ...' if len(names) > 20 else ''})"
+            )
+        kernel = names[0]
+    sessions = folder_sessions(folder, kernel, note=lambda line: note and note(f"{folder.name}: {line}"))
+    if kernel is not None:
+        session = sessions[0]
+        return Named(
+            session.kernel.name,
+            session.parameters,
+            None,
+            session,
+            trace=str(folder),
+            compile_timeout=compile_timeout,
+            held_only=True,
+        )
+    kernels = f"{len(sessions)} kernel{'s' if len(sessions) != 1 else ''}"
+    return Named(
+        folder.name,
+        {},
+        sessions=sessions,
+        title=f"Triton folder: {_printable(folder)}",
+        about=f"{kernels} Triton compiled into {_printable(folder)}",
+        compile_timeout=compile_timeout,
+    )
+
+
+def _mlir_log(text: str) -> tuple[Path, str | None] | None:
+    """``LOG[:N]`` where LOG holds MLIR_ENABLE_DUMP's output, else None."""
+    from .interop.mlir_log import is_mlir_log, split_argument
+
+    path, which = split_argument(text)
+    return (path, which) if is_mlir_log(str(path)) else None
+
+
+def _from_mlir_log(path: Path, which: str | None, several: bool, compile_timeout: float | None) -> Named:
+    """A program's MLIR_ENABLE_DUMP output: each kernel a session of its compiles' TTIR, TTGIR and passes."""
+    from .interop.mlir_log import choose, log_sessions, read_log
+
+    if which is None and not several:
+        which = str(choose(read_log(path), None, path).index)  # the only compile, or a line naming them
+    sessions = log_sessions(path, which)
+    if which is not None:
+        session = sessions[0]
+        return Named(
+            session.kernel.name,
+            session.parameters,
+            None,
+            session,
+            trace=str(path),
+            compile_timeout=compile_timeout,
+            held_only=True,
+        )
+    kernels = f"{len(sessions)} kernel{'s' if len(sessions) != 1 else ''}"
+    return Named(
+        path.name,
+        {},
+        sessions=sessions,
+        title=f"MLIR pass dumps: {_printable(path)}",
+        about=f"{kernels} in {_printable(path)}",
+        compile_timeout=compile_timeout,
+    )
 
 
 def _is_trace(text: str) -> bool:

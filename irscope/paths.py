@@ -42,6 +42,7 @@ IN_TRITON_CACHE = "irscope"
 # The cache's sections, each a folder of cache_dir() (``irscope cache`` shows them, and trims all but tritons):
 CAPTURES = "variants"  # captured variants, variants/<2 hex>/<key>/ (capturing/cache.py)
 TRACES = "tritonparse"  # tritonparse traces read into sessions, tritonparse/<digest>-v<N>/ (interop/tritonparse)
+TRITON_CACHES = "triton-caches"  # Triton's cache and dump folders read into sessions, <digest>-v<N>/ (interop)
 INDUCTOR_FILES = "inductor"  # Inductor's kernels as files, inductor/<digest>/ (interop/inductor)
 SESSIONS = "sessions"  # sessions irscope.sweep() keeps when given no out=, sessions/<kernel>-<source hash>/ (api.py)
 TRITONS = "tritons"  # private Tritons for -c triton=X, tritons/<version>/ (frontends/triton/environments.py)

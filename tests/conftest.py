@@ -204,3 +204,26 @@ def _wait_for_parents_to_leave(folder: Path, timeout: float = 10.0) -> None:
                     if time.monotonic() > deadline:
                         return
                     time.sleep(0.05)
+
+
+@pytest.fixture(scope="session")
+def triton_folders(once_per_run):
+    """What Triton writes as a program compiles two kernels (tests/triton_folders.py), once per test run."""
+    from triton_folders import triton_folders_in, write_triton_folders
+
+    folder = once_per_run(f"triton-folders-{_triton_version()}", write_triton_folders)
+    return triton_folders_in(folder)
+
+
+def _triton_version() -> str:
+    from importlib.metadata import version
+
+    return version("triton")
+
+
+@pytest.fixture(scope="session")
+def triton_autotuning(once_per_run):
+    """What Triton's autotuner writes and prints for a program (tests/triton_folders.py), once per test run."""
+    from triton_folders import autotuning_in, write_autotuning
+
+    return autotuning_in(once_per_run(f"triton-autotuning-{_triton_version()}", write_autotuning))

@@ -113,7 +113,11 @@ GPU_ONLY = {
     "irscope inductor tests/gpu/inductor_fns.py:gelu --input 'f32[4096,4096]'",
 }
 # Commands a page shows failing, with the exit code docs/bad-input.md gives them.
-EXIT_CODES = {"irscope dump square_kernel -c BLOCK_SIZE=1000": 3}
+EXIT_CODES = {
+    "irscope dump square_kernel -c BLOCK_SIZE=1000": 3,
+    "irscope dump triton-out/cache": 2,  # a folder of two kernels: the line names them
+    "irscope passes triton-out/mlir.log": 2,  # a log of four compiles: the line lists them
+}
 # Output a page shows that this machine cannot print, and why (the command still runs and must succeed).
 NOT_COMPARED = {
     "irscope tui square_kernel": "a screen of the TUI; here the app is opened without painting (tests/test_tui*.py)",

@@ -192,6 +192,23 @@ async def test_the_tui_opens_the_run(recorded):
         assert kernels == {"shift_kernel", "clamp_kernel"}
 
 
+def test_a_kernel_filter_and_a_launch_window_keep_what_ncu_would_profile(tmp_path):
+    """-k NAME and --launch-skip/--launch-count as Nsight Compute's -k/-s/-c: shift_kernel is launched 4 times."""
+    (tmp_path / "prog.py").write_text(PROGRAM)
+
+    def kernels(folder: str, *options: str) -> list[dict]:
+        ran = irscope("run", "-o", folder, *options, "--", sys.executable, "prog.py", cwd=tmp_path)
+        assert ran.returncode == 0, ran.stderr
+        return json.loads((tmp_path / folder / "run.json").read_text())["kernels"]
+
+    assert [k["name"] for k in kernels("only", "-k", "shift_kernel")] == ["shift_kernel"]
+    (kernel,) = kernels("window", "-k", "regex:^shift", "--launch-skip", "2", "--launch-count", "1")
+    assert kernel["name"] == "shift_kernel" and [v["calls"] for v in kernel["variants"]] == [1]
+    assert kernels("past", "--launch-skip", "1000") == []  # nothing in the window: nothing kept
+    bad = irscope("run", "-o", "bad", "-k", "regex:(", "--", sys.executable, "prog.py", cwd=tmp_path)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and not (tmp_path / "bad").exists()
+
+
 def test_a_failing_program_keeps_what_it_launched(tmp_path):
     (tmp_path / "prog.py").write_text(PROGRAM)
     result = irscope("run", "-o", "out", "--", sys.executable, "prog.py", "3", cwd=tmp_path)
@@ -294,6 +311,15 @@ def test_on_a_stand_in_amd_card_each_launch_compiles_as_tritons_hip_backend_does
 def test_bad_input_is_one_line(tmp_path):
     missing = irscope("run", "-o", "out", "--", "no-such-program-anywhere", cwd=tmp_path)
     assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "cannot start" in missing.stderr
+    # A Python's script that is not there: refused before the recorder starts (torch and Triton are not
+    # imported: 0.3 s of CPU against 10-12 s before), with no folder left to refuse the rerun.
+    for command in (["python", "nothere.py"], [sys.executable, "-u", "-W", "error", "nothere.py", "--x"]):
+        script = irscope("run", "-o", "out", "--", *command, cwd=tmp_path)
+        assert script.returncode == 2 and script.stderr.count("\n") == 1, script.stderr
+        assert "nothere.py: no such file" in script.stderr
+        assert not (tmp_path / "out").exists()
+    default = irscope("run", "--", sys.executable, "nothere.py", cwd=tmp_path)
+    assert default.returncode == 2 and not list(tmp_path.glob("irscope-run-*"))
     (tmp_path / "busy").mkdir()
     (tmp_path / "busy" / "file").write_text("x")
     busy = irscope("run", "-o", "busy", "--", sys.executable, "-c", "pass", cwd=tmp_path)

@@ -1,7 +1,8 @@
 """The cache on disk as a whole: what it holds, how much, and trimming it (``irscope cache``).
 
-Five sections hold results that irscope can make again: captured variants, tritonparse
-traces read into sessions, Inductor's kernels written as files, the sessions ``irscope.sweep()``
+Six sections hold results that irscope can make again: captured variants, tritonparse
+traces read into sessions, Triton's own folders and pass logs read into sessions (interop/triton_cache.py,
+mlir_log.py), Inductor's kernels written as files, the sessions ``irscope.sweep()``
 keeps when given no folder, and irscope's folder inside Triton's own cache (``~/.triton/cache/irscope``:
 Triton's compiles of each kernel file, often larger than the variants irscope keeps). An entry
 of each is one folder, used whenever it is read (``mark_used`` sets its time: access times are often
@@ -34,11 +35,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import UsageError
-from ..paths import CAPTURES, IN_TRITON_CACHE, INDUCTOR_FILES, SESSIONS, TRACES, TRITONS, cache_dir, triton_cache_dir
+from ..paths import (
+    CAPTURES,
+    IN_TRITON_CACHE,
+    INDUCTOR_FILES,
+    SESSIONS,
+    TRACES,
+    TRITON_CACHES,
+    TRITONS,
+    cache_dir,
+    triton_cache_dir,
+)
 from ..storage.files import LEFTOVER, OLD_MARK, TEMP_MARK
 
 # section -> how deep its entries sit below it (variants/<2 hex>/<key>/: two)
-TRIMMED = {CAPTURES: 2, TRACES: 1, INDUCTOR_FILES: 1, SESSIONS: 1}
+TRIMMED = {CAPTURES: 2, TRACES: 1, TRITON_CACHES: 1, INDUCTOR_FILES: 1, SESSIONS: 1}
 # irscope's folder in Triton's cache, a section outside irscope's own: <path digest>/<Triton's key>/ (two).
 # A Triton reading an entry trimmed meanwhile finds a file missing, which is a miss: it compiles again.
 TRITON_CACHE = "triton-cache"

@@ -42,6 +42,7 @@ COMMANDS = {
     "run": ("irscope.cli.run", "run"),
     "compare": ("irscope.cli.compare", "compare"),
     "passes": ("irscope.cli.passes", "passes"),
+    "autotune": ("irscope.cli.autotune", "autotune"),
     "ncu": ("irscope.cli.ncu", "ncu"),
     "report": ("irscope.cli.report", "report"),
     "export": ("irscope.cli.export", "export"),
@@ -72,6 +73,7 @@ SUMMARIES = {
     "cache": "Show the cache (location, size, entries), or trim it.",
     "check": "Fail (exit 1, after a table) when KERNEL's variants break a condition against a baseline.",
     "repro": "Write a Python file that rebuilds one variant of KERNEL with its own compiler and prints its PTX.",
+    "autotune": "Every config Triton's autotuner timed, what each took and the one it picked (marked *).",
     "mcp": "Serve capture, dump, sweep, diff, annotate, passes, compare, check, bench and repro to an MCP client over "
     "stdio (pip install irscope[mcp]).",
 }

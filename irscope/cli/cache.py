@@ -13,6 +13,7 @@ from .output import echo
 WHAT = {
     "variants": "captured variants",
     "tritonparse": "tritonparse traces read",
+    "triton-caches": "Triton's cache and dump folders, pass logs read",
     "inductor": "Inductor kernels as files",
     "sessions": "sessions irscope.sweep() keeps",
     "tritons": "private Tritons (-c triton=X)",

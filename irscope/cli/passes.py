@@ -53,6 +53,9 @@ def passes(
 ) -> None:
     """Every MLIR pass Triton runs on KERNEL (a kernel or a session swept with --passes).
 
+    KERNEL may also be a file holding a program's MLIR_ENABLE_DUMP=1 output (its stderr):
+    LOG:N names its Nth compile (or LOG:KERNEL a kernel's only one).
+
     The table lists the passes in pipeline order with their stage (ttir, ttgir, llir),
     the normalised lines each removed and added, and the operations it removed (-) and
     added (+); a blank row left the IR as it was. Compiled ahead of time, Triton's cache
@@ -64,6 +67,7 @@ def passes(
       irscope passes square_kernel --after tritongpu-coalesce
       irscope passes square_kernel --diff 11
       irscope passes square_kernel --first-divergence -a BLOCK_SIZE=128 -b BLOCK_SIZE=1024
+      irscope passes mlir.log:2 --after tritongpu-coalesce
     """
     from ..errors import UsageError
     from .options import open_named, overrides
@@ -75,21 +79,52 @@ def passes(
         raise UsageError(f"{' and '.join(chosen)} do not go together: pick one")
     if (a_values or b_values) and not divergence:
         raise UsageError("-a/-b name the two configs of --first-divergence")
-    named = open_named(kernel, signature=signature)
-    shared = overrides(assignments)
-    if divergence:
-        if not a_values or not b_values:
-            raise UsageError("--first-divergence needs both -a CONFIG and -b CONFIG")
-        sides = [named.variant({**shared, **overrides(values)}, arch, passes=True) for values in (a_values, b_values)]
-        _print_divergence(sides[0], sides[1], context, as_json)
-        return
-    variant = named.variant(shared, arch, passes=True)
-    log = _log_of(variant)
+    logged = _logged(kernel)
+    if logged is not None:  # a program's MLIR_ENABLE_DUMP output: one compile's passes, as it printed them
+        if assignments or divergence or arch or signature:
+            raise UsageError("a pass dump's compile is named as LOG:N; -c, --arch, -S and --first-divergence compile")
+        log, title, about = logged
+    else:
+        named = open_named(kernel, signature=signature)
+        shared = overrides(assignments)
+        if divergence:
+            if not a_values or not b_values:
+                raise UsageError("--first-divergence needs both -a CONFIG and -b CONFIG")
+            sides = [
+                named.variant({**shared, **overrides(values)}, arch, passes=True) for values in (a_values, b_values)
+            ]
+            _print_divergence(sides[0], sides[1], context, as_json)
+            return
+        variant = named.variant(shared, arch, passes=True)
+        log, title = _log_of(variant), variant_title(variant)
+        about = {"kernel": variant.kernel.name, "config": variant.config.to_json(), "arch": variant.arch}
+    _print_log(log, title, about, after, diff_index, context, as_json)
+
+
+def _logged(kernel: str):
+    """``(PassLog, title, what --json says of it)`` where KERNEL names an MLIR_ENABLE_DUMP output file (``LOG[:N]``), else None."""
+    from ..interop.mlir_log import choose, is_mlir_log, read_log, split_argument
+
+    path, which = split_argument(kernel)
+    if not is_mlir_log(str(path)):
+        return None
+    compiles = read_log(path)
+    chosen = choose(compiles, which, path)
+    echo(
+        f"irscope: {path.name}: {chosen.label()} of {len(compiles)}; its last pass, {chosen.dropped}, is not "
+        "shown (MLIR prints the IR before each pass: none follows the last)",
+        err=True,
+    )
+    about = {"kernel": chosen.kernel, "log": str(path), "compile": chosen.index, "last_pass_not_shown": chosen.dropped}
+    return chosen.log, f"{chosen.kernel} · {path.name} compile {chosen.index}", about
+
+
+def _print_log(log, title: str, about: dict, after, diff_index, context: int, as_json: bool) -> None:
     if after is not None:
         from ..ir.passes import ir_after
 
         step = _find(log, after)
-        echo(f"{variant_title(variant)} · IR after pass {step.index} {step.name} ({step.arg})", err=True)
+        echo(f"{title} · IR after pass {step.index} {step.name} ({step.arg})", err=True)
         echo(ir_after(log, step.index), nl=False)
         return
     if diff_index is not None:
@@ -112,19 +147,13 @@ def passes(
     if as_json:
         echo(
             json.dumps(
-                {
-                    "kernel": variant.kernel.name,
-                    "config": variant.config.to_json(),
-                    "arch": variant.arch,
-                    "passes": [_row_json(s) for s in log.steps],
-                },
+                {**about, "passes": [_row_json(s) for s in log.steps]},
                 indent=1,
             )
         )
         return
     echo(
-        f"{variant_title(variant)} · {plural(len(log.steps), 'pass', 'passes')}, "
-        f"{sum(s.changed for s in log.steps)} changed the IR",
+        f"{title} · {plural(len(log.steps), 'pass', 'passes')}, {sum(s.changed for s in log.steps)} changed the IR",
         err=True,
     )
     echo("\n".join(table_lines(log)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import time
 from pathlib import Path
 
@@ -36,10 +37,28 @@ from .output import csv_option, echo
     "answer as it does. Default: an H100 (or the common card of --arch). [env: IRSCOPE_GPU]",
 )
 @click.option("--arch", metavar="SM", help="Without a GPU: stand in for the common card of this arch (sm_80: an A100).")
+@click.option(
+    "-k",
+    "--kernel-name",
+    "kernel",
+    metavar="NAME",
+    help="Keep only the Triton kernels of this name (regex:PATTERN: those it matches), as ncu's -k.",
+)
+@click.option(
+    "--launch-skip",
+    type=click.IntRange(0, 2**62),
+    default=0,
+    help="Of those kernels' launches, in the program's order, skip the first N (ncu's -s).",
+)
+@click.option(
+    "--launch-count",
+    type=click.IntRange(1, 2**62),
+    help="Keep only M launches after the skipped ones (ncu's -c); a compile with no launch kept is not kept.",
+)
 @csv_option
 @click.option("--json", "as_json", is_flag=True, help="Print run.json instead of the table.")
 @click.argument("command", nargs=-1, required=True, type=click.UNPROCESSED, shell_complete=complete_path)
-def run(out, profile, gpu_model, arch, as_json, command) -> None:
+def run(out, profile, gpu_model, arch, kernel, launch_skip, launch_count, as_json, command) -> None:
     """Run COMMAND (a Python program) as it is and record every Triton kernel it compiles and launches.
 
     Nothing in the program changes: irscope starts inside it through Python's
@@ -58,13 +77,31 @@ def run(out, profile, gpu_model, arch, as_json, command) -> None:
     process records. Exits 1 when the program failed (after keeping what it launched)
     or a kernel it launched could not be recorded (listed with why).
 
+    -k NAME keeps only the Triton kernels of that name, and --launch-skip N
+    --launch-count M only the launches of those after the first N, M of them, as
+    Nsight Compute's -k/-s/-c: a compile none of whose launches is kept is not kept.
+
     \b
     Examples:
       irscope run -- python train.py --steps 10
+      irscope run -k matmul_kernel --launch-skip 10 --launch-count 1 -- python train.py
       irscope run -o runs/bench -- python bench_matmul.py
       irscope tui runs/bench
     """
+    from ..interop.run.launch import check_program
+
+    # First of all, before the recorder's imports and the GPU are asked for, and before its folder is
+    # made: a program that cannot start says so at once and leaves nothing to block the rerun.
+    check_program(command)
     from ..errors import ExitCode, UsageError
+
+    if kernel and kernel.startswith("regex:"):
+        import re
+
+        try:
+            re.compile(kernel[len("regex:") :])
+        except re.error as exc:
+            raise UsageError(f"-k {kernel}: not a regular expression ({exc})") from None
     from ..interop.run import RAW
     from ..interop.run.collect import collect
     from ..interop.run.launch import environment, run_program
@@ -87,13 +124,27 @@ def run(out, profile, gpu_model, arch, as_json, command) -> None:
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError(f"{out} exists and is not an empty folder; name a new one with -o")
     raw = out / RAW
+    created = not out.exists()
     try:
         raw.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot create {raw}: {exc.strerror or exc}") from None
 
     base = _user_environment(USER_ENVIRONMENT)
-    finished = run_program(command, environment(raw, profile=profile, stand_in=stand_in, base=base))
+    env = environment(
+        raw,
+        profile=profile,
+        stand_in=stand_in,
+        base=base,
+        kernel=kernel,
+        launch_skip=launch_skip,
+        launch_count=launch_count,
+    )
+    try:
+        finished = run_program(command, env)
+    except UsageError:  # it never started: nothing was recorded, and the folder would refuse the rerun
+        shutil.rmtree(raw if not created else out, ignore_errors=True)
+        raise
     notes: list[str] = []
     index = collect(
         out,

@@ -49,7 +49,8 @@ def sweep(
     KERNEL may also be a session directory: the sweep that made it is resumed
     (or, with -s/-c, a new one is added to it); so does -o naming an existing
     session without -s/-c. A tritonparse trace (trace.ndjson[.gz|.zst][:kernel]) is
-    swept from its recorded source, into -o only. Variants that failed for a reason outside the kernel
+    swept from its recorded source, into -o only. Triton's cache or dump folder
+    (FOLDER[:kernel]) keeps no source: its compiles are listed, nothing compiled. Variants that failed for a reason outside the kernel
     (a full disk, a timeout) are compiled again. Exits 1 when a variant failed
     (after the table), so a script can tell.
 
@@ -62,7 +63,11 @@ def sweep(
     from ..named import configs_of, plan
     from .options import open_named
 
-    named = open_named(kernel, settings, signature, need_kernel=True)
+    named = open_named(kernel, settings, signature)
+    if named.held_only and not sweeps and not assignments and out is None and not with_bench:
+        _print_held(named, as_json)  # Triton's cache or dump folder: its compiles, as Triton wrote them
+        return
+    named.require_kernel(signature if signature is not None else getattr(settings, "signature", None))
     request, stored = _request(named, out, sweeps, assignments, arch)
     arch = arch or request.arch
     configs = configs_of(named, request.fixed, request.sweep, whole_space=True, stored=stored)
@@ -159,6 +164,16 @@ def _capture(todo, arch, jobs, with_passes, as_json) -> None:
     )
     if failed:
         raise SystemExit(int(ExitCode.FAILURE))
+
+
+def _print_held(named, as_json: bool) -> None:
+    """The variants a session holds, as a sweep's table, compiling nothing."""
+    from types import SimpleNamespace
+
+    session = named.session
+    held = [SimpleNamespace(entry=e, variant=None, index=i) for i, e in enumerate(session.entries)]
+    _print_table(held, session.kernel, as_json)
+    echo(f"{len(held)} variants held in {named.trace} (nothing compiled)", err=True)
 
 
 def _print_table(results, kernel, as_json: bool, sample_gpu: str | None = None) -> None:

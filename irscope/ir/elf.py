@@ -53,10 +53,13 @@ class Cubin:
         if data[:4] != b"\x7fELF" or data[4] != 2:
             raise ValueError("not a 64-bit ELF file")
         self.data = data
-        self.flags = struct.unpack_from("<I", data, 0x30)[0]
-        shoff = struct.unpack_from("<Q", data, 0x28)[0]
-        shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
-        raw = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+        try:  # a cubin is data too (a Triton cache's, cut short): its header may point past its end
+            self.flags = struct.unpack_from("<I", data, 0x30)[0]
+            shoff = struct.unpack_from("<Q", data, 0x28)[0]
+            shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+            raw = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + i * shentsize) for i in range(shnum)]
+        except struct.error as exc:
+            raise ValueError(f"truncated ELF file ({len(data)} bytes: {exc})") from None
         strtab_off = raw[shstrndx][4]
         self.sections = [Section(self._cstr(strtab_off + r[0]), r[1], r[4], r[5], r[6], r[7]) for r in raw]
 

@@ -56,6 +56,45 @@ OPTION_KEYS = ("num_warps", "num_stages", "num_ctas", "maxnreg", "waves_per_eu",
 STAGE_EXTENSIONS = ("source", "ttir", "ttgir", "llir", "ptx", "cubin", "amdgcn", "hsaco", "json")
 
 
+# What ``irscope run -k NAME --launch-skip N --launch-count M`` asks for, as Nsight Compute's -k/-s/-c do: only the
+# kernels NAME matches (its name, or ``regex:PATTERN``), and of their launches, in the program's order, only the M
+# after the first N. A compile with no launch in that window is not kept.
+ENV_KERNEL = "IRSCOPE_RUN_KERNEL"
+ENV_LAUNCH_SKIP = "IRSCOPE_RUN_LAUNCH_SKIP"
+ENV_LAUNCH_COUNT = "IRSCOPE_RUN_LAUNCH_COUNT"
+
+
+class Window:
+    """The kernels and launches a run keeps (all of them unless ``irscope run`` was told otherwise)."""
+
+    def __init__(self, kernel: str | None = None, skip: int = 0, count: int | None = None) -> None:
+        import re
+
+        self.kernel = kernel
+        self.pattern = re.compile(kernel[len("regex:") :]) if kernel and kernel.startswith("regex:") else None
+        self.skip, self.count = skip, count
+        self.seen = 0  # launches of wanted kernels so far
+
+    @classmethod
+    def from_environment(cls) -> Window:
+        skip, count = os.environ.get(ENV_LAUNCH_SKIP), os.environ.get(ENV_LAUNCH_COUNT)
+        return cls(os.environ.get(ENV_KERNEL) or None, int(skip) if skip else 0, int(count) if count else None)
+
+    @property
+    def launches_limited(self) -> bool:
+        return self.skip > 0 or self.count is not None
+
+    def wants(self, name: str) -> bool:
+        if self.kernel is None:
+            return True
+        return bool(self.pattern.search(name)) if self.pattern is not None else name == self.kernel
+
+    def next_launch(self) -> bool:
+        """Count a launch of a wanted kernel: is it in the window?"""
+        index, self.seen = self.seen, self.seen + 1
+        return index >= self.skip and (self.count is None or index < self.skip + self.count)
+
+
 def _write(path: Path, text: str) -> None:
     """Atomically (a reader never sees half a record), with no irscope import: this runs in the user's program."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
@@ -88,6 +127,9 @@ class Listener:
         self._lock = threading.Lock()
         self._seen_functions: set[int] = set()
         self._hashes: set[str] = set()
+        self.window = Window.from_environment()
+        self._folders: dict[str, Path] = {}  # compile hash -> its record's folder
+        self._in_window: set[str] = set()  # compile hashes launched within the window
 
     # ------------------------------------------------------------------ installing
 
@@ -114,6 +156,8 @@ class Listener:
         if fn is None or not hasattr(fn, "arg_names"):
             self.skipped.append(str(getattr(src, "path", src))[:200])
             return
+        if not self.window.wants(fn.__name__):
+            return
         meta = dict(metadata)
         with self._lock:
             if str(meta.get("hash")) in self._hashes:  # seen already (Inductor's kernels, at exit)
@@ -123,6 +167,7 @@ class Listener:
             self.compiles += 1
         folder = self.directory / "compiles" / f"{number:05d}"
         folder.mkdir(parents=True, exist_ok=True)
+        self._folders[str(meta.get("hash"))] = folder
         stages = {}
         for filename, path in dict(group).items():
             extension = Path(filename).suffix[1:]
@@ -199,8 +244,15 @@ class Listener:
             self._seen_functions.add(id(fn))
         previous = getattr(fn, "launch_metadata", None)
         launches = self.launches
+        window, in_window, lock = self.window, self._in_window, self._lock
 
         def launch_metadata(grid: Any, metadata: Any, args: dict) -> dict:
+            with lock:
+                kept = window.next_launch()
+                if kept:
+                    in_window.add(str(metadata.hash))
+            if not kept:
+                return previous(grid, metadata, args) if previous is not None else {}
             key = (str(metadata.hash), _grid(grid))
             entry = launches.get(key)
             if entry is None:
@@ -213,7 +265,12 @@ class Listener:
     # ------------------------------------------------------------------ at exit
 
     def finish(self) -> None:
-        """Write the launch counts and the autotuners' picks (compiles are already on disk)."""
+        """Write the launch counts and the autotuners' picks (compiles are already on disk); with a launch window,
+        the compiles none of whose launches fell in it are taken back out."""
+        if self.window.launches_limited:
+            for hash_, folder in list(self._folders.items()):
+                if hash_ not in self._in_window:
+                    shutil.rmtree(folder, ignore_errors=True)
         launches = [
             {"hash": h, "grid": list(g), "calls": calls, "arguments": args}
             for (h, g), (calls, args) in list(self.launches.items())
@@ -248,14 +305,30 @@ class GpuFreeListener(Listener):
         self._launched = self._scope.__enter__()  # left for the life of the program
         super().install()
 
+    def _name_of(self, hash_: str) -> str:
+        """The kernel a kept compile is of (from its record)."""
+        try:
+            return str(json.loads((self._folders[hash_] / RECORD).read_text(encoding="utf-8"))["kernel"])
+        except (OSError, KeyError, ValueError):
+            return ""
+
     def _failed(self, kernel: str, file: str | None, exc: Exception, benchmark: bool) -> None:
+        if not self.window.wants(kernel):
+            return
         if len(self.failed) < 200:
             self.failed.append({"kernel": kernel, "file": file, "error": _why(exc)[:500], "benchmark": benchmark})
 
     def finish(self) -> None:
         super().finish()
         model = self.gpu.model
-        launched = sorted({(launch.kernel, launch.file or "") for launch in list(self._launched)})
+        kept = {self._name_of(h) for h in self._in_window} if self.window.launches_limited else None
+        launched = sorted(
+            {
+                (launch.kernel, launch.file or "")
+                for launch in list(self._launched)
+                if self.window.wants(launch.kernel) and (kept is None or launch.kernel in kept)
+            }
+        )
         report = {
             "gpu": self.gpu.spelled(),
             "name": model.name,

@@ -84,19 +84,24 @@ def trace_session(path: Path, kernel: str | None, note: Callable[[str], None] | 
 
 
 def _build(trace: Trace, kernel: str, folder: Path) -> None:
-    """Write the session beside ``folder`` and rename it into place; a concurrent builder's copy wins."""
+    build_session(folder, lambda building: _write(trace, kernel, building), "the trace's session")
+
+
+def build_session(folder: Path, write: Callable[[Path], None], what: str) -> None:
+    """``write(building)`` a session beside ``folder`` and rename it into place; a concurrent builder's copy wins.
+    Sessions read from other tools' files (a trace's, a Triton cache's) are built this way in irscope's cache."""
     folder.parent.mkdir(parents=True, exist_ok=True)
-    building = folder.with_name(f".{kernel}.{os.getpid()}.building")
+    building = folder.with_name(f".{folder.name}.{os.getpid()}.building")
     shutil.rmtree(building, ignore_errors=True)  # a leftover of this process id: only ever ours
     try:
-        _write(trace, kernel, building)
+        write(building)
         try:
             os.rename(building, folder)
         except OSError:
             if not Session.is_session(folder):
                 raise
     except OSError as exc:
-        raise SessionError(f"cannot write the trace's session under {folder.parent}: {exc.strerror or exc}") from None
+        raise SessionError(f"cannot write {what} under {folder.parent}: {exc.strerror or exc}") from None
     finally:
         shutil.rmtree(building, ignore_errors=True)
 
