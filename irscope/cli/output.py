@@ -157,7 +157,7 @@ def print_table(table) -> Console:
     writer.writerow([_plain(column.header, Text) for column in table.columns])
     writer.writerows(zip(*columns))
     click.echo(visible(out.getvalue()), nl=False)
-    return Console(stderr=True, soft_wrap=True)
+    return _console_class()(stderr=True, soft_wrap=True)
 
 
 def _plain(cell, text_type) -> str:
