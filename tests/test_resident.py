@@ -142,7 +142,8 @@ def test_closing_kills_the_forks_without_waiting_for_their_parent_to_say_how_the
     finally:
         os.kill(answer["parent"], signal.SIGCONT)
     assert took < 0.5
-    assert _until(lambda: not any(resident._alive(a["pid"]) for a in answers))  # killed all the same
+    # killed all the same (the other fork was seen dead before close: its pid may be another process's by now)
+    assert _until(lambda: not resident._alive(answer["pid"]))
     (again,), _ = _run(["who"])  # and the parent serves the next command
     assert again["parent"] == answer["parent"]
 
