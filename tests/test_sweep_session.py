@@ -83,7 +83,7 @@ def test_an_interrupted_sweep_keeps_finished_variants_and_running_again_resumes(
             saved = len(json.loads((out / "session.json").read_text())["variants"])
         except (OSError, ValueError, KeyError):
             saved = 0
-        if saved >= 2:
+        if saved >= 1:  # the first variant is saved alone, the next six together: interrupt with most to go
             break
         time.sleep(0.05)
     assert proc.poll() is None, "the sweep finished before it could be interrupted"
@@ -92,7 +92,7 @@ def test_an_interrupted_sweep_keeps_finished_variants_and_running_again_resumes(
     assert proc.returncode == 130, err
     assert "run again to resume" in err and "Traceback" not in err
     kept = Session.open(out)
-    assert 2 <= len(kept.entries) < 21
+    assert 1 <= len(kept.entries) < 21
     for entry in kept.entries:  # every saved variant is complete on disk
         assert Stage.SASS in kept.variant(entry).listings
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
