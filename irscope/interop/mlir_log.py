@@ -72,9 +72,15 @@ def split_argument(text: str) -> tuple[Path, str | None]:
     return Path(text), None
 
 
+# A line another tool wrote on the same stderr while the program compiled: under Triton 3.7.1, with the dump folder
+# on, nvdisasm's "Disassembling Std Elf to Old format ..." warning lands inside the last LLVM pass's IR. No MLIR
+# line starts so.
+TOOL_LINE = re.compile(r"^(?:nvdisasm|ptxas|nvlink|fatbinary|cuobjdump) (?:warning|error|info|fatal)\b[^\n]*\n?", re.M)
+
+
 def read_log(path: Path) -> list[LoggedCompile]:
     """Every compile in the file, in its order (a SessionError where it holds none)."""
-    dumps = split_dumps(read_text(path))
+    dumps = split_dumps(TOOL_LINE.sub("", read_text(path)))
     compiles: list[list[PassDump]] = []
     for dump in dumps:
         if not compiles or _starts_over(compiles[-1], dump):
