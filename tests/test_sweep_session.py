@@ -71,6 +71,9 @@ def test_resuming_a_sweep_compiles_only_what_is_missing(tmp_path):
     assert len(Session.open(session.path).entries) == 3
 
 
+# Alone: on a loaded machine the compile worker runs ahead of the SASS batches, and all 21 variants may be compiled
+# (and then saved, exit 0) before the interrupt lands - seen under Triton 3.7-3.9 beside the other xdist worker.
+@pytest.mark.serial
 def test_an_interrupted_sweep_keeps_finished_variants_and_running_again_resumes(tmp_path):
     out = tmp_path / "interrupted"
     env = {**os.environ, "IRSCOPE_CACHE_DIR": str(tmp_path / "cache"), "TRITON_CACHE_DIR": str(tmp_path / "triton")}
