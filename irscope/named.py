@@ -36,7 +36,7 @@ from .processes.executors import Executor
 from .processes.workers import DEFAULT_COMPILE_TIMEOUT
 from .session import Entry, Session
 from .spec import parse_value
-from .types import Config, Variant
+from .types import Config, Variant, plural
 
 
 @dataclass(frozen=True)
@@ -330,25 +330,13 @@ def _from_triton_folder(
             )
         kernel = names[0]
     sessions = folder_sessions(folder, kernel, note=lambda line: note and note(f"{folder.name}: {line}"))
-    if kernel is not None:
-        session = sessions[0]
-        return Named(
-            session.kernel.name,
-            session.parameters,
-            None,
-            session,
-            trace=str(folder),
-            compile_timeout=compile_timeout,
-            held_only=True,
-        )
-    kernels = f"{len(sessions)} kernel{'s' if len(sessions) != 1 else ''}"
-    return Named(
-        folder.name,
-        {},
-        sessions=sessions,
-        title=f"Triton folder: {_printable(folder)}",
-        about=f"{kernels} Triton compiled into {_printable(folder)}",
-        compile_timeout=compile_timeout,
+    return _held_sessions(
+        folder,
+        sessions,
+        kernel is not None,
+        f"Triton folder: {_printable(folder)}",
+        f"{plural(len(sessions), 'kernel')} Triton compiled into {_printable(folder)}",
+        compile_timeout,
     )
 
 
@@ -367,26 +355,33 @@ def _from_mlir_log(path: Path, which: str | None, several: bool, compile_timeout
     if which is None and not several:
         which = str(choose(read_log(path), None, path).index)  # the only compile, or a line naming them
     sessions = log_sessions(path, which)
-    if which is not None:
+    return _held_sessions(
+        path,
+        sessions,
+        which is not None,
+        f"MLIR pass dumps: {_printable(path)}",
+        f"{plural(len(sessions), 'kernel')} in {_printable(path)}",
+        compile_timeout,
+    )
+
+
+def _held_sessions(
+    source: Path, sessions: list[Session], one: bool, title: str, about: str, compile_timeout: float | None
+) -> Named:
+    """What a folder or log of another tool's compiles names: one kernel's session, compiling nothing new (``one``),
+    or every kernel's, listed under ``title``."""
+    if one:
         session = sessions[0]
         return Named(
             session.kernel.name,
             session.parameters,
             None,
             session,
-            trace=str(path),
+            trace=str(source),
             compile_timeout=compile_timeout,
             held_only=True,
         )
-    kernels = f"{len(sessions)} kernel{'s' if len(sessions) != 1 else ''}"
-    return Named(
-        path.name,
-        {},
-        sessions=sessions,
-        title=f"MLIR pass dumps: {_printable(path)}",
-        about=f"{kernels} in {_printable(path)}",
-        compile_timeout=compile_timeout,
-    )
+    return Named(source.name, {}, sessions=sessions, title=title, about=about, compile_timeout=compile_timeout)
 
 
 def _is_trace(text: str) -> bool:
