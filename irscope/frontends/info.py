@@ -10,12 +10,13 @@ when first used.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..errors import ParameterError
+from ..errors import ParameterError, UsageError
 
 if TYPE_CHECKING:
     from ..types import Variant
@@ -54,6 +55,26 @@ class Recorder(Protocol):
     def install(self) -> None: ...
 
     def finish(self) -> None: ...
+
+
+# An NVIDIA arch a repro can name (sm_90, sm_90a, sm_100f); group 1 is its compute capability.
+SM_ARCH = re.compile(r"sm_(\d{2,3})[af]?")
+
+
+def reproducible(variant: Variant) -> tuple[int, str]:
+    """What every repro needs of ``variant``: its compute capability and its stored source, or a UsageError
+    saying which it lacks (it did not compile, it is not an NVIDIA variant, it holds no source)."""
+    from ..types import Stage
+
+    if not variant.ok or variant.compile_info is None:
+        raise UsageError(f"{variant.kernel.name} {variant.config.label()} did not compile: nothing to reproduce")
+    arch = SM_ARCH.fullmatch(variant.arch)
+    if arch is None:
+        raise UsageError(f"repro rebuilds NVIDIA variants (sm_XX); {variant.arch} is not one")
+    source = variant.listings.get(Stage.SOURCE)
+    if not source:
+        raise UsageError(f"{variant.kernel.name}: no stored source to rebuild it from")
+    return int(arch[1]), source
 
 
 @dataclass(frozen=True)

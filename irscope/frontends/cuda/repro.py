@@ -20,13 +20,13 @@ from pathlib import Path
 
 from ...errors import ParameterError, SessionError, UsageError
 from ...ir import ptx_module
-from ...types import Stage, Variant
+from ...types import Variant
+from ..info import reproducible
 from .inline import HOST_ONLY_INCLUDE, InlineSource, device_side
 from .source import tunable_macros
 from .tokens import config_header, flag_values
 
 ENTRY = re.compile(r"[A-Za-z_$][\w$]{0,1023}")
-SM = re.compile(r"sm_(\d{2,3})[af]?")
 NVCC = re.compile(r"nvcc V[0-9][0-9.]{0,30}")
 QUOTE_INCLUDE = re.compile(r'^\s*#\s*include\s*"', re.M)
 # A path a C string literal (#line "...") holds as it is: no quote, backslash or control character.
@@ -143,16 +143,10 @@ def _slicer() -> str:
 
 def cuda_repro(variant: Variant) -> str:
     """The standalone file rebuilding ``variant`` (a CUDA C++ variant that compiled, with its source stored)."""
+    capability, text = reproducible(variant)
     info = variant.compile_info
+    assert info is not None  # reproducible: it compiled
     name = variant.kernel.name
-    if not variant.ok or info is None:
-        raise UsageError(f"{name} {variant.config.label()} did not compile: nothing to reproduce")
-    arch = SM.fullmatch(variant.arch)
-    if arch is None:
-        raise UsageError(f"repro rebuilds NVIDIA variants (sm_XX); {variant.arch} is not one")
-    text = variant.listings.get(Stage.SOURCE)
-    if not text:
-        raise UsageError(f"{name}: no stored source to rebuild it from")
     file = variant.kernel.file
     if file.endswith(".py"):
         raise UsageError(f"{name}: repro does not rebuild a load_inline kernel of a Python file yet")
@@ -178,7 +172,7 @@ def cuda_repro(variant: Variant) -> str:
         compiler=info.compiler,
         kernel=repr(name),
         entry=repr(entry),
-        capability=int(arch[1]),
+        capability=capability,
         fast_math=repr(bool(flags.get("fast_math", False))),
         maxrregcount=int(flags.get("maxrregcount", 0)),
         opt=int(flags.get("opt", 3)),

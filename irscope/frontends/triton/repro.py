@@ -25,7 +25,7 @@ from typing import Any
 from ...errors import SessionError, UsageError
 from ...types import Config, Stage, Variant
 from ..files import module_name
-from ..info import ReproFacts
+from ..info import SM_ARCH, ReproFacts, reproducible
 from .allowlist import UnsafeKernelSource
 from .rebuild import BareDefs, bare_defs
 from .replay import launch_key, why_not
@@ -33,7 +33,6 @@ from .replay import launch_key, why_not
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,199}")
 ARG_TYPE = re.compile(r"constexpr|\*?k?[a-z][a-z0-9]{0,15}")  # *fp32, *kfp16, i32, u1, fp8e4nv, constexpr
 VERSION = re.compile(r"[0-9][0-9A-Za-z.+_-]{0,39}")
-SM = re.compile(r"sm_(\d{2,3})[af]?")
 MODULE = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,99}(?:\.[A-Za-z_][A-Za-z0-9_]{0,99}){0,20}")
 TRITON_MODULE = re.compile(r"triton(?:\.[A-Za-z_][A-Za-z0-9_]{0,99}){0,10}")
 TRITON_OBJECT = re.compile(r"triton(?:\.[A-Za-z_]\w{0,99}){0,10}:[A-Za-z_]\w{0,99}(?:\.[A-Za-z_]\w{0,99}){0,5}")
@@ -199,15 +198,9 @@ def triton_repro(variant: Variant, facts: ReproFacts | None = None) -> str:
     """The standalone file rebuilding ``variant`` (an NVIDIA variant that compiled, with its source stored);
     ``facts``: what its session holds besides (a run's constant 1s, closure and launch)."""
     facts = facts or ReproFacts()
+    capability, source = reproducible(variant)
     info = variant.compile_info
-    if not variant.ok or info is None:
-        raise UsageError(f"{variant.kernel.name} {variant.config.label()} did not compile: nothing to reproduce")
-    arch = SM.fullmatch(variant.arch)
-    if arch is None:
-        raise UsageError(f"repro rebuilds NVIDIA variants (sm_XX); {variant.arch} is not one")
-    source = variant.listings.get(Stage.SOURCE)
-    if not source:
-        raise UsageError(f"{variant.kernel.name}: no stored source to rebuild it from")
+    assert info is not None  # reproducible: it compiled
     kernel = _checked(IDENTIFIER, variant.kernel.name, "the kernel name")
     compiler, _, version = info.compiler.partition(" ")
     if compiler != "triton":
@@ -256,7 +249,7 @@ def triton_repro(variant: Variant, facts: ReproFacts | None = None) -> str:
         constexprs=repr(constexprs),
         divisible=repr(divisible),
         options=repr(options),
-        capability=int(arch[1]),
+        capability=capability,
         version=repr(version),
         globals=repr(_globals(bare.namespace)),
         defs=repr(defs),
@@ -288,7 +281,7 @@ def _spec_constant(kernel: Any, variant: Variant, index: int) -> Any:
         return MISSING
     from .specialize import specialize
 
-    arch = SM.fullmatch(variant.arch)
+    arch = SM_ARCH.fullmatch(variant.arch)
     source = specialize(kernel, variant.config, int(arch[1]) if arch else 90)[0]
     constants = getattr(source, "constants", {})
     return constants.get((index,), MISSING) if (index,) in constants else MISSING
