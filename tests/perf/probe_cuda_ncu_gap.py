@@ -210,18 +210,10 @@ def ncu() -> None:
     started = time.time()
     proc = subprocess.run(cmd, capture_output=True, text=True, env=os.environ)
     print(f"ncu took {time.time() - started:.0f} s, exit {proc.returncode}")
-    import csv
-    import io
+    from irscope.measure.ncu import parse_csv
 
     # under_ncu's order: per GeLU variant, per sweep: 5 stamped launches, then 5 plain ones
-    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith('"')]
-    launches = []
-    for rec in csv.DictReader(io.StringIO("\n".join(lines))):
-        if rec.get("Metric Name") == "gpu__time_duration.sum":
-            value = float(rec["Metric Value"].replace(",", ""))
-            unit = rec.get("Metric Unit", "")
-            launches.append((int(rec["ID"]), value / 1e3 if unit in ("nsecond", "ns") else value))
-    launches.sort()
+    launches = [(i, launch.get("gpu_time_us")) for i, launch in enumerate(parse_csv(proc.stdout))]
     labels = [
         f"{name} after {sweep} sweep{' stamped' if stamped else ''}"
         for name in ("gelu block=128", "gelu block=256", "gelu block=1024", "gelu float4 block=256")
@@ -229,7 +221,7 @@ def ncu() -> None:
         for stamped in (True, False)
     ]
     for i, label in enumerate(labels):
-        values = [v for _, v in launches[5 * i : 5 * i + 5]]
+        values = [v for _, v in launches[5 * i : 5 * i + 5] if v is not None]
         if values:
             print(
                 f"ncu {label}: median {statistics.median(values):.2f} us (min {min(values):.2f}, max {max(values):.2f})"

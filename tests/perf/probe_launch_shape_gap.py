@@ -13,9 +13,7 @@ Needs torch, Triton, CuPy and ncu (the device's image has them).
 
 from __future__ import annotations
 
-import csv
 import functools
-import io
 import os
 import shutil
 import statistics
@@ -106,6 +104,8 @@ def inside_ncu() -> None:
 
 
 def ncu() -> dict[str, float]:
+    from irscope.measure.ncu import parse_csv
+
     ncu_bin = shutil.which("ncu") or "/usr/local/cuda/bin/ncu"
     cmd = [ncu_bin, "--csv", "--clock-control", "none", "--kernel-name", "regex:gelu"]
     cmd += ["--metrics", "gpu__time_duration.sum", sys.executable, __file__, "--inside-ncu"]
@@ -114,16 +114,10 @@ def ncu() -> dict[str, float]:
     print(f"ncu took {time.time() - started:.0f} s, exit {proc.returncode}", flush=True)
     if proc.returncode:
         print(proc.stderr[-3000:])
-    lines = [ln for ln in proc.stdout.splitlines() if ln.startswith('"')]
-    launches = []
-    for rec in csv.DictReader(io.StringIO("\n".join(lines))):
-        if rec.get("Metric Name") == "gpu__time_duration.sum":
-            value = float(rec["Metric Value"].replace(",", ""))
-            launches.append((int(rec["ID"]), value / 1e3 if rec.get("Metric Unit") in ("nsecond", "ns") else value))
-    launches.sort()
+    launches = [launch.get("gpu_time_us") for launch in parse_csv(proc.stdout)]  # in launch order
     medians = {}
     for i, (label, *_rest) in enumerate(SHAPES):
-        values = [v for _, v in launches[NCU_LAUNCHES * i : NCU_LAUNCHES * (i + 1)]]
+        values = [v for v in launches[NCU_LAUNCHES * i : NCU_LAUNCHES * (i + 1)] if v is not None]
         if values:
             medians[label] = statistics.median(values)
     return medians

@@ -12,8 +12,6 @@ A language that is not installed (or fails to import beside this torch) is named
 
 from __future__ import annotations
 
-import csv
-import io
 import os
 import shutil
 import statistics
@@ -160,6 +158,8 @@ def inside_ncu() -> None:
 
 
 def ncu(labels: list[str]) -> dict[str, float]:
+    from irscope.measure.ncu import parse_csv
+
     ncu_bin = shutil.which("ncu") or "/usr/local/cuda/bin/ncu"
     # every kernel but irscope's L2 sweep
     cmd = [ncu_bin, "--csv", "--clock-control", "none", "--kernel-name", "regex:^(?!.*l2_sweep).*"]
@@ -169,18 +169,12 @@ def ncu(labels: list[str]) -> dict[str, float]:
     print(f"ncu took {time.time() - started:.0f} s, exit {proc.returncode}", flush=True)
     if proc.returncode:
         print(proc.stderr[-2000:])
-    rows = [ln for ln in proc.stdout.splitlines() if ln.startswith('"')]
-    by_id: dict[int, tuple[str, float]] = {}
-    for rec in csv.DictReader(io.StringIO("\n".join(rows))):
-        if rec.get("Metric Name") == "gpu__time_duration.sum":
-            value = float(rec["Metric Value"].replace(",", ""))
-            us = value / 1e3 if rec.get("Metric Unit") in ("nsecond", "ns") else value
-            by_id[int(rec["ID"])] = (rec.get("Kernel Name", ""), us)
-    print("ncu kernels:", sorted({name[:60] for name, _ in by_id.values()}), flush=True)
+    launches = [(launch["kernel"], launch.get("gpu_time_us")) for launch in parse_csv(proc.stdout)]
+    print("ncu kernels:", sorted({name[:60] for name, _ in launches}), flush=True)
     medians = {}
     for label in labels:
         kernel = label.split()[0]
-        values = [us for name, us in by_id.values() if name == kernel or name.startswith(kernel + "(")]
+        values = [us for name, us in launches if us is not None and (name == kernel or name.startswith(kernel + "("))]
         if values:
             medians[label] = statistics.median(values)
     return medians
