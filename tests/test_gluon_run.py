@@ -7,14 +7,13 @@ and diffs like one irscope made. The program is written for this test; its add i
 from __future__ import annotations
 
 import json
-import os
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 from gluon_kernels import EXAMPLE
+from test_run import irscope  # `python -m irscope` as irscope run records without a GPU
 
 pytest.importorskip("triton.experimental.gluon", reason="needs a Triton with Gluon")
 pytestmark = pytest.mark.triton_api  # run again under every other supported Triton (.ci/run)
@@ -66,13 +65,6 @@ def recorded_layouts(folder: Path) -> list[str]:
     index = json.loads((folder / "out" / "run.json").read_text())
     (add,) = [k for k in index["kernels"] if k["name"] == "gluon_add"]
     return [v["config"]["layout"] for v in add["variants"]]
-
-
-def irscope(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "IRSCOPE_NO_GPU": "1"}
-    return subprocess.run(
-        [sys.executable, "-m", "irscope", *args], capture_output=True, text=True, cwd=cwd, env=env, timeout=600
-    )
 
 
 @pytest.fixture(scope="module")
