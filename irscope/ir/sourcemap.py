@@ -83,6 +83,7 @@ class SourceMap:
         self._reverse: dict[Stage, dict[tuple[str, int], list[int]]] = {}
         self._own: dict[Stage, list[int | None]] = {}
         self._origins: list[SourceLoc | None] | None = None
+        self._listed: dict[Stage, str] = {}
         self._through: list[int | None] | None = None
         origins = ORIGINS.get(variant.generated_by)
         # The stage a generator's text is, where it is one of its own: every other stage maps through it.
@@ -176,7 +177,9 @@ class SourceMap:
     def listed_file(self, stage: Stage) -> str:
         """The kernel's file as ``stage``'s listing names it: the kernel file, or the one other path it was
         compiled at (see ``_file_as_listed``)."""
-        return _file_as_listed(self.locs(stage), self.file)
+        if stage not in self._listed:  # asked once per source line by lines_for: the listing is read once
+            self._listed[stage] = _file_as_listed(self.locs(stage), self.file)
+        return self._listed[stage]
 
     def _reverse_index(self, stage: Stage) -> dict[tuple[str, int], list[int]]:
         if stage not in self._reverse:
