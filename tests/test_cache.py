@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from irscope.storage.in_use import holding
+
 KERNEL = """\
 import triton
 import triton.language as tl
@@ -178,3 +180,21 @@ def test_the_api_sessions_and_irscopes_folder_in_tritons_cache_are_shown_and_tri
     assert not list((cache / "sessions").iterdir()) and not _triton_entries(triton_cache) and not _keys(cache)
     _dump(irscope, kernel, 64)  # compiled again, by Triton too
     assert len(_triton_entries(triton_cache)) == 1
+
+
+def test_a_folder_a_compile_is_writing_into_is_left_by_a_trim_and_taken_by_the_next(
+    cache, triton_cache, irscope, kernel
+):
+    """Triton reads a compile's files back at its end: a trim that took its folder then failed the compile
+    (FileNotFoundError, 1-2 of 21 variants of the sweep above before the lock). Held as a compile holds it."""
+    _dump(irscope, kernel, 64)
+    entries = _triton_entries(triton_cache)
+    assert len(entries) == 1
+    with holding(next(iter(entries)).parent):
+        cleared = irscope("cache", "--clear", "--json")
+        assert cleared.returncode == 0 and json.loads(cleared.stdout)["in_use"] == 1, cleared.stdout
+        assert _triton_entries(triton_cache) == entries and _keys(cache) == set()  # the rest went
+        said = irscope("cache", "--clear").stdout
+        assert "1 entry left while a compile writes into their folder" in said, said
+    cleared = irscope("cache", "--clear", "--json")
+    assert json.loads(cleared.stdout)["in_use"] == 0 and _triton_entries(triton_cache) == set()

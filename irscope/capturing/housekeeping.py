@@ -47,11 +47,13 @@ from ..paths import (
     triton_cache_dir,
 )
 from ..storage.files import LEFTOVER, OLD_MARK, TEMP_MARK
+from ..storage.in_use import unless_held
 
 # section -> how deep its entries sit below it (variants/<2 hex>/<key>/: two)
 TRIMMED = {CAPTURES: 2, TRACES: 1, TRITON_CACHES: 1, INDUCTOR_FILES: 1, SESSIONS: 1}
 # irscope's folder in Triton's cache, a section outside irscope's own: <path digest>/<Triton's key>/ (two).
-# A Triton reading an entry trimmed meanwhile finds a file missing, which is a miss: it compiles again.
+# A Triton looking an entry up after it was trimmed finds no group file, which is a miss: it compiles again.
+# One compiling into a folder now holds it in use (storage/in_use.py) and a trim skips that folder.
 TRITON_CACHE = "triton-cache"
 TRITON_CACHE_DEPTH = 2
 TRIM_MARK = ".irscope-trim-"  # an entry renamed away by a trim, on its way out
@@ -107,6 +109,7 @@ class Trimmed:
     freed: int  # bytes
     leftovers: int  # killed writers' temporary folders and earlier trims' remains removed
     kept: int  # bytes the trimmed sections hold now
+    in_use: int = 0  # entries left because a compile was writing into their folder
 
 
 def mark_used(folder: Path) -> None:
@@ -165,14 +168,35 @@ def trim(limit: int, root: Path | None = None, triton_cache: Path | None = None)
             found += [(place[0], e) for e in _entries(place[0], place[1], TRITON_CACHE_DEPTH, [])]
         found.sort(key=lambda pair: pair[1].used)
         held = sum(e.size for _, e in found)
-        removed = freed = 0
+        removed = freed = in_use = 0
         for base, entry in found:
             if held <= limit:
                 break
-            if _remove(base, entry.path):
-                removed, freed = removed + 1, freed + entry.size
+            with _unless_in_use(base, entry.path.parent) as free:
+                if not free:
+                    in_use += 1  # a compile writes into its folder now: the next trim takes it
+                    continue
+                if _remove(base, entry.path):
+                    removed, freed = removed + 1, freed + entry.size
             held -= entry.size
-    return Trimmed(removed, freed, leftovers, held)
+    return Trimmed(removed, freed, leftovers, held, in_use)
+
+
+@contextlib.contextmanager
+def _unless_in_use(root: Path, folder: Path) -> Iterator[bool]:
+    """True, holding off new compiles into ``folder`` for the block, when no compile holds it in use
+    (storage/in_use.py: Triton reads a compile's files back at its end, so renaming its entry away
+    mid-compile fails it); a folder gone meanwhile is not in use."""
+    try:
+        fd = _open_inside(root, folder)
+    except OSError:
+        yield True
+        return
+    try:
+        with unless_held(fd) as free:
+            yield free
+    finally:
+        os.close(fd)
 
 
 def _measured(section: Section, entries: Iterator[CacheEntry]) -> Section:

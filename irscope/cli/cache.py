@@ -57,6 +57,11 @@ def cache(trim_to, clear, as_json) -> None:
             "least recently used first; "
             f"what can be trimmed now takes {_bytes(done.kept)}"
             + (f"; {plural(done.leftovers, 'leftover')} of killed writers or trims removed" if done.leftovers else "")
+            + (
+                f"; {plural(done.in_use, 'entry', 'entries')} left while a compile writes into their folder"
+                if done.in_use
+                else ""
+            )
         )
         return
     found = usage()

@@ -8,6 +8,7 @@ keep its fingerprint.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -22,6 +23,7 @@ from expect import one_line_error
 from irscope.capturing.housekeeping import TRIM_MARK, _entries, _remove, _root
 from irscope.errors import ExitCode
 from irscope.storage.files import TEMP_MARK
+from irscope.storage.in_use import IN_USE
 
 from .damage import fingerprint
 
@@ -196,3 +198,33 @@ def test_links_in_irscopes_folder_in_tritons_cache_are_left_alone(cli, cache, ca
     assert cli("cache", "--clear").exit_code == 0
     assert not os.path.lexists(digest / "KEYA") and (digest / "KEYB").is_symlink()
     assert fingerprint(canary) == before
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link"])
+def test_an_in_use_lock_that_is_not_a_plain_file_stops_neither_a_compile_nor_a_trim(
+    cli, cache, canary, tmp_path, monkeypatch, run_irscope, kind
+):
+    """The lock a compile holds on its folder in Triton's cache (storage/in_use.py), planted as a FIFO (opened
+    for a blocking wait it would hang both) or as a link to a file outside: the compile goes on unprotected,
+    the trim takes the folder, and the file outside is not touched."""
+    before = fingerprint(canary)
+    triton = tmp_path / "triton-cache"
+    kernel = tmp_path / "twice.py"
+    kernel.write_text(
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef twice(x_ptr, BLOCK: tl.constexpr):\n"
+        "    offs = tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 2)\n"
+    )
+    digest = triton / "irscope" / hashlib.sha256(str(kernel).encode()).hexdigest()[:16]  # compile.triton_cache_for
+    digest.mkdir(parents=True)
+    if kind == "fifo":
+        os.mkfifo(digest / IN_USE)
+    else:
+        (digest / IN_USE).symlink_to(canary / "secret")
+    env = {"IRSCOPE_CACHE_DIR": str(cache), "TRITON_CACHE_DIR": str(triton)}
+    done = run_irscope("dump", f"{kernel}:twice", "-S", "*fp32:16", "-c", "BLOCK=64", env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert [p.name for p in digest.iterdir() if not p.name.startswith(".")], "the compile wrote no entry"
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(triton))
+    assert cli("cache", "--clear").exit_code == 0
+    assert [p.name for p in digest.iterdir() if not p.name.startswith(".")] == []
+    assert fingerprint(canary) == before and os.path.lexists(digest / IN_USE)

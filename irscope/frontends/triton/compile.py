@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from ...nvidia.ptxas import SHARED_MEMORY_LIMIT, run_ptxas_report
 from ...paths import IN_TRITON_CACHE
 from ...stages import Stage
+from ...storage.in_use import holding
 from ...types import CaptureError, Config
 from ..base import Compiled
 from .inputs import example_namespace, launch_arguments
@@ -232,7 +233,8 @@ def triton_cache_for(file: str):
     digest = hashlib.sha256(file.encode()).hexdigest()[:16]
     with knobs.cache.scope():
         knobs.cache.dir = str(Path(knobs.cache.dir) / IN_TRITON_CACHE / digest)  # irscope cache shows and trims it
-        yield
+        with holding(Path(knobs.cache.dir)):  # and a trim leaves alone while a compile writes into it
+            yield
 
 
 _STAGE_NAMES = {
