@@ -503,7 +503,7 @@ def test_a_triton_kernel_and_its_cute_twin_diffed_per_source_line(cli):
 
 def test_an_alignment_is_part_of_a_tensors_description():
     from irscope.errors import ParameterError
-    from irscope.frontends.cute.arguments import Argument, parse_arguments
+    from irscope.frontends.shaped_arguments import Argument, parse_arguments
 
     assert parse_arguments("float32[4096,1024]:16, float32[4096]", "k") == (
         Argument("float32", (4096, 1024), 16),

@@ -21,7 +21,7 @@ from ...errors import KernelNotFound, ParameterError
 from ...stages import Stage
 from ...types import CaptureError, Config, KernelId
 from ..base import Compiled, Kernel, KernelHandle
-from ..cute.arguments import HELP, Argument, parse_arguments
+from ..shaped_arguments import HELP, Argument, parse_arguments
 from .autotune_log import listed_columns
 from .configs import field_text, helion_fields
 from .stages import HELION_TRITON
