@@ -1,0 +1,205 @@
+"""``irscope run`` of a program that compiles a Triton kernel, a CuTe DSL kernel and TileLang kernels, on this
+CPU machine (the stand-in card): each becomes a session of its own language, its stages those the language's
+frontend captures, its PTX byte for byte the one the program's own compile kept, its lines the program's.
+
+The program is written for the test; it keeps its own compiles' PTX as each language's documentation says
+(Triton's compiled kernel's ``asm``, the DSL's ``CUTE_DSL_KEEP=ptx`` with ``CUTE_DSL_LINEINFO=1``, TileLang's
+``export_ptx`` of a compile with ``tl.emit_line_directives``), so nothing is compiled a third time. Real
+compiles throughout; one run shared by every test (TileLang's first compile alone takes ~45 s here).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from test_run import irscope
+from test_tilelang import CU_FILE
+
+from irscope.ir.sourcemap import SourceMap
+from irscope.types import Stage
+
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("cutlass") is None or importlib.util.find_spec("tilelang") is None,
+    reason="needs nvidia-cutlass-dsl and tilelang (pip install irscope[cute,tilelang])",
+)
+
+PROGRAM = textwrap.dedent("""
+    import os
+    import sys
+
+    import torch
+    import triton
+    import triton.language as tl
+
+    import cutlass
+    import cutlass.cute as cute
+    from cutlass.cute.runtime import make_fake_compact_tensor
+
+    import tilelang
+    import tilelang.language as T
+
+    KEPT = sys.argv[1]  # where the program keeps what its own compiles made
+    DEVICE = triton.runtime.driver.active.get_active_torch_device()
+
+
+    @triton.jit
+    def add_one_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        mask = offs < n
+        tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=mask) + 1.0, mask=mask)
+
+
+    @cute.kernel
+    def scale_kernel(gA: cute.Tensor, gC: cute.Tensor, factor: cutlass.Float32, tile: cutlass.Constexpr):
+        tx, _, _ = cute.arch.thread_idx()
+        bx, _, _ = cute.arch.block_idx()
+        i = bx * tile + tx
+        m, n = gA.shape
+        gC[i // n, i % n] = gA[i // n, i % n] * factor  # the CuTe DSL multiply
+
+
+    @cute.jit
+    def scale(mA: cute.Tensor, mC: cute.Tensor, factor: cutlass.Float32, tile: cutlass.Constexpr = 128):
+        m, n = mA.shape
+        scale_kernel(mA, mC, factor, tile).launch(grid=((m * n) // tile, 1, 1), block=(tile, 1, 1))
+
+
+    @tilelang.jit(target={"kind": "cuda", "arch": "sm_90a"}, pass_configs={"tl.emit_line_directives": True})
+    def double(N=1024, block=128):
+        @T.prim_func
+        def main(A: T.Tensor((N,), "float32"), B: T.Tensor((N,), "float32")):
+            with T.Kernel(T.ceildiv(N, block), threads=block) as bx:
+                for i in T.Parallel(block):
+                    B[bx * block + i] = A[bx * block + i] + A[bx * block + i]  # the TileLang add
+
+        return main
+
+
+    @T.prim_func
+    def negate(A: T.Tensor((512,), "float32"), B: T.Tensor((512,), "float32")):
+        with T.Kernel(4, threads=128) as bx:
+            for i in T.Parallel(128):
+                B[bx * 128 + i] = -A[bx * 128 + i]  # the TileLang negation
+
+
+    x = torch.rand(4096, device=DEVICE)
+    y = torch.empty_like(x)
+    add_one_kernel[(4,)](x, y, 4096, BLOCK=1024)
+    compiled = add_one_kernel.warmup(x, y, 4096, BLOCK=1024, grid=(4,))
+    with open(os.path.join(KEPT, "triton.ptx"), "w") as f:
+        f.write(compiled.asm["ptx"])
+
+    a = make_fake_compact_tensor(cutlass.Float32, (128, 256), stride_order=(1, 0), assumed_align=16)
+    cute.compile(scale, a, a, cutlass.Float32(2.0), tile=64)
+
+    kernel = double(N=2048, block=256)
+    kernel.export_ptx(os.path.join(KEPT, "double.ptx"))
+    plain = tilelang.compile(negate, target={"kind": "cuda", "arch": "sm_90a"})
+    print("program finished")
+""")
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("languages")
+    (folder / "prog.py").write_text(PROGRAM)
+    kept = folder / "kept"
+    (kept / "cute").mkdir(parents=True)
+    import os
+
+    # The DSL's own switches for the program's compile, as tests/test_cute.py's reference sets them.
+    env = {"CUTE_DSL_ARCH": "sm_90a", "CUTE_DSL_KEEP": "ptx", "CUTE_DSL_LINEINFO": "1"}
+    env["CUTE_DSL_DUMP_DIR"] = str(kept / "cute")
+    env["TILELANG_CACHE_DIR"] = str(folder / "tilelang-cache")  # TileLang's cache keeps another run's paths
+    saved = {k: os.environ.get(k) for k in env}
+    os.environ.update(env)
+    try:
+        result = irscope("run", "-o", "out", "--", sys.executable, "prog.py", str(kept), cwd=folder)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    return folder, result
+
+
+def line_of(text: str) -> int:
+    return next(i + 1 for i, t in enumerate(PROGRAM.splitlines()) if text in t)
+
+
+def session_variant(folder: Path, name: str):
+    from irscope.session import Session
+
+    session = Session.open(folder / "out" / "kernels" / name)
+    (entry,) = session.entries
+    return session, session.variant(entry)
+
+
+def test_each_language_is_a_session_of_its_own(recorded):
+    folder, result = recorded
+    assert result.returncode == 0, result.stderr
+    assert "program finished" in result.stdout
+    index = json.loads((folder / "out" / "run.json").read_text())
+    kernels = {k["name"]: k for k in index["kernels"]}
+    assert set(kernels) == {"add_one_kernel", "scale", "double", "negate"}
+    assert kernels["scale"]["frontend"] == "cute" and kernels["double"]["frontend"] == "tilelang"
+    assert all(k["session"] == f"kernels/{k['name']}" for k in kernels.values())
+    assert index["not_recorded"] == []
+    assert "1 Triton kernels, 1 CuTe DSL, 2 TileLang" in result.stdout
+
+
+def test_the_cute_session_is_what_the_frontend_captures_and_its_ptx_the_dsls(recorded):
+    from irscope.frontends.cute.stages import CUTE_IR
+
+    folder, _ = recorded
+    session, variant = session_variant(folder, "scale")
+    assert session.frontend == "cute" and variant.frontend == "cute" and variant.ok
+    assert variant.config.constexprs == {"tile": 64} and variant.arch == "sm_90"
+    # The runtime arguments as -S describes them, from the program's own: the session resumes from them.
+    assert session.signature == "float32[128,256]:16, float32[128,256]:16, float32"
+    assert {Stage.SOURCE, CUTE_IR, Stage.PTX, Stage.SASS} <= set(variant.listings)
+    (kept,) = (folder / "kept" / "cute").glob("*.sm_90a.ptx")
+    assert variant.listings[Stage.PTX] == kept.read_text()
+    smap = SourceMap(variant)
+    ptx = variant.listings[Stage.PTX].splitlines()
+    mul = next(i for i, t in enumerate(ptx) if "mul.f32" in t)
+    assert smap.source_line(Stage.PTX, mul) == line_of("# the CuTe DSL multiply")
+
+
+def test_the_tilelang_sessions_are_what_the_frontend_captures_and_their_ptx_tilelangs(recorded):
+    from irscope.frontends.tilelang.stages import CUDA, LOWERED_TIR, TIR
+
+    folder, _ = recorded
+    session, variant = session_variant(folder, "double")
+    assert session.frontend == "tilelang" and variant.ok
+    assert variant.config.constexprs == {"N": 2048, "block": 256}
+    assert {Stage.SOURCE, TIR, LOWERED_TIR, CUDA, Stage.PTX, Stage.SASS} <= set(variant.listings)
+    # Two of TileLang's own compiles differ only in the .file naming the temporary .cu its nvcc call compiled, and
+    # in the DWARF strings after the code that spell it (tests/test_tilelang.py compares the same way).
+    ours, theirs = variant.listings[Stage.PTX], (folder / "kept" / "double.ptx").read_text()
+    assert CU_FILE.search(ours) and CU_FILE.search(theirs)
+    assert (
+        CU_FILE.sub("", ours).split("\t.section\t.debug_str")[0]
+        == CU_FILE.sub("", theirs).split("\t.section\t.debug_str")[0]
+    )
+    smap = SourceMap(variant)
+    ptx = variant.listings[Stage.PTX].splitlines()
+    add = next(i for i, t in enumerate(ptx) if "add.f32" in t)
+    assert smap.source_line(Stage.PTX, add) == line_of("# the TileLang add")
+    # A PrimFunc handed to tilelang.compile as it is: no parameters, its own session, its lines the program's.
+    _, plain = session_variant(folder, "negate")
+    assert plain.ok and plain.config.constexprs == {}
+    neg = next(i for i, t in enumerate(plain.listings[Stage.PTX].splitlines()) if "neg.f32" in t)
+    assert SourceMap(plain).source_line(Stage.PTX, neg) == line_of("# the TileLang negation")
+
+
+def test_the_triton_kernel_beside_them_is_the_jits(recorded):
+    folder, _ = recorded
+    _, variant = session_variant(folder, "add_one_kernel")
+    assert variant.frontend == "triton" and variant.listings[Stage.PTX] == (folder / "kept" / "triton.ptx").read_text()
