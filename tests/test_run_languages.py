@@ -203,3 +203,53 @@ def test_the_triton_kernel_beside_them_is_the_jits(recorded):
     folder, _ = recorded
     _, variant = session_variant(folder, "add_one_kernel")
     assert variant.frontend == "triton" and variant.listings[Stage.PTX] == (folder / "kept" / "triton.ptx").read_text()
+
+
+FAILING = textwrap.dedent("""
+    import cutlass
+    import cutlass.cute as cute
+    from cutlass.cute.runtime import make_fake_compact_tensor, make_fake_tensor
+
+
+    @cute.kernel
+    def copy_kernel(gA: cute.Tensor, gC: cute.Tensor):
+        tx, _, _ = cute.arch.thread_idx()
+        gC[tx] = gA[tx]
+
+
+    @cute.jit
+    def copy(mA: cute.Tensor, mC: cute.Tensor, threads: cutlass.Constexpr = 64):
+        copy_kernel(mA, mC).launch(grid=(1, 1, 1), block=(threads, 1, 1))
+
+
+    @cute.jit
+    def broken(mA: cute.Tensor):
+        cute.no_such_operation(mA)
+
+
+    a = make_fake_compact_tensor(cutlass.Float32, (64,))
+    try:
+        cute.compile(broken, a, options="--gpu-arch sm_90a")
+    except Exception as exc:
+        print("the program's compile failed:", type(exc).__name__)
+    strided = make_fake_tensor(cutlass.Float32, (64,), stride=(2,))
+    cute.compile(copy, strided, strided, options="--gpu-arch sm_90a")
+    print("program finished")
+""")
+
+
+def test_a_compile_that_fails_or_cannot_be_described_is_listed_with_why_and_the_exit_says_so(tmp_path):
+    """The program's own failed compile (it catches the error and goes on), and a compile of a strided tensor,
+    which ``-S`` (row-major tensors) cannot describe: each listed with why; the run exits 1."""
+    (tmp_path / "prog.py").write_text(FAILING)
+    result = irscope("run", "-o", "out", "--", sys.executable, "prog.py", cwd=tmp_path)
+    assert "program finished" in result.stdout and "the program's compile failed" in result.stdout
+    assert result.returncode == 1, result.stderr
+    index = json.loads((tmp_path / "out" / "run.json").read_text())
+    assert index["kernels"] == [] and index["exit_code"] == 0
+    why = {lost["kernel"]: lost["why"] for lost in index["not_recorded"]}
+    assert set(why) == {"broken", "copy"}
+    assert why["broken"].startswith("its compile failed in the program: ") and "no_such_operation" in why["broken"]
+    assert why["copy"].startswith("irscope could not describe this compile: ")
+    assert "not the row-major tensor -S" in why["copy"] and "float32[64]" in why["copy"]
+    assert "broken (" in result.stderr and "was launched but not recorded" in result.stderr

@@ -83,21 +83,24 @@ class CompileRecorder:
     def _not_installed(self, exc: Exception) -> None:
         say(f"{self.frontend} compiles are not recorded: {type(exc).__name__}: {exc}")
 
-    def observe(self, call: Callable[[], Any], where: Any, describe: Callable[[], tuple[Any, Any, str]]) -> Any:
+    def observe(
+        self, call: Callable[[], Any], where: Any, describe: Callable[[], tuple[Any, Any, str]], function: Any
+    ) -> Any:
         """Run the program's compile ``call()`` as it is; then record it: ``describe()`` gives the frontend's
-        kernel, the config and the arch the program compiled for. ``where``: the calling frame."""
+        kernel, the config and the arch the program compiled for. ``where``: the calling frame; ``function``:
+        the Python function compiled, which names the kernel where ``describe`` cannot."""
         if not programs_compile() or getattr(_state, "inside", False):
             return call()  # irscope's own, or one the program's compile makes inside (@tilelang.jit's)
         _state.inside = True
         try:
             result = call()
         except Exception as exc:
-            self._failed(where, describe, exc)
+            self._failed(where, describe, function, exc)
             raise
         finally:
             _state.inside = False
         try:
-            self._compiled(where, describe)
+            self._compiled(where, describe, function)
         except Exception as exc:  # irscope's trouble: the program goes on
             say(f"a {self.frontend} compile is not recorded: {type(exc).__name__}: {exc}")
         return result
@@ -120,20 +123,20 @@ class CompileRecorder:
             "called_at": {"file": where.f_code.co_filename, "line": where.f_lineno} if where is not None else None,
         }
 
-    def _failed(self, where: Any, describe: Callable[[], tuple[Any, Any, str]], exc: Exception) -> None:
+    def _failed(self, where: Any, describe: Callable[[], tuple[Any, Any, str]], function: Any, exc: Exception) -> None:
         try:
             data = self._base(where)
             try:
                 kernel, _, arch = describe()
                 data.update(name=kernel.name, file=kernel.file, arch=arch)
-            except Exception as why:  # the name is still worth a line
-                data.update(name="?", file="", described=f"{type(why).__name__}: {why}")
+            except Exception:  # the name is still worth a line
+                data.update(_named(function))
             data["error"] = f"its compile failed in the program: {_one_line(exc)}"
             self._write(self._next(), data, None)
         except Exception as trouble:
             say(f"a failed {self.frontend} compile is not recorded: {type(trouble).__name__}: {trouble}")
 
-    def _compiled(self, where: Any, describe: Callable[[], tuple[Any, Any, str]]) -> None:
+    def _compiled(self, where: Any, describe: Callable[[], tuple[Any, Any, str]], function: Any) -> None:
         from ..arch import Target
 
         stem = self._next()
@@ -141,7 +144,7 @@ class CompileRecorder:
         try:
             kernel, config, arch = describe()
         except Exception as exc:
-            data.update(name="?", file="", error=f"irscope could not describe this compile: {_one_line(exc)}")
+            data.update(_named(function), error=f"irscope could not describe this compile: {_one_line(exc)}")
             self._write(stem, data, None)
             return
         data.update(
@@ -182,6 +185,17 @@ class CompileRecorder:
         tmp = self.folder / f".{stem}.json.tmp"
         tmp.write_text(json.dumps(data, indent=1, default=str), encoding="utf-8")
         os.replace(tmp, self.folder / f"{stem}.json")
+
+
+def _named(function: Any) -> dict[str, str]:
+    """The name and file of the Python function a compile was given (unwrapped), as far as it says."""
+    while hasattr(function, "__wrapped__"):
+        function = function.__wrapped__
+    code = getattr(function, "__code__", None)
+    return {
+        "name": str(getattr(function, "__name__", None) or "?"),
+        "file": str(code.co_filename) if code is not None else "",
+    }
 
 
 def _one_line(exc: BaseException) -> str:

@@ -43,6 +43,7 @@ class CuteCompileRecorder(CompileRecorder):
                 lambda: original(this, *args, **kwargs),
                 sys._getframe(1),
                 lambda: recorder.describe(args, kwargs),
+                args[0] if args else None,
             )
 
         __call__.__irscope_recorded__ = True  # type: ignore[attr-defined]

@@ -45,6 +45,7 @@ class TileLangCompileRecorder(CompileRecorder):
                 lambda: factory_compile(this, *args, **kwargs),
                 sys._getframe(1),
                 lambda: recorder.describe_factory(this, args, kwargs),
+                _function_of(this),
             )
 
         plain_compile = jit.compile
@@ -55,6 +56,7 @@ class TileLangCompileRecorder(CompileRecorder):
                 lambda: plain_compile(*args, **kwargs),
                 sys._getframe(1),
                 lambda: recorder.describe_prim_func(plain_compile, args, kwargs),
+                None,
             )
 
         for function in (compile_factory, compile):
@@ -113,10 +115,15 @@ def target_arch(target: Any) -> str | None:
     return str(arch) if arch else None
 
 
-def _defining_function(factory: Any) -> Any:
+def _function_of(factory: Any) -> Any:
+    """The Python function of a ``@tilelang.jit`` factory (JITImpl.func is TileLang's JITFunc, which wraps it)."""
     inner = getattr(factory, "func", None)
     inner = getattr(inner, "func", inner)
-    inner = getattr(inner, "orig_func", inner)
+    return getattr(inner, "orig_func", inner)
+
+
+def _defining_function(factory: Any) -> Any:
+    inner = _function_of(factory)
     if inner is None or not hasattr(inner, "__code__"):
         raise KernelFileError("a TileLang factory whose Python function irscope cannot find")
     return inner
