@@ -121,3 +121,31 @@ def test_the_control_the_kernel_files_import_runs_its_payload(tmp_path):
     path.write_text(f"__import__('pathlib').Path({str(module_canary)!r}).touch()\n")
     subprocess.run([sys.executable, str(path)], check=True, timeout=60)
     assert module_canary.exists()
+
+
+def test_records_behind_a_link_out_of_the_run_are_not_read(tmp_path):
+    """``raw/language_compiles`` a link to a folder outside the run (holding a record that would name a session),
+    and a record that is itself a link to a file outside: neither is read; the run's index holds nothing of them."""
+    from irscope.interop.run.collect import collect
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    kernel_file = tmp_path / "k.py"
+    kernel_file.write_text("x = 1\n")
+    (outside / "0001").mkdir()
+    (outside / "0001" / "ptx.txt").write_text(PTX)
+    record = compiled_record("linked", "cute", str(kernel_file), "1", {"ptx": "ptx.txt"})
+    (outside / "0001.json").write_text(json.dumps(record))
+    run = tmp_path / "run"
+    (run / "raw").mkdir(parents=True)
+    (run / "raw" / "language_compiles").symlink_to(outside)
+    notes: list[str] = []
+    index = collect(run, command=["x"], exit_code=0, wall_s=0.1, on_note=notes.append)
+    assert index["kernels"] == [] and index["not_recorded"] == []
+    (run / "raw" / "language_compiles").unlink()
+    (run / "raw" / "language_compiles").mkdir()
+    (run / "raw" / "language_compiles" / "0001").mkdir()
+    (run / "raw" / "language_compiles" / "0001.json").symlink_to(outside / "0001.json")
+    index = collect(run, command=["x"], exit_code=0, wall_s=0.1, on_note=notes.append)
+    assert index["kernels"] == [] and not (run / "kernels" / "linked").exists()
+    assert any("0001.json" in n for n in notes), notes
