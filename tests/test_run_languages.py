@@ -181,3 +181,12 @@ def test_a_compile_that_fails_or_cannot_be_described_is_listed_with_why_and_the_
     assert why["copy"].startswith("irscope could not describe this compile: ")
     assert "not the row-major tensor -S" in why["copy"] and "float32[64]" in why["copy"]
     assert "broken (" in result.stderr and "was launched but not recorded" in result.stderr
+
+
+def test_the_arch_a_tilelang_target_names_is_read_as_tilelang_spells_it():
+    from irscope.frontends.tilelang.listen import target_arch
+
+    assert target_arch({"kind": "cuda", "arch": "sm_90a"}) == "sm_90a"
+    assert target_arch("cuda -arch=sm_100a") == "sm_100a"
+    assert target_arch('{"kind": "cuda", "arch": "sm_80"}') == "sm_80"
+    assert target_arch("cuda") is None and target_arch("{not json") is None and target_arch(None) is None

@@ -6,8 +6,8 @@ no DSL hook serves). The recorded kernel is the frontend's ``kernel_from_functio
 function, its runtime arguments described as ``-S`` from the program's own (each checked: the fake
 tensor the description makes must print as the program's argument does, with the same assumed
 alignment; anything else is not recorded, with why), its ``cutlass.Constexpr`` arguments the
-config, and the arch the program's compile used: ``--gpu-arch`` in its options, else the DSL's own
-setting (``CUTE_DSL_ARCH``), else the stand-in card's.
+config, and the arch the program's compile used, found as the DSL finds it: ``--gpu-arch`` in its options,
+else the DSL's setting (``CUTE_DSL_ARCH``, else the GPU's arch; without a GPU the DSL's default, sm_100a).
 """
 
 from __future__ import annotations

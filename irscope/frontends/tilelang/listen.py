@@ -9,7 +9,8 @@ factory's ``kernel_from_object`` with the factory's arguments as the config (``-
 PrimFunc the program handed ``tilelang.compile`` compiled as it is (no config), named after the
 top-level function of its file that made it (its span's line); the pass configs and nvcc flags are the
 program's, and the arch the one its target names (``{"kind": "cuda", "arch": "sm_90a"}``,
-``cuda -arch=sm_90a``, ``TILELANG_DEFAULT_TARGET``), else the stand-in card's.
+``cuda -arch=sm_90a``, ``TILELANG_DEFAULT_TARGET``), else the one TileLang's ``determine_target`` gives
+it (on a GPU, the GPU's), else the stand-in card's.
 """
 
 from __future__ import annotations
@@ -88,7 +89,15 @@ class TileLangCompileRecorder(CompileRecorder):
         return kernel, resolve_config(kernel, {}), self._arch(bound.get("target"))
 
     def _arch(self, target: Any) -> str:
-        arch = target_arch(target if target not in (None, "auto") else os.environ.get("TILELANG_DEFAULT_TARGET"))
+        named = target if target not in (None, "auto") else os.environ.get("TILELANG_DEFAULT_TARGET")
+        arch = target_arch(named)
+        if not arch:  # "auto", "cuda": what TileLang itself makes of it (on a GPU, the GPU's arch; untried here)
+            try:
+                from tilelang.backend.target import determine_target
+
+                arch = target_arch(determine_target(named or "auto", return_object=True))
+            except Exception:
+                arch = None
         arch = arch or self.stand_in_arch()
         if not arch:
             raise ParameterError("the program's TileLang target names no arch, and there is no stand-in card")
