@@ -71,6 +71,10 @@ SKIPPED = {
     "pip install --no-deps --target /opt/tritons/3.9.0 triton==3.9.0": "installs a package",
     'pip install "irscope[numba]"': "installs a package (the Numba tests run with it installed)",
     "pip install irscope[mcp]": "installs a package (tests/test_mcp.py runs the server)",
+    "irscope run -o runs/three -- python examples/run_languages.py": (
+        "compiles TileLang (its first compile ~45 s here) and the CuTe DSL twice each; tests/test_run_languages.py "
+        "runs this program under irscope run and checks what the page says of it"
+    ),
     "irscope run -o runs/libs -- python examples/library_kernels.py": (
         "needs liger-kernel, fla-core and helion, not installed here, and runs for minutes (tests/test_library_kernels.py"
         " runs the same idioms from tests/fixtures/idiomlib)"

@@ -163,7 +163,7 @@ def test_a_missing_extra_is_named_by_its_frontend():
 
 def test_every_frontend_with_a_recorder_gives_one_irscope_run_can_install():
     recorders = {info.name: info.recorder for info in frontend_infos() if info.recorder is not None}
-    assert set(recorders) == {"triton", "cuda"}
+    assert set(recorders) == {"triton", "cuda", "cute", "tilelang"}
 
 
 # An Inductor-written kernel as Inductor writes one, with the origin comments it leaves above the code made

@@ -269,8 +269,22 @@ def _print(written: dict, out: Path) -> None:
         )
     console = print_table(table)
     where = f"on {index.device}" if index.device else index.mode
+    counted = _counted(index.kernels)
     console.print(
-        f"{len(index.kernels)} Triton kernels, {where}, program ran {index.wall_s or 0.0:.1f} s; "
+        f"{counted}, {where}, program ran {index.wall_s or 0.0:.1f} s; "
         f"wrote {out}/run.json - open it with: irscope tui {out}",
         style="grey50",
     )
+
+
+def _counted(kernels) -> str:
+    """``3 Triton kernels`` and, beside them, the kernels of each other language recorded (``1 CuTe DSL``)."""
+    from ..frontends import frontend_info
+
+    others: dict[str, int] = {}
+    for k in kernels:
+        if k.frontend in ("cute", "tilelang"):
+            name = frontend_info(k.frontend).display_name
+            others[name] = others.get(name, 0) + 1
+    triton = len(kernels) - sum(others.values())
+    return ", ".join([f"{triton} Triton kernels", *(f"{others[name]} {name}" for name in sorted(others))])

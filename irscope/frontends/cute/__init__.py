@@ -12,18 +12,21 @@ lines naming the file) and the cubin, whose SASS irscope disassembles as for any
 
 ``source.py`` finds the ``@cute.jit`` functions and their constexpr parameters with ``ast`` (nothing is
 imported), ``arguments.py`` reads ``-S``, ``kernel.py`` is ``CuteKernel`` and its compile, ``stages.py``
-the CuTe IR stage, ``frontend.py`` the ``Frontend``. This package's own module holds only its
+the CuTe IR stage, ``frontend.py`` the ``Frontend``, ``listen.py`` the recorder of each ``cute.compile`` a
+program makes under ``irscope run``. This package's own module holds only its
 description, ``FRONTEND`` (the ``irscope.frontends`` entry point).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..info import FrontendInfo
 
 if TYPE_CHECKING:
     from ..base import Frontend
+    from ..info import Recorder
 
 
 def _load() -> Frontend:
@@ -38,6 +41,12 @@ def _takes(obj: Any) -> bool:
     return is_cute_jit(obj)
 
 
+def _recorder(raw: Path, gpu_free: str | None) -> Recorder:
+    from .listen import CuteCompileRecorder
+
+    return CuteCompileRecorder(raw, gpu_free)
+
+
 FRONTEND = FrontendInfo(
     name="cute",
     display_name="CuTe DSL",
@@ -48,5 +57,6 @@ FRONTEND = FrontendInfo(
     imported="cutlass.cute",
     requires=("cutlass",),
     install_hint="pip install irscope[cute]",
+    recorder=_recorder,
     stages="irscope.frontends.cute.stages",
 )

@@ -10,18 +10,21 @@ TIR before and after lowering, the generated CUDA (``#line`` directives naming t
 and SASS of the cubin.
 
 ``source.py`` finds the kernels and their parameters with ``ast`` (nothing is imported), ``kernel.py`` is
-``TileLangKernel`` and its compile, ``stages.py`` the TIR and CUDA stages, ``frontend.py`` the ``Frontend``.
+``TileLangKernel`` and its compile, ``stages.py`` the TIR and CUDA stages, ``frontend.py`` the ``Frontend``,
+``listen.py`` the recorder of each TileLang compile a program makes under ``irscope run``.
 This package's own module holds only its description, ``FRONTEND`` (the ``irscope.frontends`` entry point).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..info import FrontendInfo
 
 if TYPE_CHECKING:
     from ..base import Frontend
+    from ..info import Recorder
 
 
 def _load() -> Frontend:
@@ -36,6 +39,12 @@ def _takes(obj: Any) -> bool:
     return is_tilelang_kernel(obj)
 
 
+def _recorder(raw: Path, gpu_free: str | None) -> Recorder:
+    from .listen import TileLangCompileRecorder
+
+    return TileLangCompileRecorder(raw, gpu_free)
+
+
 FRONTEND = FrontendInfo(
     name="tilelang",
     display_name="TileLang",
@@ -46,5 +55,6 @@ FRONTEND = FrontendInfo(
     imported="tilelang",
     requires=("tilelang",),
     install_hint="pip install irscope[tilelang]",
+    recorder=_recorder,
     stages="irscope.frontends.tilelang.stages",
 )

@@ -210,3 +210,51 @@ def kernel_from_object(obj: Any) -> TileLangKernel:
     kernel._object = obj
     kernel.defined_in_process = True
     return kernel
+
+
+class PrimFuncAsGiven:
+    """A PrimFunc a program handed ``tilelang.compile``, with the pass configs and nvcc flags it gave: what
+    ``TileLangKernel.compile`` lowers (``get_tir``) and with what (``_lower_and_build`` reads both)."""
+
+    def __init__(self, func: Any, pass_configs: Any, compile_flags: Any) -> None:
+        self.func = func
+        self.pass_configs = dict(pass_configs or {})
+        self.compile_flags = compile_flags
+
+    def get_tir(self) -> Any:
+        return self.func
+
+
+def kernel_from_prim_func(func: Any, pass_configs: Any = None, compile_flags: Any = None) -> TileLangKernel:
+    """A PrimFunc compiled as it is (``irscope run``: one a program handed ``tilelang.compile``), named after the
+    top-level function of its file that made it (a ``@tilelang.jit`` factory, a ``T.prim_func``): the one
+    whose lines hold the PrimFunc's span. It has no parameters: its shapes and sizes are fixed in it."""
+    import ast
+    import linecache
+
+    span = getattr(func, "span", None)
+    filename = str(getattr(getattr(span, "source_name", None), "name", "") or "")
+    line = int(getattr(span, "line", 0) or 0)
+    text = "".join(linecache.getlines(filename)) if filename else ""
+    if not text:
+        raise KernelFileError(f"the PrimFunc names no Python file irscope can read ({filename or 'no span'})")
+    try:
+        tree = ast.parse(text, filename)
+    except (SyntaxError, ValueError, RecursionError) as exc:
+        raise KernelFileError(f"{filename} does not parse: {exc}") from None
+    name = next(
+        (
+            node.name
+            for node in tree.body
+            if isinstance(node, ast.FunctionDef)
+            and kind(node)
+            and min([node.lineno] + [d.lineno for d in node.decorator_list]) <= line <= (node.end_lineno or 0)
+        ),
+        None,
+    )
+    if name is None:
+        raise KernelFileError(f"{filename}:{line}: no top-level TileLang kernel of the file made this PrimFunc")
+    kernel = TileLangKernel(filename, name, [], text, False)
+    kernel._object = PrimFuncAsGiven(func, pass_configs, compile_flags)
+    kernel.defined_in_process = True
+    return kernel

@@ -49,8 +49,9 @@ from ...session import Session
 from ...storage.files import atomic_write, contained, read_json
 from ...types import Config, KernelId, Status
 from . import INDEX, INDEX_FORMAT, RAW
+from .compiles import compile_rows
 from .hook import PROFILE
-from .index import SESSION_FOLDERS, RunIndex
+from .index import SESSION_FOLDERS, RunIndex, compiled_variant_row
 from .timeline import link_trace
 
 PROFILE_METHOD = "CUPTI kernel durations over the program's run (torch.profiler)"
@@ -129,11 +130,13 @@ def collect(
     _store_measurements(out, kernels, profile, gpu)
     extra = [] if stand_in is not None else _inductor_rows(out, outputs, kernels, others, arch or gpu)
     extra += _load_inline_rows(out, raw, others, arch or gpu, note)
+    languages, compiles_lost = compile_rows(out, raw, others, used, note)  # CuTe DSL's and TileLang's
+    extra += languages
     covered = {row["name"] for row in extra if row["session"]}  # compiled from the output code instead
     kernels = [k for k in kernels if k.session is not None or k.name not in covered]
     index = _index(command, exit_code, wall_s, stand_in, profile, kernels, extra, others, skipped, raw)
     index["arch"] = gpu
-    index["not_recorded"] = _not_recorded(stand_in, kernels, index["errors"])
+    index["not_recorded"] = _not_recorded(stand_in, kernels, index["errors"]) + compiles_lost
     link_trace(out, raw, index, note)
     atomic_write(out / INDEX, json.dumps(index, indent=1, default=str))
     return index
@@ -651,22 +654,7 @@ def _load_inline_rows(
                     "gpu_calls": calls,
                     "gpu_total_us": round(total, 3),
                     "shared_gpu": [],
-                    "variants": [
-                        {
-                            "entry": None,
-                            "config": config.values(),
-                            "label": config.label(),
-                            "hash": None,
-                            "cache_hit": None,
-                            "launches": [],
-                            "calls": None,
-                            "gpu": mine,
-                            "gpu_calls": calls,
-                            "gpu_total_us": round(total, 3),
-                            "autotuner_ms": None,
-                            "picked_by_autotuner": False,
-                        }
-                    ],
+                    "variants": [compiled_variant_row(config, mine)],
                 }
             )
     return rows

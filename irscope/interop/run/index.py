@@ -20,6 +20,26 @@ from . import INDEX_FORMAT
 SESSION_FOLDERS = ("kernels", "inductor", "load_inline")  # where a run's sessions may be
 
 
+def compiled_variant_row(config: Any, gpu: list[dict[str, Any]], entry: str | None = None) -> dict[str, Any]:
+    """A variant row (``RunVariantRow``'s JSON) of a kernel irscope compiled itself (a ``load_inline`` kernel's, a
+    CuTe DSL or TileLang kernel's): no JIT hash, launches or autotuner; its GPU time the profile's ``gpu`` items."""
+    calls, total = sum(g["calls"] for g in gpu), sum(g["total_us"] for g in gpu)
+    return {
+        "entry": entry,
+        "config": config.values(),
+        "label": config.label(),
+        "hash": None,
+        "cache_hit": None,
+        "launches": [],
+        "calls": None,
+        "gpu": gpu,
+        "gpu_calls": calls,
+        "gpu_total_us": round(total, 3),
+        "autotuner_ms": None,
+        "picked_by_autotuner": False,
+    }
+
+
 def _number(value: Any) -> float | None:
     # 10**400 is none (math.isfinite(10**400) raises OverflowError); an int stays one: a count prints as 3, not 3.0
     return None if json_number(value) is None else value
@@ -66,6 +86,7 @@ class RunKernelRow:
     gpu_share_pct: float | None = None
     variants: tuple[RunVariantRow, ...] = ()
     shared_gpu: tuple[dict[str, Any], ...] = ()  # GPU time that fits several of its variants
+    frontend: str = ""  # "cute", "tilelang", "cuda" (load_inline); "": Triton's JIT compiled it
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RunKernelRow:
@@ -80,6 +101,7 @@ class RunKernelRow:
             _number(data.get("gpu_share_pct")),
             tuple(map(RunVariantRow.from_json, variants)) if isinstance(variants, list) else (),
             tuple(g for g in shared if isinstance(g, dict)) if isinstance(shared, list) else (),
+            _text(data.get("frontend")) or "",
         )
 
 
