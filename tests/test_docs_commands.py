@@ -76,8 +76,8 @@ SKIPPED = {
         "runs this program under irscope run and checks what the page says of it"
     ),
     "irscope run -o runs/libs -- python examples/library_kernels.py": (
-        "needs liger-kernel, fla-core and helion, not installed here, and runs for minutes (tests/test_library_kernels.py"
-        " runs the same idioms from tests/fixtures/idiomlib)"
+        "runs for minutes (chunk_h's 48 autotune configs); tests/test_real_libraries.py runs it with 2 of them, and"
+        " tests/test_library_kernels.py the same idioms from tests/fixtures/idiomlib"
     ),
     "irscope dump idiomlib.ops.loss:cross_entropy_fwd": IDIOMLIB,
     'irscope dump idiomlib.ops.loss:cross_entropy_fwd -S "X_ptr=*fp32:16, X_stride=i32, Y_ptr=*i64:16,      '

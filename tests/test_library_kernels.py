@@ -318,6 +318,51 @@ def test_without_a_signature_the_template_names_the_kernels_own_parameters(tmp_p
     assert elsewhere.returncode == 2 and "is its package installed" in elsewhere.stderr
 
 
+# Each way a parameter can imply its type: an annotation (Triton's string form or tl's dtype), a default
+# (float, int, bool, None), a constexpr's default (a number, a string, None) or none (``-``: set it with -c).
+ANNOTATED = textwrap.dedent("""\
+    import triton
+    import triton.language as tl
+
+
+    @triton.jit
+    def annotated(FREE: tl.constexpr, x_ptr: "*fp16", out, n: tl.int32, m: "i64", scale=1.5, count=3, flag=False,
+                  bias=None, BLOCK: tl.constexpr = 128, mode: tl.constexpr = "mean", LAST: tl.constexpr = None):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(out + offs, tl.load(x_ptr + offs, mask=offs < n), mask=offs < n)
+""")
+ANNOTATED_TEMPLATE = (
+    "FREE=-, x_ptr=*fp16, out=?, n=i32, m=i64, scale=fp32, count=i32, flag=u1, bias=None, BLOCK=128, "
+    "mode='mean', LAST=None"
+)
+
+
+def test_the_template_gives_the_types_annotations_and_defaults_imply(tmp_path, cli, no_gpu, monkeypatch):
+    """The template filled in where it says ``?`` (and ``-`` set with -c) is the JIT's own compile of a launch
+    with those defaults: unaligned fp16 pointers, ints that are not 1 nor a multiple of 16."""
+    import torch
+    from triton import knobs
+
+    from irscope.frontends.triton.gpu_free import gpu_free_import
+    from irscope.frontends.triton.kernel_files import load_module
+
+    path = tmp_path / "annotated.py"
+    path.write_text(ANNOTATED)
+    asked = cli("dump", f"{path}:annotated")
+    assert asked.exit_code == 2 and asked.stderr.count("\n") == 1
+    assert f'--signature "{ANNOTATED_TEMPLATE}" (fill in each ?)' in asked.stderr
+    filled = ANNOTATED_TEMPLATE.replace("out=?", "out=*fp16")
+    result = cli("dump", f"{path}:annotated", "-S", filled, "-c", "FREE=1", "--arch", "sm_90", "--json")
+    assert result.exit_code == 0, result.stderr
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "triton"))
+    with gpu_free_import(90), knobs.compilation.scope():
+        knobs.compilation.always_compile = True
+        x, out = torch.empty(65, dtype=torch.float16)[1:], torch.empty(65, dtype=torch.float16)[1:]
+        assert x.data_ptr() % 16 and out.data_ptr() % 16  # *fp16, no :16
+        own = load_module(path).annotated.warmup(1, x, out, 17, 19, 1.5, 3, False, None, grid=(1,))
+    assert json.loads(result.stdout)["listings"]["ptx"] == own.asm["ptx"]
+
+
 def test_the_python_api_takes_none_strings_and_descriptors(recorded, fresh_library, no_gpu):
     import irscope
 
