@@ -123,29 +123,50 @@ def test_nothing_is_kept_where_it_is_turned_off(runtime, monkeypatch):
 @pytest.mark.serial  # timed: close() within 0.5 s
 def test_closing_kills_the_forks_without_waiting_for_their_parent_to_say_how_they_ended(runtime):
     pool = _pool(workers=2)
+    stopped = took = None
     try:
         pool.submit(0, "who")
         pool.submit(1, "who")
-        answers = []
-        while len(answers) < 2:
-            answers.extend(answer for _, answer in pool.results(timeout=60))
+        answers: list = []
+        deadline = time.monotonic() + 120
+        while len(answers) < 2 and time.monotonic() < deadline:
+            answers.extend(answer for _, answer in pool.results(timeout=10))
+        assert len(answers) == 2, answers
         answer = answers[0]
+        # Both from forks of one parent, not this process: a worker of the pool's own (no parent reached in
+        # CONNECT_WAIT_S) would make the SIGSTOP below stop the test itself, a hang rather than a failure.
+        assert [type(p) for p in pool._processes] == [resident.ResidentWorker] * 2, answers
+        assert answers[1]["parent"] == answer["parent"] != os.getpid(), answers
         # A stopped parent reaps nothing and writes no status: the fork stays a zombie. Before, close
         # waited a second for that status; a GPU worker's CUDA teardown cost every bench up to 1 s so.
         os.kill(answer["parent"], signal.SIGSTOP)
+        stopped = answer["parent"]
         # and one fork ended already (as a GPU worker does, once its connection closes), its status unwritten
         os.kill(answers[1]["pid"], signal.SIGKILL)
-        assert _until(lambda: not resident._alive(answers[1]["pid"]))
+        assert _until(lambda: not resident._alive(answers[1]["pid"])), _state(answers[1]["pid"])
         start = time.monotonic()
         pool.close()
         took = time.monotonic() - start
+        # it read no status (none could be written) and waited for none: how each ended is the parent's to know
+        assert [p.returncode for p in pool._processes] == [None, None]
     finally:
-        os.kill(answer["parent"], signal.SIGCONT)
-    assert took < 0.5
+        if stopped is not None:
+            os.kill(stopped, signal.SIGCONT)
+        if took is None:
+            pool.close()  # a failure above must not leave the forks (and so their parent) running
+    assert took < 0.5, f"close took {took:.3f} s"
     # killed all the same (the other fork was seen dead before close: its pid may be another process's by now)
-    assert _until(lambda: not resident._alive(answer["pid"]))
+    assert _until(lambda: not resident._alive(answer["pid"])), _state(answer["pid"])
     (again,), _ = _run(["who"])  # and the parent serves the next command
-    assert again["parent"] == answer["parent"]
+    assert again["parent"] == answer["parent"], (again, answer)
+
+
+def _state(pid: int) -> str:
+    """What /proc says of ``pid`` (for a failure's message): its stat line, or that there is none."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text()[:200]
+    except OSError as exc:
+        return f"no /proc/{pid}/stat: {exc}"
 
 
 def test_a_status_is_kept_until_read_unless_its_client_let_go_and_a_new_fork_never_reads_an_old_one(runtime):
