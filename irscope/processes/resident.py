@@ -399,8 +399,10 @@ def serve_parent() -> None:
         if _peer_uid(conn) != os.getuid():
             conn.close()
             continue
-        # No reaping between the fork and clearing its pid's status: a status left there for an earlier
-        # process of the same pid (one whose client let go of it) must not be read as this one's.
+        # No reaping before the fork is counted live. A status left for an earlier process of the same pid
+        # (one whose client let go of it) must not be read as this one's: the fork clears it itself, before
+        # it tells its client its pid. Cleared here in the parent, after fork() returned, a parent held off
+        # the CPU meanwhile let the client read the old status, or removed the client's new release mark.
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
         try:
             pid = os.fork()
@@ -408,12 +410,12 @@ def serve_parent() -> None:
                 signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
                 listener.close()
                 os.close(lock)  # the fork must not keep the parent's lock held once the parent is gone
+                for stale in (str(os.getpid()), str(os.getpid()) + RELEASED):
+                    with contextlib.suppress(OSError):
+                        os.unlink(stale, dir_fd=status)
                 os.close(status)
                 _become_worker(conn)  # never returns
             live.add(pid)
-            for stale in (str(pid), str(pid) + RELEASED):
-                with contextlib.suppress(OSError):
-                    os.unlink(stale, dir_fd=status)
         finally:
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
         conn.close()
