@@ -81,13 +81,12 @@ def annotate(kernel, assignments, arch, signature, stage_name, as_json, findings
 
 
 def _gluon_banks(variant) -> list[dict]:
-    """Gluon's own ``bank_conflicts`` for each register<->shared move of a Gluon variant whose layouts are its
-    constexprs (frontends/gluon/banks.py); empty for any other variant."""
-    if variant.frontend != "gluon":
-        return []
-    from ..frontends.gluon.banks import variant_bank_answers
+    """The language's own bank-conflict count for each shared-memory move of the variant (``FrontendInfo.
+    bank_conflicts``: Gluon's ``bank_conflicts``, frontends/gluon/banks.py); empty where its language has none."""
+    from ..frontends import FRONTENDS, frontend_info
 
-    return [a.to_json() for a in variant_bank_answers(variant)]
+    info = frontend_info(variant.frontend) if variant.frontend in FRONTENDS else None
+    return info.bank_conflicts(variant) if info is not None and info.bank_conflicts is not None else []
 
 
 def _echo_gluon(answers: list[dict]) -> None:
