@@ -161,9 +161,11 @@ def test_a_missing_extra_is_named_by_its_frontend():
     assert install_hint(ModuleNotFoundError("no foo", name="foo")) is None
 
 
-def test_every_frontend_with_a_recorder_gives_one_irscope_run_can_install():
+def test_every_frontend_with_a_recorder_gives_one_irscope_run_can_install(tmp_path):
     recorders = {info.name: info.recorder for info in frontend_infos() if info.recorder is not None}
-    assert set(recorders) == {"triton", "cuda", "cute", "tilelang"}
+    assert set(recorders) == {"triton", "cuda", "cute", "tilelang", "helion"}
+    made = recorders["helion"](tmp_path, None)  # Helion's waits for helion.runtime.kernel's import (listen.py)
+    assert callable(made.install) and callable(made.finish)
 
 
 # An Inductor-written kernel as Inductor writes one, with the origin comments it leaves above the code made

@@ -10,6 +10,9 @@ Runs under each Triton CI prepares (``triton_api``): 3.6 to 3.9 answer, 3.5's Gl
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 from gluon_kernels import BY_COLUMN, BY_ROW, GLUON_KERNELS, PLAIN_TILE, SWIZZLED_TILE, TILE_SIGNATURE
 
@@ -65,3 +68,47 @@ def test_a_pair_gluon_refuses_is_one_line():
     assert "\n" not in str(caught.value) and "Traceback" not in str(caught.value)
     with pytest.raises(ParameterError, match="not a Gluon dtype"):
         gluon_bank_conflicts(BY_COLUMN, PLAIN_TILE, (32, 32), "__class__", Target.for_arch("sm_90"))
+
+
+def _annotate(cli, path, pair, *more: str):
+    layout, shared = pair
+    args = ["annotate", f"{path}:gluon_tile_store", "-S", TILE_SIGNATURE, "-c", f"layout={layout}"]
+    return cli(*args, "-c", f"shared={shared}", "-c", "num_warps=1", "--findings", *more)
+
+
+@pytest.fixture(scope="module")
+def kernel_file(tmp_path_factory):
+    path = tmp_path_factory.mktemp("gluon_banks_cli") / "bank_kernels.py"
+    path.write_text(GLUON_KERNELS)
+    return path
+
+
+def test_annotate_prints_gluons_count_beside_irscopes_bank_finding(cli, kernel_file):
+    """Present: the conflicted pair (Gluon's 7 under irscope's 8-way finding) and a clean one (0, no conflict)."""
+    conflicted = _annotate(cli, kernel_file, (BY_COLUMN, PLAIN_TILE))
+    assert conflicted.exit_code == 0, conflicted.output
+    text = conflicted.stdout
+    bank = text.index("! shared-memory bank conflicts:")
+    gluon = text.index("Gluon's bank_conflicts(layout, shared) for 32x32 float32: 7 excess accesses a wavefront")
+    following = [m.start() for m in re.finditer(r"\n  [!·] ", text) if m.start() > bank]  # the next findings' titles
+    assert "(8-way)" in text[bank:gluon] and (not following or gluon < following[0])  # inside the bank finding
+    clean = _annotate(cli, kernel_file, (BY_COLUMN, SWIZZLED_TILE))
+    assert "shared-memory accesses force no bank conflict" in clean.stdout
+    assert "Gluon's bank_conflicts(layout, shared) for 32x32 float32: no conflict" in clean.stdout
+    as_json = _annotate(cli, kernel_file, (BY_COLUMN, PLAIN_TILE), "--json")
+    answers = json.loads(as_json.stdout)["gluon_bank_conflicts"]
+    assert answers == [
+        {"register": "layout", "shared": "shared", "shape": [32, 32], "dtype": "float32", "conflicts": 7}
+    ]
+
+
+def test_annotate_prints_no_gluon_count_where_no_layout_pair_moves_through_shared_memory(cli, kernel_file):
+    """Absent: a Gluon kernel with no shared memory (gluon_add), and a Triton kernel."""
+    from gluon_kernels import ADD_SIGNATURE, BLOCKED_1D
+
+    add = cli("annotate", f"{kernel_file}:gluon_add", "-S", ADD_SIGNATURE, "-c", "BLOCK=1024", "-c",
+              f"layout={BLOCKED_1D}", "--findings")  # fmt: skip
+    assert add.exit_code == 0, add.output
+    assert "Gluon's bank_conflicts" not in add.stdout and "findings for gluon_add" in add.stdout
+    triton = cli("annotate", "square_kernel", "--findings", "--json")
+    assert triton.exit_code == 0 and "gluon_bank_conflicts" not in triton.stdout

@@ -44,11 +44,13 @@ def annotate(kernel, assignments, arch, signature, stage_name, as_json, findings
             f"{variant.stage_errors.get(stage) or variant.error}"
         )
     result = run_annotate(variant, stage)
+    gluon = _gluon_banks(variant)
     if as_json:
-        echo(json.dumps(_as_json(result), indent=1))
+        echo(json.dumps({**_as_json(result), **({"gluon_bank_conflicts": gluon} if gluon else {})}, indent=1))
         return
     title = f"{variant.kernel.name} {variant.config.label()} · {variant.arch}"
     echo(f"findings for {title}")
+    banks_shown = False
     for f in result.findings:
         mark = "!" if f.severity == "warn" else "·"
         echo(f"  {mark} {f.title}")
@@ -56,6 +58,12 @@ def annotate(kernel, assignments, arch, signature, stage_name, as_json, findings
         if f.lines:
             shown = ", ".join(str(i + 1) for i in f.lines[:12]) + (" ..." if len(f.lines) > 12 else "")
             echo(f"      {stage.value} lines {shown}")
+        if f.kind == "bank-conflicts" and gluon:  # Gluon's own answer beside irscope's
+            _echo_gluon(gluon)
+            banks_shown = True
+    if gluon and not banks_shown:
+        echo("  · shared-memory bank conflicts as Gluon counts them (no access irscope proved)")
+        _echo_gluon(gluon)
     if findings_only:
         return
     echo("")
@@ -70,6 +78,28 @@ def annotate(kernel, assignments, arch, signature, stage_name, as_json, findings
         echo(f"{line.index + 1:5} {line.text.rstrip()}")
         if e.kind in ("instruction", "directive") and e.summary:
             echo(_wrap(e.describe(), "        = "))
+
+
+def _gluon_banks(variant) -> list[dict]:
+    """The language's own bank-conflict count for each shared-memory move of the variant (``FrontendInfo.
+    bank_conflicts``: Gluon's ``bank_conflicts``, frontends/gluon/banks.py); empty where its language has none."""
+    from ..frontends import FRONTENDS, frontend_info
+
+    info = frontend_info(variant.frontend) if variant.frontend in FRONTENDS else None
+    return info.bank_conflicts(variant) if info is not None and info.bank_conflicts is not None else []
+
+
+def _echo_gluon(answers: list[dict]) -> None:
+    for a in answers:
+        rows, cols = a["shape"]
+        said = "no conflict" if a["conflicts"] == 0 else f"{a['conflicts']} excess accesses a wavefront"
+        echo(
+            _wrap(
+                f"Gluon's bank_conflicts({a['register']}, {a['shared']}) for {rows}x{cols} {a['dtype']}: {said} "
+                f"(Gluon's N excess is irscope's N+1-way)",
+                "      ",
+            )
+        )
 
 
 def _wrap(text: str, prefix: str, width: int = 120) -> str:

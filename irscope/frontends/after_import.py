@@ -60,4 +60,14 @@ class _ThenLoader(importlib.abc.Loader):
             self.finder.failed(exc)
 
 
-__all__ = ["AfterImport"]
+def once_imported(name: str, then: Callable[[Any], None], failed: Callable[[Exception], None]) -> None:
+    """``then(module)`` now where ``name`` is imported already, else right after it first is (``failed``: as
+    ``AfterImport``'s): how a recorder wraps a function where its library defines it."""
+    module = sys.modules.get(name)
+    if module is not None:
+        then(module)
+    else:
+        sys.meta_path.insert(0, AfterImport(name, then, failed))
+
+
+__all__ = ["AfterImport", "once_imported"]

@@ -124,6 +124,9 @@ class FrontendInfo:
     # ``irscope repro``: the text of one standalone Python file that rebuilds a stored variant with this
     # language's own compiler, needing nothing of irscope's (None: it writes none yet).
     reproducer: Callable[[Variant, ReproFacts], str] | None = None
+    # The language's own bank-conflict count for each shared-memory move of a variant (Gluon's ``gl.bank_conflicts``),
+    # as JSON objects, which ``irscope annotate`` prints beside its own bank finding (None: the language has none).
+    bank_conflicts: Callable[[Variant], list[dict[str, Any]]] | None = None
     # The module that registers the stages only its compiles have (CuTe DSL's ``cute_ir``), imported to read a
     # stored variant of it back in a process that has not loaded the frontend (no compiler is imported).
     stages: str = ""

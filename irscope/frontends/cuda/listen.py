@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..after_import import AfterImport
+from ..after_import import once_imported
 
 FOLDER = "load_inline"
 MODULE = "torch.utils.cpp_extension"
@@ -33,11 +33,7 @@ class LoadInlineRecorder:
         self.calls = 0
 
     def install(self) -> None:
-        module = sys.modules.get(MODULE)
-        if module is not None:
-            self._wrap(module)
-        else:
-            sys.meta_path.insert(0, AfterImport(MODULE, self._wrap, _not_recorded))
+        once_imported(MODULE, self._wrap, _not_recorded)
 
     def finish(self) -> None:
         """Nothing left to write: each call was written when it was made."""

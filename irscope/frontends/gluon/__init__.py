@@ -22,6 +22,7 @@ from ..info import FrontendInfo
 from ..triton.options import OPTIONS, TRITON_OPTION
 
 if TYPE_CHECKING:
+    from ...types import Variant
     from ..base import Frontend
 
 
@@ -29,6 +30,12 @@ def _load() -> Frontend:
     from .frontend import GluonFrontend
 
     return GluonFrontend()
+
+
+def _bank_conflicts(variant: Variant) -> list[dict[str, Any]]:
+    from .banks import variant_bank_answers
+
+    return [a.to_json() for a in variant_bank_answers(variant)]
 
 
 def _takes(obj: Any) -> bool:
@@ -47,4 +54,5 @@ FRONTEND = FrontendInfo(
     imported="triton.experimental.gluon",
     options=OPTIONS,
     version_option=TRITON_OPTION,
+    bank_conflicts=_bank_conflicts,
 )

@@ -18,13 +18,27 @@ for it.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from ...arch import Target
-from ...errors import ParameterError
-from .layouts import layout_from_text
+from ...errors import IrscopeError, ParameterError
+from ...stages import Stage
+from ...types import Variant
+from .layouts import layout_from_text, looks_like_layout
 
 _STORED = re.compile(r"tt\.store %\w+, (%[\w.]+)")
+# In Gluon IR: an attribute alias's definition, a 2-D register tensor's type and a 2-D shared buffer's type.
+_ALIAS = re.compile(r"^(#[\w.]+) = (#.*)$", re.MULTILINE)
+_TENSOR = re.compile(r"tensor<(\d+)x(\d+)x(\w+), (#[\w.]+)>")
+_MEMDESC = re.compile(r"!ttg\.memdesc<(\d+)x(\d+)x(\w+), (#[\w.]+)")
+# The ops that move a register tensor to or from shared memory, as Gluon's IR names them.
+_SHARED_OPS = re.compile(r"\bttg\.local_(?:alloc|load|store)\b")
+# MLIR element types -> Gluon's dtype names (what the probe is given).
+_DTYPES = {
+    "f16": "float16", "bf16": "bfloat16", "f32": "float32", "f64": "float64",
+    "i8": "int8", "i16": "int16", "i32": "int32", "i64": "int64",
+}  # fmt: skip
 
 
 def has_bank_conflicts() -> bool:
@@ -46,15 +60,116 @@ def gluon_bank_conflicts(register: str, shared: str, shape: tuple[int, int], dty
     element = getattr(gl, dtype, None)
     if not isinstance(element, gl.dtype):
         raise ParameterError(f"{dtype!r} is not a Gluon dtype")
+    return _count(_asked(register, shared, shape, element, target))
+
+
+def _asked(register: str, shared: str, shape: tuple[int, int], element: Any, target: Target) -> str:
+    """The probe's IR for the pair (its ``gl.store`` holds Gluon's count)."""
     layouts = {"register": layout_from_text("register", register), "shared": layout_from_text("shared", shared)}
     warps = _warps(layouts["register"])
     constexprs = {"ROWS": shape[0], "COLS": shape[1], "dtype": element, **layouts}
-    ir_text = _probe_ir(constexprs, warps, target)
+    return _probe_ir(constexprs, warps, target)
+
+
+def _count(ir_text: str) -> int:
     stored = _STORED.search(ir_text)
     value = stored and re.search(rf"{re.escape(stored.group(1))} = arith\.constant (-?\d+) : i32", ir_text)
     if not value:
         raise ParameterError("Gluon's bank_conflicts left no number in the probe's IR")
     return int(value.group(1))
+
+
+@dataclass(frozen=True)
+class GluonBankAnswer:
+    """Gluon's count for one register/shared pair a Gluon kernel moves through shared memory, its layouts named
+    by the constexprs that hold them (as the author wrote them)."""
+
+    register: str  # the constexpr holding the register (distributed) layout
+    shared: str  # the constexpr holding the shared layout
+    shape: tuple[int, int]
+    dtype: str  # Gluon's name: float32
+    conflicts: int  # Gluon's excess accesses each wavefront needs; 0: none
+
+    def to_json(self) -> dict[str, Any]:
+        return {"register": self.register, "shared": self.shared, "shape": list(self.shape), "dtype": self.dtype,
+                "conflicts": self.conflicts}  # fmt: skip
+
+
+def variant_bank_answers(variant: Variant) -> list[GluonBankAnswer]:
+    """Gluon's ``bank_conflicts`` for each 2-D register<->shared move of a Gluon variant whose two layouts are its
+    own layout constexprs: each candidate pair is asked through the probe, and kept where the probe's two layouts
+    are, as Triton prints them, the ones the move's types carry in the variant's Gluon IR. Empty for any other
+    variant, for layouts the kernel derives (a ``SliceLayout`` of a constexpr), and on a Triton without the builtin."""
+    ir_text = variant.listings.get(Stage.GLUON, "")
+    if variant.frontend != "gluon" or not ir_text or not has_bank_conflicts():
+        return []
+    moves = _shared_moves(ir_text)
+    if not moves:
+        return []
+    registers, shareds = _layout_constexprs(variant)
+    target = Target.for_arch(variant.arch)
+    from triton.experimental.gluon import language as gl
+
+    out: list[GluonBankAnswer] = []
+    for shape, mlir_dtype, pair in sorted(moves):
+        dtype = _DTYPES.get(mlir_dtype)
+        if dtype is None:
+            continue
+        for (r_name, r_text), (s_name, s_text) in ((r, sh) for r in registers.items() for sh in shareds.items()):
+            try:
+                ir_probe = _asked(r_text, s_text, shape, getattr(gl, dtype), target)
+            except IrscopeError:  # Gluon refuses the pair for this shape: not this move's
+                continue
+            if _probe_pair(ir_probe) == pair:
+                answer = GluonBankAnswer(r_name, s_name, shape, dtype, _count(ir_probe))
+                if answer not in out:
+                    out.append(answer)
+    return out
+
+
+def _aliases(ir_text: str) -> dict[str, str]:
+    return {m.group(1): m.group(2).strip() for m in _ALIAS.finditer(ir_text)}
+
+
+def _shared_moves(ir_text: str) -> set[tuple[tuple[int, int], str, tuple[str, str]]]:
+    """Each 2-D move between registers and shared memory in Gluon IR: shape, element type and the two layouts'
+    attributes (their alias definitions: the text Triton prints for a layout)."""
+    aliases = _aliases(ir_text)
+    found = set()
+    for line in ir_text.splitlines():
+        if not _SHARED_OPS.search(line):
+            continue
+        tensor, memdesc = _TENSOR.search(line), _MEMDESC.search(line)
+        if tensor is None or memdesc is None or tensor.group(1, 2, 3) != memdesc.group(1, 2, 3):
+            continue
+        shape = (int(tensor.group(1)), int(tensor.group(2)))
+        pair = (aliases.get(tensor.group(4), tensor.group(4)), aliases.get(memdesc.group(4), memdesc.group(4)))
+        found.add((shape, tensor.group(3), pair))
+    return found
+
+
+def _probe_pair(ir_text: str) -> tuple[str, str] | None:
+    """The probe's register and shared layouts, as its IR prints them (``gl.full``'s tensor, then the buffer)."""
+    aliases = _aliases(ir_text)
+    tensor, memdesc = _TENSOR.search(ir_text), _MEMDESC.search(ir_text)
+    if tensor is None or memdesc is None:
+        return None
+    return aliases.get(tensor.group(4), tensor.group(4)), aliases.get(memdesc.group(4), memdesc.group(4))
+
+
+def _layout_constexprs(variant: Variant) -> tuple[dict[str, str], dict[str, str]]:
+    """The variant's layout constexprs (text), distributed and shared apart."""
+    registers: dict[str, str] = {}
+    shareds: dict[str, str] = {}
+    for name, value in variant.config.constexprs.items():
+        if not isinstance(value, str) or not looks_like_layout(value):
+            continue
+        try:
+            layout = layout_from_text(name, value)
+        except IrscopeError:
+            continue
+        (shareds if "Shared" in type(layout).__name__ else registers)[name] = value
+    return registers, shareds
 
 
 def _warps(layout: Any) -> int:

@@ -13,23 +13,32 @@ through its ``# src[file:line]`` comments to the Helion file's lines (ir/sourcem
 ``configs.py`` reads a Helion config's fields as data (a CSV's ``Config(...)`` text included),
 ``autotune_log.py`` reads Helion's autotune CSV (``HELION_AUTOTUNE_LOG``), ``kernel.py`` is
 ``HelionKernel`` and its compile, ``frontend.py`` the ``Frontend``. This module holds only its
-description, ``FRONTEND`` (the ``irscope.frontends`` entry point).
+description, ``FRONTEND`` (the ``irscope.frontends`` entry point); ``listen.py`` is its recorder for
+``irscope run`` and ``recorded.py`` reads what it recorded back, as data.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..info import FrontendInfo
 
 if TYPE_CHECKING:
     from ..base import Frontend
+    from ..info import Recorder
 
 
 def _load() -> Frontend:
     from .frontend import HelionFrontend
 
     return HelionFrontend()
+
+
+def _recorder(raw: Path, gpu_free: str | None) -> Recorder:
+    from .listen import HelionRecorder
+
+    return HelionRecorder(raw)
 
 
 def _takes(obj: Any) -> bool:
@@ -49,4 +58,5 @@ FRONTEND = FrontendInfo(
     imported="helion",
     requires=("helion",),
     install_hint="pip install irscope[helion]",
+    recorder=_recorder,
 )

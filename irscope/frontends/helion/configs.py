@@ -21,11 +21,11 @@ MAX_TEXT = 4000
 _LEAVES = (bool, int, float, str, type(None))
 
 
-def _checked(name: str, value: Any, depth: int = 0) -> Any:
+def checked_value(name: str, value: Any, depth: int = 0) -> Any:
     if isinstance(value, _LEAVES):
         return value
     if isinstance(value, (list, tuple)) and depth < 3:
-        return [_checked(name, v, depth + 1) for v in value]
+        return [checked_value(name, v, depth + 1) for v in value]
     raise ParameterError(f"{name}: Helion config values are numbers, words, true/false, None or lists of them")
 
 
@@ -54,7 +54,7 @@ def field_value(name: str, raw: Any, default: Any) -> Any:
         value = list(value)
     if isinstance(default, list) and not isinstance(value, list):
         value = [value]
-    return _checked(name, value)
+    return checked_value(name, value)
 
 
 def field_text(value: Any) -> str:
@@ -89,7 +89,7 @@ def config_fields(text: str) -> dict[str, Any]:
             value = ast.literal_eval(keyword.value)
         except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
             raise ParameterError(f"{keyword.arg} in {text[:60]!r} is not a literal value") from None
-        out[keyword.arg] = _checked(keyword.arg, value)
+        out[keyword.arg] = checked_value(keyword.arg, value)
     return out
 
 

@@ -221,12 +221,9 @@ class Listener:
         with self._lock:
             if file in self.sources:
                 return self.sources[file]
-        text = "".join(linecache.getlines(file))
-        if not text:
-            try:
-                text = Path(file).read_text(encoding="utf-8")
-            except OSError:
-                return None
+        text = file_text(file)
+        if text is None:
+            return None
         name = hashlib.sha256(text.encode("utf-8", errors="surrogatepass")).hexdigest()[:24] + ".py"
         if not (self.directory / "sources" / name).exists():
             _write(self.directory / "sources" / name, text)
@@ -339,6 +336,17 @@ class GpuFreeListener(Listener):
             "failed": self.failed,
         }
         _write(self.directory / STAND_IN, json.dumps(report, indent=1))
+
+
+def file_text(file: str) -> str | None:
+    """A kernel file's text as the program ran it: through ``linecache``, as Triton reads it; None if unread."""
+    text = "".join(linecache.getlines(file))
+    if text:
+        return text
+    try:
+        return Path(file).read_text(encoding="utf-8")
+    except OSError:
+        return None
 
 
 def _why(exc: Exception) -> str:

@@ -32,6 +32,7 @@ from typing import Any
 
 from ...arch import DEFAULT_CAPABILITY, arch_name, is_amd, recorded_arch, recorded_wave_size
 from ...errors import IrscopeError, SessionError
+from ...frontends.helion.recorded import read_helion
 from ...frontends.triton.listen import STAND_IN
 from ...frontends.triton.recorded import (
     QUIET_OPTIONS,
@@ -50,6 +51,7 @@ from ...storage.files import atomic_write, contained, read_json
 from ...types import Config, KernelId, Status
 from . import INDEX, INDEX_FORMAT, RAW
 from .compiles import compile_rows
+from .helion import helion_kernels, write_helion_session
 from .hook import PROFILE
 from .index import SESSION_FOLDERS, RunIndex, compiled_variant_row
 from .timeline import link_trace
@@ -68,6 +70,7 @@ class RunVariant:
     gpu: list[dict[str, Any]] = field(default_factory=list)  # the profile's entries for it (one per grid)
     autotuner_ms: float | None = None
     picked: bool = False
+    helion: Any = None  # frontends/helion/recorded.HelionRecorded: the Helion config this compile is (helion.py)
 
     @property
     def threads(self) -> int:
@@ -111,7 +114,9 @@ def collect(
     stand_in = _stand_in(raw, note)  # no GPU: the card the program ran on, as a stand-in
     outputs = _output_codes(raw, note)  # Inductor's, as the program logged them
     _sources_from_output_code(outputs, records)
-    kernels = _group(records)
+    helion, helion_skipped = read_helion(raw)
+    kernels = helion_kernels(_group(records), helion)
+    skipped += helion_skipped
     tuners = _read_optional(raw, "autotuners.json", list) or []
     if stand_in is not None:  # the stand-in times nothing: every config its autotuner tried compiled, none is picked
         tuners = []
@@ -185,6 +190,11 @@ def _write_session(out: Path, kernel: RunKernel, used: set[str], note: Callable[
     from ...frontends.gluon.kernel import GluonKernel
     from ...frontends.triton.kernel import TritonKernel
 
+    if kernel.variants[0].helion is not None:  # a Helion kernel's configs: a Helion session (helion.py)
+        name = _unique(kernel.name, used)
+        write_helion_session(out / "kernels" / name, kernel)
+        kernel.session = f"kernels/{name}"
+        return
     first = kernel.variants[0].record
     language = GluonKernel if first.frontend == "gluon" else TritonKernel  # Triton's JIT compiles both
     compilable = None
@@ -211,11 +221,7 @@ def _write_session(out: Path, kernel: RunKernel, used: set[str], note: Callable[
             identity, signature, rebuild = KernelId(first.kernel, first.file, f"recorded-{digest}"), None, None
     configs = [v.config for v in kernel.variants]
     table = parameter_table(compilable, configs)
-    name = kernel.name
-    n = 2
-    while name in used:
-        name, n = f"{kernel.name}-{n}", n + 1
-    used.add(name)
+    name = _unique(kernel.name, used)
     if compilable is None and signature is None:  # still a session of what the JIT wrote: the record's own signature
         try:
             signature = [a.to_json() for a in signature_of(first)]
@@ -240,6 +246,15 @@ def _write_session(out: Path, kernel: RunKernel, used: set[str], note: Callable[
         session.keep_recorded_launches(launches)
         session.save()
     kernel.session = f"kernels/{name}"
+
+
+def _unique(kernel: str, used: set[str]) -> str:
+    """A session folder's name for ``kernel`` that no other kernel of the run has (``name-2``, ...)."""
+    name, n = kernel, 2
+    while name in used:
+        name, n = f"{kernel}-{n}", n + 1
+    used.add(name)
+    return name
 
 
 # ------------------------------------------------------------------ launches, profile, autotuners
@@ -288,7 +303,8 @@ def _not_recorded(stand_in: dict[str, Any] | None, kernels: list[RunKernel], err
     """Kernels the program launched that have no session, each with why: a compile that failed in the program
     (on the stand-in), or one the listener could not record."""
     out: list[dict[str, str]] = []
-    kept = {(k.name, k.file) for k in kernels if k.session is not None}
+    # a Helion kernel was launched as the Triton kernel of its generated module (the record's name and file)
+    kept = {where for k in kernels if k.session is not None for v in k.variants for where in _names(k, v)}
     if stand_in is not None:
         for failure in stand_in["failed"]:  # a launch whose compile failed: that specialization has no session
             item = {"kernel": failure["kernel"], "file": failure["file"], "why": failure["error"]}
@@ -304,6 +320,10 @@ def _not_recorded(stand_in: dict[str, Any] | None, kernels: list[RunKernel], err
             out.append({"kernel": kernel.name, "file": kernel.file, "why": kernel.why or "no session was written"})
     out += [{"kernel": "?", "file": "", "why": error} for error in errors if "not recorded" in error]
     return out
+
+
+def _names(kernel: RunKernel, variant: RunVariant) -> tuple[tuple[str, str], ...]:
+    return ((kernel.name, kernel.file), (variant.record.kernel, variant.record.file))
 
 
 def _refuse_links(out: Path) -> None:
@@ -682,6 +702,7 @@ def _index(command, exit_code, wall_s, stand_in, profile, kernels, extra, others
                 "name": k.name,
                 "file": k.file,
                 "inductor": k.inductor,
+                **_helion_row(k),
                 "session": k.session,
                 "why": k.why,
                 "gpu_calls": calls,
@@ -727,6 +748,14 @@ def _index(command, exit_code, wall_s, stand_in, profile, kernels, extra, others
         "skipped": skipped + [f"not a Python kernel: {s}" for s in listener.get("skipped") or []],
         "errors": list(listener.get("errors") or []),
     }
+
+
+def _helion_row(kernel: RunKernel) -> dict[str, Any]:
+    """A Helion kernel's row names its language, its arguments and the Triton kernel Helion generated for it."""
+    helion = kernel.variants[0].helion if kernel.variants else None
+    if helion is None:
+        return {}
+    return {"frontend": "helion", "arguments": helion.arguments, "launched_as": kernel.variants[0].record.kernel}
 
 
 def is_run_dir(path: str | Path) -> bool:

@@ -1,0 +1,103 @@
+"""``irscope run`` on a program that calls a ``@helion.kernel``, without a GPU (the stand-in card): the Helion
+kernel is recorded under its own name with each config Helion compiled for the call (every field, as Helion
+normalized it), its stages the generated Triton (``helion_triton``) then the JIT's own, byte-equal to ``irscope
+dump`` of the same Helion file, arguments and config, and a PTX line lights the Helion line it came from. A plain
+Triton kernel in the same program is recorded beside it as before. The kernel and program are written for this
+test (examples/helion_centred.py, examples/helion_run.py): the first call is Helion's idiom (a config in the
+decorator, the kernel called), the second binds the kernel and sets another config.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from test_run import irscope  # `python -m irscope` as irscope run records without a GPU
+
+pytest.importorskip("helion", reason="needs helion (pip install irscope[helion])")
+
+# Written for this test and shown in docs/helion.md: the kernel's file, and the program that calls it beside it.
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+KERNEL_FILE = EXAMPLES / "helion_centred.py"
+PROGRAM = EXAMPLES / "helion_run.py"
+ARGUMENTS = "float16[64,256], float32"
+
+
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("helion_run")
+    result = irscope("run", "-o", "out", "--", sys.executable, str(PROGRAM), cwd=folder)
+    index = json.loads((folder / "out" / "run.json").read_text())
+    return folder, result, {k["name"]: k for k in index["kernels"]}, index
+
+
+def test_the_helion_kernel_is_recorded_under_its_name_with_each_config(recorded):
+    folder, result, kernels, index = recorded
+    assert result.returncode == 0, result.stderr
+    assert "done" in result.stdout and "centred_exp" in result.stdout
+    assert set(kernels) == {"centred_exp", "plain_add"} and index["not_recorded"] == [] and index["skipped"] == []
+    helion = kernels["centred_exp"]
+    assert helion["frontend"] == "helion" and helion["file"] == str(KERNEL_FILE)
+    assert helion["arguments"] == ARGUMENTS and helion["launched_as"] == "_helion_centred_exp"
+    assert helion["session"] == "kernels/centred_exp"
+    configs = [v["config"] for v in helion["variants"]]
+    # every field, as Helion normalized each config (the rest at its defaults), kept as the text -c takes
+    assert [(c["block_sizes"], c["num_warps"]) for c in configs] == [("[4]", "4"), ("[16]", "8")]
+    assert all(c["pid_type"] == "flat" and c["indexing"].startswith("['pointer'") for c in configs)
+    assert kernels["plain_add"]["variants"][0]["config"]["BLOCK"] == 1024 and "frontend" not in kernels["plain_add"]
+
+
+@pytest.fixture(scope="module")
+def compared(recorded):
+    """Each recorded variant beside irscope's own compile of the same Helion file, arguments and config."""
+    from irscope.capturing import capture
+    from irscope.frontends import resolve_kernel
+    from irscope.session import Session
+
+    folder = recorded[0]
+    session = Session.open(folder / "out" / "kernels" / "centred_exp")
+    kernel = resolve_kernel(f"{KERNEL_FILE}:centred_exp", ARGUMENTS)
+    pairs = [(session.variant(e), capture(kernel, dict(e.config.options), "sm_90")) for e in session.entries]
+    return session, kernel, pairs
+
+
+def test_the_recorded_stages_equal_irscope_dump_of_the_helion_kernel(compared):
+    from irscope.types import Stage
+
+    session, kernel, pairs = compared
+    assert session.frontend == "helion" and session.kernel == kernel.identity() and len(pairs) == 2
+    for variant, own in pairs:
+        assert variant.frontend == "helion" and variant.generated_by == "helion" and own.ok
+        assert variant.listings[Stage.SOURCE] == kernel.source()
+        for stage in (Stage.HELION_TRITON, Stage.TTIR, Stage.TTGIR, Stage.LLIR, Stage.PTX, Stage.SASS):
+            assert variant.listings[stage] == own.listings[stage], (variant.config.label(), stage)
+        assert "# src[helion_centred.py:" in variant.listings[Stage.HELION_TRITON]
+
+
+def test_a_ptx_line_maps_to_its_helion_line(compared):
+    from irscope.ir.sourcemap import SourceMap
+    from irscope.types import Stage
+
+    _, kernel, pairs = compared
+    lines = kernel.source().splitlines()
+    exp_line = next(i for i, t in enumerate(lines, 1) if "torch.exp" in t)
+    peak_line = next(i for i, t in enumerate(lines, 1) if "torch.amax" in t)
+    for variant, _ in pairs:
+        where = SourceMap(variant)
+        ptx = variant.listings[Stage.PTX].splitlines()
+        exps = [i for i, t in enumerate(ptx) if "ex2.approx" in t]
+        maxes = [i for i, t in enumerate(ptx) if t.strip().startswith("max.")]
+        assert exps and maxes
+        assert {where.source_line(Stage.PTX, i) for i in exps} == {exp_line}
+        assert {where.source_line(Stage.PTX, i) for i in maxes} == {peak_line}
+        assert set(where.lines_for(Stage.PTX, exp_line)) >= set(exps)
+
+
+def test_the_session_says_how_to_compile_more_configs(recorded):
+    """A run's data never imports the Helion file it names: new configs are compiled from the file, named."""
+    folder = recorded[0]
+    done = irscope("sweep", "out/kernels/centred_exp", "-s", "num_warps=2", cwd=folder)
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert "helion_centred.py:centred_exp" in done.stderr and "irscope does not import a kernel file" in done.stderr
