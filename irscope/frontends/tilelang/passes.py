@@ -34,6 +34,13 @@ def short_name(name: str) -> str:
     return name.rsplit(".", 1)[-1]
 
 
+def listing(mod: Any) -> str:
+    """The module's TVMScript as ``TL_LOWER_TRACE`` keeps it, ``str(mod)``, and the newline a listing ends with
+    (TVMScript ends with none; a PassLog keeps lines)."""
+    text = str(mod)
+    return text if text.endswith("\n") else text + "\n"
+
+
 def recorder_tool() -> Any:
     """A fresh ``PassRecorder`` (a TileLang ``PassInstrumentationTool``; TileLang imported only here)."""
     from tilelang.instrumentation import PassEventObserver, PassInstrumentationTool, StackedPassInstrument
@@ -45,11 +52,11 @@ def recorder_tool() -> Any:
 
         def pass_started(self, mod: Any, event: Any) -> str:
             self.names[event.sequence] = event.name
-            return str(mod)
+            return listing(mod)
 
         def pass_finished(self, mod: Any, event: Any, before: str) -> None:
             parent = self.names.get(event.parent_sequence, "") if event.parent_sequence is not None else ""
-            self.passes.append(RecordedPass(event.sequence, event.name, parent, before, str(mod)))
+            self.passes.append(RecordedPass(event.sequence, event.name, parent, before, listing(mod)))
 
     class PassRecorder(PassInstrumentationTool):
         def __init__(self) -> None:
