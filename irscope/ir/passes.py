@@ -19,6 +19,10 @@ one pass and finds the first pass where two configs part (the configs' own const
 and ``storage/variants.py`` writes them beside its stages as ``passes.json.gz``, so sessions and the capture
 cache keep them with no code of their own. Each pass's IR is read through a registered stage
 (``PassStep.listing_stage``: TTIR's or TTGIR's MLIR parsers), not a stage of its own.
+
+TileLang's TIR passes (``frontends/tilelang/passes.py``) come from its own pass instrumentation, which sees
+the IR before and after each pass: ``chained_log`` builds their PassLog, each step keeping the IR it started
+from where that is not the IR the step before left (``PassStep.rebase``: TVM nests passes in passes).
 """
 
 from __future__ import annotations
