@@ -203,7 +203,7 @@ def test_irscope_passes_prints_them_and_the_first_divergence_from_a_session(cli,
     assert result.exit_code == 0, result.stderr
     rows = [ln for ln in result.stdout.splitlines() if re.match(r"^\s*\d+\s", ln)]
     assert len(rows) == len(log.steps)
-    assert all(f" {s.name} ({s.arg})" in row for s, row in zip(log.steps, rows))
+    assert [row.split()[1] for row in rows] == [s.name for s in log.steps]  # the argument is cut to fit
     assert f"{len(log.steps)} passes" in result.stderr
     after = cli("passes", str(session), "-c", "num_stages=2", "--after", "LayoutInference")
     assert after.exit_code == 0 and "T.prim_func" in after.stdout
