@@ -137,6 +137,7 @@ def test_the_passes_are_tilelangs_own_trace_in_order_with_the_tir_after_each(rec
     assert {s.scope for s in nested} >= {"HoistIfThenElse", "SplitHostDevice"}
     device_filter = log.steps[last_filter - 1]
     assert device_filter.rebase is not None  # it starts from the module the host Filter also started from
+    assert device_filter.lines_removed > 0 and device_filter.lines_added == 0  # and only drops the host's code
 
 
 def test_recording_the_passes_changes_nothing_the_compile_makes(recorded, kernels_file):
@@ -207,6 +208,11 @@ def test_irscope_passes_prints_them_and_the_first_divergence_from_a_session(cli,
     assert f"{len(log.steps)} passes" in result.stderr
     after = cli("passes", str(session), "-c", "num_stages=2", "--after", "LayoutInference")
     assert after.exit_code == 0 and "T.prim_func" in after.stdout
+    # the device Filter's diff is against the module it started from: host functions dropped, nothing added
+    diff = cli("passes", str(session), "-c", "num_stages=2", "--diff", "Filter#2")
+    assert diff.exit_code == 0, diff.stderr
+    changes = [ln for ln in diff.stdout.splitlines() if ln[:1] in "+-" and ln[:3] not in ("+++", "---")]
+    assert changes and all(ln.startswith("-") for ln in changes)
     diverged = cli("passes", str(session), "--first-divergence", "-a", "num_stages=2", "-b", "num_stages=3", "--json")
     assert diverged.exit_code == 0, diverged.stderr
     data = json.loads(diverged.stdout)
