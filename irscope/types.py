@@ -343,6 +343,11 @@ class PassStep:
     lines_added: int = 0
     ops_removed: Mapping[str, int] = field(default_factory=dict)
     ops_added: Mapping[str, int] = field(default_factory=dict)
+    # Line operations that turn the IR after the pass before into the IR this pass started from, where
+    # they differ; then ``delta`` applies to that. TileLang's (TVM's) passes: a pass nested in another
+    # starts from its parent's IR, and the device Filter from the module the host Filter also started
+    # from. None for every MLIR pass: each starts from the IR the one before it left.
+    rebase: tuple[Any, ...] | None = None
 
     @property
     def changed(self) -> bool:
@@ -352,10 +357,13 @@ class PassStep:
     def listing_stage(self) -> Stage:
         """The registered stage whose parsers, normaliser and lexer read this pass's IR.
 
-        Every pass prints MLIR: TTIR's passes the tt dialect, the rest TTGIR's dialects or
+        Triton's passes print MLIR: TTIR's passes the tt dialect, the rest TTGIR's dialects or
         (the llir stage's passes) MLIR's llvm dialect, all read by the MLIR parsers of TTGIR.
+        Another compiler's passes are read by their own stage's (TileLang's: its lowered TIR's).
         """
-        return Stage.TTIR if self.stage == Stage.TTIR else Stage.TTGIR
+        if self.stage in (Stage.TTGIR, Stage.LLIR):
+            return Stage.TTGIR
+        return self.stage
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -364,16 +372,15 @@ class PassStep:
             "arg": self.arg,
             "stage": self.stage.value,
             "scope": self.scope,
-            "delta": None if self.delta is None else [list(op) if isinstance(op, tuple) else op for op in self.delta],
+            "delta": _ops_json(self.delta),
             "lines": [self.lines_removed, self.lines_added],
             "ops": [dict(self.ops_removed), dict(self.ops_added)],
+            **({"rebase": _ops_json(self.rebase)} if self.rebase is not None else {}),
         }
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> PassStep:
-        delta = data.get("delta")
-        if delta is not None:
-            delta = tuple(tuple(str(x) for x in op) if isinstance(op, list) else int(op) for op in delta)
+        delta, rebase = _ops(data.get("delta")), _ops(data.get("rebase"))
         removed, added = data.get("lines", (0, 0))
         ops_removed, ops_added = data.get("ops", ({}, {}))
         return cls(
@@ -387,7 +394,19 @@ class PassStep:
             int(added),
             {str(k): int(v) for k, v in ops_removed.items()},
             {str(k): int(v) for k, v in ops_added.items()},
+            rebase,
         )
+
+
+def _ops(data: Any) -> tuple[Any, ...] | None:
+    """Stored line operations (``PassStep.delta``, ``rebase``) read back: ints, and lists of lines to insert."""
+    if data is None:
+        return None
+    return tuple(tuple(str(x) for x in op) if isinstance(op, list) else int(op) for op in data)
+
+
+def _ops_json(ops: tuple[Any, ...] | None) -> list[Any] | None:
+    return None if ops is None else [list(op) if isinstance(op, tuple) else op for op in ops]
 
 
 @dataclass(frozen=True)
@@ -424,12 +443,13 @@ class PassLog:
         for position, step in enumerate(self.steps, 1):
             if step.index != position:
                 raise ValueError(f"pass {position} is numbered {step.index}")
-            if step.delta is None:
-                continue
-            covered = sum(abs(op) for op in step.delta if not isinstance(op, tuple))
-            if covered != lines:
-                raise ValueError(f"pass {position}'s line operations cover {covered} of {lines} lines")
-            lines = sum(len(op) if isinstance(op, tuple) else max(op, 0) for op in step.delta)
+            for ops in (step.rebase, step.delta):
+                if ops is None:
+                    continue
+                covered = sum(abs(op) for op in ops if not isinstance(op, tuple))
+                if covered != lines:
+                    raise ValueError(f"pass {position}'s line operations cover {covered} of {lines} lines")
+                lines = sum(len(op) if isinstance(op, tuple) else max(op, 0) for op in ops)
 
 
 class HtmlDisplay:

@@ -108,6 +108,9 @@ HAS_CUTE = importlib.util.find_spec("cutlass") is not None
 NEEDS_TILELANG = {
     "irscope dump examples/tilelang_kernels.py:add --arch sm_90",
     "irscope dump examples/tilelang_kernels.py:matmul -c block_M=128 -c num_stages=3 --stage ptx",
+    "irscope passes examples/tilelang_kernels.py:matmul",
+    "irscope passes examples/tilelang_kernels.py:matmul --after LayoutInference",
+    "irscope passes examples/tilelang_kernels.py:matmul --first-divergence -a num_stages=2 -b num_stages=3",
 }
 HAS_TILELANG = importlib.util.find_spec("tilelang") is not None
 GPU_ONLY = {

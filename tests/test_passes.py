@@ -175,7 +175,7 @@ def test_a_variant_written_and_read_back_keeps_its_passes(tmp_path, square):
         (("square_kernel", "--after", "999"), 2, "no pass 999"),
         (("square_kernel", "--after", "3", "--diff", "4"), 2, "do not go together"),
         (("square_kernel", "--first-divergence", "-a", "BLOCK_SIZE=128"), 2, "needs both"),
-        (("gelu_tanh_kernel",), 2, "only Triton kernels"),
+        (("gelu_tanh_kernel",), 2, "only Triton (Gluon's too) and TileLang kernels"),
     ],
 )
 def test_bad_input_is_one_line_on_stderr_and_a_documented_exit_code(run_irscope, args, code, words):

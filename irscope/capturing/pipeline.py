@@ -117,7 +117,7 @@ def capture_many(
 ) -> Iterator[Captured]:
     """Yield every config of ``kernel`` captured, in completion order.
 
-    ``passes``: record every pass of the compiler too (``Variant.passes``; Triton kernels,
+    ``passes``: record every pass of the compiler too (``Variant.passes``; Triton and TileLang kernels,
     ahead of time); a cached variant without them is compiled again.
 
     ``compile_timeout``: seconds a variant may compile before its worker is killed
@@ -138,7 +138,8 @@ def capture_many(
         )
     if passes and not kernel.records_passes:
         raise UsageError(
-            f"{kernel.name} is a {kernel.frontend} kernel: only Triton kernels (Gluon's too) record their compiler's passes"
+            f"{kernel.name} is a {kernel.frontend} kernel: only Triton (Gluon's too) and TileLang kernels record "
+            "their compiler's passes"
         )
     target = choose_target(arch)
     if target.vendor not in kernel.vendors:

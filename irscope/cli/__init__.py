@@ -65,7 +65,7 @@ SUMMARIES = {
     "inductor": "Capture the Triton kernels torch.compile (Inductor) generates.",
     "run": "Run COMMAND (a Python program) as it is and record every Triton kernel it compiles and launches.",
     "compare": "Compare implementations of one operation: KERNELS in any language irscope compiles.",
-    "passes": "Every MLIR pass Triton runs on KERNEL (a kernel or a session swept with --passes).",
+    "passes": "Every compiler pass Triton (MLIR) or TileLang (TIR) runs on KERNEL (a kernel or a session swept with --passes).",
     "ncu": "The hottest SASS instructions of KERNEL's variant, each with its Python line and why warps stall there.",
     "report": "Write SESSION as one HTML file: the variants table, the runtime chart, every stage of every variant "
     "(highlighted, each line linked to its Python line), the selected variant's findings and the diffs asked for.",

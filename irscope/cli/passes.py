@@ -1,4 +1,5 @@
-"""``irscope passes``: every MLIR pass of one variant, and the first pass where two configs part."""
+"""``irscope passes``: every compiler pass of one variant (Triton's MLIR, TileLang's TIR), and the first pass where two
+configs part."""
 
 from __future__ import annotations
 
@@ -51,7 +52,7 @@ from .output import echo
 def passes(
     kernel, assignments, arch, signature, after, diff_index, divergence, a_values, b_values, context, as_json
 ) -> None:
-    """Every MLIR pass Triton runs on KERNEL (a kernel or a session swept with --passes).
+    """Every compiler pass Triton (MLIR) or TileLang (TIR) runs on KERNEL (a kernel or a session swept with --passes).
 
     KERNEL may also be a file holding a program's MLIR_ENABLE_DUMP=1 output (its stderr):
     LOG:N names its Nth compile (or LOG:KERNEL a kernel's only one).
@@ -59,7 +60,9 @@ def passes(
     The table lists the passes in pipeline order with their stage (ttir, ttgir, llir),
     the normalised lines each removed and added, and the operations it removed (-) and
     added (+); a blank row left the IR as it was. Compiled ahead of time, Triton's cache
-    bypassed, from Triton's own pass dumps (MLIR_ENABLE_DUMP).
+    bypassed, from Triton's own pass dumps (MLIR_ENABLE_DUMP). A TileLang kernel's TIR passes
+    come from TileLang's own pass instrumentation (what TL_LOWER_TRACE shows), in the
+    order they started; a pass nested in another names it as its scope.
 
     \b
     Examples:

@@ -9,7 +9,9 @@ value names (``%c128_i32``). Not masked elsewhere, even where a number equals a
 config value: 128 is BLOCK_SIZE in one line and the thread count in the next. Kept: layout encodings (``#blocked = ...``
 lines: sizePerThread, threadsPerWarp, warpsPerCTA, order, shared and MMA layouts),
 which are the compiler's decisions, and everything else: operations, their count and
-order, element types, attributes, hints.
+order, element types, attributes, hints. TileLang's TIR (TVMScript) has none of these
+markers: every integer in it is masked (a block size reaches it as loop extents, buffer
+shapes, thread counts and index arithmetic alike); its names, calls, their order and dtypes are kept.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 
 from ..ir.dialects import dialect_of, normalize
 from ..ir.normalize import NormalizedLine
-from ..ir.passes import ir_after_each
+from ..ir.passes import ir_after_each, ir_before
 from ..types import PassLog, PassStep, Stage
 from .canonical import canonical_diff_texts
 from .core import Hunk, diff_lines, hunks_from
@@ -44,7 +46,7 @@ def pass_hunks(log: PassLog, index: int, texts: Sequence[str] | None = None) -> 
     """The normalised diff of pass ``index``: the IR before it against the IR after it."""
     texts = texts or ir_after_each(log)
     step = log.steps[index - 1]
-    return ir_hunks(step, texts[index - 1], texts[index])
+    return ir_hunks(step, ir_before(log, index, texts), texts[index])
 
 
 def _hunks(step: PassStep | None, a: str, b: str) -> tuple[Hunk, ...]:
@@ -70,9 +72,12 @@ def _names_masked(code: str) -> str:
 def _masked_named(step: PassStep, text: str) -> list[NormalizedLine]:
     """``masked`` but for the numbers in value names: each name still names one value."""
     out = []
+    tir = dialect_of(step.listing_stage).key == "tir"
     for line in normalize(step.listing_stage, text):
         code = line.text
-        if not LAYOUT_ALIAS.match(code):
+        if tir:  # TileLang's TIR: a config's values are its extents, shapes, strides and indices
+            code = NUMBER.sub("#", code)
+        elif not LAYOUT_ALIAS.match(code):
             code = SHAPE.sub(lambda m: f"{m[1]}<" + "#x" * m[2].count("x"), code)
             code = ARROW_SHAPE.sub(lambda m: f"{m[1]}<" + "#x" * m[2].count("x"), code)
             code = BOUND.sub(lambda m: f"{m[1]} = #", code)
@@ -205,8 +210,8 @@ def first_divergence(log_a: PassLog, log_b: PassLog) -> Divergence:
                 step_a,
                 step_b,
                 between,
-                _hunks(step_a, texts_a[n - 1], texts_a[n]),
-                _hunks(step_b, texts_b[n - 1], texts_b[n]),
+                _hunks(step_a, ir_before(log_a, n, texts_a), texts_a[n]),
+                _hunks(step_b, ir_before(log_b, n, texts_b), texts_b[n]),
             )
     return Divergence(None, "the IR never differs beyond the configs' own constants")
 

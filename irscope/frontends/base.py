@@ -178,7 +178,7 @@ class Kernel(abc.ABC):
 
     def compile_passes(self, config: Config, target: Target) -> Compiled:
         """``compile`` ahead of time, recording every pass of the compiler in ``Compiled.passes``."""
-        raise NotImplementedError(f"{self.name}: only Triton kernels record their compiler's passes")
+        raise NotImplementedError(f"{self.name}: only Triton and TileLang kernels record their compiler's passes")
 
     @property
     def generated_by(self) -> str:

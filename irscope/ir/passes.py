@@ -19,6 +19,10 @@ one pass and finds the first pass where two configs part (the configs' own const
 and ``storage/variants.py`` writes them beside its stages as ``passes.json.gz``, so sessions and the capture
 cache keep them with no code of their own. Each pass's IR is read through a registered stage
 (``PassStep.listing_stage``: TTIR's or TTGIR's MLIR parsers), not a stage of its own.
+
+TileLang's TIR passes (``frontends/tilelang/passes.py``) come from its own pass instrumentation, which sees
+the IR before and after each pass: ``chained_log`` builds their PassLog, each step keeping the IR it started
+from where that is not the IR the step before left (``PassStep.rebase``: TVM nests passes in passes).
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ import difflib
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..types import PassLog, PassStep, Stage
 
@@ -116,14 +120,25 @@ def build_pass_log(stages: Sequence[tuple[Stage, str, str]]) -> PassLog:
         chain += [(dump, stage, after) for dump, after in zip(dumps, afters)]
     if initial is None:
         return PassLog("")
+    return chained_log(initial, [(dump, stage, None, after) for dump, stage, after in chain])
+
+
+def chained_log(initial: str, chain: Sequence[tuple[PassDump, Stage, str | None, str]]) -> PassLog:
+    """A PassLog from the IR before the first pass and each pass's ``(dump, stage, before, after)`` in
+    pipeline order; ``before``: the IR the pass started from, where the compiler's hook says (TileLang's),
+    else None: the IR the pass before left."""
     aliases: dict[str, int] = {}
     previous = first = _aliased(initial, aliases)
     counts = op_counts(previous)
     steps: list[PassStep] = []
-    for dump, stage, after in chain:
+    for dump, stage, before, after in chain:
         after = _aliased(after, aliases)
+        rebase = None
+        if before is not None and (before := _aliased(before, aliases)) != previous:
+            rebase = encode_delta(previous.splitlines(), before.splitlines())
+            previous, counts = before, op_counts(before)
         step, counts = _step(len(steps) + 1, dump, stage, previous, after, counts)
-        steps.append(step)
+        steps.append(replace(step, rebase=rebase) if rebase is not None else step)
         previous = after
     return PassLog(first, tuple(steps), tuple(aliases))
 
@@ -220,13 +235,21 @@ def apply_delta(lines: list[str], delta: Iterable) -> list[str]:
     return out
 
 
+def _applied(lines: list[str], step: PassStep) -> list[str]:
+    """The stored lines after ``step`` from those after the pass before it."""
+    for ops in (step.rebase, step.delta):
+        if ops is not None:
+            lines = apply_delta(lines, ops)
+    return lines
+
+
 def ir_after_each(log: PassLog) -> list[str]:
     """The IR before the first pass, then after each pass: ``[initial, after 1, after 2, ...]``."""
     lines = log.initial.splitlines()
     texts = [unaliased(log.initial, log.aliases)]
     for step in log.steps:
-        if step.delta is not None:
-            lines = apply_delta(lines, step.delta)
+        if step.delta is not None or step.rebase is not None:
+            lines = _applied(lines, step)
             texts.append(unaliased("\n".join(lines) + "\n", log.aliases))
         else:
             texts.append(texts[-1])
@@ -239,8 +262,18 @@ def ir_after(log: PassLog, index: int) -> str:
         raise IndexError(f"pass {index} out of range: the pipeline has {len(log.steps)} passes")
     lines = log.initial.splitlines()
     for step in log.steps[:index]:
-        if step.delta is not None:
-            lines = apply_delta(lines, step.delta)
+        lines = _applied(lines, step)
+    return unaliased("\n".join(lines) + "\n", log.aliases)
+
+
+def ir_before(log: PassLog, index: int, texts: Sequence[str] | None = None) -> str:
+    """The IR pass ``index`` (1-based) started from: the IR after the pass before it, unless it started
+    elsewhere (``PassStep.rebase``). ``texts``: ``ir_after_each(log)``, where the caller has it."""
+    previous = texts[index - 1] if texts is not None else ir_after(log, index - 1)
+    rebase = log.steps[index - 1].rebase
+    if rebase is None:
+        return previous
+    lines = apply_delta(previous.splitlines(), rebase)
     return unaliased("\n".join(lines) + "\n", log.aliases)
 
 

@@ -41,9 +41,9 @@ def hostile_file(tmp_path: Path, canary: Path) -> Path:
     return path
 
 
-def crafted_session(tmp_path: Path, canary: Path, listings: dict[str, str] | None = None) -> Path:
+def crafted_session(tmp_path: Path, canary: Path, listings: dict[str, str] | None = None, passes=None) -> Path:
     """A TileLang session written by irscope's own writer, naming the hostile file (and, given ``listings``,
-    holding one variant of them)."""
+    holding one variant of them, with ``passes``, a PassLog, where given)."""
     from irscope.session import Session
     from irscope.types import Config, KernelId, Stage, Status, Variant
 
@@ -66,6 +66,7 @@ def crafted_session(tmp_path: Path, canary: Path, listings: dict[str, str] | Non
             stages,
             frontend="tilelang",
             source_language="python",
+            passes=passes,
         )
         session.add(variant)
     session.save()
@@ -115,3 +116,60 @@ def test_line_directives_in_a_stored_cuda_listing_open_nothing_they_name(run_irs
     assert shown["listings"]["tilelang_cuda"] == cuda
     assert shown["source_map"]["tilelang_cuda"] == [None] * 4
     assert not canary.exists()
+
+
+TIR = '# from tvm.script import tirx as T\n\n@T.prim_func\ndef main(A: T.Buffer((1024,), "float32")):\n    T.evaluate(0)\n'
+
+
+def tilelang_passes(name: str, arg: str, initial: str = TIR):
+    """A TileLang PassLog of two passes: the first named ``name`` (``arg``), the second changing the TIR."""
+    from irscope.frontends.registry import register_stages
+    from irscope.ir.passes import PassDump, chained_log
+
+    register_stages("tilelang")
+    from irscope.frontends.tilelang.stages import LOWERED_TIR
+
+    after = initial.replace("T.evaluate(0)", "T.evaluate(1)")
+    chain = [
+        (PassDump(name, arg, "", ""), LOWERED_TIR, None, initial),
+        (PassDump("Simplify", "tl.Simplify", "", ""), LOWERED_TIR, None, after),
+    ]
+    return chained_log(initial, chain)
+
+
+@pytest.mark.parametrize("name", ["window title", "clear screen", "bidi override", "carriage return"])
+def test_a_stored_tilelang_pass_name_with_controls_and_a_path_is_shown_as_escapes_and_opens_nothing(
+    cli, tmp_path, name
+):
+    """The pass table and --after print a stored pass's name and argument through the one choke point (as
+    Triton's, tests/hostile/test_terminal_controls.py): controls as escapes; the path in it is only text."""
+    from .test_terminal_controls import PAYLOADS, assert_shown_not_obeyed, canary
+
+    payload = PAYLOADS[name]
+    outside = tmp_path / "outside" / "secret.txt"
+    outside.parent.mkdir()
+    outside.write_text("never shown\n")
+    passes = tilelang_passes(canary(payload[0]), f"../../outside/secret.txt{payload[0]}")
+    session = crafted_session(tmp_path, tmp_path / "ran", {"tilelang_cuda": "// k\n"}, passes)
+    for args in ((), ("--after", "1"), ("--json",)):
+        result = cli("passes", str(session), "-c", "block=128", *args)
+        assert result.exit_code == 0, result.stderr
+        assert "never shown" not in result.stdout + result.stderr
+        if args != ("--json",):  # JSON escapes them its own way (\u001b)
+            assert_shown_not_obeyed(result, payload[1])
+    assert not (tmp_path / "ran").exists()
+
+
+def test_a_stored_tilelang_pass_log_too_large_is_refused_in_one_line(cli, tmp_path, monkeypatch):
+    """Pass data that unpacks past the limit (``MAX_PASSES_BYTES``, lowered here to 1 MiB so that the test writes
+    2 MB, not 512) is refused before it is parsed: exit 5, one line; the variant's other stages still read."""
+    from irscope.storage import variants
+
+    big = TIR + "".join(f"# {'x' * 90} {n}\n" for n in range(22_000))  # about 2 MB of TIR
+    session = crafted_session(tmp_path, tmp_path / "ran", {"tilelang_cuda": "// k\n"}, tilelang_passes("P", "p", big))
+    monkeypatch.setattr(variants, "MAX_PASSES_BYTES", 1 << 20)
+    result = cli("passes", str(session), "-c", "block=128")
+    one_line_error(result, 5, "unpacks to more than 1 MB")
+    monkeypatch.undo()
+    assert cli("passes", str(session), "-c", "block=128").exit_code == 0
+    assert not (tmp_path / "ran").exists()

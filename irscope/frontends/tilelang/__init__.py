@@ -7,10 +7,11 @@ A ``@tilelang.jit`` function is a factory: its parameters (shapes, block sizes, 
 ``{"kind": "cuda", "arch": "sm_90a"}`` with its ``tl.emit_line_directives`` pass config, then the two
 nvcc calls its ``JITKernel.export_ptx`` and ``export_sass`` make (``tilelang.contrib.nvcc``). Stages: the
 TIR before and after lowering, the generated CUDA (``#line`` directives naming the Python lines), PTX
-and SASS of the cubin.
+and SASS of the cubin; asked for (``irscope passes``, ``sweep --passes``), the TIR after every pass.
 
 ``source.py`` finds the kernels and their parameters with ``ast`` (nothing is imported), ``kernel.py`` is
-``TileLangKernel`` and its compile, ``stages.py`` the TIR and CUDA stages, ``frontend.py`` the ``Frontend``,
+``TileLangKernel`` and its compile, ``stages.py`` the TIR and CUDA stages, ``passes.py`` the recorder of
+every pass (TileLang's own pass instrumentation, as ``TL_LOWER_TRACE``), ``frontend.py`` the ``Frontend``,
 ``listen.py`` the recorder of each TileLang compile a program makes under ``irscope run``.
 This package's own module holds only its description, ``FRONTEND`` (the ``irscope.frontends`` entry point).
 """

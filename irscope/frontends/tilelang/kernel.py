@@ -108,7 +108,16 @@ class TileLangKernel(Kernel):
                 raise KernelNotFound(f"{self.file} defines no TileLang kernel {self.name!r} when imported")
         return self._object
 
-    def compile(self, config: Config, target: Target) -> Compiled:
+    @property
+    def records_passes(self) -> bool:
+        return True
+
+    def compile_passes(self, config: Config, target: Target) -> Compiled:
+        """``compile``, with every TIR pass of the lowering recorded by TileLang's own pass instrumentation
+        (``passes.py``): what ``TL_LOWER_TRACE`` lists, in its order."""
+        return self.compile(config, target, record_passes=True)
+
+    def compile(self, config: Config, target: Target, record_passes: bool = False) -> Compiled:
         start = time.perf_counter()
         arch = gpu_arch(target.nvidia_capability("TileLang"))
         values = {p.name: config.constexprs[p.name] for p in self.params if p.name in config.constexprs}
@@ -121,10 +130,15 @@ class TileLangKernel(Kernel):
         except IrscopeError as exc:  # the file does not import here (no TileLang: its line names the extra)
             return Compiled(error=CaptureError("import", str(exc)), compiler=tilelang_version())
         stages: dict[Stage, str] = {}
+        recorder = None
         try:
+            if record_passes:
+                from .passes import recorder_tool
+
+                recorder = recorder_tool()
             func = kernel.get_tir(**values) if hasattr(kernel, "get_tir") else kernel
             stages[TIR] = func.script()
-            cubin, shared = _lower_and_build(kernel, func, arch, stages)
+            cubin, shared = _lower_and_build(kernel, func, arch, stages, recorder)
         except Exception as exc:
             environment = CaptureError.from_environment(exc, "compiling (TileLang)")
             return Compiled(
@@ -132,6 +146,7 @@ class TileLangKernel(Kernel):
                 error=environment or CaptureError("tilelang", _message(exc)),
                 compiler=tilelang_version(),
                 seconds=round(time.perf_counter() - start, 4),
+                passes=recorder.log() if recorder is not None else None,
             )
         ptx = stages.get(Stage.PTX, "")
         entry = next(iter(re.findall(r"\.entry\s+(\w+)\s*\(", ptx)), None)
@@ -146,13 +161,20 @@ class TileLangKernel(Kernel):
             cubin_resources=kernel_resources(cubin),
             compiler=tilelang_version(),
             seconds=round(time.perf_counter() - start, 4),
+            passes=recorder.log() if recorder is not None else None,
         )
 
 
-def _lower_and_build(kernel: Any, func: Any, arch: str, stages: dict[Stage, str]) -> tuple[bytes, int]:
+def _lower_and_build(
+    kernel: Any, func: Any, arch: str, stages: dict[Stage, str], recorder: Any = None
+) -> tuple[bytes, int]:
     """Lower ``func`` for ``arch`` and build its PTX and cubin, each stage kept as soon as it is made (a failing
     nvcc leaves the TIR and the CUDA to read). Also the dynamic shared memory its kernel asks for at launch:
-    the device function's ``dyn_shared_memory_buf`` (ptxas sees only the static)."""
+    the device function's ``dyn_shared_memory_buf`` (ptxas sees only the static). ``recorder``: a
+    ``passes.recorder_tool()`` to hand every pass to, in a compile session of its own as ``JITKernel``'s
+    (TileLang's default tools, ``TL_LOWER_TRACE``'s among them, left out: its output is not ours to make)."""
+    import contextlib
+
     import tilelang
     from tilelang import tvm
     from tilelang.contrib import nvcc
@@ -161,7 +183,19 @@ def _lower_and_build(kernel: Any, func: Any, arch: str, stages: dict[Stage, str]
     configs = {**dict(getattr(kernel, "pass_configs", None) or {}), LINE_DIRECTIVES: True}
     flags = getattr(kernel, "compile_flags", None)
     flags = [flags] if isinstance(flags, str) else flags
-    with tvm.transform.PassContext(opt_level=3, config=configs), target:
+    instruments: list[Any] = []
+    with contextlib.ExitStack() as stack:
+        if recorder is not None:
+            from tilelang.instrumentation import compile_pass_instrumentation
+
+            session = stack.enter_context(
+                compile_pass_instrumentation(
+                    "irscope", tools=[recorder], include_default_tools=False, reuse_existing=False
+                )
+            )
+            instruments = session.create_pass_instruments()
+        stack.enter_context(tvm.transform.PassContext(opt_level=3, config=configs, instruments=instruments))
+        stack.enter_context(target)
         artifact = tilelang.lower(func, target=target)
         stages[LOWERED_TIR] = artifact.device_mod.script()
         shared = sum(int(f.attrs.get("dyn_shared_memory_buf", 0)) for f in artifact.device_mod.functions.values())

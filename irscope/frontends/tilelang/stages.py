@@ -22,7 +22,7 @@ LOWERED_TIR: Stage = register(
         "Lowered TIR",
         "tir",
         "tir",
-        "TIR after TileLang's lowering passes: the device functions its CUDA code generator reads",
+        "TIR after TileLang's lowering passes: the device module lower() hands on (irscope passes: after each pass)",
         "the device module of TileLang's lower(), as TVMScript",
         vendor="nvidia",
         frontends=("tilelang",),

@@ -1,4 +1,4 @@
-"""The Passes tab: every MLIR pass of the selected variant, the IR after the selected one, or its diff
+"""The Passes tab: every compiler pass (Triton's MLIR, TileLang's TIR) of the selected variant, the IR after the selected one, or its diff
 against the IR before it (``d`` toggles). Passes are there for variants captured with them
 (``irscope sweep --passes``, ``irscope passes``); the others say how to get them."""
 
@@ -15,7 +15,7 @@ from .listing import ListingView
 NO_PASSES = [
     "No passes were kept for this variant.",
     "Sweep with `irscope sweep KERNEL --passes -o DIR` (or see one with `irscope passes KERNEL -c ...`),",
-    "then open that session: every MLIR pass, the IR after each, and what each one changed.",
+    "then open that session: every compiler pass, the IR after each, and what each one changed.",
 ]
 
 
