@@ -27,6 +27,11 @@ from click.testing import CliRunner
 REPO = Path(__file__).resolve().parent.parent
 PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 
+# docs/tilelang.md's one operator in three languages: needs both the CuTe DSL and TileLang.
+THREE_LANGUAGES = (
+    "irscope compare add_kernel examples/cute_add.py:add examples/tilelang_kernels.py:add --arch sm_90 "
+    '-S "examples/cute_add.py:add=float32[128,256]:16, float32[128,256]:16, float32[128,256]:16"'
+)
 # Commands that do not run here, each with why (the rest run, and GPU-only ones are in GPU_ONLY).
 NEEDS_AMD_RECORDING = "an input recorded on an AMD GPU, which the repository does not ship (not done)"
 USERS_TRACE = "names the user's own tritonparse trace files (tritonparse's file names): not shipped (not done)"
@@ -102,6 +107,7 @@ NEEDS_CUTE = {
     '-b kernel=examples/cute_kernels.py:row_sum -b "signature=float32[4096,1024]:16, float32[4096]"',
     "irscope compare examples/row_sum.py:row_sum_kernel examples/cute_kernels.py:row_sum --arch sm_90      "
     '-S "examples/cute_kernels.py:row_sum=float32[4096,1024]:16, float32[4096]"',
+    THREE_LANGUAGES,
 }
 HAS_CUTE = importlib.util.find_spec("cutlass") is not None
 # TileLang commands: the same, with tilelang (docs/tilelang.md).
@@ -111,6 +117,7 @@ NEEDS_TILELANG = {
     "irscope passes examples/tilelang_kernels.py:matmul",
     "irscope passes examples/tilelang_kernels.py:matmul --after LayoutInference",
     "irscope passes examples/tilelang_kernels.py:matmul --first-divergence -a num_stages=2 -b num_stages=3",
+    THREE_LANGUAGES,
 }
 HAS_TILELANG = importlib.util.find_spec("tilelang") is not None
 GPU_ONLY = {
