@@ -57,7 +57,8 @@ def kernels(tmp_path_factory) -> dict[str, str]:
 
 def _listing_facts(ptx: str) -> tuple[Counter, Counter, int]:
     """Global loads and stores by width in bytes, as the PTX spells them, and its instruction count."""
-    loads, stores = Counter(), Counter()
+    loads: Counter[str] = Counter()
+    stores: Counter[str] = Counter()
     for op, vector, bits in ACCESS.findall(ptx):
         (loads if op == "ld" else stores)[str(int(vector or 1) * int(bits) // 8)] += 1
     body = ptx[ptx.index("{") :]
