@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import functools
 import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
@@ -384,29 +385,40 @@ class PassStep:
         removed, added = data.get("lines", (0, 0))
         ops_removed, ops_added = data.get("ops", ({}, {}))
         return cls(
-            int(data["index"]),
+            _count(data["index"]),
             str(data["name"]),
             str(data["arg"]),
             Stage(data["stage"]),
             str(data.get("scope", "")),
             delta,
-            int(removed),
-            int(added),
-            {str(k): int(v) for k, v in ops_removed.items()},
-            {str(k): int(v) for k, v in ops_added.items()},
+            _count(removed),
+            _count(added),
+            {str(k): _count(v) for k, v in ops_removed.items()},
+            {str(k): _count(v) for k, v in ops_added.items()},
             rebase,
         )
+
+
+def _count(value: Any) -> int:
+    """A stored count or line operation: an int as JSON writes one (int() would take 4.9 and True, and
+    raise OverflowError, an internal error, on 1e400)."""
+    if type(value) is not int:
+        raise ValueError(f"{value!r} is not a whole number")
+    return value
 
 
 def _ops(data: Any) -> tuple[Any, ...] | None:
     """Stored line operations (``PassStep.delta``, ``rebase``) read back: ints, and lists of lines to insert."""
     if data is None:
         return None
-    return tuple(tuple(str(x) for x in op) if isinstance(op, list) else int(op) for op in data)
+    return tuple(tuple(str(x) for x in op) if isinstance(op, list) else _count(op) for op in data)
 
 
 def _ops_json(ops: tuple[Any, ...] | None) -> list[Any] | None:
     return None if ops is None else [list(op) if isinstance(op, tuple) else op for op in ops]
+
+
+PASS_ALIAS = re.compile("\x01(\\d+)\x01")  # a long type a stored pass line names by its number (ir/passes.py)
 
 
 @dataclass(frozen=True)
@@ -440,6 +452,23 @@ class PassLog:
         when asked for, long after a damaged file could still be named as the cause.
         """
         lines = len(self.initial.splitlines())
+        # An alias stands for part of one line: with a line break in it, or a number past the list, the IR
+        # rebuilt from the stored lines would not be the lines the operations count.
+        if any(len(f"x{alias}x".splitlines()) != 1 for alias in self.aliases):
+            raise ValueError("an alias holds a line break")
+        texts = [
+            self.initial,
+            *(
+                x
+                for s in self.steps
+                for ops in (s.rebase, s.delta)
+                for op in ops or ()
+                if isinstance(op, tuple)
+                for x in op
+            ),
+        ]
+        if any(int(n) >= len(self.aliases) for text in texts for n in PASS_ALIAS.findall(text)):
+            raise ValueError("a line names an alias the log does not hold")
         for position, step in enumerate(self.steps, 1):
             if step.index != position:
                 raise ValueError(f"pass {position} is numbered {step.index}")

@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from ..types import PassLog, PassStep, Stage
+from ..types import PASS_ALIAS, PassLog, PassStep, Stage
 
 # A dump's header names the pass (its class) and its argument (the name a pipeline gives it), in one of
 # two forms. MLIR before Triton 3.8:
@@ -65,7 +65,7 @@ OTHER_OUTPUT = re.compile(r"^// -----//", re.M)
 LONG_TYPE = re.compile(r"!llvm\.struct<\([^()]{64,}\)>")
 # A stored line's alias for a long type: a control character, which MLIR's printer escapes in text.
 ALIAS_MARK = "\x01"
-ALIAS = re.compile("\x01(\\d+)\x01")
+ALIAS = PASS_ALIAS
 # %row_6 = tt.load %input_ptrs_4, %row_5, %cst : tensor<128x!tt.ptr<f32>, #blocked>
 # tt.store %output_ptrs_7, %square_output, %row_5 : tensor<128x!tt.ptr<f32>, #blocked>
 # %0:2 = "ttg.warp_specialize"() ...

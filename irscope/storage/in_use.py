@@ -18,27 +18,45 @@ import contextlib
 import fcntl
 import os
 import stat
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 IN_USE = ".in-use"  # hidden: cache listings skip names that start with a dot
+WAIT_S = 5.0  # the longest a compile waits for a trim's removal of one entry
 
 
 @contextlib.contextmanager
 def holding(folder: Path) -> Iterator[None]:
     """Hold ``folder`` in use for the block; any number of holders at once. Waits out a trim removing
-    from it now."""
+    from it now, for WAIT_S at most."""
     fd = None
     with contextlib.suppress(OSError):
         folder.mkdir(parents=True, exist_ok=True)
         fd = os.open(folder / IN_USE, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o666)
-        if stat.S_ISREG(os.fstat(fd).st_mode):
-            fcntl.flock(fd, fcntl.LOCK_SH)
+        if not stat.S_ISREG(os.fstat(fd).st_mode) or not _shared(fd):
+            os.close(fd)
+            fd = None
     try:
         yield
     finally:
         if fd is not None:
             os.close(fd)
+
+
+def _shared(fd: int) -> bool:
+    """Take the lock shared, waiting out a trim (it holds it for one entry's removal); False after
+    WAIT_S: whoever holds it that long (another user of a shared cache, a stopped trim) is not a trim
+    at work, and the compile goes on unprotected rather than hang."""
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
 
 
 @contextlib.contextmanager

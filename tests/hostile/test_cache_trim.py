@@ -228,3 +228,31 @@ def test_an_in_use_lock_that_is_not_a_plain_file_stops_neither_a_compile_nor_a_t
     assert cli("cache", "--clear").exit_code == 0
     assert [p.name for p in digest.iterdir() if not p.name.startswith(".")] == []
     assert fingerprint(canary) == before and os.path.lexists(digest / IN_USE)
+
+
+def test_an_in_use_lock_someone_else_holds_does_not_hang_a_compile(tmp_path, run_irscope):
+    """Another user of a shared Triton cache (or a stopped trim) holding a folder's `.in-use` exclusively: the
+    compile waits WAIT_S for it, as for a trim at work, then compiles unprotected (it hung forever before)."""
+    import fcntl
+
+    from irscope.storage.in_use import WAIT_S
+
+    triton = tmp_path / "triton-cache"
+    kernel = tmp_path / "held.py"
+    kernel.write_text(
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef held(x_ptr, BLOCK: tl.constexpr):\n"
+        "    offs = tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, tl.load(x_ptr + offs) + 1)\n"
+    )
+    digest = triton / "irscope" / hashlib.sha256(str(kernel).encode()).hexdigest()[:16]  # compile.triton_cache_for
+    digest.mkdir(parents=True)
+    lock = os.open(digest / IN_USE, os.O_RDONLY | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        env = {"IRSCOPE_CACHE_DIR": str(tmp_path / "cache"), "TRITON_CACHE_DIR": str(triton)}
+        started = time.monotonic()
+        done = run_irscope("dump", f"{kernel}:held", "-S", "*fp32:16", "-c", "BLOCK=64", env=env, timeout=300)
+        took = time.monotonic() - started
+    finally:
+        os.close(lock)
+    assert done.returncode == 0, done.stderr
+    assert took >= WAIT_S and [p for p in digest.iterdir() if not p.name.startswith(".")], took

@@ -142,9 +142,18 @@ def _first_changing(steps) -> int:
         lambda log: log["steps"][_first_changing(log["steps"])]["delta"].__setitem__(0, -1),
         lambda log: log["steps"][_first_changing(log["steps"])]["delta"].__setitem__(0, 10**30),
         lambda log: log["steps"][0].update(index=10**30),
+        lambda log: log["steps"][0].update(index="<1e400>"),  # written as the number 1e400 (float infinity)
+        lambda log: log["steps"][0].update(index=True),
+        lambda log: log["steps"][0].update(lines=[4.9, 0]),
+        lambda log: log.update(aliases=["a\u2028b"]),  # a line break inside one stored line
+        lambda log: log.update(initial="\x017\x01" + log["initial"]),  # an alias the log does not hold
     ],
-    ids=["no initial IR", "an empty delta", "a delta dropping too much", "a delta keeping too much", "a huge index"],
-)
+    ids=[
+        "no initial IR", "an empty delta", "a delta dropping too much", "a delta keeping too much", "a huge index",
+        "an infinite index", "a true index", "a fraction of a line", "an alias with a line break",
+        "an alias past the list",
+    ],
+)  # fmt: skip
 @pytest.mark.parametrize("extra", [(), ("--diff", "2"), ("--after", "3")], ids=["table", "diff", "after"])
 def test_pass_data_whose_steps_do_not_chain_is_a_damaged_session(cli, tmp_path, with_passes, damage, extra):
     import gzip
@@ -155,7 +164,7 @@ def test_pass_data_whose_steps_do_not_chain_is_a_damaged_session(cli, tmp_path, 
     variant = next((session / "variants").iterdir())
     log = json.loads(gzip.decompress((variant / "passes.json.gz").read_bytes()))
     damage(log)
-    raw = gzip.compress(json.dumps(log).encode())
+    raw = gzip.compress(json.dumps(log).replace('"<1e400>"', "1e400").encode())
     (variant / "passes.json.gz").write_bytes(raw)
     record = json.loads((variant / "variant.json").read_text())
     record["sha256"]["passes.json.gz"] = hashlib.sha256(raw).hexdigest()
