@@ -550,6 +550,20 @@ def _source_name(kernel_file: str) -> str:
     return safe_name(plain or "kernel_source", "kernel file name")
 
 
+def parameters_problem(parameters: Mapping[str, Any]) -> str | None:
+    """What is wrong with a session's parameter table, as opening the session would refuse it; None if nothing.
+    Checked also where a table comes from data before a session is written with it (interop/run/compiles.py)."""
+    for name, parameter in parameters.items():
+        if not (
+            isinstance(parameter, dict)
+            and "default" in parameter
+            and isinstance(parameter.get("kind"), str)
+            and isinstance(parameter.get("sweep", []), list)
+        ):
+            return f"parameter {name!r} must be an object with its default, kind and sweep values"
+    return None
+
+
 def _read_index(path: Path) -> dict[str, Any]:
     index = contained(path, INDEX)
     data = read_json(index)
@@ -561,16 +575,9 @@ def _read_index(path: Path) -> dict[str, Any]:
         raise SessionError(f"{index} is malformed: 'kernel' must name the kernel, its file and source hash")
     if not isinstance(data.get("variants", []), list) or not isinstance(data.get("parameters") or {}, dict):
         raise SessionError(f"{index} is malformed: 'variants' must be a list and 'parameters' an object")
-    for name, parameter in (data.get("parameters") or {}).items():
-        if not (
-            isinstance(parameter, dict)
-            and "default" in parameter
-            and isinstance(parameter.get("kind"), str)
-            and isinstance(parameter.get("sweep", []), list)
-        ):
-            raise SessionError(
-                f"{index} is malformed: parameter {name!r} must be an object with its default, kind and sweep values"
-            )
+    problem = parameters_problem(data.get("parameters") or {})
+    if problem is not None:
+        raise SessionError(f"{index} is malformed: {problem}")
     return data  # its entries are parsed by every caller at once (Session.__init__, _reload): damage shows now
 
 

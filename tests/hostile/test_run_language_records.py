@@ -16,6 +16,8 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
+
 PTX = ".version 8.0\n.target sm_90a\n.address_size 64\n\n.visible .entry k()\n{\n\tret;\n}\n"
 
 # The program: writes the records where irscope's recorder would, then ends. {RECORDS} is a JSON list of
@@ -149,3 +151,35 @@ def test_records_behind_a_link_out_of_the_run_are_not_read(tmp_path):
     index = collect(run, command=["x"], exit_code=0, wall_s=0.1, on_note=notes.append)
     assert index["kernels"] == [] and not (run / "kernels" / "linked").exists()
     assert any("0001.json" in n for n in notes), notes
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        {"tile": {"default": 1, "sweep": "abc", "kind": "constexpr"}},
+        {"a\x1b[2J": {"default": 1}},
+        {"tile": {"default": 1, "sweep": [1], "kind": 7}},
+    ],
+    ids=["a sweep that is not a list", "a parameter with only a default", "a kind that is not text"],
+)
+def test_a_record_whose_parameter_table_a_session_would_refuse_is_skipped_not_written(tmp_path, table):
+    """Written into a session, such a table made a session irscope then refused to open (exit 5), the
+    compile lost without a word; now the record is skipped with why, and a sound one beside it is kept."""
+    from irscope.interop.run.collect import collect
+
+    kernel_file = tmp_path / "k.py"
+    kernel_file.write_text("x = 1\n")
+    run = tmp_path / "run"
+    folder = run / "raw" / "language_compiles"
+    for stem, name, bad in (("0001", "bad", True), ("0002", "good", False)):
+        (folder / stem).mkdir(parents=True)
+        (folder / stem / "ptx.txt").write_text(PTX)
+        record = compiled_record(name, "cute", str(kernel_file), "1", {"ptx": "ptx.txt"})
+        if bad:
+            record["table"] = table
+        (folder / f"{stem}.json").write_text(json.dumps(record))
+    notes: list[str] = []
+    index = collect(run, command=["x"], exit_code=0, wall_s=0.1, on_note=notes.append)
+    assert [row["name"] for row in index["kernels"]] == ["good"]
+    assert any("0001.json" in n and "parameter" in n for n in notes), notes
+    assert not (run / "kernels" / "bad").exists()

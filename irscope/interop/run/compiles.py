@@ -20,6 +20,7 @@ from typing import Any
 from ...errors import IrscopeError, SessionError
 from ...frontends.compile_record import FOLDER, RECORD_FORMAT
 from ...session import Session
+from ...session.store import parameters_problem
 from ...storage.files import contained, read_bytes, read_json, read_text, safe_name
 from ...types import CaptureError, Config, KernelId, scalar_values
 from .index import compiled_variant_row
@@ -167,6 +168,9 @@ def _record(raw: Path, stem: str, data: dict[str, Any]) -> dict[str, Any]:
         or not all(isinstance(v, dict) for v in table.values())
     ):
         raise SessionError("its config or parameter table is not an object")
+    problem = parameters_problem(table)  # a session written with it would not open
+    if problem is not None:
+        raise SessionError(problem)
     if signature is not None and not isinstance(signature, str):
         raise SessionError("signature is not text")
     parsed = Config.from_json(config)
