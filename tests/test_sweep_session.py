@@ -72,26 +72,36 @@ def test_resuming_a_sweep_compiles_only_what_is_missing(tmp_path):
 
 
 # Alone: on a loaded machine the compile worker runs ahead of the SASS batches, and all 21 variants may be compiled
-# (and then saved, exit 0) before the interrupt lands - seen under Triton 3.7-3.9 beside the other xdist worker.
+# (and then saved, exit 0) before the interrupt lands - seen under Triton 3.7-3.9 beside the other xdist worker,
+# and once in seven runs alone. That outcome misses the window rather than breaking the claim (the work was done):
+# the sweep is interrupted again from empty caches, three tries at most.
 @pytest.mark.serial
 def test_an_interrupted_sweep_keeps_finished_variants_and_running_again_resumes(tmp_path):
-    out = tmp_path / "interrupted"
-    env = {**os.environ, "IRSCOPE_CACHE_DIR": str(tmp_path / "cache"), "TRITON_CACHE_DIR": str(tmp_path / "triton")}
-    cmd = [sys.executable, "-m", "irscope", "sweep", "square_kernel", "-o", str(out), "--jobs", "1"]
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.time() + 240
-    saved = 0
-    while time.time() < deadline and proc.poll() is None:
-        try:
-            saved = len(json.loads((out / "session.json").read_text())["variants"])
-        except (OSError, ValueError, KeyError):
-            saved = 0
-        if saved >= 1:  # the first variant is saved alone, the next six together: interrupt with most to go
-            break
-        time.sleep(0.05)
-    assert proc.poll() is None, "the sweep finished before it could be interrupted"
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=120)
+    for attempt in range(3):
+        out = tmp_path / f"interrupted-{attempt}"
+        env = {
+            **os.environ,
+            "IRSCOPE_CACHE_DIR": str(tmp_path / f"cache-{attempt}"),
+            "TRITON_CACHE_DIR": str(tmp_path / f"triton-{attempt}"),
+        }
+        cmd = [sys.executable, "-m", "irscope", "sweep", "square_kernel", "-o", str(out), "--jobs", "1"]
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 240
+        saved = 0
+        while time.time() < deadline and proc.poll() is None:
+            try:
+                saved = len(json.loads((out / "session.json").read_text())["variants"])
+            except (OSError, ValueError, KeyError):
+                saved = 0
+            if saved >= 1:  # the first variant is saved alone, the next six together: interrupt with most to go
+                break
+            time.sleep(0.05)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+        if proc.returncode == 0 and "21 variants" in err:  # every variant done before the interrupt landed
+            continue
+        break
     assert proc.returncode == 130, err
     assert "run again to resume" in err and "Traceback" not in err
     kept = Session.open(out)
