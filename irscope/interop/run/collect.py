@@ -53,7 +53,7 @@ from . import INDEX, INDEX_FORMAT, RAW
 from .compiles import compile_rows
 from .helion import helion_kernels, write_helion_session
 from .hook import PROFILE
-from .index import SESSION_FOLDERS, RunIndex, compiled_variant_row
+from .index import SESSION_FOLDERS, RunIndex, compiled_variant_row, unique_session_name
 from .timeline import link_trace
 
 PROFILE_METHOD = "CUPTI kernel durations over the program's run (torch.profiler)"
@@ -191,7 +191,7 @@ def _write_session(out: Path, kernel: RunKernel, used: set[str], note: Callable[
     from ...frontends.triton.kernel import TritonKernel
 
     if kernel.variants[0].helion is not None:  # a Helion kernel's configs: a Helion session (helion.py)
-        name = _unique(kernel.name, used)
+        name = unique_session_name(kernel.name, used)
         write_helion_session(out / "kernels" / name, kernel)
         kernel.session = f"kernels/{name}"
         return
@@ -221,7 +221,7 @@ def _write_session(out: Path, kernel: RunKernel, used: set[str], note: Callable[
             identity, signature, rebuild = KernelId(first.kernel, first.file, f"recorded-{digest}"), None, None
     configs = [v.config for v in kernel.variants]
     table = parameter_table(compilable, configs)
-    name = _unique(kernel.name, used)
+    name = unique_session_name(kernel.name, used)
     if compilable is None and signature is None:  # still a session of what the JIT wrote: the record's own signature
         try:
             signature = [a.to_json() for a in signature_of(first)]
@@ -246,15 +246,6 @@ def _write_session(out: Path, kernel: RunKernel, used: set[str], note: Callable[
         session.keep_recorded_launches(launches)
         session.save()
     kernel.session = f"kernels/{name}"
-
-
-def _unique(kernel: str, used: set[str]) -> str:
-    """A session folder's name for ``kernel`` that no other kernel of the run has (``name-2``, ...)."""
-    name, n = kernel, 2
-    while name in used:
-        name, n = f"{kernel}-{n}", n + 1
-    used.add(name)
-    return name
 
 
 # ------------------------------------------------------------------ launches, profile, autotuners

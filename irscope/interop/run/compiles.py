@@ -23,7 +23,7 @@ from ...session import Session
 from ...session.store import parameters_problem
 from ...storage.files import contained, read_bytes, read_json, read_text, safe_name
 from ...types import CaptureError, Config, KernelId, scalar_values
-from .index import compiled_variant_row
+from .index import compiled_variant_row, unique_session_name
 
 HASH = re.compile(r"[0-9a-f]{64}")
 
@@ -76,10 +76,7 @@ def compile_rows(
             variant = _variant(record)
             if key not in sessions:
                 stem = re.sub(r"[^A-Za-z0-9_.-]+", "_", record["name"]).strip("._") or "kernel"
-                name, n = stem, 2
-                while name in used:
-                    name, n = f"{stem}-{n}", n + 1
-                used.add(name)
+                name = unique_session_name(stem, used)
                 sessions[key] = Session.create(
                     out / "kernels" / name,
                     record["identity"],

@@ -20,6 +20,15 @@ from . import INDEX_FORMAT
 SESSION_FOLDERS = ("kernels", "inductor", "load_inline")  # where a run's sessions may be
 
 
+def unique_session_name(kernel: str, used: set[str]) -> str:
+    """A session folder's name for ``kernel`` that no other kernel of the run has (``name-2``, ...); taken."""
+    name, n = kernel, 2
+    while name in used:
+        name, n = f"{kernel}-{n}", n + 1
+    used.add(name)
+    return name
+
+
 def compiled_variant_row(config: Any, gpu: list[dict[str, Any]], entry: str | None = None) -> dict[str, Any]:
     """A variant row (``RunVariantRow``'s JSON) of a kernel irscope compiled itself (a ``load_inline`` kernel's, a
     CuTe DSL or TileLang kernel's): no JIT hash, launches or autotuner; its GPU time the profile's ``gpu`` items."""
