@@ -200,6 +200,18 @@ def test_links_in_irscopes_folder_in_tritons_cache_are_left_alone(cli, cache, ca
     assert fingerprint(canary) == before
 
 
+def _kernel_and_its_folder(tmp_path: Path, triton: Path, name: str) -> tuple[Path, Path]:
+    """A kernel file written for the test, and the folder of Triton's cache its compiles go to (made)."""
+    kernel = tmp_path / f"{name}.py"
+    kernel.write_text(
+        f"import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef {name}(x_ptr, BLOCK: tl.constexpr):\n"
+        "    offs = tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 2)\n"
+    )
+    digest = triton / "irscope" / hashlib.sha256(str(kernel).encode()).hexdigest()[:16]  # compile.triton_cache_for
+    digest.mkdir(parents=True)
+    return kernel, digest
+
+
 @pytest.mark.parametrize("kind", ["fifo", "link"])
 def test_an_in_use_lock_that_is_not_a_plain_file_stops_neither_a_compile_nor_a_trim(
     cli, cache, canary, tmp_path, monkeypatch, run_irscope, kind
@@ -209,13 +221,7 @@ def test_an_in_use_lock_that_is_not_a_plain_file_stops_neither_a_compile_nor_a_t
     the trim takes the folder, and the file outside is not touched."""
     before = fingerprint(canary)
     triton = tmp_path / "triton-cache"
-    kernel = tmp_path / "twice.py"
-    kernel.write_text(
-        "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef twice(x_ptr, BLOCK: tl.constexpr):\n"
-        "    offs = tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, tl.load(x_ptr + offs) * 2)\n"
-    )
-    digest = triton / "irscope" / hashlib.sha256(str(kernel).encode()).hexdigest()[:16]  # compile.triton_cache_for
-    digest.mkdir(parents=True)
+    kernel, digest = _kernel_and_its_folder(tmp_path, triton, "twice")
     if kind == "fifo":
         os.mkfifo(digest / IN_USE)
     else:
@@ -238,13 +244,7 @@ def test_an_in_use_lock_someone_else_holds_does_not_hang_a_compile(tmp_path, run
     from irscope.storage.in_use import WAIT_S
 
     triton = tmp_path / "triton-cache"
-    kernel = tmp_path / "held.py"
-    kernel.write_text(
-        "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef held(x_ptr, BLOCK: tl.constexpr):\n"
-        "    offs = tl.arange(0, BLOCK)\n    tl.store(x_ptr + offs, tl.load(x_ptr + offs) + 1)\n"
-    )
-    digest = triton / "irscope" / hashlib.sha256(str(kernel).encode()).hexdigest()[:16]  # compile.triton_cache_for
-    digest.mkdir(parents=True)
+    kernel, digest = _kernel_and_its_folder(tmp_path, triton, "held")
     lock = os.open(digest / IN_USE, os.O_RDONLY | os.O_CREAT, 0o644)
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
