@@ -112,3 +112,30 @@ def test_cuda_visible_devices_is_read_as_cuda_reads_indices_and_nothing_else_is_
     assert _visible_count("3", 2) == 0
     for only_cuda_knows in ("GPU-5e2f", "MIG-1234", "0,0", "", "-1", "0,,1", "0x1", " 1 ", "0, 1", "٣", "²"):
         assert _visible_count(only_cuda_knows, 2) is None, only_cuda_knows
+
+
+def test_an_irscope_imported_from_a_folder_not_installed_is_the_one_its_workers_import(tmp_path):
+    # A checkout run as `python -m irscope` from its root: the working directory, which workers never get, is
+    # the only place irscope is found. The workers must be given the folder holding the package (not the
+    # package folder itself, as after processes/ was made: every compile worker died "No module named irscope").
+    import irscope
+
+    (tmp_path / "irscope").symlink_to(os.path.dirname(irscope.__file__))
+    code = (
+        "import json, os, irscope; from irscope.processes.own_python import environment; "
+        "print(json.dumps([irscope.__file__, environment()['PYTHONPATH']]))"
+    )
+    parent = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert parent.returncode == 0, parent.stderr
+    imported, workers_path = __import__("json").loads(parent.stdout)
+    assert imported == str(tmp_path / "irscope" / "__init__.py")
+    worker = subprocess.run(
+        own_python.command("import irscope; print(irscope.__file__)"),
+        cwd=tmp_path.parent,
+        env={**os.environ, "PYTHONPATH": workers_path},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert worker.returncode == 0, worker.stderr
+    assert worker.stdout.strip() == imported

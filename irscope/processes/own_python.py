@@ -107,7 +107,9 @@ def import_path() -> list[str]:
     script = getattr(main, "__file__", None) if getattr(main, "__spec__", None) is None else None
     users = _real(os.path.dirname(script)) if script and script.endswith(".py") else None
     path = [p for p in sys.path if p and (_real(p) != here or _real(p) == users)]
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # where this irscope is imported from
+    # The folder this irscope is imported from (the one holding the irscope package: three levels above this
+    # file, irscope/processes/own_python.py); a checkout run without installing needs it in its workers.
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     return path if root in path else path + [root]
 
 
