@@ -618,7 +618,8 @@ def host_cluster(lowered: str) -> list[int]:
     host = lowered.split("llvm.func @cutlass_double")[1].split("\n  llvm.func ")[0]
     constants = dict(re.findall(r"(%\d+) = llvm\.mlir\.constant\((\d+) : i32\) : i32", host))
     fields = re.findall(r"(%\d+) = llvm\.getelementptr %\d+\[0, \d\] : .*!llvm\.struct<\(i32, i32, i32\)>", host)
-    return [int(constants[re.search(rf"llvm\.store (%\d+), {f} : i32", host)[1]]) for f in fields]
+    stored = dict((pointer, value) for value, pointer in re.findall(r"llvm\.store (%\d+), (%\d+) : i32", host))
+    return [int(constants[stored[f]]) for f in fields]
 
 
 @needs_dsl
