@@ -180,6 +180,10 @@ def test_the_lowered_ir_is_byte_equal_to_the_dsls_own_ir_writer_in_another_proce
     # lowered: no CuTe operation is left, the launch is the runtime's, the kernels are their cubin
     assert "cute." not in lowered and "llvm.call @_cudaLaunchKernelEx" in lowered
     assert "llvm.mlir.global internal constant @kernels_binary(" in lowered
+    # its lines map to the decorators only: the launch to its kernel's @cute.kernel line
+    file, kernel = (ADD_FILE, "add_kernel") if name == "add_64" else (KERNELS_FILE, f"{name}_kernel")
+    launch = next(i for i, t in enumerate(lowered.splitlines()) if "llvm.call @_cudaLaunchKernelEx" in t)
+    assert SourceMap(v).source_line(CUTE_LOWERED, launch) == line_of(file, f"def {kernel}(") - 1
     assert v.made_for_vendor(CUTE_LOWERED) and not replace(v, frontend="triton").made_for_vendor(CUTE_LOWERED)
 
 
