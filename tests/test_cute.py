@@ -268,7 +268,7 @@ def test_a_sweep_session_reads_back_in_a_process_that_never_loaded_the_frontend(
 
 
 @needs_dsl
-async def test_the_terminal_ui_shows_a_cute_sessions_ir_in_its_own_tab(add_session):
+async def test_the_terminal_ui_shows_a_cute_sessions_ir_before_and_after_lowering_in_tabs_of_their_own(add_session):
     import asyncio
 
     from irscope.tui.factory import make_app
@@ -285,6 +285,11 @@ async def test_the_terminal_ui_shows_a_cute_sessions_ir_in_its_own_tab(add_sessi
         listing = app.query_one("#listing")
         assert listing.stage == "cute_ir"
         assert any("cuda.kernel @kernel_cutlass_add_kernel" in line for line in listing.lines)
+        await pilot.press(str(keys.index("cute_lowered") + 1))  # the module after lowering: a tab of its own
+        await pilot.pause()
+        listing = app.query_one("#listing")
+        assert listing.stage == "cute_lowered"
+        assert any("llvm.call @_cudaLaunchKernelEx" in line for line in listing.lines)
 
 
 @needs_dsl
