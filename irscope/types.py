@@ -198,6 +198,9 @@ def scalar_values(data: Any, what: str) -> dict[str, Any]:
     return dict(data)
 
 
+CLUSTER_SHAPE = re.compile(r"[1-9][0-9]{0,3}x[1-9][0-9]{0,3}x[1-9][0-9]{0,3}")
+
+
 @dataclass(frozen=True)
 class Resources:
     """What the compiled kernel asks of the GPU.
@@ -224,6 +227,14 @@ class Resources:
     scratch: int | None = None  # private memory per lane, in bytes: where spills go
     vgpr_spills: int | None = None
     sgpr_spills: int | None = None
+    # The thread-block cluster a launch asks for, "2x1x1" (x, y, z CTAs): the PTX's .reqnctapercluster (Triton's
+    # num_ctas), or the cluster dimension the host code sets on its launch (CuTe DSL's cluster=); None: not a
+    # cluster launch, or not known.
+    cluster: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.cluster is not None and not CLUSTER_SHAPE.fullmatch(self.cluster):
+            raise ValueError(f"Resources.cluster must read like 2x1x1, not {self.cluster[:40]!r}")
 
 
 @dataclass(frozen=True)

@@ -65,9 +65,12 @@ SCALE = textwrap.dedent("""
 
 # The DSL's own ahead-of-time compile, as its documentation drives it: the architecture and what to keep in
 # environment variables, nothing of irscope's imported; the tensors as from_dlpack(t, assumed_align=16) makes them.
+# The module each compile's lowering left (its ir_module) is written by the DSL's own IR writer, save_ir (the one
+# CUTE_DSL_KEEP=ir writes with), as lowered_<name>: the DSL has no switch that writes it.
 REFERENCE = textwrap.dedent("""
-    import importlib.util, sys
+    import importlib.util, os, sys
     import cutlass
+    from cutlass.base_dsl.cache_helpers import save_ir
     from cutlass.cute.runtime import make_fake_compact_tensor
     import cutlass.cute as cute
     def load(path):
@@ -75,16 +78,18 @@ REFERENCE = textwrap.dedent("""
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         return module
+    def lowered(compiled, name):
+        save_ir("cute", compiled.ir_module, "lowered_" + name, output_dir=os.environ["CUTE_DSL_DUMP_DIR"])
     add, kernels = load(sys.argv[1]), load(sys.argv[2])
     a = make_fake_compact_tensor(cutlass.Float32, (128, 256), stride_order=(1, 0))
     for tile_n in (64, 128):
-        cute.compile(add.add, a, a, a, tile_n=tile_n)
+        lowered(cute.compile(add.add, a, a, a, tile_n=tile_n), f"add_{tile_n}")
     x = make_fake_compact_tensor(cutlass.Float32, (4096, 1024), stride_order=(1, 0), assumed_align=16)
     y = make_fake_compact_tensor(cutlass.Float32, (4096,), stride_order=(0,))
-    cute.compile(kernels.row_sum, x, y)
+    lowered(cute.compile(kernels.row_sum, x, y), "row_sum")
     h = make_fake_compact_tensor(cutlass.Float16, (512, 256), stride_order=(1, 0), assumed_align=16)
     c = make_fake_compact_tensor(cutlass.Float32, (512, 512), stride_order=(1, 0), assumed_align=16)
-    cute.compile(kernels.mm, h, h, c)
+    lowered(cute.compile(kernels.mm, h, h, c), "mm")
 """)
 
 
@@ -158,6 +163,28 @@ def test_ptx_and_cubin_are_byte_equal_to_the_dsls_own_kept_files_for_sm_90a(kern
     assert ours.listings[Stage.PTX].encode() == ptx.read_bytes()
     assert ours.cubin == cubin.read_bytes()
     assert f".reqntid {tile_n}, 4, 1" in ptx.read_text()
+
+
+@needs_dsl
+@pytest.mark.parametrize("name", ["add_64", "row_sum", "mm"])
+def test_the_lowered_ir_is_byte_equal_to_the_dsls_own_ir_writer_in_another_process(variant, examples, reference, name):
+    """The module the DSL's cute-to-nvvm lowering leaves (compile(...).ir_module): the host function in the LLVM
+    dialect, launching the kernels' cubin; as the DSL's own save_ir writes it from a compile driven by its
+    environment variables alone, in another process."""
+    from irscope.frontends.cute.stages import CUTE_LOWERED
+
+    v = variant if name == "add_64" else examples[name]
+    (theirs,) = reference.glob(f"cute_lowered_{name}.mlir")
+    lowered = v.listings[CUTE_LOWERED]
+    assert lowered.encode() == theirs.read_bytes()
+    # lowered: no CuTe operation is left, the launch is the runtime's, the kernels are their cubin
+    assert "cute." not in lowered and "llvm.call @_cudaLaunchKernelEx" in lowered
+    assert "llvm.mlir.global internal constant @kernels_binary(" in lowered
+    # its lines map to the decorators only: the launch to its kernel's @cute.kernel line
+    file, kernel = (ADD_FILE, "add_kernel") if name == "add_64" else (KERNELS_FILE, f"{name}_kernel")
+    launch = next(i for i, t in enumerate(lowered.splitlines()) if "llvm.call @_cudaLaunchKernelEx" in t)
+    assert SourceMap(v).source_line(CUTE_LOWERED, launch) == line_of(file, f"def {kernel}(") - 1
+    assert v.made_for_vendor(CUTE_LOWERED) and not replace(v, frontend="triton").made_for_vendor(CUTE_LOWERED)
 
 
 @needs_dsl
@@ -241,7 +268,7 @@ def test_a_sweep_session_reads_back_in_a_process_that_never_loaded_the_frontend(
 
 
 @needs_dsl
-async def test_the_terminal_ui_shows_a_cute_sessions_ir_in_its_own_tab(add_session):
+async def test_the_terminal_ui_shows_a_cute_sessions_ir_before_and_after_lowering_in_tabs_of_their_own(add_session):
     import asyncio
 
     from irscope.tui.factory import make_app
@@ -258,6 +285,11 @@ async def test_the_terminal_ui_shows_a_cute_sessions_ir_in_its_own_tab(add_sessi
         listing = app.query_one("#listing")
         assert listing.stage == "cute_ir"
         assert any("cuda.kernel @kernel_cutlass_add_kernel" in line for line in listing.lines)
+        await pilot.press(str(keys.index("cute_lowered") + 1))  # the module after lowering: a tab of its own
+        await pilot.pause()
+        listing = app.query_one("#listing")
+        assert listing.stage == "cute_lowered"
+        assert any("llvm.call @_cudaLaunchKernelEx" in line for line in listing.lines)
 
 
 @needs_dsl
@@ -551,3 +583,86 @@ def test_shared_memory_is_what_the_host_function_launches_with(examples, name, c
 
     titles = [f.title for f in annotate(v, Stage.SASS).findings]
     assert any(t.startswith(f"uses {shared} B of shared memory") for t in titles), titles
+
+
+# --- a cluster launch ------------------------------------------------------------------------------------------
+
+CLUSTER = textwrap.dedent("""
+    import cutlass
+    import cutlass.cute as cute
+
+
+    @cute.kernel
+    def double_kernel(gA: cute.Tensor, gC: cute.Tensor):
+        tx, _, _ = cute.arch.thread_idx()
+        bx, _, _ = cute.arch.block_idx()
+        i = bx * 128 + tx
+        gC[i] = gA[i] * 2.0
+
+
+    @cute.jit
+    def double(mA: cute.Tensor, mC: cute.Tensor, cluster_m: cutlass.Constexpr = 1):
+        n = cute.size(mA)
+        double_kernel(mA, mC).launch(grid=(n // 128, 1, 1), block=(128, 1, 1), cluster=(cluster_m, 1, 1))
+""")
+CLUSTER_SIGNATURE = "float32[4096], float32[4096]"
+
+
+@pytest.fixture(scope="module")
+def clustered(tmp_path_factory):
+    """``double`` launched in clusters of 1 and of 2 CTAs, for sm_90 (sm_90a), through the compile cache."""
+    from irscope.capturing import capture
+
+    path = tmp_path_factory.mktemp("cute-cluster") / "cute_cluster.py"
+    path.write_text(CLUSTER)
+    kernel = resolve_kernel(f"{path}:double", signature=CLUSTER_SIGNATURE)
+    out = {m: capture(kernel, {"cluster_m": m}, "sm_90") for m in (1, 2)}
+    assert all(v.ok for v in out.values()), [v.error for v in out.values()]
+    return path, out
+
+
+def host_cluster(lowered: str) -> list[int]:
+    """The x, y, z the host function stores into the {i32, i32, i32} of its launch's cluster attribute, read
+    from the lowered IR's text: the constants it stores through the three GEPs into that struct."""
+    host = lowered.split("llvm.func @cutlass_double")[1].split("\n  llvm.func ")[0]
+    constants = dict(re.findall(r"(%\d+) = llvm\.mlir\.constant\((\d+) : i32\) : i32", host))
+    fields = re.findall(r"(%\d+) = llvm\.getelementptr %\d+\[0, \d\] : .*!llvm\.struct<\(i32, i32, i32\)>", host)
+    stored = dict((pointer, value) for value, pointer in re.findall(r"llvm\.store (%\d+), (%\d+) : i32", host))
+    return [int(constants[stored[f]]) for f in fields]
+
+
+@needs_dsl
+def test_the_cluster_a_kernel_launches_in_is_shown_as_its_host_code_sets_it(clustered, variant, cli):
+    """The DSL's PTX requires no cluster (no .reqnctapercluster, and its PTX is the same for 1 and 2): the host
+    code sets the shape on the launch (cudaLaunchAttributeClusterDimension), which dump, diff and compare show;
+    the add, launched with no ``cluster=``, sets none and shows none."""
+    from irscope.frontends.cute.stages import CUTE_LOWERED
+
+    path, by_m = clustered
+    for m, v in by_m.items():
+        assert host_cluster(v.listings[CUTE_LOWERED]) == [m, 1, 1]
+        assert v.resources.cluster == f"{m}x1x1"
+        assert ".reqnctapercluster" not in v.listings[Stage.PTX] and ".explicitcluster" not in v.listings[Stage.PTX]
+    assert "struct<(i32, i32, i32)>" not in variant.listings[CUTE_LOWERED] and variant.resources.cluster is None
+    kernel = f"{path}:double"
+    shown = cli("dump", kernel, "-S", CLUSTER_SIGNATURE, "-c", "cluster_m=2", "--arch", "sm_90", "--stage", "ptx")
+    assert shown.exit_code == 0, shown.output
+    assert " B shared · cluster 2x1x1 · compiled in " in shown.stderr  # the summary line, beside the listing
+    plain = cli("dump", f"{ADD_FILE}:add", "-S", SIGNATURE, "--arch", "sm_90", "--stage", "ptx")
+    assert plain.exit_code == 0 and " B shared · compiled in " in plain.stderr and "cluster" not in plain.stderr
+    diffed = cli("diff", kernel, "-S", CLUSTER_SIGNATURE, "-a", "cluster_m=1", "-b", "cluster_m=2", "--arch", "sm_90")
+    assert diffed.exit_code == 0, diffed.output
+    assert re.search(r"\ncluster \(CTAs\)\s+1x1x1\s+2x1x1\s+changed\n", diffed.stdout), diffed.stdout[:2000]
+    args = (
+        "compare",
+        kernel,
+        f"{ADD_FILE}:add",
+        "-S",
+        f"{kernel}={CLUSTER_SIGNATURE}",
+        "-S",
+        f"{ADD_FILE}:add={SIGNATURE}",
+    )
+    compared = cli(*args, "--arch", "sm_90", "--no-bench")
+    assert compared.exit_code == 0, compared.output
+    head, one, two = compared.stdout.splitlines()[1:4]
+    assert head.split()[-1] == "cluster" and one.split()[-1] == "1x1x1" and two.split()[-1] == "—"

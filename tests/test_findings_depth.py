@@ -252,9 +252,13 @@ def test_a_cluster_launch_as_the_cubin_records_it(tmp_path):
     assert _metadata("tile_mm", {"num_warps": 4, "num_stages": 3, "num_ctas": 2})["num_ctas"] == 2
     for stage in (Stage.PTX, Stage.SASS):
         assert _one(variant, stage, "cluster").title == "cluster launch: 2 CTAs per cluster (2 x 1 x 1)"
+    # the shape every launch must have, as the PTX requires it: a resource dump, diff and compare show
+    assert re.search(r"^\.reqnctapercluster 2$", variant.listings[Stage.PTX], re.M)  # y and z left out: 1
+    assert variant.resources.cluster == "2x1x1"
     single = _variant(f"{GATHER}:tile_mm", MM, BIG, "sm_100a")
     assert _elf_values(single.cubin, "EIATTR_CTA_PER_CLUSTER", tmp_path) == []
     assert _one(single, Stage.PTX, "cluster") is None
+    assert ".reqnctapercluster" not in single.listings[Stage.PTX] and single.resources.cluster is None
 
 
 WS = """\

@@ -83,7 +83,7 @@ def test_each_language_is_a_session_of_its_own(recorded):
 
 
 def test_the_cute_session_is_what_the_frontend_captures_and_its_ptx_the_dsls(recorded):
-    from irscope.frontends.cute.stages import CUTE_IR
+    from irscope.frontends.cute.stages import CUTE_IR, CUTE_LOWERED
 
     folder, _ = recorded
     session, variant = session_variant(folder, "scale")
@@ -91,7 +91,7 @@ def test_the_cute_session_is_what_the_frontend_captures_and_its_ptx_the_dsls(rec
     assert variant.config.constexprs == {"tile": 64} and variant.arch == "sm_90"
     # The runtime arguments as -S describes them, from the program's own: the session resumes from them.
     assert session.signature == "float32[128,256]:16, float32[128,256]:16, float32"
-    assert {Stage.SOURCE, CUTE_IR, Stage.PTX, Stage.SASS} <= set(variant.listings)
+    assert {Stage.SOURCE, CUTE_IR, CUTE_LOWERED, Stage.PTX, Stage.SASS} <= set(variant.listings)
     (kept,) = (folder / "kept" / "cute").glob("*.sm_90a.ptx")
     assert variant.listings[Stage.PTX] == kept.read_text()
     smap = SourceMap(variant)

@@ -28,7 +28,6 @@ from .finding import Finding
 TMEM_COLUMNS = 512
 # @%p1 tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r10], 128;
 ALLOC = re.compile(r"^tcgen05\.alloc\.cta_group::(\d)")
-REQNCTA = re.compile(r"^\s*\.reqnctapercluster\s+(\d+)(?:\s*,\s*(\d+))?(?:\s*,\s*(\d+))?", re.M)
 REQNTID = re.compile(r"^\s*\.reqntid\s+(\d+)(?:\s*,\s*(\d+))?(?:\s*,\s*(\d+))?", re.M)
 # partition0(%b_26: ...) num_warps(1) {
 PARTITION = re.compile(r"^\s*partition(\d+)\(.*\)\s+num_warps\((\d+)\)\s*\{", re.M)
@@ -131,10 +130,10 @@ def _tensor_memory(ptx: str, stage: Stage, cite: bool, sass: str | None = None) 
 
 
 def _cluster(ptx: str, stage: Stage, cite: bool) -> list[Finding]:
-    m = REQNCTA.search(ptx)
-    if not m:
+    m = ptx_ir.REQNCTAPERCLUSTER.search(ptx)
+    dims = ptx_ir.required_cluster(ptx)
+    if not m or not dims:
         return []
-    dims = [int(m[1]), int(m[2] or 1), int(m[3] or 1)]
     ctas = dims[0] * dims[1] * dims[2]
     explicit = ".explicitcluster" in ptx
     line = ptx[: m.start(1)].count("\n")

@@ -21,7 +21,7 @@ from ..storage.variants import read_variant, write_variant
 from ..types import Config, Variant
 from .housekeeping import mark_used
 
-CACHE_VERSION = 11  # bump when what a capture stores changes (6: checksums; environment faults never cached;
+CACHE_VERSION = 12  # bump when what a capture stores changes (6: checksums; environment faults never cached;
 #                    7: static __shared__ bytes in resources.shared; SASS inlined-at chains in
 #                    cubins of several kernels; 8: Triton 3.5 to 3.9 supported (frontends/triton/versions.py):
 #                    failed variants are cached too, keyed on Triton's version but not irscope's, and before
@@ -30,7 +30,8 @@ CACHE_VERSION = 11  # bump when what a capture stores changes (6: checksums; env
 #                    9: a CUDA kernel's PTX and SASS are its own, not its whole file's; inline chains in full;
 #                    10: compile_info.heuristics, the values @triton.heuristics set; compile errors name the
 #                    failing code; 11: an AMD variant of a KernelSpec marks its tensors within 2 GB
-#                    (tt.pointer_range, the HIP backend's own key): buffer loads, as ROCm's JIT compiles it)
+#                    (tt.pointer_range, the HIP backend's own key): buffer loads, as ROCm's JIT compiles it);
+#                    12: resources.cluster, a cluster launch's shape (the PTX's .reqnctapercluster: num_ctas)
 
 
 class CaptureCache:

@@ -30,6 +30,7 @@ from ..frontends.config import resolve_config
 from ..frontends.info import check_vendor
 from ..gpu_models import named_gpu
 from ..ir.hsaco import kernel_resources, listed_resources
+from ..ir.ptx import cluster_label, required_cluster
 from ..ir.ptx_module import function_names
 from ..nvidia.device import gpu_capability
 from ..nvidia.ptxas import parse_ptxas_log, static_shared
@@ -383,6 +384,7 @@ def nvidia_resources(compiled: Compiled) -> Resources:
         shared=compiled.shared + static_shared(compiled.ptxas_log or ""),
         gpu_registers=compiled.gpu_registers,
         gpu_spills=compiled.gpu_spills,
+        cluster=cluster_label(compiled.cluster or required_cluster(compiled.stages.get(Stage.PTX, ""))),
         **{**compiled.cubin_resources, **parse_ptxas_log(compiled.ptxas_log or "")},
     )
 

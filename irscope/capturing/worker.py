@@ -80,6 +80,11 @@ def check_compiled(compiled: Compiled) -> None:
         PassLog.from_json(compiled.passes.to_json())  # checks that its steps cover the IR
 
 
+def cluster_shape(value: Any) -> bool:
+    """A cluster's (x, y, z) CTAs, each 1 to 9999 (what ``Resources.cluster`` can spell)."""
+    return isinstance(value, tuple) and len(value) == 3 and all(type(n) is int and 1 <= n < 10_000 for n in value)
+
+
 def _count(value: Any) -> bool:
     return type(value) is int and 0 <= value < 1 << 63
 
@@ -110,6 +115,7 @@ _FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
     "gpu_spills": lambda v: v is None or _count(v),
     "passes": lambda v: v is None or isinstance(v, PassLog),
     "cubin_resources": lambda v: isinstance(v, dict) and all(isinstance(k, str) and _count(n) for k, n in v.items()),
+    "cluster": lambda v: v is None or cluster_shape(v),
 }
 
 

@@ -202,6 +202,9 @@ def _print(rows, arch) -> None:
 
     timed = any(r["measurement"] is not None for r in rows)
     head = f"{'implementation':34s} {'regs':>4s} {'spill':>5s} {'PTX':>5s} {'SASS':>5s}  {'global loads':14s} {'global stores':14s}"
+    clustered = any(r["structure"] is not None and r["structure"].cluster for r in rows)
+    if clustered:  # a column only where a row is a cluster launch
+        head += f" {'cluster':>7s}"
     if timed:
         head += f" {'median us':>10s} {'GB/s':>7s} {'% copy':>7s}"
     echo(f"compiled for {arch}" + ("; timed on this GPU (cupti unless --method)" if timed else ""))
@@ -217,6 +220,8 @@ def _print(rows, arch) -> None:
             line = f"{r['implementation']:34s} {r['variant'].status.value}: {r['variant'].error}"
         else:
             line = f"{r['implementation']:34s} {'':4s} {'':5s} {'':5s} {'':5s}  {'':14s} {'':14s}"
+        if clustered:
+            line += f" {(s.cluster if s is not None else None) or '—':>7s}"
         if m is not None:
             if m.status.value == "ok":
                 line += f" {m.median_us:10.2f} {m.gbps or 0:7.0f} {m.pct_copy or 0:6.1f}%"

@@ -111,6 +111,8 @@ def _summary(variant) -> str:
     elif r is not None:
         spills = (r.spill_stores or 0) + (r.spill_loads or 0)
         parts += [f"{r.registers} registers", f"{spills} B spilled", f"{r.shared} B shared"]
+        if r.cluster:  # a cluster launch: its x, y, z CTAs
+            parts.append(f"cluster {r.cluster}")
     if variant.compile_info:
         parts.append(f"compiled in {variant.compile_info.compile_seconds:.2f} s")
     return " · ".join(p for p in parts if p)

@@ -30,6 +30,7 @@ class Structure:
     sass_instructions: int | None = None
     loads: Counter = field(default_factory=Counter)  # bytes per thread per access -> count (SASS)
     stores: Counter = field(default_factory=Counter)
+    cluster: str | None = None  # a cluster launch's shape, "2x1x1"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -40,6 +41,7 @@ class Structure:
             "sass_instructions": self.sass_instructions,
             "global_loads": {str(k): v for k, v in sorted(self.loads.items())},
             "global_stores": {str(k): v for k, v in sorted(self.stores.items())},
+            "cluster": self.cluster,
         }
 
 
@@ -67,6 +69,7 @@ def structure(v: Variant) -> Structure:
         registers=res.registers if res else None,
         spills=res.spill_stores if res else None,
         shared=res.shared if res else None,
+        cluster=res.cluster if res else None,
     )
     if Stage.PTX in v.listings:
         out.ptx_instructions = stage_stats(Stage.PTX, function_text(Stage.PTX, v.listings[Stage.PTX], entry)).count

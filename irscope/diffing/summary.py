@@ -80,6 +80,9 @@ def summary_lines(d: VariantDiff) -> list[str]:
     out.append(f"{'':18} {'A':>12}  {'B':>12}")
     for label, x, y in rows:
         out.append(f"{label:18} {_fmt(x):>12}  {_fmt(y):>12}  {_delta(x, y)}")
+    ca, cb = getattr(ra_, "cluster", None), getattr(rb_, "cluster", None)
+    if ca or cb:  # a cluster launch's shape (x, y, z CTAs), on either side
+        out.append(f"{'cluster (CTAs)':18} {_fmt(ca):>12}  {_fmt(cb):>12}  {'' if ca == cb else 'changed'}".rstrip())
     out.append("")
     out.append("instructions")
     for stage, (sa, sb) in d.stats.items():

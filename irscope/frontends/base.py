@@ -71,6 +71,9 @@ class Compiled:
     # Where no ptxas report was seen (the CuTe DSL assembles inside its own library): the cubin's own
     # .nv.info, as cuobjdump -res-usage reads it ({"registers": n, "stack_frame": bytes}).
     cubin_resources: dict[str, int] = field(default_factory=dict)
+    # The cluster shape the launch asks for, where the host code says it (CuTe DSL's cluster=); else the PTX's
+    # .reqnctapercluster is read (capturing/pipeline.py: nvidia_resources).
+    cluster: tuple[int, int, int] | None = None
     passes: PassLog | None = None  # every MLIR pass, where the compile was asked to record them
 
     @property

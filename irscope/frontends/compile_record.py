@@ -180,6 +180,7 @@ class CompileRecorder:
                 "compiler": compiled.compiler,
                 "seconds": compiled.seconds,
                 "cubin_resources": compiled.cubin_resources,
+                "cluster": list(compiled.cluster) if compiled.cluster else None,
                 "error": [compiled.error.stage, compiled.error.message] if compiled.error else None,
             }
         tmp = self.folder / f".{stem}.json.tmp"

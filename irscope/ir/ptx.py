@@ -20,6 +20,22 @@ PTX_LABEL = re.compile(r"^\s*[$\w]+:\s*(?://.*)?$")
 VECTOR = re.compile(r"^v(\d+)$")
 TYPE_BITS = re.compile(r"^[bsuf](\d+)$")
 STATE_SPACES = ("global", "shared", "local", "param", "const", "generic")
+# .reqnctapercluster 2, 1, 1: the kernel must be launched in clusters of that shape (Triton's num_ctas > 1 writes it,
+# with .explicitcluster); its y and z may be left out.
+REQNCTAPERCLUSTER = re.compile(r"^\s*\.reqnctapercluster\s+(\d+)(?:\s*,\s*(\d+))?(?:\s*,\s*(\d+))?", re.M)
+
+
+def required_cluster(ptx: str) -> tuple[int, int, int] | None:
+    """The cluster shape the PTX requires of every launch (``.reqnctapercluster``), None where it names none."""
+    m = REQNCTAPERCLUSTER.search(ptx)
+    return (int(m[1]), int(m[2] or 1), int(m[3] or 1)) if m else None
+
+
+def cluster_label(dims: tuple[int, int, int] | None) -> str | None:
+    """``(2, 1, 1)`` -> ``"2x1x1"``: a cluster shape as ``Resources.cluster`` holds it."""
+    if not dims or not all(1 <= d < 10_000 for d in dims):  # no cluster, or none a launch could ask for
+        return None
+    return "x".join(map(str, dims))
 
 
 def opcode_base(opcode: str) -> str:

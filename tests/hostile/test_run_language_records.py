@@ -183,3 +183,61 @@ def test_a_record_whose_parameter_table_a_session_would_refuse_is_skipped_not_wr
     assert [row["name"] for row in index["kernels"]] == ["good"]
     assert any("0001.json" in n and "parameter" in n for n in notes), notes
     assert not (run / "kernels" / "bad").exists()
+
+
+def test_a_cluster_shape_that_is_not_one_skips_its_record(tmp_path):
+    """A record's cluster is the launch's x, y, z CTAs, each 1 to 9999: anything else is not read."""
+    kernel_file = tmp_path / "k.py"
+    kernel_file.write_text(
+        "import cutlass.cute as cute\n\n\n@cute.jit\ndef k(a, tile: cutlass.Constexpr = 1):\n    pass\n"
+    )
+    shapes = [[0, 1, 1], [2, 1], ["2", 1, 1], [True, 1, 1], [2, 1, 10_000], "2x1x1", {"x": 2}]
+    records = []
+    for n, cluster in enumerate(shapes, 1):
+        record = compiled_record(f"k{n}", "cute", str(kernel_file), "1", {"ptx": "ptx.txt"})
+        record["compiled"]["cluster"] = cluster
+        records.append((f"{n:04d}", record, {"ptx.txt": PTX}))
+    (tmp_path / "prog.py").write_text(PROGRAM.replace("{RECORDS!r}", repr(json.dumps(records))))
+    done = subprocess.run(
+        [sys.executable, "-m", "irscope", "run", "-o", "out", "--", sys.executable, "prog.py"],
+        capture_output=True, text=True, cwd=tmp_path, env={**os.environ, "IRSCOPE_NO_GPU": "1"}, timeout=300,
+    )  # fmt: skip
+    assert "wrote" in done.stdout and "Traceback" not in done.stderr
+    for n in range(1, len(shapes) + 1):
+        assert f"language_compiles/{n:04d}.json" in done.stderr, done.stderr
+    assert done.stderr.count("compiled.cluster") == len(shapes)
+    assert not (tmp_path / "out" / "kernels").exists() or not os.listdir(tmp_path / "out" / "kernels")
+
+
+def test_a_recorded_cluster_is_shown_and_a_stored_one_that_is_not_a_shape_is_exit_5(tmp_path):
+    """A well-formed cluster reaches the session (dump's summary says it); a variant.json whose
+    resources.cluster is anything but ``AxBxC`` (terminal controls, a payload) is refused in one line."""
+    kernel_file = tmp_path / "k.py"
+    kernel_file.write_text(
+        "import cutlass.cute as cute\n\n\n@cute.jit\ndef k(a, tile: cutlass.Constexpr = 1):\n    pass\n"
+    )
+    record = compiled_record("k", "cute", str(kernel_file), "1", {"ptx": "ptx.txt"})
+    record["compiled"]["cluster"] = [2, 1, 1]
+    (tmp_path / "prog.py").write_text(
+        PROGRAM.replace("{RECORDS!r}", repr(json.dumps([("0001", record, {"ptx.txt": PTX})])))
+    )
+    env = {**os.environ, "IRSCOPE_NO_GPU": "1"}
+
+    def irscope(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "irscope", *args], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300
+        )
+
+    done = irscope("run", "-o", "out", "--", sys.executable, "prog.py")
+    assert done.returncode == 0, done.stderr
+    shown = irscope("dump", "out/kernels/k", "--stage", "ptx")
+    assert shown.returncode == 0 and " · cluster 2x1x1 · " in shown.stderr, shown.stderr
+    (variant_json,) = (tmp_path / "out" / "kernels" / "k").glob("variants/*/variant.json")
+    for bad in ("\x1b[31m2x1x1", "2x1x1\n", "0x1x1", "2x1", 2, ["2", 1, 1], "__import__('os')"):
+        data = json.loads(variant_json.read_text())
+        data["resources"]["cluster"] = bad
+        variant_json.write_text(json.dumps(data))
+        refused = irscope("dump", "out/kernels/k", "--stage", "ptx")
+        assert refused.returncode == 5, (bad, refused.stderr)
+        assert refused.stderr.count("\n") == 1 and "cluster" in refused.stderr and "Traceback" not in refused.stderr
+        assert "\x1b" not in refused.stderr + refused.stdout

@@ -48,6 +48,15 @@ def test_every_field_of_a_compiled_is_checked():
     check_compiled(Compiled())  # an empty answer is a well-formed one
 
 
+@pytest.mark.parametrize("cluster", [(0, 1, 1), (2, 1), [2, 1, 1], (2, True, 1), (2, 1, 10_000), "2x1x1", ("2", 1, 1)])
+def test_a_cluster_shape_that_is_not_one_is_refused(cluster):
+    """A cluster is x, y, z CTAs, each 1 to 9999 (what ``Resources.cluster`` spells as ``2x1x1``)."""
+    check_compiled(Compiled(cluster=(2, 1, 1)))
+    with pytest.raises(ValueError, match="Compiled.cluster"):
+        check_compiled(Compiled(cluster=cluster))
+    assert "damaged Compiled" in accepted(COMPILE, Compiled(cluster=cluster)).error.message
+
+
 def test_ray_answers_go_through_the_same_check():
     junk = Compiled(seconds=float("nan"))
     answer = accepted(COMPILE, junk)

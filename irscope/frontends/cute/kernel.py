@@ -6,8 +6,9 @@ for the traced IR, the settings ``CUTE_DSL_KEEP=ir-debug`` and ``CUTE_DSL_LINEIN
 (set on the DSL's settings object for this compile only, and put back after: the variables are read
 once, at the DSL's import). The files land in a private folder and are read back as they are: the PTX
 is byte for byte what ``CUTE_DSL_KEEP=ptx`` writes for the same arch (tests/test_cute.py checks). The
-dynamic shared memory the launch asks for is read from the compiled function's lowered host code
-(``launch_shared_memory``: printing it took 51 ms and reading it 2 ms beside the matmul's 1.9 s compile).
+module the DSL's lowering leaves (the compiled function's ``ir_module``, ``stages.py`` says why that is
+"after lowering") is the ``cute_lowered`` stage, and the launch it holds says what the dynamic shared memory
+(``launch_shared_memory``) and the cluster shape (``launch_cluster``) are.
 """
 
 from __future__ import annotations
@@ -30,18 +31,34 @@ from ...types import CaptureError, Config, KernelId
 from ..base import Compiled, Kernel, KernelHandle, choose_kernel
 from .arguments import HELP, Argument, fake_arguments, parse_arguments
 from .source import Parameter, jit_defs, parameters
-from .stages import CUTE_IR
+from .stages import CUTE_IR, CUTE_LOWERED
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 REQNTID = re.compile(r"^\.reqntid\s+(\d+)(?:,\s*(\d+))?(?:,\s*(\d+))?", re.MULTILINE)
 # The host function's launch, lowered to LLVM: a cudaLaunchConfig_t {gridDim, blockDim, dynamicSmemBytes, stream,
 # attrs, numAttrs} whose third field gets the bytes the kernel's SmemAllocator took (cute.kernel_smem_size, folded).
+# Read from the lowered stage's text, printed with locations: a line may end in its `` loc(#loc4)``.
+LOC = r"(?: loc\(.*\))?$"
 CONFIG_FIELD = re.compile(
     r"^\s*(%\w+) = llvm\.getelementptr %\w+\[0, 2\] : \(!llvm\.ptr\) -> !llvm\.ptr, "
-    r"!llvm\.struct<\(array<3 x i32>, array<3 x i32>, i64, ptr, ptr, i32\)>$",
+    r"!llvm\.struct<\(array<3 x i32>, array<3 x i32>, i64, ptr, ptr, i32\)>" + LOC,
     re.MULTILINE,
 )
-CONSTANT = re.compile(r"^\s*(%\w+) = llvm\.mlir\.constant\((\d+) : i64\) : i64$", re.MULTILINE)
+CONSTANT = re.compile(r"^\s*(%\w+) = llvm\.mlir\.constant\((\d+) : i(?:32|64)\) : i(?:32|64)" + LOC, re.MULTILINE)
+# The launch's attributes: cudaLaunchAttribute {id, pad, value} structs; the one whose id is 4
+# (cudaLaunchAttributeClusterDimension) holds the cluster's x, y, z in its value, as a struct of three i32.
+ATTRIBUTE = r"!llvm\.struct<\(i32, array<4 x i8>, array<64 x i8>\)>"
+ATTRIBUTE_FIELD = re.compile(
+    rf"^\s*(%\w+) = llvm\.getelementptr (%\w+)\[0, ([02])\] : \(!llvm\.ptr\) -> !llvm\.ptr, {ATTRIBUTE}" + LOC,
+    re.MULTILINE,
+)
+DIM_FIELD = re.compile(
+    r"^\s*(%\w+) = llvm\.getelementptr (%\w+)\[0, ([012])\] : \(!llvm\.ptr\) -> !llvm\.ptr, "
+    r"!llvm\.struct<\(i32, i32, i32\)>" + LOC,
+    re.MULTILINE,
+)
+STORE_I32 = re.compile(r"^\s*llvm\.store (%\w+), (%\w+) : i32, !llvm\.ptr" + LOC, re.MULTILINE)
+CLUSTER_DIMENSION = 4  # cudaLaunchAttributeClusterDimension
 
 
 def gpu_arch(capability: int) -> str:
@@ -61,7 +78,7 @@ def dsl_version() -> str:
 
 class CuteKernel(Kernel):
     frontend = "cute"
-    stages = (CUTE_IR, Stage.PTX, Stage.SASS)
+    stages = (CUTE_IR, CUTE_LOWERED, Stage.PTX, Stage.SASS)
 
     def __init__(self, file: str, name: str, params: list[Parameter], arguments: str, text: str) -> None:
         self.file = file
@@ -113,8 +130,9 @@ class CuteKernel(Kernel):
         return KernelHandle(self.frontend, self.file, self.name, {"signature": self.arguments})
 
     def cache_material(self) -> dict[str, Any]:
-        # "stored": what a capture of this frontend stores (2: the launch's dynamic shared memory in resources)
-        return {"source": self.identity().source_hash, "dsl": dsl_version(), "stored": 2}
+        # "stored": what a capture of this frontend stores (2: the launch's dynamic shared memory in resources;
+        # 3: the lowered IR stage and the launch's cluster)
+        return {"source": self.identity().source_hash, "dsl": dsl_version(), "stored": 3}
 
     def python_function(self) -> Any:
         """The ``@cute.jit`` function, from the file the user named (imported once)."""
@@ -158,7 +176,10 @@ class CuteKernel(Kernel):
                     seconds=round(time.perf_counter() - start, 4),
                 )
             stages, cubin = _kept(Path(tmp), arch)
-        shared = launch_shared_memory(str(getattr(compiled, "ir_module", "")))
+        lowered = lowered_ir(compiled)
+        if lowered:
+            stages[CUTE_LOWERED] = lowered
+        shared = launch_shared_memory(lowered)
         ptx = stages.get(Stage.PTX, "")
         entry = next(iter(re.findall(r"\.entry\s+(\w+)\s*\(", ptx)), None)
         threads = REQNTID.search(ptx)
@@ -168,11 +189,46 @@ class CuteKernel(Kernel):
             options={**values, "gpu_arch": arch, "entry": entry},
             threads_per_block=_product(threads.groups()) if threads else None,
             shared=shared or 0,
+            cluster=launch_cluster(lowered),
             cubin_resources=_resources(cubin) if cubin else {},
             compiler=dsl_version(),
             error=None if cubin else CaptureError("cute", f"the DSL kept no cubin for {arch}"),
             seconds=round(time.perf_counter() - start, 4),
         )
+
+
+def lowered_ir(compiled: Any) -> str:
+    """The compiled function's ``ir_module`` (the module the DSL's ``cute-to-nvvm`` pipeline left) as the DSL's
+    own IR dumps write a module (``save_ir``: ``get_asm`` with locations, and a newline); "" where it has none.
+    Printing it took 36 ms and reading the launch from it 14 ms beside the matmul's 0.83 s ``cute.compile`` (its
+    80 KB are mostly the cubin, escaped); ``str(ir_module)``, read before for the shared memory alone, took 32."""
+    module = getattr(compiled, "ir_module", None)
+    return module.operation.get_asm(enable_debug_info=True) + "\n" if module is not None else ""
+
+
+def launch_cluster(host: str) -> tuple[int, int, int] | None:
+    """The cluster shape the host function's launch asks for (``cluster=`` of ``.launch``): the constants stored
+    into the x, y, z of its cluster-dimension launch attribute; None where the launch sets none (no ``cluster=``),
+    where it is not constant or where the function launches more than one shape."""
+    found: set[tuple[int, ...] | None] = set()
+    for function in host.split("\n  llvm.func ")[1:]:  # SSA names are a function's own
+        constants = dict(CONSTANT.findall(function))
+        stored = {pointer: value for value, pointer in STORE_I32.findall(function)}
+        ids: dict[str, str] = {}
+        values: dict[str, str] = {}
+        dims: dict[str, dict[int, str]] = {}
+        for field, attribute, index in ATTRIBUTE_FIELD.findall(function):
+            (ids if index == "0" else values)[attribute] = field
+        for field, value, index in DIM_FIELD.findall(function):
+            dims.setdefault(value, {})[int(index)] = field
+        for attribute, field in ids.items():
+            if constants.get(stored.get(field, "")) != str(CLUSTER_DIMENSION):
+                continue
+            xyz = dims.get(values.get(attribute, ""), {})
+            shape = [constants.get(stored.get(xyz.get(k, ""), "")) for k in range(3)]
+            found.add(tuple(int(n) for n in shape if n is not None) if all(shape) else None)
+    one = found.pop() if len(found) == 1 else None
+    return (one[0], one[1], one[2]) if one and all(1 <= n < 10_000 for n in one) else None
 
 
 def launch_shared_memory(host: str) -> int | None:
@@ -182,7 +238,9 @@ def launch_shared_memory(host: str) -> int | None:
     for function in host.split("\n  llvm.func ")[1:]:  # SSA names are a function's own
         constants = dict(CONSTANT.findall(function))
         for field in CONFIG_FIELD.findall(function):
-            store = re.search(rf"^\s*llvm\.store (%\w+), {re.escape(field)} : i64, !llvm\.ptr$", function, re.MULTILINE)
+            store = re.search(
+                rf"^\s*llvm\.store (%\w+), {re.escape(field)} : i64, !llvm\.ptr{LOC}", function, re.MULTILINE
+            )
             found.add(int(constants[store.group(1)]) if store and store.group(1) in constants else None)
     return found.pop() if len(found) == 1 else None
 

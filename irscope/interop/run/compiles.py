@@ -191,7 +191,7 @@ def _record(raw: Path, stem: str, data: dict[str, Any]) -> dict[str, Any]:
 
 def _compiled(raw: Path, stem: str, data: dict[str, Any], allowed: tuple) -> Any:
     """The ``Compiled`` a record holds, checked as a compile worker's answer is."""
-    from ...capturing.worker import check_compiled
+    from ...capturing.worker import check_compiled, cluster_shape
     from ...frontends import Compiled
     from ...stages import Stage
 
@@ -219,6 +219,9 @@ def _compiled(raw: Path, stem: str, data: dict[str, Any], allowed: tuple) -> Any
     resources = data.get("cubin_resources")
     if not isinstance(resources, dict) or not all(type(v) is int and v >= 0 for v in resources.values()):
         raise SessionError("compiled.cubin_resources is not a table of counts")
+    cluster = data.get("cluster")
+    if cluster is not None and not (isinstance(cluster, list) and cluster_shape(tuple(cluster))):
+        raise SessionError("compiled.cluster is not a cluster's x, y, z")
     compiled = Compiled(
         stages=stages,
         cubin=cubin,
@@ -228,6 +231,7 @@ def _compiled(raw: Path, stem: str, data: dict[str, Any], allowed: tuple) -> Any
         compiler=data.get("compiler"),  # type: ignore[arg-type]
         seconds=data.get("seconds"),  # type: ignore[arg-type]
         cubin_resources=resources,
+        cluster=tuple(cluster) if cluster is not None else None,
         error=CaptureError(error[0], error[1]) if error else None,
     )
     check_compiled(compiled)
