@@ -72,6 +72,9 @@ class Compiled:
     # .nv.info, as cuobjdump -res-usage reads it ({"registers": n, "stack_frame": bytes}).
     cubin_resources: dict[str, int] = field(default_factory=dict)
     passes: PassLog | None = None  # every MLIR pass, where the compile was asked to record them
+    # Why a stage the frontend lists was not made though the compile went on (TileLang's AMDGCN where no
+    # hipcc is here): its reason, in place of "compile failed".
+    stage_errors: dict[Stage, str] = field(default_factory=dict)
 
     @property
     def produced(self) -> bool:
