@@ -75,7 +75,7 @@ def test_a_stage_error_is_a_known_stage_and_text_and_never_hides_a_listing():
 
     for junk in ({"../../outside": "why"}, {Stage.AMDGCN: b"\x1b[2J"}, ["amdgcn"]):
         with pytest.raises(ValueError, match="Compiled.stage_errors"):
-            check_compiled(Compiled(stage_errors=junk))  # type: ignore[arg-type]
+            check_compiled(Compiled(stage_errors=junk))
     compiled = Compiled(
         stages={Stage.AMDGCN: "s_endpgm\n"},
         options={"entry": "k"},
