@@ -127,6 +127,10 @@ def test_without_hipcc_amdgcn_is_not_produced_and_says_why(variants, reference):
         why = v.stage_errors[Stage.AMDGCN]
         assert why.startswith("not produced: ") and "hipcc" in why and stopped[1].splitlines()[-1] in why
         assert v.resources.registers is None and v.resources.sgprs is None
+    # dump's summary line shows what is known (no registers without a code object); its warning, this reason
+    from irscope.cli.dump import _summary
+
+    assert _summary(variants["add"]).startswith("add · N=4096 block=256 dtype=float32 · gfx942 (aot) · 0 B LDS · ")
 
 
 def test_hip_lines_map_to_the_python_lines_as_the_cuda_does(variants, kernels_file):
