@@ -120,6 +120,7 @@ NEEDS_TILELANG = {
     "irscope dump examples/tilelang_kernels.py:add --arch gfx942 --stage all",
     "irscope dump examples/tilelang_kernels.py:row_max --arch gfx942 --stage amdgcn",
     "irscope passes examples/tilelang_kernels.py:row_max --arch gfx942",
+    "irscope diff examples/tilelang_kernels.py:add --arch gfx942 -a block=128 -b block=256",
     THREE_LANGUAGES,
 }
 HAS_TILELANG = importlib.util.find_spec("tilelang") is not None
