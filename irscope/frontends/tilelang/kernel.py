@@ -32,6 +32,7 @@ from typing import Any
 from ...arch import Target, Vendor
 from ...errors import IrscopeError, KernelFileError, KernelNotFound, ParameterError
 from ...ir.elf import kernel_resources
+from ...ir.hsaco import kernel_resources as hsaco_resources
 from ...stages import Stage
 from ...types import CaptureError, Config, KernelId
 from ..base import Compiled, Kernel, KernelHandle, choose_kernel
@@ -271,6 +272,10 @@ def _lower_and_build_hip(
 
         hsaco = bytes(tilelang_callback_hip_compile(stages[HIP], tvm.target.Target({"kind": "hip", "mcpu": arch})))
         stages[Stage.AMDGCN] = _hip_assembly(hipcc, stages[HIP], arch)
+        try:  # what capture reads the resources from; else from the listing's metadata, as for a trace's
+            hsaco_resources(hsaco)
+        except ValueError:  # not a bare code object (hipcc's --genco may write an offload bundle): not kept
+            return None, shared
         return hsaco, shared
 
 
