@@ -117,6 +117,10 @@ NEEDS_TILELANG = {
     "irscope passes examples/tilelang_kernels.py:matmul",
     "irscope passes examples/tilelang_kernels.py:matmul --after LayoutInference",
     "irscope passes examples/tilelang_kernels.py:matmul --first-divergence -a num_stages=2 -b num_stages=3",
+    "irscope dump examples/tilelang_kernels.py:add --arch gfx942 --stage all",
+    "irscope dump examples/tilelang_kernels.py:row_max --arch gfx942 --stage amdgcn",
+    "irscope passes examples/tilelang_kernels.py:row_max --arch gfx942",
+    "irscope diff examples/tilelang_kernels.py:add --arch gfx942 -a block=128 -b block=256",
     THREE_LANGUAGES,
 }
 HAS_TILELANG = importlib.util.find_spec("tilelang") is not None

@@ -190,3 +190,10 @@ def test_the_arch_a_tilelang_target_names_is_read_as_tilelang_spells_it():
     assert target_arch("cuda -arch=sm_100a") == "sm_100a"
     assert target_arch('{"kind": "cuda", "arch": "sm_80"}') == "sm_80"
     assert target_arch("cuda") is None and target_arch("{not json") is None and target_arch(None) is None
+    # an AMD GPU's: TileLang's HIP target names it as mcpu (and normalises a dict into a TVM Target)
+    from tilelang.backend.target import determine_target
+
+    hip = {"kind": "hip", "mcpu": "gfx942"}
+    assert target_arch(hip) == target_arch(json.dumps(hip)) == "gfx942"
+    assert target_arch(determine_target(hip, return_object=True)) == "gfx942"
+    assert target_arch({"kind": "hip"}) is None

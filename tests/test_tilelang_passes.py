@@ -75,10 +75,17 @@ def kernels_file(tmp_path_factory):
 @pytest.fixture(scope="module")
 def traced(kernels_file, tmp_path_factory):
     """TileLang's own trace of each kernel: ``{name: [(name, TIR after it), ...]}``, codegen's step left out."""
-    out = tmp_path_factory.mktemp("lower_trace")
+    return traced_passes(REFERENCE, tmp_path_factory.mktemp("lower_trace"), str(kernels_file), *NAMES)
+
+
+def traced_passes(script: str, out: Path, kernels: str, *args: str) -> dict[str, list[tuple[str, str]]]:
+    """Run a REFERENCE-shaped ``script`` (``kernels`` file, ``out`` folder, ``args``) in a process of its own and
+    read its trace: ``{kernel: [(pass, TIR after it), ...]}`` from its output (``=== NAME`` before each kernel's
+    trace) and its trace folders under ``out``; codegen's step left out."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("TL_LOWER_TRACE")}
+    env["TILELANG_CACHE_DIR"] = str(out / "cache")  # TileLang's own compiles, where the script makes any
     run = subprocess.run(
-        [sys.executable, "-c", REFERENCE, str(kernels_file), str(out), *NAMES],
+        [sys.executable, "-c", script, kernels, str(out), *args],
         capture_output=True,
         text=True,
         cwd=out,

@@ -335,6 +335,7 @@ def build_variant(
         for s in stages
         if s not in listings and not s.spec.derived_from and s.spec.made_for(vendor)
     }
+    stage_errors.update({s: why for s, why in compiled.stage_errors.items() if s not in listings})
     stage_errors.update(other_vendor_stages(stages, target))
     resources = info = None
     if compiled.produced:

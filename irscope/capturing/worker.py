@@ -109,6 +109,9 @@ _FIELD_CHECKS: dict[str, Callable[[Any], bool]] = {
         )
     ),
     "signature": _text_map,
+    "stage_errors": lambda v: (
+        isinstance(v, dict) and all(isinstance(k, Stage) and isinstance(t, str) for k, t in v.items())
+    ),
     "divisible_by_16": lambda v: isinstance(v, (tuple, list)) and all(isinstance(a, str) for a in v),
     "heuristics": lambda v: isinstance(v, dict),
     "gpu_registers": lambda v: v is None or _count(v),

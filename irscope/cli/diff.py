@@ -31,7 +31,8 @@ from .output import echo
     "--stage",
     "stage_name",
     type=click.Choice(STAGE_CHOICES),
-    help="The stage to diff [default: ptx; ttgir for an NVIDIA and an AMD arch, which share no machine code].",
+    help="The stage to diff [default: ptx; amdgcn for two AMD builds; ttgir for an NVIDIA and an AMD arch, which "
+    "share no machine code; where one lacks it, the deepest stage both have].",
 )
 @click.option("--raw", is_flag=True, help="Diff the listings as they are, without normalising.")
 @click.option(
@@ -102,7 +103,13 @@ def diff(
     (ta, a), (tb, b) = sides
     # NVIDIA's and AMD's builds meet at TTGIR (#nvidia_mma vs #amd_mfma); their machine code is compared
     # per Python line in the summary instead
-    stage = Stage(stage_name or ("ttgir" if a.vendor is not b.vendor else "ptx"))
+    stage = Stage(
+        stage_name or ("ttgir" if a.vendor is not b.vendor else "ptx" if a.vendor.value == "nvidia" else "amdgcn")
+    )
+    if stage_name is None and not (stage in a.listings and stage in b.listings):
+        # no such stage in one of them (TileLang's gfx942 builds without hipcc: no AMDGCN): the deepest both have
+        both = [s for s in Stage.compiled() if s in a.listings and s in b.listings]
+        stage = both[-1] if both else stage
     for label, (_, v) in zip("AB", sides):
         if not v.ok and stage not in v.listings:
             raise UsageError(f"variant {label} ({v.config.label()}) did not compile: {v.error}")

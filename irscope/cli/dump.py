@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from ..arch import is_amd
 from .options import STAGE_CHOICES, kernel_options
 from .output import echo
 
@@ -108,6 +109,8 @@ def _summary(variant) -> str:
         spills = (r.vgpr_spills or 0) + (r.sgpr_spills or 0)
         parts += [f"{r.registers} VGPRs ({r.agprs} AGPRs)", f"{r.sgprs} SGPRs", f"{spills} registers spilled"]
         parts += [f"{r.scratch} B scratch", f"{r.shared} B LDS"]
+    elif r is not None and r.registers is None and is_amd(variant.arch):  # no code object (TileLang without hipcc)
+        parts.append(f"{r.shared} B LDS")
     elif r is not None:
         spills = (r.spill_stores or 0) + (r.spill_loads or 0)
         parts += [f"{r.registers} registers", f"{spills} B spilled", f"{r.shared} B shared"]

@@ -75,6 +75,9 @@ class Compiled:
     # .reqnctapercluster is read (capturing/pipeline.py: nvidia_resources).
     cluster: tuple[int, int, int] | None = None
     passes: PassLog | None = None  # every MLIR pass, where the compile was asked to record them
+    # Why a stage the frontend lists was not made though the compile went on (TileLang's AMDGCN where no
+    # hipcc is here): its reason, in place of "compile failed".
+    stage_errors: dict[Stage, str] = field(default_factory=dict)
 
     @property
     def produced(self) -> bool:

@@ -74,3 +74,25 @@ def test_a_measurement_no_session_could_read_back_is_refused_before_it_is_writte
     assert accepted(MEASURE, fine) is fine
     assert json.loads(json.dumps(fine.to_json()))["median_us"] == 12.5
     assert failure("crashed", "x").error.stage == "compile"
+
+
+def test_a_stage_error_is_a_known_stage_and_text_and_never_hides_a_listing():
+    """``Compiled.stage_errors`` (why a stage was not made: TileLang's AMDGCN without hipcc) names a Stage and
+    says why in text; a reason for a stage the compile did list is dropped, not shown beside it."""
+    from irscope.arch import Target
+    from irscope.types import Config, KernelId, Stage
+
+    for junk in ({"../../outside": "why"}, {Stage.AMDGCN: b"\x1b[2J"}, ["amdgcn"]):
+        with pytest.raises(ValueError, match="Compiled.stage_errors"):
+            check_compiled(Compiled(stage_errors=junk))
+    compiled = Compiled(
+        stages={Stage.AMDGCN: "s_endpgm\n"},
+        options={"entry": "k"},
+        stage_errors={Stage.AMDGCN: "not produced: no hipcc", Stage.TTGIR: "not produced: no reason here"},
+    )
+    check_compiled(compiled)
+    variant = pipeline.build_variant(
+        KernelId("k", "k.py", "0"), Config({}), Target.for_arch("gfx942"), compiled, "", (Stage.AMDGCN, Stage.TTGIR)
+    )
+    assert Stage.AMDGCN not in variant.stage_errors and variant.listings[Stage.AMDGCN] == "s_endpgm\n"
+    assert variant.stage_errors[Stage.TTGIR] == "not produced: no reason here"

@@ -7,7 +7,9 @@ A ``@tilelang.jit`` function is a factory: its parameters (shapes, block sizes, 
 ``{"kind": "cuda", "arch": "sm_90a"}`` with its ``tl.emit_line_directives`` pass config, then the two
 nvcc calls its ``JITKernel.export_ptx`` and ``export_sass`` make (``tilelang.contrib.nvcc``). Stages: the
 TIR before and after lowering, the generated CUDA (``#line`` directives naming the Python lines), PTX
-and SASS of the cubin; asked for (``irscope passes``, ``sweep --passes``), the TIR after every pass.
+and SASS of the cubin; asked for (``irscope passes``, ``sweep --passes``), the TIR after every pass. For an
+AMD GPU (``gfx942``) the same lowering for ``{"kind": "hip", "mcpu": ...}`` gives the TIR and the HIP source
+with no ROCm; the AMDGCN needs ROCm's hipcc, and says so where there is none.
 
 ``source.py`` finds the kernels and their parameters with ``ast`` (nothing is imported), ``kernel.py`` is
 ``TileLangKernel`` and its compile, ``stages.py`` the TIR and CUDA stages, ``passes.py`` the recorder of

@@ -105,8 +105,9 @@ class TileLangCompileRecorder(CompileRecorder):
 
 
 def target_arch(target: Any) -> str | None:
-    """The NVIDIA arch a TileLang target names: a dict's ``arch``, ``-arch=`` in a string (or a JSON object's),
-    a TVM Target's ``arch`` attribute; None where it names none (``auto``, ``cuda``)."""
+    """The arch a TileLang target names: a dict's ``arch``, ``-arch=`` in a string (or a JSON object's), a TVM
+    Target's ``arch`` attribute; for a HIP target (``{"kind": "hip", "mcpu": "gfx942"}``, TileLang's only
+    spelling of one) its ``mcpu``; None where it names none (``auto``, ``cuda``)."""
     if isinstance(target, str):
         text = target.strip()
         if text.startswith("{"):
@@ -118,9 +119,12 @@ def target_arch(target: Any) -> str | None:
             found = ARCH.search(text)
             return found.group(1) if found else None
     if isinstance(target, dict):
-        arch = target.get("arch")
+        arch = target.get("mcpu") if target.get("kind") == "hip" else target.get("arch")
         return str(arch) if arch else None
-    arch = getattr(target, "arch", None) if target is not None else None
+    if str(getattr(getattr(target, "kind", None), "name", "")) == "hip":
+        arch = target.attrs.get("mcpu")
+    else:
+        arch = getattr(target, "arch", None) if target is not None else None
     return str(arch) if arch else None
 
 
