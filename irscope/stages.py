@@ -97,17 +97,12 @@ class StageSpec:
     derived_from: str = ""
     # The frontends whose kernels have it (Gluon's IR before passes: ("gluon",)); (): every frontend's.
     frontends: tuple[str, ...] = ()
-    # The frontends whose kernels never have it, though they have the stages around it (Gluon starts in TTGIR:
-    # no TTIR), so that a Gluon session shows no TTIR tab.
-    not_for: tuple[str, ...] = ()
 
     def made_for(self, vendor: str, frontend: str | None = None) -> bool:
         """Would a compile for ``vendor``'s GPUs ("nvidia", "amd") produce this stage? ``frontend``: by that
         frontend's kernels (None: by any kernel; "": a kernel whose frontend is not known, Triton's)."""
-        return (
-            self.vendor in ("", vendor)
-            and (not self.frontends or frontend is None or (frontend or "triton") in self.frontends)
-            and (frontend is None or (frontend or "triton") not in self.not_for)
+        return self.vendor in ("", vendor) and (
+            not self.frontends or frontend is None or (frontend or "triton") in self.frontends
         )
 
     @property
@@ -185,6 +180,9 @@ Stage.HELION_TRITON = register(
         frontends=("helion",),
     )
 )
+# The languages whose kernels Triton's compiler lowers: only their sessions have Triton's IR stages (a TileLang or
+# CuTe DSL session showed TTIR/TTGIR/LLIR tabs that could only say "not captured").
+TRITON_COMPILES = ("triton", "gluon", "helion")
 Stage.TTIR = register(
     StageSpec(
         "ttir",
@@ -193,7 +191,7 @@ Stage.TTIR = register(
         "mlir",
         "Triton IR: the kernel as tensor operations (MLIR, tt dialect)",
         "Triton's asm['ttir']",
-        not_for=("gluon",),
+        frontends=("triton", "helion"),  # a Gluon kernel starts at TTGIR; no other language passes through Triton
     )
 )
 Stage.TTGIR = register(
@@ -204,6 +202,7 @@ Stage.TTGIR = register(
         "mlir",
         "Triton GPU IR: TTIR with layouts (which thread holds which element)",
         "Triton's asm['ttgir']",
+        frontends=TRITON_COMPILES,
     )
 )
 Stage.LLIR = register(
@@ -214,6 +213,7 @@ Stage.LLIR = register(
         "llvm",
         "LLVM IR, with NVVM (NVIDIA) or AMDGPU intrinsics",
         "Triton's asm['llir']",
+        frontends=TRITON_COMPILES,
     )
 )
 Stage.PTX = register(

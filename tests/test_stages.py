@@ -216,3 +216,28 @@ print("ok")
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_a_languages_sessions_offer_exactly_the_stages_its_compile_makes():
+    # The TUI's tabs, dump's choices and capture's checks ask StageSpec.made_for; each Kernel class says what its
+    # compile makes. They must agree: a TileLang or CuTe DSL session offered TTIR/TTGIR/LLIR tabs that could
+    # only say "not captured". The vendor's own stages (PTX, SASS, AMDGCN) follow the arch, not the language.
+    from irscope.frontends.cuda.kernel import CudaKernel
+    from irscope.frontends.cute.kernel import CuteKernel
+    from irscope.frontends.gluon.kernel import GluonKernel
+    from irscope.frontends.helion.kernel import HelionKernel
+    from irscope.frontends.numba.kernel import NumbaKernel
+    from irscope.frontends.tilelang.kernel import TileLangKernel
+    from irscope.frontends.triton.kernel import TritonKernel
+    from irscope.tui.app import stage_tabs
+
+    by_vendor = {Stage.SOURCE, Stage.PTX, Stage.SASS, Stage.AMDGCN}
+    kinds = (TritonKernel, GluonKernel, HelionKernel, CuteKernel, TileLangKernel, NumbaKernel, CudaKernel)
+    for kind in kinds:
+        frontend = kind.frontend
+        offered = {s for s in Stage.all() if any(s.spec.made_for(v, frontend) for v in ("nvidia", "amd"))}
+        assert offered - by_vendor == set(kind.stages) - by_vendor, frontend
+    tabs = {f: dict(stage_tabs({"nvidia"}, {f})) for f in ("triton", "gluon", "tilelang", "cute", "cuda")}
+    assert "ttir" in tabs["triton"] and "ttir" not in tabs["gluon"] and "ttgir" in tabs["gluon"]
+    assert not {"ttir", "ttgir", "llir"} & (set(tabs["tilelang"]) | set(tabs["cute"]) | set(tabs["cuda"]))
+    assert "tilelang_cuda" in tabs["tilelang"] and "cute_lowered" in tabs["cute"] and "ptx" in tabs["cuda"]
