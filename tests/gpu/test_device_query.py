@@ -28,12 +28,13 @@ def _ask(visible: str | None) -> dict:
     return json.loads(done.stdout)
 
 
-def test_nvml_answers_what_cuda_answers_and_sooner():
+def test_nvml_answers_what_cuda_answers():
     everything = _ask(None)
     assert everything["nvml"] is not None, "NVML could not answer on this machine"
     total = everything["cuda"][1]
     assert everything["nvml"] == list(everything["cuda"])
-    assert everything["nvml_s"] < everything["cuda_s"]
+    # Which answers sooner is a figure (tests/perf/RESULTS.md: cuInit 0.24-0.32 s against NVML's 0.01-0.03 s on
+    # two H200s), not a test: on an H100 whose driver was already up, CUDA answered in 10 ms and NVML in 21 ms.
     last = str(total - 1)
     cases = ["0", last, f"{last},0", f"0,{total}", f"{total},0", "0,0", "GPU-not-a-uuid", "", " 0", "0, 1", "٣"]
     for visible in cases:
