@@ -30,9 +30,15 @@ SASS = load("sass")
 
 
 def _all_builtin_variants(arch):
+    # Compiled in this process, one after another (jobs=1, no compile timeout: no worker). Each capture_many
+    # through workers started two, each importing irscope, Triton or numba-cuda and the kernel's file again:
+    # one arch's 127 variants took 100 s of CPU that way from empty caches here, 72 s in this process; the
+    # sm_80 test 118 s of CPU -> 93 s (tests/perf/RESULTS.md). Its wall time grew 80 -> 90 s with the second
+    # core idle, but in CI the other xdist worker keeps that core busy: CPU is what the run spends.
+    # Sweeps through workers are tested on their own (test_sweep*.py, the CLI's sweep).
     for ref in builtin_kernels():
         configs = sweep_configs(ref.parameter_table(), ref.name, {}, {})
-        for captured in capture_many(ref, configs, arch):
+        for captured in capture_many(ref, configs, arch, jobs=1, compile_timeout=None):
             if captured.variant.ok:
                 yield captured.variant
 

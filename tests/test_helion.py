@@ -40,7 +40,15 @@ def kernels():
 
 @pytest.fixture(scope="module")
 def variants(kernels):
-    return {(name, arch): capture(kernels[name], CASES[name][1], arch) for name in CASES for arch in ARCHS}
+    """The nine variants compiled in this process, which has Helion imported already: through workers each
+    capture started a worker that imported torch and Helion again (~9 s of CPU here): 165 s of setup
+    here before, 17 s now (tests/perf/RESULTS.md).
+    The worker path of a Helion kernel runs in docs/helion.md's dump and sweep (tests/test_docs_commands.py)."""
+    return {
+        (name, arch): capture(kernels[name], CASES[name][1], arch, compile_timeout=None)
+        for name in CASES
+        for arch in ARCHS
+    }
 
 
 def imported() -> Any:

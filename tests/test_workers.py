@@ -76,3 +76,39 @@ def test_a_worker_that_starts_after_close_is_killed_and_close_waits_for_none(mon
     assert took < 3.0  # the rest of its start-up (0.7 s), not its job nor close's 5 s wait
     (proc,) = pool._processes
     assert type(proc) is subprocess.Popen and proc.poll() is not None
+
+
+def test_a_kept_pool_serves_call_after_call_from_one_worker_and_one_left_with_a_job_is_not_lent_again(monkeypatch):
+    """``irscope inductor`` compiles each kernel of a log in a capture of its own through one KeptPoolExecutor:
+    the calls share the worker; a call that returns with a job still out (a cancelled capture) closes the
+    pool, so that job's answer reaches no later call; another environment is another pool."""
+    from irscope.processes.executors.base import Work
+    from irscope.processes.executors.local import KeptPoolExecutor
+
+    monkeypatch.syspath_prepend(str(HERE))
+    work = Work("flaky_worker:serve", run=print, result=(dict, tuple), failure=lambda kind, message: (kind, message))
+    env = {"PYTHONPATH": os.pathsep.join([str(HERE), *sys.path])}
+    executor = KeptPoolExecutor()
+
+    def who(pool, tag=0):
+        pool.submit(tag, "who")
+        return _collect(pool, 1)[tag]
+
+    try:
+        first = executor.pool(work, 1, timeout=30, env=env)
+        one = who(first)
+        first.close()
+        again = executor.pool(work, 1, timeout=30, env=env)
+        assert who(again)["pid"] == one["pid"]  # the same worker, not a new one
+        again.submit(1, "hang")
+        again.close()  # returned with a job out: closed, its worker killed
+        fresh = executor.pool(work, 1, timeout=30, env=env)
+        answer = who(fresh, tag=2)
+        assert answer["pid"] != one["pid"] and fresh.outstanding == 0
+        other = executor.pool(work, 1, timeout=30, env={**env, "IRSCOPE_TEST_VALUE": "other"})
+        moved = who(other)
+        assert moved["env"] == "other" and moved["pid"] != answer["pid"]
+    finally:
+        executor.close()
+    with pytest.raises(ProcessLookupError):  # close() killed and reaped the last worker
+        os.kill(moved["pid"], 0)

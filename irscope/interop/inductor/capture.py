@@ -20,6 +20,7 @@ from ...capturing import capture_many
 from ...errors import UsageError
 from ...frontends.config import config_from_table
 from ...frontends.triton.kernel import TritonKernel
+from ...processes.executors.local import KeptPoolExecutor
 from ...processes.workers import DEFAULT_COMPILE_TIMEOUT
 from ...records import Measurement
 from ...session import Session
@@ -141,7 +142,18 @@ def compile_all(
     """Compile each kernel's chosen config, for ``arch`` or the arch Inductor recorded.
 
     ``in_process``: in this process, with no time limit (no worker to start: a few kernels, quickly).
+    Otherwise every kernel compiles in the same workers (``KeptPoolExecutor``), started once for the log.
     """
+    executor = KeptPoolExecutor()
+    try:
+        yield from _compile_each(kernels, arch, in_process, executor)
+    finally:
+        executor.close()
+
+
+def _compile_each(
+    kernels: list[CapturedKernel], arch: str | None, in_process: bool, executor: KeptPoolExecutor
+) -> Iterator[CapturedKernel]:
     for ck in kernels:
         target_arch = arch or ck.kernel.arch or "sm_90"
         if ck.triton is None:
@@ -154,7 +166,11 @@ def compile_all(
         ck.variant = next(
             iter(
                 capture_many(
-                    ck.triton, [config], target_arch, compile_timeout=None if in_process else DEFAULT_COMPILE_TIMEOUT
+                    ck.triton,
+                    [config],
+                    target_arch,
+                    compile_timeout=None if in_process else DEFAULT_COMPILE_TIMEOUT,
+                    executor=executor,
                 )
             )
         ).variant
