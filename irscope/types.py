@@ -544,8 +544,17 @@ class Variant(HtmlDisplay):
         try:
             return self.listings[stage]
         except KeyError:
-            reason = self.stage_errors.get(stage) or (str(self.error) if self.error else "not captured")
-            raise KeyError(f"{stage.value} was not captured: {reason}") from None
+            raise KeyError(f"{stage.value} was not captured: {self.missing_reason(stage)}") from None
+
+    def missing_reason(self, stage: Stage) -> str:
+        """Why the variant has no ``stage``: the reason its capture stored, a stage its language never makes
+        (a TileLang kernel asked for TTIR), its compile's failure, or "not captured"."""
+        if self.stage_errors.get(stage):
+            return self.stage_errors[stage]
+        if not self.made_for_vendor(stage):
+            have = ", ".join(s.value for s in self.listings) or "none"
+            return f"{self.frontend or 'triton'} kernels compiled for {self.arch} have no {stage.value} (this one has: {have})"
+        return str(self.error) if self.error else "not captured"
 
     def identity(self) -> str:
         """Stable identity within a kernel: config and arch."""

@@ -115,9 +115,7 @@ def diff(
             raise UsageError(f"variant {label} ({v.config.label()}) did not compile: {v.error}")
     for label, v in (("A", a), ("B", b)):
         if stage not in v.listings:
-            raise UsageError(
-                f"{stage.value} of variant {label} was not captured: {v.stage_errors.get(stage, 'missing')}"
-            )
+            raise UsageError(f"{stage.value} of variant {label} was not captured: {v.missing_reason(stage)}")
     result = diff_variants(a, b, stage, raw=raw, ignore=_ignored(ignore))
     result.runtimes = (_runtime(ta, a, settings.sample_gpu), _runtime(tb, b, settings.sample_gpu))
     if as_json:

@@ -10,7 +10,7 @@ import click
 
 from ..arch import is_amd
 from .options import STAGE_CHOICES, kernel_options
-from .output import echo
+from .output import echo, visible
 
 # What a CUDA kernel's name may hold beyond a file name's letters: scale<float, 4>, (anonymous namespace)
 CXX_PUNCTUATION = re.compile(r"[<>,\s*&()\[\]]+")
@@ -76,7 +76,10 @@ def dump(kernel, assignments, arch, signature, stage_name, source, as_json, out_
         return
     for stage in stages:
         if stage not in variant.listings:
-            echo(f"irscope: warning: {stage.value} unavailable: {variant.stage_errors.get(stage)}", err=True)
+            echo(
+                f"irscope: warning: {stage.value} unavailable: {visible(variant.missing_reason(stage), one_line=True)}",
+                err=True,
+            )
             continue
         if len(stages) > 1:
             echo(f"// ===== {stage.value} =====")

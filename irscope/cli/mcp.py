@@ -156,7 +156,7 @@ def _stage(variant, stage: str):
     except ValueError:
         raise UsageError(f"unknown stage {stage!r}; stages: {', '.join(s.value for s in Stage.compiled())}") from None
     if which not in variant.listings:
-        raise UsageError(f"{which.value} was not captured: {variant.stage_errors.get(which) or variant.error}")
+        raise UsageError(f"{which.value} was not captured: {variant.missing_reason(which)}")
     return which
 
 

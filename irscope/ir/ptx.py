@@ -22,13 +22,19 @@ TYPE_BITS = re.compile(r"^[bsuf](\d+)$")
 STATE_SPACES = ("global", "shared", "local", "param", "const", "generic")
 # .reqnctapercluster 2, 1, 1: the kernel must be launched in clusters of that shape (Triton's num_ctas > 1 writes it,
 # with .explicitcluster); its y and z may be left out.
-REQNCTAPERCLUSTER = re.compile(r"^\s*\.reqnctapercluster\s+(\d+)(?:\s*,\s*(\d+))?(?:\s*,\s*(\d+))?", re.M)
+# Up to 5 digits a size: a longer one is no shape a launch could ask for (and int() of thousands of digits raises).
+REQNCTAPERCLUSTER = re.compile(
+    r"^\s*\.reqnctapercluster\s+(\d{1,5})(?:\s*,\s*(\d{1,5}))?(?:\s*,\s*(\d{1,5}))?(?![\d,])", re.M
+)
 
 
 def required_cluster(ptx: str) -> tuple[int, int, int] | None:
-    """The cluster shape the PTX requires of every launch (``.reqnctapercluster``), None where it names none."""
+    """The cluster shape the PTX requires of every launch (``.reqnctapercluster``), None where it names none
+    (or names sizes no launch could ask for)."""
     m = REQNCTAPERCLUSTER.search(ptx)
-    return (int(m[1]), int(m[2] or 1), int(m[3] or 1)) if m else None
+    dims = (int(m[1]), int(m[2] or 1), int(m[3] or 1)) if m else None
+    # A size of 0 or past 9,999 is none a launch could ask for: damaged text, so no shape (no finding, no label).
+    return dims if dims and all(1 <= d < 10_000 for d in dims) else None
 
 
 def cluster_label(dims: tuple[int, int, int] | None) -> str | None:

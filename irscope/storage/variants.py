@@ -94,7 +94,7 @@ def variant_from_json(data: dict[str, Any], listings: dict[Stage, str], cubin: b
             arch=str(data["arch"]),
             status=Status(data["status"]),
             listings=listings,
-            stage_errors={Stage(s): str(e) for s, e in data.get("stage_errors", {}).items()},
+            stage_errors={Stage(s): _reason(e) for s, e in data.get("stage_errors", {}).items()},
             cubin=cubin,
             resources=None if res is None else Resources(**typed_fields(Resources, res)),
             compile_info=None if info is None else CompileInfo.from_json(info),
@@ -105,6 +105,18 @@ def variant_from_json(data: dict[str, Any], listings: dict[Stage, str], cubin: b
         )
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise SessionError(f"malformed variant record: {type(exc).__name__}: {exc}") from exc
+
+
+REASON_CHARS = 8_000  # a stored reason is shown as one line: past this, the rest stays in the file, not on screen
+
+
+def _reason(text: object) -> str:
+    """A stored stage's reason: text (anything else is damage), cut to what one line of a terminal can carry."""
+    if not isinstance(text, str):
+        raise TypeError(f"a stage's reason is {type(text).__name__}, not text")
+    if len(text) <= REASON_CHARS:
+        return text
+    return f"{text[:REASON_CHARS]}… ({len(text) - REASON_CHARS} more characters in variant.json)"
 
 
 # Variants written before they said which frontend made them: the compiler that did says it (the one
