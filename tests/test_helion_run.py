@@ -46,7 +46,11 @@ def test_the_helion_kernel_is_recorded_under_its_name_with_each_config(recorded)
     # every field, as Helion normalized each config (the rest at its defaults), kept as the text -c takes
     assert [(c["block_sizes"], c["num_warps"]) for c in configs] == [("[4]", "4"), ("[16]", "8")]
     assert all(c["pid_type"] == "flat" and c["indexing"].startswith("['pointer'") for c in configs)
-    assert kernels["plain_add"]["variants"][0]["config"]["BLOCK"] == 1024 and "frontend" not in kernels["plain_add"]
+    assert (
+        kernels["plain_add"]["variants"][0]["config"]["BLOCK"] == 1024 and kernels["plain_add"]["frontend"] == "triton"
+    )
+    # counted by language: before, the Helion kernel was one of "2 Triton kernels"
+    assert "1 Helion kernel, 1 Triton kernel, " in result.stdout
 
 
 @pytest.fixture(scope="module")
