@@ -42,7 +42,8 @@ from .output import csv_option, echo
     "--kernel-name",
     "kernel",
     metavar="NAME",
-    help="Keep only the Triton kernels of this name (regex:PATTERN: those it matches), as ncu's -k.",
+    help="Keep only the Triton kernels of this name (regex:PATTERN: those it matches), as ncu's -k; a Helion"
+    " kernel by its own name or its Triton name (_helion_NAME).",
 )
 @click.option(
     "--launch-skip",
