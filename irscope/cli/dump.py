@@ -109,8 +109,10 @@ def _summary(variant) -> str:
         parts += [f"{r.registers} VGPRs ({r.agprs} AGPRs)", f"{r.sgprs} SGPRs", f"{spills} registers spilled"]
         parts += [f"{r.scratch} B scratch", f"{r.shared} B LDS"]
     elif r is not None:
-        spills = (r.spill_stores or 0) + (r.spill_loads or 0)
-        parts += [f"{r.registers} registers", f"{spills} B spilled", f"{r.shared} B shared"]
+        # unknown where no ptxas report was asked for (a CuTe DSL or TileLang compile): not 0
+        known = r.spill_stores is not None or r.spill_loads is not None
+        spilled = f"{(r.spill_stores or 0) + (r.spill_loads or 0)} B spilled" if known else "spills unknown"
+        parts += [f"{r.registers} registers", spilled, f"{r.shared} B shared"]
     if variant.compile_info:
         parts.append(f"compiled in {variant.compile_info.compile_seconds:.2f} s")
     return " · ".join(p for p in parts if p)
