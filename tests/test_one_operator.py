@@ -153,3 +153,17 @@ def test_a_triton_kernel_and_its_tilelang_twin_are_diffed_per_line_of_each_sourc
         timeout=900,
     ).stdout  # fmt: skip
     assert text.index("A: triton add") < text.index("B: tilelang add") < text.index("C[bx * block + i]")
+    # each side's own stages said to be its alone; TIR and the CUDA TileLang wrote counted by no one (before: 0
+    # instructions), in a column that fits tilelang_device_tir (before, it pushed its row's counts 3 places right)
+    block = text[text.index("\ninstructions\n") + len("\ninstructions\n") :].split("\n\n")[0]
+    rows = {ln.split()[0]: ln for ln in block.splitlines()}
+    assert rows["ttir"].split()[1:] == [rows["ttir"].split()[1], "—", "only", "in", "A"]
+    for stage in ("tilelang_tir", "tilelang_device_tir", "tilelang_cuda"):
+        assert rows[stage].split()[1:] == ["—", "not", "counted", "only", "in", "B"], rows[stage]
+    ends = {
+        name: row.index("  only in") if "only in" in row else len(row.split("  (")[0]) for name, row in rows.items()
+    }
+    assert len(set(ends.values())) == 1, rows  # every row's B column ends in one place
+    counts = json.loads(done.stdout)["stats"]  # --json: null, not 0, where not counted
+    assert counts["tilelang_tir"]["instructions"] == [None, None] and counts["ttir"]["instructions"][1] is None
+    assert all(n > 0 for n in counts["ptx"]["instructions"])
