@@ -464,24 +464,12 @@ class PassLog:
         # rebuilt from the stored lines would not be the lines the operations count.
         if any(len(f"x{alias}x".splitlines()) != 1 for alias in self.aliases):
             raise ValueError("an alias holds a line break")
-        texts = [
-            self.initial,
-            *(
-                x
-                for s in self.steps
-                for ops in (s.rebase, s.delta)
-                for op in ops or ()
-                if isinstance(op, tuple)
-                for x in op
-            ),
-        ]
-        if any(int(n) >= len(self.aliases) for text in texts for n in PASS_ALIAS.findall(text)):
-            raise ValueError("a line names an alias the log does not hold")
-        # Each line's length as the IR is rebuilt, its long types written out: what rebuilding would make.
+        # Each line's length as the IR is rebuilt, its long types written out: what rebuilding would make
+        # (_line_sizes refuses a line naming an alias past the list, reading each stored line once).
         grown = [len(alias) - len(f"{ALIAS_MARK}{n}{ALIAS_MARK}") for n, alias in enumerate(self.aliases)]
         sizes = _line_sizes(self.initial.splitlines(), grown)
-        made = sum(sizes)
-        _check_made(0, lines, sum(sizes), made)
+        chars = made = sum(sizes)
+        _check_made(0, lines, chars, made)
         for position, step in enumerate(self.steps, 1):
             if step.index != position:
                 raise ValueError(f"pass {position} is numbered {step.index}")
@@ -493,10 +481,10 @@ class PassLog:
                     raise ValueError(f"pass {position}'s line operations cover {covered} of {lines} lines")
                 lines = sum(len(op) if isinstance(op, tuple) else max(op, 0) for op in ops)
                 if lines <= MAX_PASS_IR_LINES:
-                    sizes = _sizes_after(sizes, ops, grown)
+                    sizes, chars = _sizes_after(sizes, chars, ops, grown)
             if step.delta is not None or step.rebase is not None:
-                made += sum(sizes)
-            _check_made(position, lines, sum(sizes), made)
+                made += chars
+            _check_made(position, lines, chars, made)
 
 
 def _check_made(position: int, lines: int, chars: int, made: int) -> None:
@@ -513,23 +501,34 @@ def _check_made(position: int, lines: int, chars: int, made: int) -> None:
 
 
 def _line_sizes(lines: Sequence[str], grown: Sequence[int]) -> list[int]:
-    """Each line's length with its long types written out (``grown``: how much each alias adds), its break included."""
-    return [len(line) + 1 + sum(grown[int(n)] for n in PASS_ALIAS.findall(line)) for line in lines]
+    """Each line's length with its long types written out (``grown``: how much each alias adds), its break included;
+    a ValueError where a line names an alias the log does not hold."""
+    try:
+        return [
+            len(line) + 1 + (sum(grown[int(n)] for n in PASS_ALIAS.findall(line)) if ALIAS_MARK in line else 0)
+            for line in lines
+        ]
+    except IndexError:
+        raise ValueError("a line names an alias the log does not hold") from None
 
 
-def _sizes_after(sizes: list[int], ops: tuple[Any, ...], grown: Sequence[int]) -> list[int]:
-    """Each line's length (``sizes``) through one pass's line operations, as ``ir/passes.py: apply_delta`` runs them."""
+def _sizes_after(sizes: list[int], chars: int, ops: tuple[Any, ...], grown: Sequence[int]) -> tuple[list[int], int]:
+    """Each line's length (``sizes``, ``chars`` in all) through one pass's line operations, as ``ir/passes.py:
+    apply_delta`` runs them; the total kept by what was dropped and inserted (a pass changes few lines of many)."""
     out: list[int] = []
     at = 0
     for op in ops:
         if isinstance(op, tuple):
-            out += _line_sizes(op, grown)
+            inserted = _line_sizes(op, grown)
+            out += inserted
+            chars += sum(inserted)
         elif op > 0:
             out += sizes[at : at + op]
             at += op
         else:
+            chars -= sum(sizes[at : at - op])
             at -= op
-    return out
+    return out, chars
 
 
 class HtmlDisplay:
