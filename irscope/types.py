@@ -11,7 +11,7 @@ import enum
 import functools
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
@@ -429,7 +429,15 @@ def _ops_json(ops: tuple[Any, ...] | None) -> list[Any] | None:
     return None if ops is None else [list(op) if isinstance(op, tuple) else op for op in ops]
 
 
+ALIAS_MARK = "\x01"
 PASS_ALIAS = re.compile("\x01(\\d+)\x01")  # a long type a stored pass line names by its number (ir/passes.py)
+# What a pass log may make when its IR is rebuilt (``ir/passes.py``): the largest seen, a matmul's LLVM
+# stage, is 15,266 lines and 5.4 MB with its long types written out, 10 MB for all 70 passes together
+# (the capture cache's largest ``passes.json.gz``). A stored line names a long type in 3 characters, so a
+# crafted 147 KB log would otherwise rebuild to ~20 GB: past these it is damaged data, refused as read.
+MAX_PASS_IR_LINES = 1 << 20  # in the IR before or after any one pass
+MAX_PASS_IR_CHARS = 64 << 20  # the same, its long types written out
+MAX_PASS_LOG_CHARS = 512 << 20  # the IR after every pass that changed it, together (what the TUI holds)
 
 
 @dataclass(frozen=True)
@@ -467,19 +475,12 @@ class PassLog:
         # rebuilt from the stored lines would not be the lines the operations count.
         if any(len(f"x{alias}x".splitlines()) != 1 for alias in self.aliases):
             raise ValueError("an alias holds a line break")
-        texts = [
-            self.initial,
-            *(
-                x
-                for s in self.steps
-                for ops in (s.rebase, s.delta)
-                for op in ops or ()
-                if isinstance(op, tuple)
-                for x in op
-            ),
-        ]
-        if any(int(n) >= len(self.aliases) for text in texts for n in PASS_ALIAS.findall(text)):
-            raise ValueError("a line names an alias the log does not hold")
+        # Each line's length as the IR is rebuilt, its long types written out: what rebuilding would make
+        # (_line_sizes refuses a line naming an alias past the list, reading each stored line once).
+        grown = [len(alias) - len(f"{ALIAS_MARK}{n}{ALIAS_MARK}") for n, alias in enumerate(self.aliases)]
+        sizes = _line_sizes(self.initial.splitlines(), grown)
+        chars = made = sum(sizes)
+        _check_made(0, lines, chars, made)
         for position, step in enumerate(self.steps, 1):
             if step.index != position:
                 raise ValueError(f"pass {position} is numbered {step.index}")
@@ -490,6 +491,55 @@ class PassLog:
                 if covered != lines:
                     raise ValueError(f"pass {position}'s line operations cover {covered} of {lines} lines")
                 lines = sum(len(op) if isinstance(op, tuple) else max(op, 0) for op in ops)
+                if lines <= MAX_PASS_IR_LINES:
+                    sizes, chars = _sizes_after(sizes, chars, ops, grown)
+            if step.delta is not None or step.rebase is not None:
+                made += chars
+            _check_made(position, lines, chars, made)
+
+
+def _check_made(position: int, lines: int, chars: int, made: int) -> None:
+    """A ValueError where the IR rebuilt after pass ``position`` (0: before the first) is past the limits."""
+    where = f"pass {position}'s IR" if position else "the IR before the first pass"
+    if lines > MAX_PASS_IR_LINES:
+        raise ValueError(f"{where} would be {lines:,} lines (at most {MAX_PASS_IR_LINES:,})")
+    if chars > MAX_PASS_IR_CHARS:
+        raise ValueError(f"{where} would be {chars >> 20:,} MB written out (at most {MAX_PASS_IR_CHARS >> 20})")
+    if made > MAX_PASS_LOG_CHARS:
+        raise ValueError(
+            f"the IR up to pass {position} would be {made >> 20:,} MB (at most {MAX_PASS_LOG_CHARS >> 20})"
+        )
+
+
+def _line_sizes(lines: Sequence[str], grown: Sequence[int]) -> list[int]:
+    """Each line's length with its long types written out (``grown``: how much each alias adds), its break included;
+    a ValueError where a line names an alias the log does not hold."""
+    try:
+        return [
+            len(line) + 1 + (sum(grown[int(n)] for n in PASS_ALIAS.findall(line)) if ALIAS_MARK in line else 0)
+            for line in lines
+        ]
+    except IndexError:
+        raise ValueError("a line names an alias the log does not hold") from None
+
+
+def _sizes_after(sizes: list[int], chars: int, ops: tuple[Any, ...], grown: Sequence[int]) -> tuple[list[int], int]:
+    """Each line's length (``sizes``, ``chars`` in all) through one pass's line operations, as ``ir/passes.py:
+    apply_delta`` runs them; the total kept by what was dropped and inserted (a pass changes few lines of many)."""
+    out: list[int] = []
+    at = 0
+    for op in ops:
+        if isinstance(op, tuple):
+            inserted = _line_sizes(op, grown)
+            out += inserted
+            chars += sum(inserted)
+        elif op > 0:
+            out += sizes[at : at + op]
+            at += op
+        else:
+            chars -= sum(sizes[at : at - op])
+            at -= op
+    return out, chars
 
 
 class HtmlDisplay:

@@ -83,6 +83,8 @@ def test_each_gluon_kernel_is_recorded_with_its_layouts(recorded):
     kernels = {k["name"]: k for k in index["kernels"]}
     assert set(kernels) == {"gluon_add", "staged_copy"} and index["not_recorded"] == []
     add = kernels["gluon_add"]
+    assert add["frontend"] == kernels["staged_copy"]["frontend"] == "gluon"
+    assert "2 Gluon kernels, " in result.stdout  # counted by language: before, "2 Triton kernels"
     assert add["session"] == "kernels/gluon_add" and add["why"] is None  # rebuilt from the recorded text
     narrow, wide = recorded_layouts(folder)
     assert narrow.startswith(NARROW) and wide.startswith(WIDE) and narrow.endswith(")")

@@ -46,7 +46,11 @@ def test_the_helion_kernel_is_recorded_under_its_name_with_each_config(recorded)
     # every field, as Helion normalized each config (the rest at its defaults), kept as the text -c takes
     assert [(c["block_sizes"], c["num_warps"]) for c in configs] == [("[4]", "4"), ("[16]", "8")]
     assert all(c["pid_type"] == "flat" and c["indexing"].startswith("['pointer'") for c in configs)
-    assert kernels["plain_add"]["variants"][0]["config"]["BLOCK"] == 1024 and "frontend" not in kernels["plain_add"]
+    assert (
+        kernels["plain_add"]["variants"][0]["config"]["BLOCK"] == 1024 and kernels["plain_add"]["frontend"] == "triton"
+    )
+    # counted by language: before, the Helion kernel was one of "2 Triton kernels"
+    assert "1 Helion kernel, 1 Triton kernel, " in result.stdout
 
 
 @pytest.fixture(scope="module")
@@ -106,3 +110,32 @@ def test_the_session_says_how_to_compile_more_configs(recorded):
     done = irscope("sweep", "out/kernels/centred_exp", "-s", "num_warps=2", cwd=folder)
     assert done.returncode != 0 and "Traceback" not in done.stderr
     assert "helion_centred.py:centred_exp" in done.stderr and "irscope does not import a kernel file" in done.stderr
+
+
+@pytest.mark.parametrize("name", ["centred_exp", "_helion_centred_exp"], ids=["its own name", "its Triton name"])
+def test_k_keeps_the_helion_kernel_by_its_own_name_or_its_triton_name(tmp_path, name):
+    """-k centred_exp kept nothing before (the child matched the Triton name alone); the name a profiler shows
+    still selects it, and the plain Triton kernel beside it is left out either way."""
+    result = irscope("run", "-k", name, "-o", "out", "--", sys.executable, str(PROGRAM), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    index = json.loads((tmp_path / "out" / "run.json").read_text())
+    (kernel,) = index["kernels"]
+    assert kernel["name"] == "centred_exp" and kernel["frontend"] == "helion" and len(kernel["variants"]) == 2
+
+
+def test_a_users_triton_kernel_named_as_helion_names_its_own_is_not_taken_for_helions(tmp_path):
+    """-k foo keeps a Helion kernel foo's ``_helion_foo``, not a plain Triton kernel the user named ``_helion_foo``
+    (no Helion runtime in its module)."""
+    import importlib.util
+
+    from irscope.frontends.triton.listen import Window, _is_helion
+
+    (tmp_path / "own.py").write_text("import triton\n\n\n@triton.jit\ndef _helion_foo(x):\n    pass\n")
+    spec = importlib.util.spec_from_file_location("own", tmp_path / "own.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert not _is_helion(module._helion_foo)
+    window = Window("foo")
+    assert not window.wants("_helion_foo")
+    window.helion_names.add("_helion_foo")  # as the listener marks a kernel Helion generated
+    assert window.wants("_helion_foo") and Window("regex:^foo$", 0).wants("foo")

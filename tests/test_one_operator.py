@@ -99,6 +99,9 @@ def test_compare_sets_the_three_languages_side_by_side_as_their_listings_say(ker
         args += ("-c", "BLOCK=1024") if implementation == "Triton add" else ()
         ptx = run_irscope("dump", kernel, *args, "--arch", "sm_90", "--stage", "ptx", timeout=900)
         assert ptx.returncode == 0, ptx.stderr
+        # dump's summary line: Triton's spills known (0 B), the others' unknown (before: "0 B spilled")
+        said = "0 B spilled" if implementation == "Triton add" else "spills unknown"
+        assert said in ptx.stderr and ("B spilled" in said or "B spilled" not in ptx.stderr), ptx.stderr
         loads, stores, _ = _listing_facts(ptx.stdout)
         structure = rows[implementation]
         assert structure["global_loads"] == dict(loads) and structure["global_stores"] == dict(stores), implementation
@@ -107,6 +110,24 @@ def test_compare_sets_the_three_languages_side_by_side_as_their_listings_say(ker
     # (BLOCK 1024 over 128 threads); the two others load one element a thread
     assert rows["Triton add"]["global_loads"] == {"4": 16}
     assert rows["TileLang add"]["global_loads"] == rows["CuTe DSL add"]["global_loads"] == {"4": 2}
+    # spills: Triton's from the ptxas report its compile keeps; the others' compiles ask ptxas for none: unknown
+    assert rows["Triton add"]["spills"] == 0
+    assert rows["CuTe DSL add"]["spills"] is None and rows["TileLang add"]["spills"] is None
+    assert all(isinstance(rows[name]["registers"], int) for name in kernels)  # the others': from the cubin
+
+
+def test_compares_table_shows_unknown_spills_as_unknown(kernels, run_irscope):
+    """Before, the table printed a CuTe DSL or TileLang kernel's unknown spills as 0."""
+    done = run_irscope(
+        "compare", *kernels.values(), "-S", f"{kernels['Triton add']}={TRITON_SIGNATURE}",
+        "-S", f"{kernels['CuTe DSL add']}={CUTE_SIGNATURE}", "-c", "BLOCK=1024", "--arch", "sm_90", "--no-bench",
+        timeout=900,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    spill = {
+        line[:34].strip(): line[34:].split()[1] for line in done.stdout.splitlines() if line[:34].strip() in kernels
+    }
+    assert spill == {"Triton add": "0", "CuTe DSL add": "-", "TileLang add": "-"}, done.stdout
 
 
 def test_a_triton_kernel_and_its_tilelang_twin_are_diffed_per_line_of_each_source(kernels, run_irscope):
@@ -132,3 +153,17 @@ def test_a_triton_kernel_and_its_tilelang_twin_are_diffed_per_line_of_each_sourc
         timeout=900,
     ).stdout  # fmt: skip
     assert text.index("A: triton add") < text.index("B: tilelang add") < text.index("C[bx * block + i]")
+    # each side's own stages said to be its alone; TIR and the CUDA TileLang wrote counted by no one (before: 0
+    # instructions), in a column that fits tilelang_device_tir (before, it pushed its row's counts 3 places right)
+    block = text[text.index("\ninstructions\n") + len("\ninstructions\n") :].split("\n\n")[0]
+    rows = {ln.split()[0]: ln for ln in block.splitlines()}
+    assert rows["ttir"].split()[1:] == [rows["ttir"].split()[1], "—", "only", "in", "A"]
+    for stage in ("tilelang_tir", "tilelang_device_tir", "tilelang_cuda"):
+        assert rows[stage].split()[1:] == ["—", "not", "counted", "only", "in", "B"], rows[stage]
+    ends = {
+        name: row.index("  only in") if "only in" in row else len(row.split("  (")[0]) for name, row in rows.items()
+    }
+    assert len(set(ends.values())) == 1, rows  # every row's B column ends in one place
+    counts = json.loads(done.stdout)["stats"]  # --json: null, not 0, where not counted
+    assert counts["tilelang_tir"]["instructions"] == [None, None] and counts["ttir"]["instructions"][1] is None
+    assert all(n > 0 for n in counts["ptx"]["instructions"])

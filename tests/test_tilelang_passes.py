@@ -213,6 +213,13 @@ def test_irscope_passes_prints_them_and_the_first_divergence_from_a_session(cli,
     assert len(rows) == len(log.steps)
     assert [row.split()[1] for row in rows] == [s.name for s in log.steps]  # the argument is cut to fit
     assert f"{len(log.steps)} passes" in result.stderr
+    # the stage column fits tilelang_device_tir: every pass's -/+ lines end under the header's (before, 13 past it)
+    header = next(ln for ln in result.stdout.splitlines() if "lines -/+" in ln)
+    end = header.index("lines -/+") + len("lines -/+")
+    for row, step in zip(rows, log.steps):
+        assert row[header.index("stage") :].startswith(step.stage.value + " "), row
+        if step.changed:
+            assert row[:end].endswith(f"{step.lines_removed}/{step.lines_added}"), row
     after = cli("passes", str(session), "-c", "num_stages=2", "--after", "LayoutInference")
     assert after.exit_code == 0 and "T.prim_func" in after.stdout
     # the device Filter's diff is against the module it started from: host functions dropped, nothing added

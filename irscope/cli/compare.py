@@ -213,8 +213,9 @@ def _print(rows, arch) -> None:
         s, m = r["structure"], r["measurement"]
         if s is not None:
             line = (
-                f"{r['implementation']:34s} {s.registers or 0:4d} {s.spills or 0:5d} {s.ptx_instructions or 0:5d} "
-                f"{s.sass_instructions or 0:5d}  {widths(s.loads):14s} {widths(s.stores):14s}"
+                f"{r['implementation']:34s} {_count(s.registers, 4)} {_count(s.spills, 5)} "
+                f"{_count(s.ptx_instructions, 5)} {_count(s.sass_instructions, 5)}  "
+                f"{widths(s.loads):14s} {widths(s.stores):14s}"
             )
         elif r["variant"] is not None:
             line = f"{r['implementation']:34s} {r['variant'].status.value}: {r['variant'].error}"
@@ -231,3 +232,10 @@ def _print(rows, arch) -> None:
             if r["kernel"] is None and names:
                 line += "  [" + ", ".join(n[:40] for n in names) + "]"
         echo(line.rstrip())
+
+
+def _count(value: int | None, width: int) -> str:
+    """A count right-aligned in ``width``; ``-`` where it is unknown, never 0: a CuTe DSL or TileLang compile asks
+    ptxas for no report, so its spills are unknown (its registers come from the cubin), where Triton's are known
+    from the ``ptxas -v`` report its compile keeps (``knobs.nvidia.dump_ptxas_log``)."""
+    return f"{'-' if value is None else value:>{width}}"

@@ -115,8 +115,10 @@ def _summary(variant) -> str:
     elif r is not None and r.registers is None and is_amd(variant.arch):  # no code object (TileLang without hipcc)
         parts.append(f"{r.shared} B LDS")
     elif r is not None:
-        spills = (r.spill_stores or 0) + (r.spill_loads or 0)
-        parts += [f"{r.registers} registers", f"{spills} B spilled", f"{r.shared} B shared"]
+        # unknown where no ptxas report was asked for (a CuTe DSL or TileLang compile): not 0
+        known = r.spill_stores is not None or r.spill_loads is not None
+        spilled = f"{(r.spill_stores or 0) + (r.spill_loads or 0)} B spilled" if known else "spills unknown"
+        parts += [f"{r.registers} registers", spilled, f"{r.shared} B shared"]
         if r.cluster:  # a cluster launch: its x, y, z CTAs
             parts.append(f"cluster {r.cluster}")
     if variant.compile_info:

@@ -170,7 +170,8 @@ def variant_title(v) -> str:
 
 def table_lines(log) -> list[str]:
     """The pipeline as a table, a rule at each stage boundary."""
-    out = [f"{'#':>3}  {'pass':<58} {'stage':<6} {'lines -/+':>10}  ops"]
+    width = max([6, *(len(s.stage.value) for s in log.steps)])  # ttgir; TileLang's tilelang_device_tir: 19
+    out = [f"{'#':>3}  {'pass':<58} {'stage':<{width}} {'lines -/+':>10}  ops"]
     stage = None
     for s in log.steps:
         if s.stage != stage:
@@ -178,7 +179,7 @@ def table_lines(log) -> list[str]:
             out.append(f"{'':>3}  ── {stage.value} " + "─" * 50)
         name = f"{s.name} ({s.arg})" + (f" in {s.scope}" if s.scope else "")
         lines = f"{s.lines_removed}/{s.lines_added}" if s.changed else ""
-        out.append(f"{s.index:>3}  {name[:58]:<58} {s.stage.value:<6} {lines:>10}  {ops_text(s)}")
+        out.append(f"{s.index:>3}  {name[:58]:<58} {s.stage.value:<{width}} {lines:>10}  {ops_text(s)}")
     return out
 
 

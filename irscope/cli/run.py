@@ -42,7 +42,8 @@ from .output import csv_option, echo
     "--kernel-name",
     "kernel",
     metavar="NAME",
-    help="Keep only the Triton kernels of this name (regex:PATTERN: those it matches), as ncu's -k.",
+    help="Keep only the Triton kernels of this name (regex:PATTERN: those it matches), as ncu's -k; a Helion"
+    " kernel by its own name or its Triton name (_helion_NAME).",
 )
 @click.option(
     "--launch-skip",
@@ -278,13 +279,19 @@ def _print(written: dict, out: Path) -> None:
 
 
 def _counted(kernels) -> str:
-    """``3 Triton kernels`` and, beside them, the kernels of each other language recorded (``1 CuTe DSL``)."""
-    from ..frontends import frontend_info
+    """Each language's kernels by its row's frontend, the most first (ties as the table lists them):
+    ``2 Triton kernels, 1 Helion kernel, 1 Gluon kernel``. A row without one (run.json before rows named
+    every language) is Triton's JIT's; one naming no language irscope knows (damaged) is "other"."""
+    from ..frontends import FRONTENDS, frontend_info
+    from ..types import plural
 
-    others: dict[str, int] = {}
+    counts: dict[str, int] = {}
     for k in kernels:
-        if k.frontend in ("cute", "tilelang"):
-            name = frontend_info(k.frontend).display_name
-            others[name] = others.get(name, 0) + 1
-    triton = len(kernels) - sum(others.values())
-    return ", ".join([f"{triton} Triton kernels", *(f"{others[name]} {name}" for name in sorted(others))])
+        counts[k.frontend or "triton"] = counts.get(k.frontend or "triton", 0) + 1
+    if not counts:
+        return plural(0, "Triton kernel")
+    ranked = sorted(counts, key=lambda name: -counts[name])  # stable: ties keep the table's order
+    return ", ".join(
+        plural(counts[name], f"{frontend_info(name).display_name if name in FRONTENDS else 'other'} kernel")
+        for name in ranked
+    )

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ..ir.dialects import dialect_of, normalize
 from ..ir.normalize import NormalizedLine
-from ..ir.passes import ir_after_each, ir_before
+from ..ir.passes import ir_after_each, ir_around, ir_before
 from ..types import PassLog, PassStep, Stage
 from .canonical import canonical_diff_texts
 from .core import Hunk, diff_lines, hunks_from
@@ -43,9 +43,11 @@ NUMBER = re.compile(r"(?<![\w#.])\d+\b")
 
 
 def pass_hunks(log: PassLog, index: int, texts: Sequence[str] | None = None) -> list[Hunk]:
-    """The normalised diff of pass ``index``: the IR before it against the IR after it."""
-    texts = texts or ir_after_each(log)
+    """The normalised diff of pass ``index``: the IR before it against the IR after it. ``texts``:
+    ``ir_after_each(log)`` where the caller holds it (the TUI); else the passes up to ``index`` alone are rebuilt."""
     step = log.steps[index - 1]
+    if texts is None:
+        return ir_hunks(step, *ir_around(log, index))
     return ir_hunks(step, ir_before(log, index, texts), texts[index])
 
 

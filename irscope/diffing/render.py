@@ -7,6 +7,7 @@ import re
 from operator import attrgetter
 from typing import Any
 
+from ..ir.dialects import counted
 from ..types import Variant
 from .core import Hunk, VariantDiff
 from .summary import signature, variant_title
@@ -150,7 +151,8 @@ def to_json(d: VariantDiff) -> dict[str, Any]:
     stats = {}
     for stage, (sa, sb) in d.stats.items():
         stats[stage.value] = {
-            "instructions": [sa.count if sa else None, sb.count if sb else None],
+            # null where a side has no such stage, or its dialect counts none (TIR): not 0
+            "instructions": [sa.count if sa and counted(stage) else None, sb.count if sb and counted(stage) else None],
             "opcodes": [dict(sa.opcode_counts()) if sa else None, dict(sb.opcode_counts()) if sb else None],
             "global_loads": [
                 dict(sa.access_counts("load")) if sa else None,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ..ir.dialects import counted
 from ..types import Stage, Variant
 
 if TYPE_CHECKING:
@@ -85,9 +86,9 @@ def summary_lines(d: VariantDiff) -> list[str]:
         out.append(f"{'cluster (CTAs)':18} {_fmt(ca):>12}  {_fmt(cb):>12}  {'' if ca == cb else 'changed'}".rstrip())
     out.append("")
     out.append("instructions")
+    width = max([16, *(len(stage.value) for stage in d.stats)])  # tilelang_device_tir: 19
     for stage, (sa, sb) in d.stats.items():
-        x, y = (sa.count if sa else None), (sb.count if sb else None)
-        out.append(f"  {stage.value:16} {_fmt(x):>12}  {_fmt(y):>12}  {_delta(x, y)}")
+        out.append(_instructions_row(stage, sa, sb, width))
     for stage in (Stage.PTX, Stage.SASS):
         sa, sb = d.stats.get(stage, (None, None))
         if sa is None or sb is None:
@@ -220,6 +221,18 @@ def _accesses(kinds: tuple[str, ...], masked: int) -> str:
 
 def _shares(shares: dict[int, float]) -> str:
     return ", ".join(f"{w} B {100 * s:.0f}%" for w, s in shares.items()) or "—"
+
+
+def _instructions_row(stage: Stage, sa: Any, sb: Any, width: int) -> str:
+    """One stage's instruction counts, A and B: ``—`` where a side has no such stage (and which side has it),
+    ``not counted`` where its dialect counts none (TIR, a generator's CUDA C++): neither is 0 instructions."""
+
+    def cell(s: Any) -> str:
+        return "—" if s is None else str(s.count) if counted(stage) else "not counted"
+
+    x, y = (sa.count if sa else None), (sb.count if sb else None)
+    note = "only in A" if sb is None else "only in B" if sa is None else _delta(x, y) if counted(stage) else ""
+    return f"  {stage.value:{width}} {cell(sa):>12}  {cell(sb):>12}  {note}".rstrip()
 
 
 def _fmt(value: Any, unit: str = "") -> str:

@@ -90,6 +90,16 @@ class Dialect:
     suffixes: tuple[str, ...] = ()  # a kernel file in this language, for the source stage
     label: str = ""  # how messages name the language ("a Python line", "a C++ line")
 
+    @property
+    def counted(self) -> bool:
+        """Are its instructions counted? Not a source's, nor TIR's (TVMScript: statements, not instructions)."""
+        return self.stats is not no_stats
+
+
+def counted(stage: Stage) -> bool:
+    """Does ``stage_stats`` count ``stage``'s instructions (else its count is not 0 but unknown)?"""
+    return dialect_of(stage).counted
+
 
 DIALECTS: dict[str, Dialect] = {}
 

@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from ..types import PASS_ALIAS, PassLog, PassStep, Stage
+from ..types import ALIAS_MARK, PASS_ALIAS, PassLog, PassStep, Stage
 
 # A dump's header names the pass (its class) and its argument (the name a pipeline gives it), in one of
 # two forms. MLIR before Triton 3.8:
@@ -63,8 +63,7 @@ def header_pass(m: re.Match) -> tuple[str, str]:
 OTHER_OUTPUT = re.compile(r"^// -----//", re.M)
 # !llvm.struct<(f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)>
 LONG_TYPE = re.compile(r"!llvm\.struct<\([^()]{64,}\)>")
-# A stored line's alias for a long type: a control character, which MLIR's printer escapes in text.
-ALIAS_MARK = "\x01"
+# A stored line's alias for a long type (ALIAS_MARK): a control character, which MLIR's printer escapes in text.
 ALIAS = PASS_ALIAS
 # %row_6 = tt.load %input_ptrs_4, %row_5, %cst : tensor<128x!tt.ptr<f32>, #blocked>
 # tt.store %output_ptrs_7, %square_output, %row_5 : tensor<128x!tt.ptr<f32>, #blocked>
@@ -264,6 +263,23 @@ def ir_after(log: PassLog, index: int) -> str:
     for step in log.steps[:index]:
         lines = _applied(lines, step)
     return unaliased("\n".join(lines) + "\n", log.aliases)
+
+
+def ir_around(log: PassLog, index: int) -> tuple[str, str]:
+    """The IR pass ``index`` (1-based) started from and the IR after it, rebuilt through that pass alone: a
+    log's later passes are never rebuilt (``ir_after_each`` rebuilds them all, each a text of its own)."""
+    if not 1 <= index <= len(log.steps):
+        raise IndexError(f"pass {index} out of range: the pipeline has {len(log.steps)} passes")
+    lines = log.initial.splitlines()
+    for step in log.steps[: index - 1]:
+        lines = _applied(lines, step)
+    step = log.steps[index - 1]
+    if step.rebase is not None:
+        lines = apply_delta(lines, step.rebase)
+    before = unaliased("\n".join(lines) + "\n", log.aliases)
+    if step.delta is None:
+        return before, before
+    return before, unaliased("\n".join(apply_delta(lines, step.delta)) + "\n", log.aliases)
 
 
 def ir_before(log: PassLog, index: int, texts: Sequence[str] | None = None) -> str:

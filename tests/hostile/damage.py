@@ -47,3 +47,31 @@ def record(out: Path, *sweep_args: str) -> Path:
     result = CliRunner().invoke(main, ["sweep", *sweep_args, "-o", str(out)], catch_exceptions=False)
     assert result.exit_code == 0, result.output
     return out
+
+
+def square_with_passes(out: Path) -> Path:
+    """A session of ``square_kernel`` BLOCK_SIZE=128 swept with ``--passes``: one variant and its pass log."""
+    return record(out, "square_kernel", "-c", "BLOCK_SIZE=128", "-c", "num_warps=4", "--passes")
+
+
+def stored_passes(session: Path) -> tuple[Path, dict]:
+    """The folder of ``session``'s first variant and its pass log as stored (``passes.json.gz``)."""
+    import gzip
+    import json
+
+    variant = next((session / "variants").iterdir())
+    return variant, json.loads(gzip.decompress((variant / "passes.json.gz").read_bytes()))
+
+
+def store_passes(variant: Path, text: str) -> Path:
+    """``text`` as ``variant``'s pass log, gzipped, its checksum in ``variant.json`` kept true."""
+    import gzip
+    import json
+
+    raw = gzip.compress(text.encode())
+    path = variant / "passes.json.gz"
+    path.write_bytes(raw)
+    record = json.loads((variant / "variant.json").read_text())
+    record["sha256"]["passes.json.gz"] = hashlib.sha256(raw).hexdigest()
+    (variant / "variant.json").write_text(json.dumps(record))
+    return path

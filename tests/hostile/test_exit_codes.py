@@ -117,17 +117,9 @@ def test_a_variant_record_of_the_wrong_kind_is_a_damaged_session(cli, tmp_path, 
 
 @pytest.fixture(scope="module")
 def with_passes(tmp_path_factory):
-    from .damage import record
+    from .damage import square_with_passes
 
-    return record(
-        tmp_path_factory.mktemp("passes") / "s",
-        "square_kernel",
-        "-c",
-        "BLOCK_SIZE=128",
-        "-c",
-        "num_warps=4",
-        "--passes",
-    )
+    return square_with_passes(tmp_path_factory.mktemp("passes") / "s")
 
 
 def _first_changing(steps) -> int:
@@ -156,19 +148,13 @@ def _first_changing(steps) -> int:
 )  # fmt: skip
 @pytest.mark.parametrize("extra", [(), ("--diff", "2"), ("--after", "3")], ids=["table", "diff", "after"])
 def test_pass_data_whose_steps_do_not_chain_is_a_damaged_session(cli, tmp_path, with_passes, damage, extra):
-    import gzip
-    import hashlib
+    from .damage import store_passes, stored_passes
 
     session = tmp_path / "s"
     shutil.copytree(with_passes, session)
-    variant = next((session / "variants").iterdir())
-    log = json.loads(gzip.decompress((variant / "passes.json.gz").read_bytes()))
+    variant, log = stored_passes(session)
     damage(log)
-    raw = gzip.compress(json.dumps(log).replace('"<1e400>"', "1e400").encode())
-    (variant / "passes.json.gz").write_bytes(raw)
-    record = json.loads((variant / "variant.json").read_text())
-    record["sha256"]["passes.json.gz"] = hashlib.sha256(raw).hexdigest()
-    (variant / "variant.json").write_text(json.dumps(record))
+    store_passes(variant, json.dumps(log).replace('"<1e400>"', "1e400"))
     one_line_error(
         cli("passes", str(session), "-c", "BLOCK_SIZE=128", *extra),
         ExitCode.SESSION_ERROR,

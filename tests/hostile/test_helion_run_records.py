@@ -160,5 +160,5 @@ def test_a_record_that_is_not_one_is_skipped_with_why_and_the_compile_kept(tmp_p
     index = collected(write_run(tmp_path, canary, **changes))
     assert len(index["skipped"]) == 1 and index["skipped"][0].startswith("helion/0001.json")
     (kernel,) = index["kernels"]  # the generated Triton kernel, kept as Triton's recorder saw it
-    assert kernel["name"] == "_helion_k" and "frontend" not in kernel
+    assert kernel["name"] == "_helion_k" and kernel["frontend"] == "triton"
     assert not canary.exists()

@@ -207,29 +207,19 @@ def test_the_cli_prints_only_through_the_choke_point():
 
 @pytest.fixture(scope="module")
 def with_passes(tmp_path_factory):
-    from .damage import record
+    from .damage import square_with_passes
 
-    return record(
-        tmp_path_factory.mktemp("passes") / "s",
-        "square_kernel",
-        "-c",
-        "BLOCK_SIZE=128",
-        "-c",
-        "num_warps=4",
-        "--passes",
-    )
+    return square_with_passes(tmp_path_factory.mktemp("passes") / "s")
 
 
 def test_the_passes_table_shows_a_stored_pass_names_controls_as_escapes(cli, tmp_path, with_passes, payload):
-    import gzip
+    from .damage import store_passes, stored_passes
 
     session = tmp_path / "s"
     shutil.copytree(with_passes, session)
-    variant = next((session / "variants").iterdir())
-    log = json.loads(gzip.decompress((variant / "passes.json.gz").read_bytes()))
+    variant, log = stored_passes(session)
     log["steps"][0]["name"] = canary(payload[0])
-    (variant / "passes.json.gz").write_bytes(gzip.compress(json.dumps(log).encode()))
-    _rehash(variant, "passes.json.gz")
+    store_passes(variant, json.dumps(log))
     result = cli("passes", str(session), "-c", "BLOCK_SIZE=128")
     assert result.exit_code == 0, result.stderr
     assert_shown_not_obeyed(result, payload[1])

@@ -62,6 +62,9 @@ STAGE_EXTENSIONS = ("source", "ttir", "ttgir", "llir", "ptx", "cubin", "amdgcn",
 ENV_KERNEL = "IRSCOPE_RUN_KERNEL"
 ENV_LAUNCH_SKIP = "IRSCOPE_RUN_LAUNCH_SKIP"
 ENV_LAUNCH_COUNT = "IRSCOPE_RUN_LAUNCH_COUNT"
+# Helion names the Triton kernel it generates for kernel NAME ``_helion_NAME`` (helion/_compiler/generate_ast.py),
+# in a module whose host function launches it through ``helion.runtime``'s launcher.
+HELION_PREFIX = "_helion_"
 
 
 class Window:
@@ -74,6 +77,7 @@ class Window:
         self.pattern = re.compile(kernel[len("regex:") :]) if kernel and kernel.startswith("regex:") else None
         self.skip, self.count = skip, count
         self.seen = 0  # launches of wanted kernels so far
+        self.helion_names: set[str] = set()  # Triton names of the kernels Helion generated (_is_helion)
 
     @classmethod
     def from_environment(cls) -> Window:
@@ -85,9 +89,17 @@ class Window:
         return self.skip > 0 or self.count is not None
 
     def wants(self, name: str) -> bool:
+        """Is kernel ``name`` (Triton's name for it) one to keep? A Helion kernel's Triton kernel is
+        ``_helion_<name>`` (``helion_names``): NAME matches either, its own name being what the run's table and
+        session call it, the Triton name what a profiler (ncu, nsys, torch.profiler) shows."""
         if self.kernel is None:
             return True
-        return bool(self.pattern.search(name)) if self.pattern is not None else name == self.kernel
+        names = [name]
+        if name in self.helion_names:
+            names.append(name[len(HELION_PREFIX) :])
+        if self.pattern is not None:
+            return any(self.pattern.search(n) for n in names)
+        return self.kernel in names
 
     def next_launch(self) -> bool:
         """Count a launch of a wanted kernel: is it in the window?"""
@@ -156,6 +168,8 @@ class Listener:
         if fn is None or not hasattr(fn, "arg_names"):
             self.skipped.append(str(getattr(src, "path", src))[:200])
             return
+        if _is_helion(fn):
+            self.window.helion_names.add(fn.__name__)
         if not self.window.wants(fn.__name__):
             return
         meta = dict(metadata)
@@ -358,6 +372,23 @@ def _why(exc: Exception) -> str:
         return f"{type(exc).__name__}: {where}{message.strip().splitlines()[0]}"
     lines = [ln.strip() for ln in str(exc).splitlines() if ln.strip()]
     return f"{type(exc).__name__}: {lines[-1] if lines else ''}"
+
+
+def _is_helion(fn: Any) -> bool:
+    """The Triton kernel Helion generated for one of its kernels: named ``_helion_<name>``, in a module that uses
+    Helion's runtime (its launcher, ``from helion.runtime import default_launcher``). A Triton kernel of the
+    user's own named so is not one."""
+    if not fn.__name__.startswith(HELION_PREFIX):
+        return False
+    try:
+        namespace = getattr(fn.fn, "__globals__", None) or {}
+        return any(
+            str(getattr(value, "__module__", None) or getattr(value, "__name__", "")).partition(".")[0] == "helion"
+            for value in list(namespace.values())
+            if callable(value) or type(value).__name__ == "module"
+        )
+    except Exception:  # the program's own objects: whatever they do when asked, not Helion's
+        return False
 
 
 def _is_gluon(fn: Any) -> bool:

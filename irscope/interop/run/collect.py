@@ -693,6 +693,7 @@ def _index(command, exit_code, wall_s, stand_in, profile, kernels, extra, others
                 "name": k.name,
                 "file": k.file,
                 "inductor": k.inductor,
+                "frontend": k.variants[0].record.frontend if k.variants else "triton",  # "gluon": Triton's JIT too
                 **_helion_row(k),
                 "session": k.session,
                 "why": k.why,

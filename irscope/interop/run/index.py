@@ -95,7 +95,9 @@ class RunKernelRow:
     gpu_share_pct: float | None = None
     variants: tuple[RunVariantRow, ...] = ()
     shared_gpu: tuple[dict[str, Any], ...] = ()  # GPU time that fits several of its variants
-    frontend: str = ""  # "cute", "tilelang", "cuda" (load_inline); "": Triton's JIT compiled it
+    # "triton", "gluon", "helion", "cute", "tilelang", "cuda" (load_inline); "": a run.json written before
+    # rows of Triton's JIT named their language (Triton's or Gluon's)
+    frontend: str = ""
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RunKernelRow:
