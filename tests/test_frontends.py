@@ -4,6 +4,7 @@ frontend and source language on every Variant; options that are each language's 
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from dataclasses import replace
@@ -215,3 +216,25 @@ def test_a_generated_kernel_maps_each_stage_line_through_its_source_to_the_users
     i = next(i for i, line in enumerate(own.listings[Stage.PTX].splitlines()) if "ld.global" in line)
     mine = SourceMap(own)
     assert mine.user_loc(Stage.PTX, i).line == mine.source_line(Stage.PTX, i)
+
+
+@pytest.mark.parametrize(
+    "module, file, said",
+    [
+        ("numba.cuda", "kernels/numba/gelu_numba.py", None),
+        ("cutlass.cute", "examples/cute_add.py", "takes tensors"),  # the CuTe DSL's own question: its -S
+        ("tilelang", "examples/tilelang_kernels.py", "holds 3 TileLang kernels (add, row_max, matmul)"),
+    ],
+)
+def test_a_file_of_one_languages_kernels_named_without_a_kernel_is_that_languages(module, file, said):
+    # Gluon and Helion files were already theirs without :NAME; a Numba, CuTe DSL or TileLang file fell to
+    # Triton, which said it "holds 0 kernels (none)" about a file defining `add`.
+    pytest.importorskip(module)
+    from irscope.errors import UsageError
+
+    path = str(Path(__file__).resolve().parents[1] / file)
+    if said is None:
+        assert resolve_kernel(path).frontend == "numba"
+        return
+    with pytest.raises(UsageError, match=re.escape(said)):
+        resolve_kernel(path)

@@ -28,7 +28,11 @@ class NumbaFrontend(Frontend):
         return kernel_from_dispatcher(obj, signature)
 
     def claims(self, path: Path, name: str | None) -> bool:
-        return path.suffix == ".py" and name in cuda_jit_names(path)
+        if path.suffix != ".py":
+            return False
+        # no name given: a file of this language's kernels is this frontend's to choose from
+        names = cuda_jit_names(path)
+        return name in names if name is not None else bool(names)
 
     def builtin(self, directory: Path) -> list[NumbaKernel]:
         """``kernels/numba/``: apart from the Triton files, which irscope imports to list (Numba is optional)."""

@@ -29,4 +29,8 @@ class TileLangFrontend(Frontend):
         return kernel_from_object(obj)
 
     def claims(self, path: Path, name: str | None) -> bool:
-        return path.suffix == ".py" and name in tilelang_names(path)
+        if path.suffix != ".py":
+            return False
+        # no name given: a file of this language's kernels is this frontend's to choose from
+        names = tilelang_names(path)
+        return name in names if name is not None else bool(names)
