@@ -130,10 +130,10 @@ def _tensor_memory(ptx: str, stage: Stage, cite: bool, sass: str | None = None) 
 
 
 def _cluster(ptx: str, stage: Stage, cite: bool) -> list[Finding]:
-    m = ptx_ir.REQNCTAPERCLUSTER.search(ptx)
-    dims = ptx_ir.required_cluster(ptx)
-    if not m or not dims:
+    found = ptx_ir.cluster_directive(ptx)
+    if found is None:
         return []
+    m, dims = found
     ctas = dims[0] * dims[1] * dims[2]
     explicit = ".explicitcluster" in ptx
     line = ptx[: m.start(1)].count("\n")

@@ -82,7 +82,9 @@ def check_compiled(compiled: Compiled) -> None:
 
 def cluster_shape(value: Any) -> bool:
     """A cluster's (x, y, z) CTAs, each 1 to 9999 (what ``Resources.cluster`` can spell)."""
-    return isinstance(value, tuple) and len(value) == 3 and all(type(n) is int and 1 <= n < 10_000 for n in value)
+    from ..ir.ptx import launchable_cluster  # here: a worker's start need not compile ptx.py's patterns
+
+    return isinstance(value, tuple) and launchable_cluster(value)
 
 
 def _count(value: Any) -> bool:

@@ -28,20 +28,31 @@ REQNCTAPERCLUSTER = re.compile(
 )
 
 
-def required_cluster(ptx: str) -> tuple[int, int, int] | None:
-    """The cluster shape the PTX requires of every launch (``.reqnctapercluster``), None where it names none
+def launchable_cluster(dims: tuple[int, ...]) -> bool:
+    """Is ``dims`` a cluster shape a launch could ask for: x, y, z CTAs of 1 to 9,999 each (what
+    ``Resources.cluster`` can spell)? A 0 or a larger size is damaged text, never a shape to show."""
+    return len(dims) == 3 and all(type(d) is int and 1 <= d < 10_000 for d in dims)
+
+
+def cluster_directive(ptx: str) -> tuple[re.Match, tuple[int, int, int]] | None:
+    """The PTX's ``.reqnctapercluster`` and the shape it requires of every launch; None where it names none
     (or names sizes no launch could ask for)."""
     m = REQNCTAPERCLUSTER.search(ptx)
-    dims = (int(m[1]), int(m[2] or 1), int(m[3] or 1)) if m else None
-    # A size of 0 or past 9,999 is none a launch could ask for: damaged text, so no shape (no finding, no label).
-    return dims if dims and all(1 <= d < 10_000 for d in dims) else None
+    if m is None:
+        return None
+    dims = (int(m[1]), int(m[2] or 1), int(m[3] or 1))
+    return (m, dims) if launchable_cluster(dims) else None
+
+
+def required_cluster(ptx: str) -> tuple[int, int, int] | None:
+    """The cluster shape the PTX requires of every launch (``cluster_directive``'s), None where it names none."""
+    found = cluster_directive(ptx)
+    return found[1] if found else None
 
 
 def cluster_label(dims: tuple[int, int, int] | None) -> str | None:
     """``(2, 1, 1)`` -> ``"2x1x1"``: a cluster shape as ``Resources.cluster`` holds it."""
-    if not dims or not all(1 <= d < 10_000 for d in dims):  # no cluster, or none a launch could ask for
-        return None
-    return "x".join(map(str, dims))
+    return "x".join(map(str, dims)) if dims and launchable_cluster(dims) else None
 
 
 def opcode_base(opcode: str) -> str:

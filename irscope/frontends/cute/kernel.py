@@ -26,6 +26,7 @@ from typing import Any
 
 from ...arch import Target
 from ...errors import IrscopeError, KernelFileError, KernelNotFound, ParameterError
+from ...ir.ptx import launchable_cluster
 from ...stages import Stage
 from ...types import CaptureError, Config, KernelId
 from ..base import Compiled, Kernel, KernelHandle, choose_kernel
@@ -206,13 +207,18 @@ def lowered_ir(compiled: Any) -> str:
     return module.operation.get_asm(enable_debug_info=True) + "\n" if module is not None else ""
 
 
+def _host_functions(host: str) -> Iterator[tuple[str, dict[str, str]]]:
+    """Each function of the lowered host module, with its integer constants by SSA name (a function's own)."""
+    for function in host.split("\n  llvm.func ")[1:]:
+        yield function, dict(CONSTANT.findall(function))
+
+
 def launch_cluster(host: str) -> tuple[int, int, int] | None:
     """The cluster shape the host function's launch asks for (``cluster=`` of ``.launch``): the constants stored
     into the x, y, z of its cluster-dimension launch attribute; None where the launch sets none (no ``cluster=``),
     where it is not constant or where the function launches more than one shape."""
     found: set[tuple[int, ...] | None] = set()
-    for function in host.split("\n  llvm.func ")[1:]:  # SSA names are a function's own
-        constants = dict(CONSTANT.findall(function))
+    for function, constants in _host_functions(host):
         stored = {pointer: value for value, pointer in STORE_I32.findall(function)}
         ids: dict[str, str] = {}
         values: dict[str, str] = {}
@@ -228,15 +234,14 @@ def launch_cluster(host: str) -> tuple[int, int, int] | None:
             shape = [constants.get(stored.get(xyz.get(k, ""), "")) for k in range(3)]
             found.add(tuple(int(n) for n in shape if n is not None) if all(shape) else None)
     one = found.pop() if len(found) == 1 else None
-    return (one[0], one[1], one[2]) if one and all(1 <= n < 10_000 for n in one) else None
+    return (one[0], one[1], one[2]) if one and launchable_cluster(one) else None
 
 
 def launch_shared_memory(host: str) -> int | None:
     """The dynamic shared memory the host function's one launch asks for, where a constant sets it (the
     kernel's SmemAllocator memory: the cubin declares none of it); None where it is not found or not one."""
     found = set()
-    for function in host.split("\n  llvm.func ")[1:]:  # SSA names are a function's own
-        constants = dict(CONSTANT.findall(function))
+    for function, constants in _host_functions(host):
         for field in CONFIG_FIELD.findall(function):
             store = re.search(
                 rf"^\s*llvm\.store (%\w+), {re.escape(field)} : i64, !llvm\.ptr{LOC}", function, re.MULTILINE
