@@ -237,6 +237,16 @@ class Kernel(abc.ABC):
         return Path(self.file).read_text(encoding="utf-8")
 
 
+def claims_python_file(path: Path, name: str | None, names: Callable[[Path], Sequence[str]]) -> bool:
+    """``Frontend.claims`` for a language written in ``.py`` files, whose kernels ``names(path)`` finds without
+    running the file: kernel ``name`` is one of them; no name given, the file holds any (a file of one
+    language's kernels is that frontend's to choose from, or to say which it holds)."""
+    if path.suffix != ".py":
+        return False
+    found = names(path)
+    return name in found if name is not None else bool(found)
+
+
 def choose_kernel(found: Sequence[str], name: str | None, path: Path, kind: str) -> str:
     """``name`` among the kernels ``found`` in ``path`` (the only one when None), or one line saying what is there.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..base import Frontend, KernelHandle
+from ..base import Frontend, KernelHandle, claims_python_file
 from ..objects import one_kernel_already
 from .kernel import CuteKernel, kernel_from_function, kernel_in_file
 from .source import cute_jit_names
@@ -29,8 +29,4 @@ class CuteFrontend(Frontend):
         return kernel_from_function(obj, signature)
 
     def claims(self, path: Path, name: str | None) -> bool:
-        if path.suffix != ".py":
-            return False
-        # no name given: a file of this language's kernels is this frontend's to choose from
-        names = cute_jit_names(path)
-        return name in names if name is not None else bool(names)
+        return claims_python_file(path, name, cute_jit_names)

@@ -11,7 +11,7 @@ import ast
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..base import Frontend, KernelHandle
+from ..base import Frontend, KernelHandle, claims_python_file
 from ..objects import one_kernel_already
 
 if TYPE_CHECKING:
@@ -28,10 +28,7 @@ class GluonFrontend(Frontend):
         return gluon_jit_names(path)
 
     def claims(self, path: Path, name: str | None) -> bool:
-        if path.suffix != ".py":
-            return False
-        names = gluon_jit_names(path)
-        return name in names if name is not None else bool(names)
+        return claims_python_file(path, name, gluon_jit_names)
 
     def resolve(self, path: Path, name: str | None, signature: str | None = None) -> GluonKernel:
         from ..triton.kernel_files import kernel_in_file

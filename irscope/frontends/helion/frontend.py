@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import KernelFileError
-from ..base import Frontend, KernelHandle, choose_kernel
+from ..base import Frontend, KernelHandle, choose_kernel, claims_python_file
 from ..objects import one_kernel_already
 from .kernel import HelionKernel
 from .source import helion_kernel_names
@@ -20,10 +20,7 @@ class HelionFrontend(Frontend):
         return helion_kernel_names(path)
 
     def claims(self, path: Path, name: str | None) -> bool:
-        if path.suffix != ".py":
-            return False
-        names = helion_kernel_names(path)
-        return name in names if name is not None else bool(names)
+        return claims_python_file(path, name, helion_kernel_names)
 
     def resolve(self, path: Path, name: str | None, signature: str | None = None) -> HelionKernel:
         chosen = choose_kernel(helion_kernel_names(path), name, path, "@helion.kernel function")

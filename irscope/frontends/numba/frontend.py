@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..base import Frontend, KernelHandle
+from ..base import Frontend, KernelHandle, claims_python_file
 from ..objects import one_kernel_already
 from .kernel import NumbaKernel, cuda_jit_names, kernel_from_dispatcher, kernel_in_file
 
@@ -28,11 +28,7 @@ class NumbaFrontend(Frontend):
         return kernel_from_dispatcher(obj, signature)
 
     def claims(self, path: Path, name: str | None) -> bool:
-        if path.suffix != ".py":
-            return False
-        # no name given: a file of this language's kernels is this frontend's to choose from
-        names = cuda_jit_names(path)
-        return name in names if name is not None else bool(names)
+        return claims_python_file(path, name, cuda_jit_names)
 
     def builtin(self, directory: Path) -> list[NumbaKernel]:
         """``kernels/numba/``: apart from the Triton files, which irscope imports to list (Numba is optional)."""
