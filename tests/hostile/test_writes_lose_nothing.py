@@ -243,3 +243,29 @@ def test_writers_racing_on_one_cache_entry_leave_readers_a_whole_variant_or_a_mi
     assert whole > 0
     again = cache.get(key)
     assert again is not None and again.listings == variant.listings and again.cubin == variant.cubin
+
+
+def test_a_listed_cubin_or_pass_log_that_is_gone_is_damage_and_a_cache_miss(kernel_file, tmp_path):
+    """What a reader racing an entry's swap saw (the test above, once, under CI's load): variant.json and the
+    listings read before the swap, the cubin looked for while the folder was away. Taken for an entry
+    without a cubin, it was a hit missing its cubin; a file variant.json has a checksum for is no option."""
+    from irscope.errors import SessionError
+    from irscope.storage.variants import PASSES_FILE, read_variant
+
+    ref = resolve_kernel(f"{kernel_file}:shift_kernel", SIGNATURE)
+    variant = capture(ref, {"BLOCK": 128}, arch="sm_90", use_cache=False, passes=True)
+    assert variant.ok and variant.cubin and variant.passes is not None, variant.error
+    cache = CaptureCache(tmp_path / "cache")
+    key = cache.key(ref, variant.config, "sm_90")
+    for name in ("kernel.cubin", PASSES_FILE):
+        cache.put(key, variant)
+        entry = cache._dir(key)
+        assert cache.get(key).cubin == variant.cubin  # whole: a hit
+        (entry / name).unlink()
+        with pytest.raises(SessionError, match=f"{name} is missing"):
+            read_variant(entry)
+        assert cache.get(key) is None
+    # written without a cubin (a session's variants leave theirs out when asked): no checksum, no damage
+    bare = tmp_path / "bare"
+    write_variant(bare, variant, with_cubin=False)
+    assert read_variant(bare).cubin is None
