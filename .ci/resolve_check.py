@@ -9,7 +9,7 @@ Two dry-run resolves against the registry pip is configured with (nothing is ins
 3. every dependency of irscope at its floor (``>=X`` read as ``==X``): the floors pyproject.toml states must
    install together (``textual>=0.80`` beside ``textual-plotext>=1.0``, which needs textual 0.86.2, did not).
 
-Exit 1, with what pip chose, when a check fails; run by .ci/run. ``--wheel`` takes a wheel already built.
+Exit 1, with what pip chose, when a check fails; run by .ci/compat. ``--wheel`` takes a wheel already built.
 """
 
 from __future__ import annotations
