@@ -15,9 +15,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-# pytest-xdist hands out the slowest test scopes first (tests/slowest_first.py says why and how).
-from slowest_first import pytest_addoption, pytest_collection_modifyitems, pytest_configure  # noqa: F401
-
 REPO = Path(__file__).resolve().parent.parent
 
 
