@@ -232,20 +232,23 @@ def read_variant(
     # it: missing, it is damage, not absence. A reader racing a writer that swaps a cache entry in
     # (_swap_in: for a moment the folder is not there) otherwise took the entry, read before the swap,
     # for one without a cubin (tests/hostile/test_writes_lose_nothing.py, under load).
-    cubin_path = contained(directory, "kernel.cubin")
-    cubin = None
-    if os.path.lexists(cubin_path) or "kernel.cubin" in sums:
-        cubin = read_bytes(cubin_path)
-        _check_sum(cubin_path, cubin, sums.get("kernel.cubin"))
-    variant = variant_from_json(data, listings, cubin)
-    passes_path = contained(directory, PASSES_FILE)
-    if os.path.lexists(passes_path) or PASSES_FILE in sums:
-        raw = read_bytes(passes_path)
-        _check_sum(passes_path, raw, sums.get(PASSES_FILE))
-        variant = replace(variant, passes=_passes(passes_path, raw))
+    variant = variant_from_json(data, listings, _optional_file(directory, "kernel.cubin", sums))
+    passes = _optional_file(directory, PASSES_FILE, sums)
+    if passes is not None:
+        variant = replace(variant, passes=_passes(contained(directory, PASSES_FILE), passes))
     if source_error is not None:
         variant = replace(variant, stage_errors={**variant.stage_errors, Stage.SOURCE: source_error})
     return variant
+
+
+def _optional_file(directory: Path, name: str, sums: dict) -> bytes | None:
+    """The bytes of an optional file of a variant (its cubin, its pass log), checked; None where it has none."""
+    path = contained(directory, name)
+    if not os.path.lexists(path) and name not in sums:
+        return None
+    data = read_bytes(path)
+    _check_sum(path, data, sums.get(name))
+    return data
 
 
 def _passes(path: Path, raw: bytes) -> PassLog:
