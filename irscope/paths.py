@@ -48,6 +48,7 @@ SESSIONS = "sessions"  # sessions irscope.sweep() keeps when given no out=, sess
 TRITONS = "tritons"  # private Tritons for -c triton=X, tritons/<version>/ (frontends/triton/environments.py)
 DEVICES = "devices"  # measured copy bandwidth per GPU (measure/hardware.py)
 CUDA_SOURCES = "cuda-sources"  # CUDA C++ given as strings, written for nvcc, <hash>.cu (frontends/cuda/kernel.py)
+TRITON_KEYS = "triton-keys"  # Triton's hash of itself, for workers, <fingerprint>.json (frontends/triton/source_key.py)
 BYTECODE = "bytecode"  # workers' .pyc files where torch's install keeps none (own_python.bytecode_prefix)
 
 

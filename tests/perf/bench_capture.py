@@ -10,6 +10,8 @@ cached variant beside the floor it cannot go under.
    compile worker per core, SASS, the cache written), every variant checked ok with its SASS. The two run
    in turn (A B A B ...) and each pair gives a ratio, so a machine whose speed drifts (other jobs) moves
    both; the medians of the ratios are printed. Target (issue 42): wall <= 0.65x the loop's with two cores.
+   Then the same capture with Triton's hash of itself kept from an earlier worker (``triton-keys``, which
+   every capture after a machine's first finds; frontends/triton/source_key.py), Triton and variants cold.
 2. The CLI on a cached variant: ``irscope --help``, ``irscope dump square_kernel -c BLOCK_SIZE=1024`` and
    ``irscope diff square_kernel -a BLOCK_SIZE=256 -b BLOCK_SIZE=1024``, each beside ``python -c "import
    triton; import kernels/square.py"``, the floor of a cached dump or diff: the cache key holds Triton's own
@@ -29,6 +31,7 @@ import json
 import os
 import platform
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -37,6 +40,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
+TRITON_KEYS = "triton-keys"  # irscope.paths.TRITON_KEYS, written out: the bench also runs against older checkouts
+
 CONFIGS = [(b, w) for b in (128, 256, 512, 1024, 2048, 4096, 8192) for w in (1, 4, 8)]
 
 PRELUDE = r"""
@@ -70,9 +75,16 @@ def load() -> float:
     return os.getloadavg()[0]
 
 
-def whole_process(body: str, env: dict[str, str] | None = None) -> dict[str, float]:
-    """Run ``body`` in a fresh process with empty caches: its wall seconds and the CPU seconds of its tree."""
+def whole_process(
+    body: str, env: dict[str, str] | None = None, keys: Path | None = None, keep_keys: Path | None = None
+) -> dict[str, float]:
+    """Run ``body`` in a fresh process with empty caches: its wall seconds and the CPU seconds of its tree.
+    ``keys``: a ``triton-keys`` folder to start the irscope cache with (Triton's hash of itself, kept by the
+    first worker that ever ran: frontends/triton/source_key.py), as every capture after the first has it;
+    ``keep_keys``: where to copy the one this run kept."""
     with tempfile.TemporaryDirectory() as tmp:
+        if keys is not None:
+            shutil.copytree(keys, f"{tmp}/irscope/{TRITON_KEYS}")
         env = {
             **os.environ,
             **(env or {}),
@@ -91,6 +103,8 @@ def whole_process(body: str, env: dict[str, str] | None = None) -> dict[str, flo
         )
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if keep_keys is not None and out.returncode == 0 and os.path.isdir(f"{tmp}/irscope/{TRITON_KEYS}"):
+            shutil.copytree(f"{tmp}/irscope/{TRITON_KEYS}", keep_keys)
     if out.returncode != 0:
         raise RuntimeError(out.stderr[-3000:])
     result = json.loads(out.stdout.strip().splitlines()[-1])
@@ -117,24 +131,37 @@ def capture_figures(repeat: int) -> list[str]:
     # The bytecode of what both import is written once (not timed), as an installed irscope and Triton have it.
     with tempfile.TemporaryDirectory() as pyc:
         env = {"PYTHONDONTWRITEBYTECODE": "", "PYTHONPYCACHEPREFIX": pyc}
-        whole_process(CAPTURE, env)
+        keys = Path(pyc) / "kept-keys"
+        whole_process(CAPTURE, env, keep_keys=keys)
         whole_process(LOOP, env)
-        loops, captures = [], []
+        loops, captures, kept = [], [], []
         for _ in range(repeat):
             loops.append(whole_process(LOOP, env))
             captures.append(whole_process(CAPTURE, env))
+            if keys.exists():  # (an irscope from before source_key.py keeps none)
+                kept.append(whole_process(CAPTURE, env, keys=keys))
     walls = [c["wall"] / b["wall"] for b, c in zip(loops, captures)]
     cpus = [c["cpu"] / b["cpu"] for b, c in zip(loops, captures)]
+    kept_walls = [c["wall"] / b["wall"] for b, c in zip(loops, kept)]
+    kept_cpus = [c["cpu"] / b["cpu"] for b, c in zip(loops, kept)]
 
     def row(label: str, runs: list[dict[str, float]]) -> str:
         each = ", ".join(f"{r['wall']:.2f}/{r['cpu']:.2f} (load {r['load']:.1f})" for r in runs)
         return f"{label}: wall {median(runs, 'wall'):.2f} s, cpu {median(runs, 'cpu'):.2f} s   (runs wall/cpu: {each})"
 
-    return [
+    lines = [
         row("plain triton.compile loop, 21 configs, cold", loops),
         row(f"irscope capture incl. SASS, {len(CONFIGS)} configs, cold", captures),
         f"  irscope / loop, pair by pair: wall {statistics.median(walls):.2f}x (min {min(walls):.2f}x), "
         f"cpu {statistics.median(cpus):.2f}x (min {min(cpus):.2f}x)   (target: wall <= 0.65x with 2 cores)",
+    ]
+    if not kept:
+        return lines
+    return [
+        *lines,
+        row("irscope capture, the same, Triton's key kept (every capture after the first)", kept),
+        f"  irscope / loop, pair by pair: wall {statistics.median(kept_walls):.2f}x (min {min(kept_walls):.2f}x), "
+        f"cpu {statistics.median(kept_cpus):.2f}x (min {min(kept_cpus):.2f}x)",
     ]
 
 

@@ -33,6 +33,7 @@ from ...types import CaptureError, Config
 from ..base import Compiled
 from .inputs import example_namespace, launch_arguments
 from .passes import PassRecorder
+from .source_key import remember as remember_triton_key
 from .specialize import gpu_target, specialize
 from .versions import install_stage_hook, ptxas_path
 
@@ -139,6 +140,7 @@ def compile_aot(kernel: TritonKernel, config: Config, arch: int | str, passes: b
     result = _Result(names=dict(kernel.asm_stages))
     keys = (*kernel.asm_stages, *BINARIES)
     tracker = _StageTracker()
+    remember_triton_key()  # in a worker: Triton's hash of itself from the last worker, not read again
     start = time.perf_counter()
     try:
         src, options, result.signature, result.divisible_by_16 = specialize(kernel, config, arch)
@@ -180,6 +182,7 @@ def compile_jit(kernel: TritonKernel, config: Config) -> Compiled:
     result = _Result(names=dict(kernel.asm_stages))
     keys = (*kernel.asm_stages, *BINARIES)
     tracker = _StageTracker()
+    remember_triton_key()
     start = time.perf_counter()
     ns = example_namespace(kernel, config, device="cuda")
     args, kwargs = launch_arguments(kernel, config, ns)
