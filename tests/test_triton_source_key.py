@@ -60,31 +60,47 @@ def test_a_capture_through_workers_keeps_the_key_and_compiles_as_triton_does(col
     first = list(capture_many(kernel, configs, "sm_90", jobs=2))
     (kept,) = (cold_cache / TRITON_KEYS).iterdir()
     assert json.loads(kept.read_text())["key"] == tritons_own_key
-    # Workers that read the kept key compile the same PTX and SASS as those that hashed Triton themselves.
+    # Workers that read the kept key find Triton's own cache entries (its folders are named by a hash of
+    # the whole cache key, Triton's key first): a key unlike Triton's would compile into new folders.
+    made = set(Path(os.environ["TRITON_CACHE_DIR"]).glob("irscope/*/*"))
     shutil.rmtree(cold_cache / "variants")
     again = list(capture_many(kernel, configs, "sm_90", jobs=2))
     assert [c.cached for c in again] == [False] * 3
-    assert [c.variant.listing(Stage.PTX) for c in again] == [c.variant.listing(Stage.PTX) for c in first]
-    assert [c.variant.listing(Stage.SASS) for c in again] == [c.variant.listing(Stage.SASS) for c in first]
+    assert set(Path(os.environ["TRITON_CACHE_DIR"]).glob("irscope/*/*")) == made
+    for stage in (Stage.PTX, Stage.SASS):  # (workers answer in the order they finish)
+        listings = {c.variant.config.key(): c.variant.listing(stage) for c in first}
+        assert {c.variant.config.key(): c.variant.listing(stage) for c in again} == listings
 
 
 def test_another_triton_or_an_edited_one_is_kept_apart(tmp_path):
-    """A copy of the installed Triton (hard links: no space) is another folder, so another file; a source
-    file of the copy written again (a new inode, as an edit or a reinstall makes) changes its name again."""
+    """A copy of the installed Triton (hard links: no space) is another folder, so another file; a file of the
+    copy written again (an edit, a rebuild, a reinstall), even to the same size and modification time, is
+    another state, so another file, and the copy's earlier one goes."""
     installed = Path(triton.__file__).resolve().parent
     copy = tmp_path / "site" / "triton"
     try:
         shutil.copytree(installed, copy, copy_function=os.link, ignore=shutil.ignore_patterns("__pycache__"))
     except OSError as exc:
         pytest.skip(f"no hard links from {installed} to {tmp_path}: {exc}")
-    ours = as_worker(tmp_path / "cache")["file"]
-    theirs = as_worker(tmp_path / "cache", path=str(copy.parent))
-    assert theirs["file"] != ours
+    cache = tmp_path / "cache"
+    ours = as_worker(cache)["file"]
+    # A file of the copy's own to edit in place (the hard link is the installed Triton's file).
     edited = copy / "language" / "core.py"
-    text = edited.read_text()
+    text = edited.read_bytes()
     edited.unlink()
-    edited.write_text(text + "\n# edited\n")
-    after = as_worker(tmp_path / "cache", path=str(copy.parent))
+    edited.write_bytes(text)
+    theirs = as_worker(cache, path=str(copy.parent))
+    assert theirs["file"] != ours and Path(theirs["file"]).exists()
+    before = edited.stat()
+    comment = text.index(b"\n#") + 2  # a comment's first character: the module still imports
+    with open(edited, "r+b") as file:  # the same size, the same inode
+        file.seek(comment)
+        file.write(b"!" if text[comment : comment + 1] != b"!" else b"?")
+    os.utime(edited, ns=(before.st_atime_ns, before.st_mtime_ns))  # and the modification time set back
+    assert (edited.stat().st_size, edited.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    after = as_worker(cache, path=str(copy.parent))
     assert after["file"] not in (ours, theirs["file"])
-    # and its key is Triton's own for the edited copy: the edit is in it
-    assert after["key"] != theirs["key"] and after["key"].startswith(triton.__version__)
+    assert after["key"] != theirs["key"] and after["key"].startswith(
+        triton.__version__
+    )  # Triton's own: the edit is in it
+    assert not Path(theirs["file"]).exists() and Path(ours).exists()  # that folder's earlier state goes, not others

@@ -140,7 +140,7 @@ def compile_aot(kernel: TritonKernel, config: Config, arch: int | str, passes: b
     result = _Result(names=dict(kernel.asm_stages))
     keys = (*kernel.asm_stages, *BINARIES)
     tracker = _StageTracker()
-    remember_triton_key()  # in a worker: Triton's hash of itself from the last worker, not read again
+    remember_triton_key()  # in a worker: Triton's hash of itself as an earlier worker computed it (source_key.py)
     start = time.perf_counter()
     try:
         src, options, result.signature, result.divisible_by_16 = specialize(kernel, config, arch)
