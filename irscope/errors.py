@@ -8,6 +8,7 @@ shows its traceback), and its own exit code, so a script can tell the two apart.
 from __future__ import annotations
 
 import enum
+import signal
 
 
 class ExitCode(enum.IntEnum):
@@ -24,6 +25,11 @@ class ExitCode(enum.IntEnum):
     SESSION_ERROR = 5  # a session on disk is missing, corrupted or foreign
     INTERNAL = 70  # a bug in irscope (EX_SOFTWARE in sysexits.h)
     INTERRUPTED = 130  # Ctrl-C (128 + SIGINT, as a shell reports it)
+
+
+# Ctrl-C, a closed terminal, a job scheduler's or `kill`'s stop: each ends a command the one clean way, with
+# INTERRUPTED, or 128 + the signal for TERM and HUP (cli/__init__.py; the TUI ends its app first, tui/app.py).
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def exception_line(exc: BaseException) -> str:

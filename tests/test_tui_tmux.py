@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +64,44 @@ def test_irscope_tui_square_kernel_shows_the_variants_and_ptx(tmp_path):
         _screen_until(session, lambda s: False, seconds=1, gone=True)  # q ends the TUI, and with it the session
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+@pytest.mark.parametrize("signame", ["HUP", "TERM"])
+def test_a_stop_signal_ends_the_tui_in_its_loop_with_the_shells_status_however_early(tmp_path, signame):
+    """A closed terminal (HUP) or a ``kill`` (TERM) ends the TUI as ``q`` does, then exits 128 + the signal,
+    whenever it comes: while the app starts its threads or after the first paint. Raised into the main
+    thread wherever it was, it once left an import lock held that the annotations' thread waited on: the
+    app never ended, deaf to every later signal, at 90% of a core once its terminal was gone."""
+    number = getattr(signal, f"SIG{signame}")
+    sample = Path(__file__).resolve().parent.parent / "samples" / "sessions" / "square_kernel"
+    for delay in (0.3, 0.6, None):  # None: once the table and the PTX are on screen
+        session = f"irscope-{uuid.uuid4().hex[:8]}"
+        status = tmp_path / f"status-{delay}"
+        command = f"{sys.executable} -m irscope tui {sample}; echo $? > {status}; sleep 5"
+        for _ in range(3):  # a tmux server that is still going down refuses the first try
+            if (
+                subprocess.run(
+                    ["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "36", command]
+                ).returncode
+                == 0
+            ):
+                break
+            time.sleep(0.5)
+        try:
+            if delay is None:
+                _screen_until(session, lambda s: "BLOCK_SIZE" in s and ".version" in s, seconds=30)
+            else:
+                time.sleep(delay)
+            pane = subprocess.run(
+                ["tmux", "list-panes", "-t", session, "-F", "#{pane_pid}"], capture_output=True, text=True
+            ).stdout.split()
+            tui = subprocess.run(["pgrep", "-P", pane[0]], capture_output=True, text=True).stdout.split()
+            assert tui, f"no irscope under the pane's shell (delay {delay})"
+            os.kill(int(tui[0]), number)
+            deadline = time.monotonic() + 20
+            while not status.exists() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert status.exists(), f"irscope tui still running 20 s after {signame} (delay {delay})"
+            assert status.read_text().strip() == str(128 + number), (delay, _screen(session))
+        finally:
+            subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)

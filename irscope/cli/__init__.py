@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 import click
 
-from ..errors import ExitCode, IrscopeError, exception_line
+from ..errors import STOP_SIGNALS, ExitCode, IrscopeError, exception_line
 from ..processes.timeline import mark
 
 # command name -> (module, function); loaded only when the command runs
@@ -222,10 +222,6 @@ def _error_line(message: str) -> None:
 
 def run() -> None:
     main(prog_name="irscope")
-
-
-# Ctrl-C, a closed terminal, a job scheduler's or `kill`'s stop: each stops irscope the one clean way.
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 @contextlib.contextmanager

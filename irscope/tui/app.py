@@ -12,13 +12,15 @@ pane fills just after the first frame). ``tests/test_tui_startup.py`` keeps it s
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import os
+import signal
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from textual import events, on, work
 from textual.app import App, ComposeResult
@@ -28,6 +30,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static, Tab, Tabs
 
 from ..arch import vendor_of
+from ..errors import STOP_SIGNALS
 from ..paths import shown_file
 from ..records import Runtime
 from ..stages import specs as stage_specs
@@ -115,10 +118,36 @@ class IrscopeApp(App):
 
     def run(self, *args, **kwargs):
         """Textual's ``run``, on a terminal only: without one, it waited forever for keys that never came.
-        A headless run (the snapshot tests', a notebook's) needs none."""
+        A headless run (the snapshot tests', a notebook's) needs none. A stop signal that ended the app is
+        delivered again once it has ended (``run_async``): Ctrl-C's way out, now that no thread is at work."""
         if not kwargs.get("headless"):
             check_terminal()
-        return super().run(*args, **kwargs)
+        self._stopped_by: list[int] = []
+        result = super().run(*args, **kwargs)
+        if self._stopped_by:
+            signal.raise_signal(self._stopped_by[0])
+        return result
+
+    async def run_async(self, *args, **kwargs):
+        """Textual's ``run_async``, with the stop signals (a closed terminal's HUP, a ``kill``'s TERM, an INT
+        from outside: Ctrl-C is a key here) ending the app in its own loop, as ``q`` does. Left to the
+        command's handler (cli/__init__.py), each raised KeyboardInterrupt wherever the main thread was: once
+        inside an import that a thread of the app was making too (the annotations' worker), which left that
+        module's import lock held; the app's shutdown then waited for that thread forever, with every
+        further signal ignored (seen: a TUI at 90% of a core for 13 minutes after its terminal went,
+        reading the end of its input in a loop). A signal already ignored (``nohup``) stays ignored."""
+        loop = asyncio.get_running_loop()
+        taken = {} if kwargs.get("headless") else _take_stop_signals(loop, self._stop_signal)
+        try:
+            return await super().run_async(*args, **kwargs)
+        finally:
+            for signum, previous in taken.items():
+                loop.remove_signal_handler(signum)
+                signal.signal(signum, previous)
+
+    def _stop_signal(self, signum: int) -> None:
+        getattr(self, "_stopped_by", []).append(signum)
+        self.exit()
 
     def __init__(
         self,
@@ -601,6 +630,24 @@ def _frontends(model: Model) -> set[str]:
 
 def _vendors(model: Model) -> set[str]:
     return {vendor_of(arch).value for arch in {row.arch for row in model.rows} if arch}
+
+
+def _take_stop_signals(loop: asyncio.AbstractEventLoop, stop: Callable[[int], None]) -> dict[int, Any]:
+    """Hand each stop signal not ignored to ``stop`` in ``loop``; the handlers they had, to restore. None taken
+    off the main thread (where Python runs no signal handler)."""
+    taken: dict[int, Any] = {}
+    if threading.current_thread() is not threading.main_thread():
+        return taken
+    for signum in STOP_SIGNALS:
+        previous = signal.getsignal(signum)
+        if previous is signal.SIG_IGN or previous is None:
+            continue
+        try:
+            loop.add_signal_handler(signum, stop, signum)
+        except (NotImplementedError, RuntimeError, ValueError):  # a loop without signal support
+            continue
+        taken[signum] = previous
+    return taken
 
 
 def check_terminal() -> None:
