@@ -105,3 +105,46 @@ def test_a_stop_signal_ends_the_tui_in_its_loop_with_the_shells_status_however_e
             assert status.read_text().strip() == str(128 + number), (delay, _screen(session))
         finally:
             subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+
+
+def test_a_terminal_that_goes_away_ends_the_tui_within_seconds_however_early(tmp_path):
+    """tmux's kill-session closes the terminal (HUP, and every read and write after it fails): the TUI ends
+    whenever it came, at the latest STOP_GRACE_S after (textual's own shutdown could block on writes to the
+    closed terminal; before, the TUI was then left running for good, reading its input's end in a loop)."""
+    from irscope.tui.app import STOP_GRACE_S
+
+    sample = Path(__file__).resolve().parent.parent / "samples" / "sessions" / "square_kernel"
+    for delay in (0.3, 0.35, 0.4, 0.6, None):  # None: once the table and the PTX are on screen
+        session = f"irscope-{uuid.uuid4().hex[:8]}"
+        for _ in range(3):
+            if (
+                subprocess.run(
+                    ["tmux", "new-session", "-d", "-s", session, "-x", "120", "-y", "36"]
+                    + [sys.executable, "-m", "irscope", "tui", str(sample)]
+                ).returncode
+                == 0
+            ):
+                break
+            time.sleep(0.5)
+        if delay is None:
+            _screen_until(session, lambda s: "BLOCK_SIZE" in s and ".version" in s, seconds=30)
+        else:
+            time.sleep(delay)
+        pid = subprocess.run(
+            ["tmux", "list-panes", "-t", session, "-F", "#{pane_pid}"], capture_output=True, text=True
+        ).stdout.split()
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+        assert pid, f"no pane (delay {delay})"
+        deadline = time.monotonic() + STOP_GRACE_S + 10
+        while _running(int(pid[0])) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _running(int(pid[0])), f"irscope tui still running after its terminal went (delay {delay})"
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs (a zombie, ended and not yet reaped, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"

@@ -146,7 +146,19 @@ class IrscopeApp(App):
                 signal.signal(signum, previous)
 
     def _stop_signal(self, signum: int) -> None:
-        getattr(self, "_stopped_by", []).append(signum)
+        """End the app; a HUP means the terminal is gone, so nothing is drawn on it any more: textual's
+        goodbye to a closed terminal (the writes that restore it) blocked its shutdown forever once its
+        writer thread had died on the closed terminal (seen 9 times in 22 starts killed with tmux
+        kill-session). However it ends, it ends: ``STOP_GRACE_S`` after the first signal the process goes."""
+        stopped = getattr(self, "_stopped_by", [])
+        stopped.append(signum)
+        if len(stopped) > 1:
+            return
+        if signum == signal.SIGHUP:
+            _let_the_terminal_go()
+        grace = threading.Timer(STOP_GRACE_S, os._exit, (128 + signum,))
+        grace.daemon = True
+        grace.start()
         self.exit()
 
     def __init__(
@@ -630,6 +642,22 @@ def _frontends(model: Model) -> set[str]:
 
 def _vendors(model: Model) -> set[str]:
     return {vendor_of(arch).value for arch in {row.arch for row in model.rows} if arch}
+
+
+# Seconds a stopped TUI has to end on its own before its process ends without it (``_stop_signal``): textual
+# ends in well under one; the workers of a process that goes this way end with it (processes/workers.py).
+STOP_GRACE_S = 5.0
+
+
+def _let_the_terminal_go() -> None:
+    """Point stdin, stdout and stderr at /dev/null: a terminal that hung up takes no more writes and gives no
+    more reads (textual's input thread would read its end in a loop)."""
+    devnull = os.open(os.devnull, os.O_RDWR)
+    try:
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
 
 
 def _take_stop_signals(loop: asyncio.AbstractEventLoop, stop: Callable[[int], None]) -> dict[int, Any]:
