@@ -13,14 +13,14 @@ pane fills just after the first frame). ``tests/test_tui_startup.py`` keeps it s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import os
-import signal
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from textual import events, on, work
 from textual.app import App, ComposeResult
@@ -30,7 +30,6 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Input, Static, Tab, Tabs
 
 from ..arch import vendor_of
-from ..errors import STOP_SIGNALS
 from ..paths import shown_file
 from ..records import Runtime
 from ..stages import specs as stage_specs
@@ -38,6 +37,7 @@ from ..types import Stage, Variant, plural
 from .jobs import Job
 from .messages import BackgroundDone, Measured, Progress, VariantReady
 from .model import Model, Row, source_line_counts
+from .stopping import stop_signals_end
 from .widgets.listing import ListingView
 from .widgets.passes import PassesView
 from .widgets.side import AnnotationPane
@@ -116,50 +116,37 @@ class IrscopeApp(App):
         Binding("escape", "cancel", "cancel"),
     ]
 
+    _app_loop: asyncio.AbstractEventLoop | None
+
     def run(self, *args, **kwargs):
         """Textual's ``run``, on a terminal only: without one, it waited forever for keys that never came.
-        A headless run (the snapshot tests', a notebook's) needs none. A stop signal that ended the app is
-        delivered again once it has ended (``run_async``): Ctrl-C's way out, now that no thread is at work."""
-        if not kwargs.get("headless"):
-            check_terminal()
-        self._stopped_by: list[int] = []
-        result = super().run(*args, **kwargs)
-        if self._stopped_by:
-            signal.raise_signal(self._stopped_by[0])
-        return result
+        A headless run (the snapshot tests', a notebook's) needs none. On a terminal, a stop signal ends
+        the app as ``q`` does (stopping.py)."""
+        if kwargs.get("headless"):
+            return super().run(*args, **kwargs)
+        check_terminal()
+        with stop_signals_end(self._stop_from_outside):
+            return super().run(*args, **kwargs)
 
     async def run_async(self, *args, **kwargs):
-        """Textual's ``run_async``, with the stop signals (a closed terminal's HUP, a ``kill``'s TERM, an INT
-        from outside: Ctrl-C is a key here) ending the app in its own loop, as ``q`` does. Left to the
-        command's handler (cli/__init__.py), each raised KeyboardInterrupt wherever the main thread was: once
-        inside an import that a thread of the app was making too (the annotations' worker), which left that
-        module's import lock held; the app's shutdown then waited for that thread forever, with every
-        further signal ignored (seen: a TUI at 90% of a core for 13 minutes after its terminal went,
-        reading the end of its input in a loop). A signal already ignored (``nohup``) stays ignored."""
-        loop = asyncio.get_running_loop()
-        taken = {} if kwargs.get("headless") else _take_stop_signals(loop, self._stop_signal)
-        try:
-            return await super().run_async(*args, **kwargs)
-        finally:
-            for signum, previous in taken.items():
-                loop.remove_signal_handler(signum)
-                signal.signal(signum, previous)
+        self._app_loop = asyncio.get_running_loop()
+        if self._stopped_from_outside:
+            return None  # a stop signal came before the app's loop did
+        return await super().run_async(*args, **kwargs)
 
-    def _stop_signal(self, signum: int) -> None:
-        """End the app; a HUP means the terminal is gone, so nothing is drawn on it any more: textual's
-        goodbye to a closed terminal (the writes that restore it) blocked its shutdown forever once its
-        writer thread had died on the closed terminal (seen 9 times in 22 starts killed with tmux
-        kill-session). However it ends, it ends: ``STOP_GRACE_S`` after the first signal the process goes."""
-        stopped = getattr(self, "_stopped_by", [])
-        stopped.append(signum)
-        if len(stopped) > 1:
-            return
-        if signum == signal.SIGHUP:
-            _let_the_terminal_go()
-        grace = threading.Timer(STOP_GRACE_S, os._exit, (128 + signum,))
-        grace.daemon = True
-        grace.start()
-        self.exit()
+    def _stop_from_outside(self, signum: int) -> None:
+        """A stop signal's way out (called from stopping.py's thread): the app ends in its own loop."""
+        self._stopped_from_outside = True
+        self.cancel_event.set()
+        if self._app_loop is not None:
+            with contextlib.suppress(RuntimeError):  # its loop has closed: it has ended already
+                self._app_loop.call_soon_threadsafe(self.exit)
+
+    def exit(self, *args, **kwargs) -> None:
+        """Textual's ``exit``; the sweep in the background stops with the app (its thread would otherwise
+        keep compiling, and the app's end wait for it)."""
+        self.cancel_event.set()
+        super().exit(*args, **kwargs)
 
     def __init__(
         self,
@@ -180,6 +167,8 @@ class IrscopeApp(App):
         shown = [k for k, _ in self.stage_tabs]
         self.stage_key = initial_stage if initial_stage in shown else ("amdgcn" if "amdgcn" in shown else shown[0])
         self.cancel_event = threading.Event()
+        self._app_loop = None  # set as it runs: where a stop signal ends it
+        self._stopped_from_outside = False
         self._lines: dict[tuple[int, str], list[str]] = {}
         self._explainers: dict[tuple[int, str], LineExplainer | None] = {}
         self._findings: dict[tuple[int, Stage], list] = {}  # (row, PTX or SASS): each stage's own findings
@@ -642,40 +631,6 @@ def _frontends(model: Model) -> set[str]:
 
 def _vendors(model: Model) -> set[str]:
     return {vendor_of(arch).value for arch in {row.arch for row in model.rows} if arch}
-
-
-# Seconds a stopped TUI has to end on its own before its process ends without it (``_stop_signal``): textual
-# ends in well under one; the workers of a process that goes this way end with it (processes/workers.py).
-STOP_GRACE_S = 5.0
-
-
-def _let_the_terminal_go() -> None:
-    """Point stdin, stdout and stderr at /dev/null: a terminal that hung up takes no more writes and gives no
-    more reads (textual's input thread would read its end in a loop)."""
-    devnull = os.open(os.devnull, os.O_RDWR)
-    try:
-        for fd in (0, 1, 2):
-            os.dup2(devnull, fd)
-    finally:
-        os.close(devnull)
-
-
-def _take_stop_signals(loop: asyncio.AbstractEventLoop, stop: Callable[[int], None]) -> dict[int, Any]:
-    """Hand each stop signal not ignored to ``stop`` in ``loop``; the handlers they had, to restore. None taken
-    off the main thread (where Python runs no signal handler)."""
-    taken: dict[int, Any] = {}
-    if threading.current_thread() is not threading.main_thread():
-        return taken
-    for signum in STOP_SIGNALS:
-        previous = signal.getsignal(signum)
-        if previous is signal.SIG_IGN or previous is None:
-            continue
-        try:
-            loop.add_signal_handler(signum, stop, signum)
-        except (NotImplementedError, RuntimeError, ValueError):  # a loop without signal support
-            continue
-        taken[signum] = previous
-    return taken
 
 
 def check_terminal() -> None:
