@@ -132,28 +132,7 @@ def capture_many(
     """
     executor = executor or LocalExecutor()
     executor.check_kernel(kernel)
-    if compile_timeout is not None and not 0 < compile_timeout <= MAX_COMPILE_TIMEOUT:
-        raise UsageError(
-            f"a compile timeout must be more than 0 and at most {MAX_COMPILE_TIMEOUT:.0f} seconds, "
-            f"got {compile_timeout!r}"
-        )
-    if passes and not kernel.records_passes:
-        raise UsageError(
-            f"{kernel.name} is a {kernel.frontend} kernel: only Triton (Gluon's too) and TileLang kernels record "
-            "their compiler's passes"
-        )
-    target = choose_target(arch)
-    if target.vendor not in kernel.vendors:
-        raise ParameterError(
-            f"{kernel.name} is a {kernel.frontend} kernel: it compiles only for NVIDIA archs (sm_XX), not {target.arch}"
-        )
-    info = frontends.frontend_info(kernel.frontend)
-    for config in configs:
-        check_vendor(info, config.options, target.vendor.value, target.arch)
-    if target.mode is CaptureMode.JIT and not kernel.can_launch:
-        # No example inputs to launch with (a --signature kernel, an Inductor kernel): compile
-        # ahead of time for the GPU's own arch, which gives the JIT's IR for that signature.
-        target = target.ahead_of_time()
+    target = _checked_target(kernel, configs, arch, compile_timeout, passes)
     cache = cache or CaptureCache()
     kernel_id = kernel.identity()
     source = kernel.source()
@@ -192,6 +171,36 @@ def capture_many(
         yield from _compile(run, group, target if folder is None else target.ahead_of_time(), jobs, folder)
         if cancel is not None and cancel.is_set():
             return
+
+
+def _checked_target(
+    kernel: Kernel, configs: Sequence[Config], arch: str | int | None, compile_timeout: float | None, passes: bool
+) -> Target:
+    """The target ``arch`` names for ``kernel``, once the kernel, every config and the options can go there
+    (a UsageError or ParameterError saying why not)."""
+    if compile_timeout is not None and not 0 < compile_timeout <= MAX_COMPILE_TIMEOUT:
+        raise UsageError(
+            f"a compile timeout must be more than 0 and at most {MAX_COMPILE_TIMEOUT:.0f} seconds, "
+            f"got {compile_timeout!r}"
+        )
+    if passes and not kernel.records_passes:
+        raise UsageError(
+            f"{kernel.name} is a {kernel.frontend} kernel: only Triton (Gluon's too) and TileLang kernels record "
+            "their compiler's passes"
+        )
+    target = choose_target(arch)
+    if target.vendor not in kernel.vendors:
+        raise ParameterError(
+            f"{kernel.name} is a {kernel.frontend} kernel: it compiles only for NVIDIA archs (sm_XX), not {target.arch}"
+        )
+    info = frontends.frontend_info(kernel.frontend)
+    for config in configs:
+        check_vendor(info, config.options, target.vendor.value, target.arch)
+    if target.mode is CaptureMode.JIT and not kernel.can_launch:
+        # No example inputs to launch with (a --signature kernel, an Inductor kernel): compile
+        # ahead of time for the GPU's own arch, which gives the JIT's IR for that signature.
+        target = target.ahead_of_time()
+    return target
 
 
 @dataclass(frozen=True)

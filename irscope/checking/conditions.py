@@ -84,6 +84,9 @@ def _shown(value: Any, unit: str = "") -> str:
     return f"{value}{unit}"
 
 
+Judged = tuple[str, Verdict, str, str, str]  # (condition, verdict, baseline, current, detail)
+
+
 def judge(
     now: Facts,
     before: Facts | None,
@@ -91,25 +94,35 @@ def judge(
     *,
     has_baseline: bool,
     gpu: bool,
-) -> list[tuple[str, Verdict, str, str, str]]:
+) -> list[Judged]:
     """``(condition, verdict, baseline, current, detail)`` for each condition that applies to this variant.
 
     ``has_baseline``: one was given (``before`` is None: it lacks this variant). ``gpu``: runtimes can be
     compared here."""
-    out: list[tuple[str, Verdict, str, str, str]] = []
-
-    def row(name: str, verdict: Verdict, b: str = "", c: str = "", detail: str = "") -> None:
-        if name not in conditions.ignore:
-            out.append((name, verdict, b, c, detail))
-
+    was = "ok" if before is None or before.ok else "failed"
     if not now.ok:
-        was = "ok" if before is None or before.ok else "failed"
-        row("compiles", Verdict.FAILED, was, "failed", now.error)
-        return out
-    row("compiles", Verdict.PASSED, "ok" if before is None or before.ok else "failed", "ok")
+        return _kept([("compiles", Verdict.FAILED, was, "failed", now.error)], conditions)
+    rows: list[Judged] = [("compiles", Verdict.PASSED, was, "ok", "")]
     if has_baseline and before is None:
-        row("baseline", Verdict.FAILED, "—", "ok", "the baseline has no such variant: write it again")
+        rows.append(("baseline", Verdict.FAILED, "—", "ok", "the baseline has no such variant: write it again"))
     base = before if before is not None and before.ok else None
+    rows += _bound_rows(now, base, conditions, has_baseline)
+    if base is None:
+        return _kept(rows, conditions)
+    rows += [_occupancy_row(now, base), _access_width_row(now, base), _findings_row(now, base)]
+    # The listings' rows are left out by "listing" alone, not by their own names.
+    listings = [] if "listing" in conditions.ignore else [_listing_row(now, base, s) for s in conditions.unchanged]
+    runtime = [] if conditions.runtime_tolerance is None else [_runtime_row(now, base, conditions, gpu)]
+    return _kept(rows, conditions) + listings + _kept(runtime, conditions)
+
+
+def _kept(rows: list[Judged], conditions: Conditions) -> list[Judged]:
+    return [row for row in rows if row[0] not in conditions.ignore]
+
+
+def _bound_rows(now: Facts, base: Facts | None, conditions: Conditions, has_baseline: bool) -> list[Judged]:
+    """Registers, spills (none new, by default, against a baseline) and shared memory against their bounds."""
+    rows: list[Judged] = []
     for name, bound, attr, unit in (
         ("registers", conditions.registers, "registers", ""),
         ("spills", conditions.spills or (Bound(0, True) if has_baseline else None), "spills", " B"),
@@ -119,28 +132,26 @@ def judge(
             continue
         value, had = getattr(now, attr), getattr(base, attr, None)
         limit = bound.limit(had)
+        shown = (_shown(had, unit), _shown(value, unit))
         if value is None or limit is None:
-            row(name, Verdict.SKIPPED, _shown(had, unit), _shown(value, unit), "not known for this variant")
+            rows.append((name, Verdict.SKIPPED, *shown, "not known for this variant"))
         elif value > limit:
-            row(
-                name, Verdict.FAILED, _shown(had, unit), _shown(value, unit), f"above the bound {limit}{unit} ({bound})"
-            )
+            rows.append((name, Verdict.FAILED, *shown, f"above the bound {limit}{unit} ({bound})"))
         else:
-            row(name, Verdict.PASSED, _shown(had, unit), _shown(value, unit), f"bound {limit}{unit} ({bound})")
-    if base is None:
-        return out
+            rows.append((name, Verdict.PASSED, *shown, f"bound {limit}{unit} ({bound})"))
+    return rows
+
+
+def _occupancy_row(now: Facts, base: Facts) -> Judged:
     if now.warps_per_sm is None or base.warps_per_sm is None:
-        row("occupancy", Verdict.SKIPPED, _shown(base.warps_per_sm), _shown(now.warps_per_sm), "not known")
-    elif now.warps_per_sm < base.warps_per_sm:
-        row(
-            "occupancy",
-            Verdict.FAILED,
-            f"{base.warps_per_sm} warps/SM",
-            f"{now.warps_per_sm} warps/SM",
-            "fewer warps fit on an SM",
-        )
-    else:
-        row("occupancy", Verdict.PASSED, f"{base.warps_per_sm} warps/SM", f"{now.warps_per_sm} warps/SM")
+        return ("occupancy", Verdict.SKIPPED, _shown(base.warps_per_sm), _shown(now.warps_per_sm), "not known")
+    shown = (f"{base.warps_per_sm} warps/SM", f"{now.warps_per_sm} warps/SM")
+    if now.warps_per_sm < base.warps_per_sm:
+        return ("occupancy", Verdict.FAILED, *shown, "fewer warps fit on an SM")
+    return ("occupancy", Verdict.PASSED, *shown, "")
+
+
+def _access_width_row(now: Facts, base: Facts) -> Judged:
     narrower = [
         f"{kind}s {_shown(b, 'B')} -> {_shown(c, 'B')}"
         for kind, b, c in (("load", base.load_widths, now.load_widths), ("store", base.store_widths, now.store_widths))
@@ -149,52 +160,48 @@ def judge(
     widths = f"ld {_shown(base.load_widths, 'B')}, st {_shown(base.store_widths, 'B')}"
     current = f"ld {_shown(now.load_widths, 'B')}, st {_shown(now.store_widths, 'B')}"
     if narrower:
-        row("access-width", Verdict.FAILED, widths, current, "narrower global " + "; ".join(narrower))
-    else:
-        row("access-width", Verdict.PASSED, widths, current)
+        return ("access-width", Verdict.FAILED, widths, current, "narrower global " + "; ".join(narrower))
+    return ("access-width", Verdict.PASSED, widths, current, "")
+
+
+def _findings_row(now: Facts, base: Facts) -> Judged:
+    shown = (plural(len(base.findings), "warning"), plural(len(now.findings), "warning"))
     appeared = sorted(set(now.findings) - set(base.findings))
     if appeared:
-        row(
-            "findings",
+        return ("findings", Verdict.FAILED, *shown, "new: " + "; ".join(appeared))
+    return ("findings", Verdict.PASSED, *shown, "")
+
+
+def _listing_row(now: Facts, base: Facts, stage: str) -> Judged:
+    name = f"listing:{stage}"
+    b, c = base.listings.get(stage), now.listings.get(stage)
+    if b is None or c is None:
+        return (name, Verdict.SKIPPED, _shown(b and b[:12]), _shown(c and c[:12]), f"no {stage} on one side")
+    if b != c:
+        compilers = f" ({base.compiler} -> {now.compiler})" if base.compiler != now.compiler else ""
+        return (
+            name,
             Verdict.FAILED,
-            plural(len(base.findings), "warning"),
-            plural(len(now.findings), "warning"),
-            "new: " + "; ".join(appeared),
+            b[:12],
+            c[:12],
+            f"the normalised {stage} changed{compilers}: irscope diff shows how",
         )
-    else:
-        row("findings", Verdict.PASSED, plural(len(base.findings), "warning"), plural(len(now.findings), "warning"))
-    for stage in conditions.unchanged:
-        name = f"listing:{stage}"
-        if "listing" in conditions.ignore:
-            break
-        b, c = base.listings.get(stage), now.listings.get(stage)
-        if b is None or c is None:
-            out.append((name, Verdict.SKIPPED, _shown(b and b[:12]), _shown(c and c[:12]), f"no {stage} on one side"))
-        elif b != c:
-            compilers = f" ({base.compiler} -> {now.compiler})" if base.compiler != now.compiler else ""
-            why = f"the normalised {stage} changed{compilers}: irscope diff shows how"
-            out.append((name, Verdict.FAILED, b[:12], c[:12], why))
-        else:
-            out.append((name, Verdict.PASSED, b[:12], c[:12], ""))
-    if conditions.runtime_tolerance is not None:
-        if not gpu:
-            row("runtime", Verdict.SKIPPED, _shown(base.runtime_us, " us"), "—", "no GPU here")
-        elif base.runtime_us is None or now.runtime_us is None:
-            row(
-                "runtime",
-                Verdict.SKIPPED,
-                _shown(base.runtime_us, " us"),
-                _shown(now.runtime_us, " us"),
-                "no runtime on one side",
-            )
-        else:
-            limit_us = base.runtime_us * (1 + conditions.runtime_tolerance / 100)
-            verdict = Verdict.FAILED if now.runtime_us > limit_us else Verdict.PASSED
-            row(
-                "runtime",
-                verdict,
-                f"{base.runtime_us:.2f} us",
-                f"{now.runtime_us:.2f} us",
-                f"bound {limit_us:.2f} us (+{conditions.runtime_tolerance:g}%)",
-            )
-    return out
+    return (name, Verdict.PASSED, b[:12], c[:12], "")
+
+
+def _runtime_row(now: Facts, base: Facts, conditions: Conditions, gpu: bool) -> Judged:
+    had, has = _shown(base.runtime_us, " us"), _shown(now.runtime_us, " us")
+    if not gpu:
+        return ("runtime", Verdict.SKIPPED, had, "—", "no GPU here")
+    if base.runtime_us is None or now.runtime_us is None:
+        return ("runtime", Verdict.SKIPPED, had, has, "no runtime on one side")
+    tolerance = conditions.runtime_tolerance or 0.0
+    limit_us = base.runtime_us * (1 + tolerance / 100)
+    verdict = Verdict.FAILED if now.runtime_us > limit_us else Verdict.PASSED
+    return (
+        "runtime",
+        verdict,
+        f"{base.runtime_us:.2f} us",
+        f"{now.runtime_us:.2f} us",
+        f"bound {limit_us:.2f} us (+{tolerance:g}%)",
+    )
