@@ -11,6 +11,7 @@ from ..ir.dialects import counted
 from ..types import Stage, Variant
 
 if TYPE_CHECKING:
+    from ..ir.stats import StageStats
     from .core import VariantDiff
 
 OPCODE_ROWS = 16  # changed opcodes listed in the summary
@@ -91,21 +92,8 @@ def summary_lines(d: VariantDiff) -> list[str]:
         out.append(_instructions_row(stage, sa, sb, width))
     for stage in (Stage.PTX, Stage.SASS):
         sa, sb = d.stats.get(stage, (None, None))
-        if sa is None or sb is None:
-            continue
-        out.append("")
-        out.append(f"global memory ({stage.value})")
-        for kind in ("load", "store"):
-            ca, cb = sa.access_counts(kind), sb.access_counts(kind)
-            arrow = "=" if ca == cb else "->"
-            out.append(f"  {kind + 's':16} {_access_mix(ca)}  {arrow}  {_access_mix(cb)}")
-            wa, wb = sa.widest(kind), sb.widest(kind)
-            out.append(f"  {'widest ' + kind:16} {_fmt(wa, ' B'):>12}  {_fmt(wb, ' B'):>12}")
-            shares = [sa.width_shares(kind), sb.width_shares(kind)]
-            if any(len(s) > 1 for s in shares):  # mixed widths: how much each carries
-                out.append(f"  {'bytes by width':16} {_shares(shares[0]):>12}  {_shares(shares[1]):>12}")
-        pa, pb = sa.predicated_accesses(), sb.predicated_accesses()
-        out.append(f"  {'predicated':16} {pa:>12}  {pb:>12}  {_delta(pa, pb)}")
+        if sa is not None and sb is not None:
+            out += _global_memory_rows(stage, sa, sb)
     sa, sb = d.stats.get(Stage.TTGIR, (None, None))
     if sa is not None and sb is not None and (sa.layouts or sb.layouts):
         out += layout_rows(sa.layouts, sb.layouts)
@@ -125,19 +113,41 @@ def summary_lines(d: VariantDiff) -> list[str]:
     out += _across_lines(d)
     out += _across_sources_lines(d)
     if d.by_line:
-        out.append("")
-        out.append(f"by Python line ({d.stage.value} instructions, A -> B; of them removed / added by the diff)")
-        for change in d.by_line:
-            mark = " " if change.a == change.b and not (change.removed or change.added) else "*"
-            edits = f"-{change.removed} +{change.added}" if change.removed or change.added else ""
+        out += _by_line_rows(d)
+    return out
+
+
+def _global_memory_rows(stage: Stage, sa: StageStats, sb: StageStats) -> list[str]:
+    """Loads and stores of global memory on each side: how many of each width, the widest, the bytes each
+    width carries where they mix, and how many are predicated."""
+    out = ["", f"global memory ({stage.value})"]
+    for kind in ("load", "store"):
+        ca, cb = sa.access_counts(kind), sb.access_counts(kind)
+        arrow = "=" if ca == cb else "->"
+        out.append(f"  {kind + 's':16} {_access_mix(ca)}  {arrow}  {_access_mix(cb)}")
+        wa, wb = sa.widest(kind), sb.widest(kind)
+        out.append(f"  {'widest ' + kind:16} {_fmt(wa, ' B'):>12}  {_fmt(wb, ' B'):>12}")
+        shares = [sa.width_shares(kind), sb.width_shares(kind)]
+        if any(len(s) > 1 for s in shares):  # mixed widths: how much each carries
+            out.append(f"  {'bytes by width':16} {_shares(shares[0]):>12}  {_shares(shares[1]):>12}")
+    pa, pb = sa.predicated_accesses(), sb.predicated_accesses()
+    out.append(f"  {'predicated':16} {pa:>12}  {pb:>12}  {_delta(pa, pb)}")
+    return out
+
+
+def _by_line_rows(d: VariantDiff) -> list[str]:
+    """Each Python line's instructions on each side, those the diff removed and added, and its global
+    accesses where they changed."""
+    out = ["", f"by Python line ({d.stage.value} instructions, A -> B; of them removed / added by the diff)"]
+    for change in d.by_line:
+        mark = " " if change.a == change.b and not (change.removed or change.added) else "*"
+        edits = f"-{change.removed} +{change.added}" if change.removed or change.added else ""
+        out.append(f" {mark}{change.line:4}  {change.source[:56]:56} {change.a:>5} -> {change.b:<5} {edits}".rstrip())
+        if change.access_changed:
             out.append(
-                f" {mark}{change.line:4}  {change.source[:56]:56} {change.a:>5} -> {change.b:<5} {edits}".rstrip()
+                f"{'':8}global accesses: {_accesses(change.access_a, change.masked_a)} -> "
+                f"{_accesses(change.access_b, change.masked_b)}"
             )
-            if change.access_changed:
-                out.append(
-                    f"{'':8}global accesses: {_accesses(change.access_a, change.masked_a)} -> "
-                    f"{_accesses(change.access_b, change.masked_b)}"
-                )
     return out
 
 
