@@ -26,6 +26,19 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "irscope"
 
 
+_PRIVATE_TEMP: list[str] = []  # the folder the running command made for itself and its workers (cli/__init__.py)
+
+
+def keep_private_temp_folder(folder: str | None) -> None:
+    """Note (or, with None, forget) the private temporary folder this command made: a process that must end
+    without its command's own exit (tui/stopping.py) removes exactly that one."""
+    _PRIVATE_TEMP[:] = [folder] if folder else []
+
+
+def private_temp_folder() -> str | None:
+    return _PRIVATE_TEMP[0] if _PRIVATE_TEMP else None
+
+
 def triton_cache_dir() -> Path:
     """Triton's own cache, as Triton finds it (its ``knobs.cache.dir``, without importing Triton: a second):
     ``$TRITON_CACHE_DIR``, else ``$TRITON_HOME/.triton/cache``, else ``~/.triton/cache``."""

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 import click
 
 from ..errors import STOP_SIGNALS, ExitCode, IrscopeError, exception_line
+from ..paths import keep_private_temp_folder
 from ..processes.timeline import mark
 
 # command name -> (module, function); loaded only when the command runs
@@ -275,10 +276,12 @@ def _private_tempdir() -> Iterator[None]:
             os.environ["TORCHINDUCTOR_CACHE_DIR"] = os.path.join(system, f"torchinductor_{user}")
     os.environ["TMPDIR"] = private
     tempfile.tempdir = private
+    keep_private_temp_folder(private)
     USER_ENVIRONMENT.update(saved)
     try:
         yield
     finally:
+        keep_private_temp_folder(None)
         USER_ENVIRONMENT.clear()
         tempfile.tempdir = previous
         for name, value in saved.items():

@@ -125,14 +125,19 @@ class IrscopeApp(App):
         if kwargs.get("headless"):
             return super().run(*args, **kwargs)
         check_terminal()
+        if os.environ.get("TEXTUAL_DRIVER"):  # another driver (web) takes the signals itself
+            return super().run(*args, **kwargs)
         with stop_signals_end(self._stop_from_outside):
             return super().run(*args, **kwargs)
 
     async def run_async(self, *args, **kwargs):
         self._app_loop = asyncio.get_running_loop()
-        if self._stopped_from_outside:
-            return None  # a stop signal came before the app's loop did
-        return await super().run_async(*args, **kwargs)
+        try:
+            if self._stopped_from_outside:
+                return None  # a stop signal came before the app's loop did
+            return await super().run_async(*args, **kwargs)
+        finally:
+            self._app_loop = None
 
     def _stop_from_outside(self, signum: int) -> None:
         """A stop signal's way out (called from stopping.py's thread): the app ends in its own loop."""

@@ -2,16 +2,15 @@
 sent by ``kill``: Ctrl-C is a key here) ends the app as ``q`` does, and the process within ``STOP_GRACE_S``
 whatever the screen's library does.
 
-Why not the command's own handler (cli/__init__.py ``_stop_once``, which raises KeyboardInterrupt wherever
-the main thread is): inside a running app that interrupt once landed in an import one of the app's threads
-was also making; the module's lock stayed held, the app's shutdown waited for that thread forever, and every
-later signal was ignored (tests/perf/RESULTS.md, the TUI's first paint, 2026-12-06). Here a signal is only
-written down: a thread of this module's asks the app to end, in the app's own loop, and gives it
-``STOP_GRACE_S`` to do so; textual's goodbye to a terminal that hung up can block for good (its writer
-thread dies on the first write that fails, and the writes after it wait on its full queue), so a process
-still there then ends without it. Once the app has ended, the signal is handed to the handler that was
-there before (the command's: ``irscope: interrupted``, exit 128 + the signal), at a point where no thread
-of the app is at work. A signal already ignored (``nohup``) stays ignored.
+Not the command's own handler (cli/__init__.py ``_stop_once``), which raises KeyboardInterrupt wherever the
+main thread is: inside a running app that can land in an import one of the app's threads is also making,
+leave that module's lock held, and the app's shutdown waiting for the thread forever. Here a signal is only
+written down; a thread of this module's asks the app to end, in the app's own loop, and gives it
+``STOP_GRACE_S``: textual's goodbye to a terminal that hung up can block for good (its writer thread dies on
+the first write that fails, and the writes after it wait on its full queue), so a process still there then
+ends without it. Once the app has ended, the signal goes to the handler there was before (the command's:
+``irscope: interrupted``, exit 128 + the signal), where no thread of the app is at work. A signal already
+ignored (``nohup``) stays ignored.
 """
 
 from __future__ import annotations
@@ -22,13 +21,12 @@ import os
 import shutil
 import signal
 import stat
-import tempfile
 import threading
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 from ..errors import STOP_SIGNALS
+from ..paths import private_temp_folder
 
 # Seconds a stopped app has to end (textual ends in under a second, or never: see the module's text).
 STOP_GRACE_S = 5.0
@@ -46,48 +44,53 @@ def stop_signals_end(stop: Callable[[int], None]) -> Iterator[list[int]]:
         return
     previous = {s: signal.getsignal(s) for s in STOP_SIGNALS}
     taken = [s for s, handler in previous.items() if handler is not signal.SIG_IGN and handler is not None]
+    noted: list[int] = []  # by the Python handler: a signal whose byte the watch never read is not lost
     read_end, write_end = os.pipe()
     os.set_blocking(write_end, False)
     ended = threading.Event()
+
+    def note(signum: int, frame: Any) -> None:
+        noted.append(signum)
+
     # The signal's number reaches the watch through the wakeup fd, written by Python's C-level handler in
     # whichever thread the kernel picked: a Python handler runs only when the main thread runs Python, and an
-    # idle app's main thread waits in select() for as long as nothing else happens (a closed terminal's HUP
-    # went unanswered so, with textual's input thread the one interrupted).
+    # idle app's main thread waits in select() for as long as nothing else happens.
     for signum in taken:
-        signal.signal(signum, _noted)
+        signal.signal(signum, note)
     wakeup = signal.set_wakeup_fd(write_end, warn_on_full_buffer=False)
+    if noted:  # came before the wakeup fd was ours
+        os.write(write_end, bytes(noted[:1]))
     watch = threading.Thread(
-        target=_watch, args=(read_end, set(taken), stop, ended, caught), name="irscope-stop", daemon=True
+        target=_watch, args=(read_end, set(taken), stop, ended, caught, wakeup), name="irscope-stop", daemon=True
     )
     watch.start()
     try:
         yield caught
     finally:
         ended.set()
-        # Blocked while the handlers go back: one arriving meanwhile waits for the handler it finds after.
-        signal.pthread_sigmask(signal.SIG_BLOCK, taken)
-        try:
-            signal.set_wakeup_fd(wakeup)
-            for signum in taken:
-                signal.signal(signum, previous[signum])
-            os.close(write_end)  # the watch ends
-        finally:
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, taken)
+        signal.set_wakeup_fd(wakeup)
+        for signum in taken:
+            signal.signal(signum, previous[signum])
+        os.close(write_end)  # the watch ends
         watch.join(timeout=1)
-        os.close(read_end)
-        if caught:
-            signal.raise_signal(caught[0])
-
-
-def _noted(signum: int, frame: Any) -> None:
-    """The stop signals' Python handler while the app runs: nothing (the wakeup fd told the watch)."""
+        if not watch.is_alive():
+            os.close(read_end)
+        first = caught[:1] or noted[:1]
+        if first:  # to the handler there was before, now that the app has ended
+            signal.raise_signal(first[0])
 
 
 def _watch(
-    read_end: int, stops: set[int], stop: Callable[[int], None], ended: threading.Event, caught: list[int]
+    read_end: int,
+    stops: set[int],
+    stop: Callable[[int], None],
+    ended: threading.Event,
+    caught: list[int],
+    passed_on: int,
 ) -> None:
-    """Wait for a stop signal's number (others come too: textual's SIGWINCH), then end the app, then the
-    process if the app has not ended ``STOP_GRACE_S`` later."""
+    """Wait for a stop signal's number, then end the app, then the process if the app has not ended
+    ``STOP_GRACE_S`` later. Other signals' numbers (textual's SIGWINCH, say) go on to the wakeup fd there was
+    before, if any."""
     while True:
         data = os.read(read_end, 64)
         if not data or ended.is_set():
@@ -95,13 +98,18 @@ def _watch(
         signum = next((n for n in data if n in stops), None)
         if signum is not None:
             break
+        if passed_on >= 0:
+            with contextlib.suppress(OSError):
+                os.write(passed_on, bytes(n for n in data if n not in stops))
     caught.append(signum)
-    if signum == signal.SIGHUP:
-        let_a_hung_up_terminal_go()
-    stop(signum)
-    if not ended.wait(STOP_GRACE_S):
-        _remove_private_temp_folder()
-        os._exit(128 + signum)
+    try:
+        if signum == signal.SIGHUP:
+            let_a_hung_up_terminal_go()
+        stop(signum)
+    finally:  # whatever failed above, the process still ends
+        if not ended.wait(STOP_GRACE_S):
+            _remove_private_temp_folder()
+            os._exit(128 + signum)
 
 
 def let_a_hung_up_terminal_go() -> None:
@@ -132,8 +140,7 @@ def let_a_hung_up_terminal_go() -> None:
 
 
 def _remove_private_temp_folder() -> None:
-    """What the command's own exit would have removed: its private temporary folder (cli/__init__.py
-    ``_private_tempdir`` makes it ``irscope-*`` and sets it as tempfile's)."""
-    folder = tempfile.tempdir
-    if folder and Path(folder).name.startswith("irscope-"):
+    """What the command's own exit would have removed: the private temporary folder it made (paths.py)."""
+    folder = private_temp_folder()
+    if folder is not None:
         shutil.rmtree(folder, ignore_errors=True)
