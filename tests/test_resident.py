@@ -158,7 +158,8 @@ def test_closing_kills_the_forks_without_waiting_for_their_parent_to_say_how_the
     # killed all the same (the other fork was seen dead before close: its pid may be another process's by now)
     _wait_until_gone(answer["pid"])
     (again,), _ = _run(["who"])  # and the parent serves the next command
-    assert again["parent"] == answer["parent"], (again, answer)
+    logs = {p.name: p.read_text(errors="replace")[-1500:] for p in runtime.glob("*.log")}
+    assert again["parent"] == answer["parent"], (again, answer, _state(answer["parent"]), logs)
 
 
 def _wait_until_gone(pid: int) -> None:
