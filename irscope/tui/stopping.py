@@ -133,7 +133,8 @@ def let_a_hung_up_terminal_go() -> None:
     try:
         for fd in (0, 1, 2):
             with contextlib.suppress(OSError):
-                if os.fstat(fd).st_rdev == terminal.st_rdev and stat.S_ISCHR(os.fstat(fd).st_mode):
+                info = os.fstat(fd)
+                if stat.S_ISCHR(info.st_mode) and info.st_rdev == terminal.st_rdev:
                     os.dup2(devnull, fd)
     finally:
         os.close(devnull)

@@ -35,7 +35,7 @@ from .inputs import example_namespace, launch_arguments
 from .passes import PassRecorder
 from .source_key import remember as remember_triton_key
 from .specialize import gpu_target, specialize
-from .versions import install_stage_hook, ptxas_path
+from .versions import install_stage_hook, ptxas_path, triton_version
 
 # triton is imported inside the functions that use it: about a second, which commands that never compile
 # should not pay.
@@ -76,7 +76,7 @@ class _Result(Compiled):
             shared=int(meta.get("shared") or 0),
             options=options,
             threads_per_block=lanes * options["num_warps"] if "num_warps" in options else None,
-            compiler=f"triton {meta.get('triton_version') or _triton_version()}",
+            compiler=f"triton {meta.get('triton_version') or triton_version()}",
             ptxas_log=log,
             seconds=round(self.seconds, 4),
             error=self.error,
@@ -87,12 +87,6 @@ class _Result(Compiled):
             gpu_spills=self.gpu_spills,
             passes=self.passes,
         )
-
-
-def _triton_version() -> str:
-    import triton
-
-    return triton.__version__
 
 
 class _StageTracker:

@@ -36,6 +36,7 @@ from typing import Any
 from ...paths import TRITON_KEYS, cache_dir
 from ...processes import own_python
 from ...storage.files import atomic_write, open_private, own_folder
+from .versions import triton_version
 
 MAX_FILES = 20_000  # entries walked (files and folders): a Triton folder holds ~350; more is a loop of links
 MAX_KEY_BYTES = 1 << 20  # Triton's key is its version and ~200 hex digests: ~13,000 characters
@@ -74,7 +75,7 @@ def _remember() -> None:
     if fingerprint(cache.__file__) != (folder, state):
         return  # Triton changed while it was hashed: the key may be either's
     own_folder(place.parent)
-    atomic_write(place, json.dumps({"triton": _version(), "key": key}))
+    atomic_write(place, json.dumps({"triton": triton_version(), "key": key}))
     for older in place.parent.glob(f"{folder}-*.json"):
         if older.name != place.name:
             older.unlink(missing_ok=True)  # the same Triton folder's earlier states: never read again
@@ -100,26 +101,23 @@ def fingerprint(cache_module: str) -> tuple[str, str | None]:
     where = hashlib.sha256(
         b"\0".join(os.fsencode(s) for s in (sys.version, str(sysconfig.get_config_var("EXT_SUFFIX")), folder))
     ).hexdigest()[:16]
-    state = hashlib.sha256(_version().encode())
+    state = hashlib.sha256(triton_version().encode())
     entries = 0
     for root, dirs, files in os.walk(folder, followlinks=True):
+        entries += 1 + len(files)
+        if entries > MAX_FILES:
+            return where, None
         dirs.sort()
         if "__pycache__" in dirs:
             dirs.remove("__pycache__")  # Python writes these; Triton hashes the sources
         for name in sorted(files):
-            entries += 1
             path = os.path.join(root, name)
             try:
                 info = os.stat(path)
             except OSError:
                 return where, None
-            if entries > MAX_FILES:
-                return where, None
             state.update(os.fsencode(os.path.relpath(path, folder)))
             state.update(f"\0{info.st_size}\0{info.st_mtime_ns}\0{info.st_ctime_ns}\0{info.st_ino}\0".encode())
-        entries += 1
-        if entries > MAX_FILES:
-            return where, None
     return where, state.hexdigest()[:32]
 
 
@@ -139,15 +137,9 @@ def _read(place: Path) -> str | None:
         data = json.loads(raw) if len(raw) <= MAX_KEY_BYTES else None
     except (ValueError, RecursionError):  # not JSON, not UTF-8, nested past Python's stack
         return None
-    if not isinstance(data, dict) or data.get("triton") != _version():
+    if not isinstance(data, dict) or data.get("triton") != triton_version():
         return None
     key = data.get("key")
-    if not isinstance(key, str) or not key.startswith(_version()):
+    if not isinstance(key, str) or not key.startswith(triton_version()):
         return None
     return key
-
-
-def _version() -> str:
-    import triton
-
-    return str(triton.__version__)
